@@ -1,0 +1,116 @@
+// Package app is the application core: it wires the device layer, capture, the
+// feedback store and the agent loop together and serves them to the console through one
+// http.Handler (/api) and to agents through MCP.
+package app
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Mode says how the console reaches the app.
+type Mode string
+
+const (
+	ModeDesktop Mode = "desktop" // Wails window; /api through the asset server, no token
+	ModeServe   Mode = "serve"   // browser on loopback; /api needs the console token
+)
+
+// Options configure an App. Everything is passed in explicitly from main.
+type Options struct {
+	Version    string
+	ProjectDir string
+	Mode       Mode
+	// Console is the built console (frontend/dist) served at "/" in serve mode and by
+	// the Wails asset server in desktop mode.
+	Console fs.FS
+	Logger  *slog.Logger
+	// KeepAliveEvery is the SSE keep-alive period (15 s; tests shorten it).
+	KeepAliveEvery time.Duration
+}
+
+// App is one running FixThis instance.
+type App struct {
+	version        string
+	projectDir     string
+	mode           Mode
+	console        fs.FS
+	log            *slog.Logger
+	bus            *Bus
+	keepAliveEvery time.Duration
+
+	consoleToken string
+	mcpToken     string
+
+	// watchers counts open /api/events streams; watchersChanged wakes whoever waits
+	// for that number to move (the live preview pauses when nobody watches).
+	watchers        atomic.Int64
+	watchersMu      sync.Mutex
+	watchersChanged chan struct{}
+
+	shutdownOnce sync.Once
+	shutdown     chan struct{}
+}
+
+// New builds an App. It does not start background work; Run does.
+func New(opts Options) *App {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.KeepAliveEvery <= 0 {
+		opts.KeepAliveEvery = 15 * time.Second
+	}
+	if opts.Mode == "" {
+		opts.Mode = ModeServe
+	}
+	return &App{
+		version:         opts.Version,
+		projectDir:      opts.ProjectDir,
+		mode:            opts.Mode,
+		console:         opts.Console,
+		log:             opts.Logger,
+		bus:             NewBus(2048),
+		keepAliveEvery:  opts.KeepAliveEvery,
+		consoleToken:    newToken(),
+		mcpToken:        newToken(),
+		watchersChanged: make(chan struct{}),
+		shutdown:        make(chan struct{}),
+	}
+}
+
+// ConsoleToken is the per-launch token the console needs in serve mode.
+func (a *App) ConsoleToken() string { return a.consoleToken }
+
+// Bus is the app's event bus.
+func (a *App) Bus() *Bus { return a.bus }
+
+// Shutdown ends every open event stream so the HTTP server can stop promptly.
+func (a *App) Shutdown() {
+	a.shutdownOnce.Do(func() { close(a.shutdown) })
+}
+
+// notifyWatchers wakes goroutines waiting for the number of console watchers to change.
+func (a *App) notifyWatchers() {
+	a.watchersMu.Lock()
+	close(a.watchersChanged)
+	a.watchersChanged = make(chan struct{})
+	a.watchersMu.Unlock()
+}
+
+// snapshot is the first SSE event: everything the console needs to render.
+func (a *App) snapshot(ctx context.Context) (map[string]any, error) {
+	return map[string]any{
+		"version": a.version,
+		"mode":    a.mode,
+	}, nil
+}
+
+// getHealth answers liveness probes and tells the console which version it talks to.
+func (a *App) getHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": a.version})
+}

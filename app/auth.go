@@ -1,0 +1,109 @@
+package app
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// ConsoleTokenHeader carries the per-launch console token in serve mode.
+const ConsoleTokenHeader = "X-FixThis-Console-Token"
+
+// newToken returns 32 random bytes as hex: unguessable, URL-safe, printable.
+func newToken() string {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// tokensEqual compares in constant time so the token cannot be guessed byte by byte.
+func tokensEqual(got, want string) bool {
+	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// isLoopbackHost reports whether a Host header (host or host:port) names this machine.
+func isLoopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// isLoopbackOrigin reports whether an Origin header is an http(s) origin on loopback.
+func isLoopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return isLoopbackHost(u.Host)
+}
+
+func isMutating(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return true
+}
+
+// consoleGuard protects the console API in serve mode: a loopback Host (against DNS
+// rebinding), the console's own Origin on mutations (against cross-site requests), the
+// console token on everything, and never the MCP token (each surface has its own).
+type consoleGuard struct {
+	token    string
+	mcpToken string
+	// ownOrigins lists the origins the console page itself is served from.
+	ownOrigins func() []string
+}
+
+func (g consoleGuard) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isLoopbackHost(r.Host) {
+			writeJSON(w, http.StatusForbidden, apiError{Code: "forbidden_host", Message: "the console API answers only on a loopback host name"})
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && isMutating(r.Method) && !g.originAllowed(origin) {
+			writeJSON(w, http.StatusForbidden, apiError{Code: "forbidden_origin", Message: "requests from " + origin + " may not change FixThis state"})
+			return
+		}
+		got := r.Header.Get(ConsoleTokenHeader)
+		if got == "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			got = r.URL.Query().Get("consoleToken")
+		}
+		if got == "" {
+			if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+				got = bearer
+			}
+		}
+		if tokensEqual(got, g.mcpToken) {
+			writeJSON(w, http.StatusForbidden, apiError{Code: "wrong_token", Message: "the MCP token is not valid on the console API"})
+			return
+		}
+		if !tokensEqual(got, g.token) {
+			writeJSON(w, http.StatusUnauthorized, apiError{Code: "unauthorized", Message: "missing or wrong console token; open the URL that fixthis printed"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (g consoleGuard) originAllowed(origin string) bool {
+	for _, own := range g.ownOrigins() {
+		if strings.EqualFold(origin, own) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,52 @@
+//go:build desktop
+
+package app
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+)
+
+// DesktopAvailable reports whether this binary was built with the Wails window.
+const DesktopAvailable = true
+
+// RunDesktop opens the Wails window and blocks until it closes. The console reaches Go
+// only through the /api handler mounted as asset-server middleware, so the same code
+// path serves `wails dev`, the production window and the browser.
+func (a *App) RunDesktop(ctx context.Context) error {
+	api := a.APIHandler()
+	err := wails.Run(&options.App{
+		Title:            "FixThis",
+		Width:            1440,
+		Height:           900,
+		MinWidth:         960,
+		MinHeight:        640,
+		BackgroundColour: &options.RGBA{R: 24, G: 25, B: 28, A: 255},
+		AssetServer: &assetserver.Options{
+			Assets: a.console,
+			Middleware: func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.URL.Path, "/api/") {
+						api.ServeHTTP(w, r)
+						return
+					}
+					next.ServeHTTP(w, r)
+				})
+			},
+		},
+		OnShutdown: func(context.Context) { a.Shutdown() },
+		Linux: &linux.Options{
+			ProgramName:         "fixthis",
+			WebviewGpuPolicy:    linux.WebviewGpuPolicyOnDemand,
+			WindowIsTranslucent: false,
+		},
+	})
+	a.Shutdown()
+	return err
+}

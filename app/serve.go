@@ -1,0 +1,132 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ServeInfo is what `fixthis serve --json` prints once the server listens.
+type ServeInfo struct {
+	URL        string `json:"url"`
+	Port       int    `json:"port"`
+	Token      string `json:"token"`
+	ConsoleURL string `json:"consoleUrl"`
+	MCPURL     string `json:"mcpUrl,omitempty"`
+	MCPToken   string `json:"mcpToken,omitempty"`
+}
+
+// Serve runs the browser console and API on a loopback address until ctx ends, then
+// shuts down gracefully. onListen is called once the socket accepts connections.
+func (a *App) Serve(ctx context.Context, addr string, onListen func(ServeInfo)) error {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("serve: bad address %q: %w", addr, err)
+	}
+	if !isLoopbackHost(host) {
+		return fmt.Errorf("serve: %s is not a loopback address; FixThis only listens on this machine (use 127.0.0.1)", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen on %s: %w", addr, err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	base := "http://127.0.0.1:" + strconv.Itoa(port) + "/"
+
+	srv := &http.Server{
+		Handler:           a.serveMux(port),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	info := ServeInfo{
+		URL:        base,
+		Port:       port,
+		Token:      a.consoleToken,
+		ConsoleURL: base + "#token=" + a.consoleToken,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if onListen != nil {
+		onListen(info)
+	}
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	a.Shutdown()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("serve: shutdown: %w", err)
+	}
+	return nil
+}
+
+// serveMux is the whole loopback HTTP surface of serve mode.
+func (a *App) serveMux(port int) http.Handler {
+	guard := consoleGuard{
+		token:    a.consoleToken,
+		mcpToken: a.mcpToken,
+		ownOrigins: func() []string {
+			p := strconv.Itoa(port)
+			return []string{"http://127.0.0.1:" + p, "http://localhost:" + p, "http://[::1]:" + p}
+		},
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/api/", guard.wrap(a.APIHandler()))
+	mux.Handle("/", a.consoleHandler())
+	return securityHeaders(mux)
+}
+
+// consoleHandler serves the embedded console. Unknown paths fall back to index.html so
+// deep links work; the token travels in the URL fragment, which never reaches a server.
+func (a *App) consoleHandler() http.Handler {
+	if a.console == nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "this build has no console assets; run `make build`", http.StatusNotFound)
+		})
+	}
+	files := http.FileServerFS(a.console)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isLoopbackHost(r.Host) {
+			http.Error(w, "FixThis answers only on a loopback host name", http.StatusForbidden)
+			return
+		}
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" || !fileExists(a.console, name) {
+			w.Header().Set("Cache-Control", "no-cache")
+			http.ServeFileFS(w, r, a.console, "index.html")
+			return
+		}
+		if strings.HasPrefix(name, "assets/") {
+			// Vite names assets by content hash: safe to cache forever.
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+func fileExists(fsys fs.FS, name string) bool {
+	st, err := fs.Stat(fsys, name)
+	return err == nil && !st.IsDir()
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}

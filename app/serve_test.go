@@ -1,0 +1,285 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+func testApp(t *testing.T) *App {
+	t.Helper()
+	return New(Options{
+		Version:        "1.2.3-test",
+		ProjectDir:     t.TempDir(),
+		Mode:           ModeServe,
+		Console:        fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>FixThis</title>")}},
+		KeepAliveEvery: 50 * time.Millisecond,
+	})
+}
+
+func TestConsoleGuard(t *testing.T) {
+	a := testApp(t)
+	h := a.serveMux(4321)
+	tests := []struct {
+		name       string
+		method     string
+		target     string
+		host       string
+		origin     string
+		token      string
+		bearer     string
+		wantStatus int
+		wantCode   string
+	}{
+		{"no token", "GET", "/api/health", "127.0.0.1:4321", "", "", "", 401, "unauthorized"},
+		{"wrong token", "GET", "/api/health", "127.0.0.1:4321", "", "nope", "", 401, "unauthorized"},
+		{"header token", "GET", "/api/health", "127.0.0.1:4321", "", a.consoleToken, "", 200, ""},
+		{"query token", "GET", "/api/health?consoleToken=" + a.consoleToken, "127.0.0.1:4321", "", "", "", 200, ""},
+		{"query token refused on POST", "POST", "/api/health?consoleToken=" + a.consoleToken, "127.0.0.1:4321", "", "", "", 401, "unauthorized"},
+		{"localhost host", "GET", "/api/health", "localhost:4321", "", a.consoleToken, "", 200, ""},
+		{"ipv6 loopback host", "GET", "/api/health", "[::1]:4321", "", a.consoleToken, "", 200, ""},
+		{"foreign host (DNS rebinding)", "GET", "/api/health", "evil.example:4321", "", a.consoleToken, "", 403, "forbidden_host"},
+		{"foreign origin mutating", "POST", "/api/sessions", "127.0.0.1:4321", "http://evil.example", a.consoleToken, "", 403, "forbidden_origin"},
+		{"other loopback port mutating", "POST", "/api/sessions", "127.0.0.1:4321", "http://127.0.0.1:9999", a.consoleToken, "", 403, "forbidden_origin"},
+		{"own origin mutating passes the guard", "POST", "/api/nothing-here", "127.0.0.1:4321", "http://127.0.0.1:4321", a.consoleToken, "", 404, "not_found"},
+		{"foreign origin on GET is not a mutation", "GET", "/api/health", "127.0.0.1:4321", "http://evil.example", a.consoleToken, "", 200, ""},
+		{"MCP token refused on console API", "GET", "/api/health", "127.0.0.1:4321", "", "", a.mcpToken, 403, "wrong_token"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(tc.method, tc.target, nil)
+			req.Host = tc.host
+			if tc.origin != "" {
+				req.Header.Set("Origin", tc.origin)
+			}
+			if tc.token != "" {
+				req.Header.Set(ConsoleTokenHeader, tc.token)
+			}
+			if tc.bearer != "" {
+				req.Header.Set("Authorization", "Bearer "+tc.bearer)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tc.wantStatus {
+				t.Fatalf("status = %d, want %d; body %s", rec.Code, tc.wantStatus, rec.Body)
+			}
+			if tc.wantCode != "" {
+				var body apiError
+				if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+					t.Fatalf("error body is not JSON: %q", rec.Body)
+				}
+				if body.Code != tc.wantCode || body.Message == "" {
+					t.Fatalf("error body = %+v, want code %q with a message", body, tc.wantCode)
+				}
+			}
+		})
+	}
+}
+
+func TestHealth(t *testing.T) {
+	a := testApp(t)
+	rec := httptest.NewRecorder()
+	a.APIHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/api/health", nil))
+	if rec.Code != 200 {
+		t.Fatalf("status %d", rec.Code)
+	}
+	var got map[string]string
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["status"] != "ok" || got["version"] != "1.2.3-test" {
+		t.Fatalf("health = %v", got)
+	}
+}
+
+func TestConsoleAssetsNeedNoTokenButLoopback(t *testing.T) {
+	a := testApp(t)
+	h := a.serveMux(4321)
+	req := httptest.NewRequest("GET", "/", nil)
+	req.Host = "127.0.0.1:4321"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "<title>FixThis</title>") {
+		t.Fatalf("index: %d %q", rec.Code, rec.Body)
+	}
+	req = httptest.NewRequest("GET", "/some/deep/link", nil)
+	req.Host = "localhost:4321"
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		t.Fatalf("deep link falls back to index: %d", rec.Code)
+	}
+	req = httptest.NewRequest("GET", "/", nil)
+	req.Host = "attacker.example"
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 403 {
+		t.Fatalf("foreign host on assets: %d", rec.Code)
+	}
+}
+
+// sseReader reads one SSE frame (lines up to a blank line) at a time.
+type sseFrame struct {
+	id, event, data string
+	comment         string
+}
+
+func readFrame(t *testing.T, r *bufio.Reader) sseFrame {
+	t.Helper()
+	var f sseFrame
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("read SSE: %v (partial frame %+v)", err, f)
+		}
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case line == "":
+			return f
+		case strings.HasPrefix(line, ":"):
+			f.comment = strings.TrimSpace(line[1:])
+		case strings.HasPrefix(line, "id: "):
+			f.id = line[4:]
+		case strings.HasPrefix(line, "event: "):
+			f.event = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			f.data += line[6:]
+		}
+	}
+}
+
+func TestEventsSnapshotThenEventsThenKeepAlive(t *testing.T) {
+	a := testApp(t)
+	srv := httptest.NewServer(a.APIHandler())
+	defer srv.Close()
+	defer a.Shutdown()
+
+	resp, err := http.Get(srv.URL + "/api/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	r := bufio.NewReader(resp.Body)
+	first := readFrame(t, r)
+	if first.event != "snapshot" {
+		t.Fatalf("first event = %+v, want snapshot", first)
+	}
+	var snap map[string]any
+	if err := json.Unmarshal([]byte(first.data), &snap); err != nil || snap["version"] != "1.2.3-test" {
+		t.Fatalf("snapshot data %q (%v)", first.data, err)
+	}
+	id := a.bus.Publish("heartbeat", map[string]string{"at": "now"})
+	ev := readFrame(t, r)
+	if ev.event != "heartbeat" || ev.id == "" || ev.data != `{"at":"now"}` {
+		t.Fatalf("event frame = %+v (published id %d)", ev, id)
+	}
+	ka := readFrame(t, r)
+	if ka.comment != "keep-alive" || ka.event != "" {
+		t.Fatalf("keep-alive frame = %+v", ka)
+	}
+}
+
+func TestEventsReplayFromLastEventID(t *testing.T) {
+	a := testApp(t)
+	srv := httptest.NewServer(a.APIHandler())
+	defer srv.Close()
+	defer a.Shutdown()
+	first := a.bus.Publish("sessions-updated", map[string]string{"sessionId": "a"})
+	a.bus.Publish("sessions-updated", map[string]string{"sessionId": "b"})
+	a.bus.Publish("sessions-updated", map[string]string{"sessionId": "c"})
+
+	req, _ := http.NewRequest("GET", srv.URL+"/api/events", nil)
+	req.Header.Set("Last-Event-ID", jsonNumber(first))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	if f := readFrame(t, r); f.event != "snapshot" {
+		t.Fatalf("want snapshot first, got %+v", f)
+	}
+	for _, want := range []string{"b", "c"} {
+		f := readFrame(t, r)
+		if !strings.Contains(f.data, `"`+want+`"`) {
+			t.Fatalf("replayed %+v, want session %s", f, want)
+		}
+	}
+}
+
+func TestEventsReplayOverflow(t *testing.T) {
+	a := testApp(t)
+	a.bus = NewBus(4)
+	srv := httptest.NewServer(a.APIHandler())
+	defer srv.Close()
+	defer a.Shutdown()
+	for i := 0; i < 20; i++ {
+		a.bus.Publish("heartbeat", i)
+	}
+	req, _ := http.NewRequest("GET", srv.URL+"/api/events", nil)
+	req.Header.Set("Last-Event-ID", "2")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	readFrame(t, r) // snapshot
+	if f := readFrame(t, r); f.event != "replay-overflow" {
+		t.Fatalf("want replay-overflow, got %+v", f)
+	}
+}
+
+func jsonNumber(n uint64) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestServeShutsDownGracefullyWithOpenStream(t *testing.T) {
+	a := testApp(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	infoc := make(chan ServeInfo, 1)
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, "127.0.0.1:0", func(i ServeInfo) { infoc <- i }) }()
+	info := <-infoc
+	if !strings.HasPrefix(info.ConsoleURL, info.URL+"#token=") || info.Token == "" || info.Port == 0 {
+		t.Fatalf("serve info %+v", info)
+	}
+	resp, err := http.Get(info.URL + "api/events?consoleToken=" + info.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	readFrame(t, bufio.NewReader(resp.Body))
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve returned %v", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("Serve did not return after cancel with an open SSE stream")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("shutdown took %v", d)
+	}
+	if _, err := io.ReadAll(resp.Body); err != nil && !strings.Contains(err.Error(), "EOF") {
+		t.Logf("stream ended with %v", err)
+	}
+}
+
+func TestServeRefusesNonLoopback(t *testing.T) {
+	a := testApp(t)
+	err := a.Serve(context.Background(), "0.0.0.0:0", nil)
+	if err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Fatalf("err = %v", err)
+	}
+}
