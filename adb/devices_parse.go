@@ -1,0 +1,100 @@
+package adb
+
+import (
+	"net"
+	"strconv"
+	"strings"
+)
+
+// parseDevices parses the payload of `host:devices-l` (and of each update of
+// `host:track-devices-l`). It also accepts the short `host:devices` form
+// ("SERIAL\tSTATE"). Lines end in \n, or \r\n when the text went through a
+// Windows tool; unknown fields are ignored so newer servers still parse.
+//
+// A long line is "%-22s %s" (serial, state) followed by space-separated
+// fields: the device path without a key ("usb:1-1"), product:, model:,
+// device:, transport_id:. The "no permissions" state contains spaces:
+// `no permissions (HELP); see [URL]`.
+func parseDevices(text string) []Device {
+	var out []Device
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, "\r\n \t")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if d, ok := parseDeviceLine(line); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func parseDeviceLine(line string) (Device, bool) {
+	line = strings.TrimLeft(line, " \t")
+	end := strings.IndexAny(line, " \t")
+	if end <= 0 {
+		return Device{}, false // a serial without a state is not a device line
+	}
+	d := Device{Serial: line[:end]}
+	rest := strings.TrimLeft(line[end:], " \t")
+
+	const noPerm = string(StateNoPermissions)
+	if strings.HasPrefix(rest, noPerm) {
+		d.State = StateNoPermissions
+		rest = rest[len(noPerm):]
+		// Skip "(help text); see [url]" which may contain spaces and colons.
+		if i := strings.LastIndexByte(rest, ']'); i >= 0 && strings.Contains(rest[:i], "[") {
+			rest = rest[i+1:]
+		} else if strings.HasPrefix(strings.TrimLeft(rest, " "), "(") {
+			if i := strings.IndexByte(rest, ')'); i >= 0 {
+				rest = rest[i+1:]
+			}
+		}
+	} else {
+		f := strings.Fields(rest)
+		if len(f) == 0 {
+			return Device{}, false
+		}
+		d.State = State(f[0])
+		rest = strings.TrimPrefix(strings.TrimLeft(rest, " \t"), f[0])
+	}
+
+	for _, field := range strings.Fields(rest) {
+		key, val, ok := strings.Cut(field, ":")
+		if !ok {
+			continue
+		}
+		switch key {
+		case "product":
+			d.Product = val
+		case "model":
+			d.Model = val
+		case "device":
+			d.DeviceName = val
+		case "transport_id":
+			if id, err := strconv.ParseInt(val, 10, 64); err == nil {
+				d.TransportID = id
+			}
+		case "usb":
+			d.DevPath = field
+		}
+	}
+	d.Connection = connectionOf(d.Serial)
+	d.Hint = HintFor(d.State)
+	return d, true
+}
+
+// connectionOf tells a network device from a USB one by its serial: network
+// devices are "host:port", mDNS services ("adb-XYZ._adb-tls-connect._tcp"),
+// or emulators ("emulator-5554", reached over a local TCP console).
+func connectionOf(serial string) string {
+	if strings.HasPrefix(serial, "emulator-") || strings.Contains(serial, "._tcp") {
+		return ConnTCP
+	}
+	if host, port, err := net.SplitHostPort(serial); err == nil && host != "" {
+		if _, err := strconv.ParseUint(port, 10, 16); err == nil {
+			return ConnTCP
+		}
+	}
+	return ConnUSB
+}

@@ -1,0 +1,153 @@
+package adb
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// openService connects to serial's transport (`host:transport:SERIAL`) and
+// starts service on it. The returned socket carries the service's stream.
+func (c *Client) openService(ctx context.Context, serial, service string) (*conn, error) {
+	if serial == "" {
+		return nil, fmt.Errorf("adb %s: no device serial given", service)
+	}
+	cn, err := c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := cn.request("host:transport:" + serial); err != nil {
+		cn.Close()
+		return nil, fmt.Errorf("open %s on %s: %w", service, serial, err)
+	}
+	if err := cn.request(service); err != nil {
+		cn.Close()
+		return nil, fmt.Errorf("open %s on %s: %w", service, serial, err)
+	}
+	return cn, nil
+}
+
+// State runs `host-serial:SERIAL:get-state` (what `adb -s SERIAL get-state`
+// asks). A serial the server does not know gives ErrDeviceNotFound.
+func (c *Client) State(ctx context.Context, serial string) (State, error) {
+	b, err := c.hostQuery(ctx, "host-serial:"+serial+":get-state")
+	if err != nil {
+		return "", fmt.Errorf("state of %s: %w", serial, err)
+	}
+	return State(strings.TrimSpace(string(b))), nil
+}
+
+// Features runs `host-serial:SERIAL:features`: the transport features both
+// the device and the server support (shell_v2, cmd, stat_v2, ...).
+func (c *Client) Features(ctx context.Context, serial string) ([]string, error) {
+	b, err := c.hostQuery(ctx, "host-serial:"+serial+":features")
+	if err != nil {
+		return nil, fmt.Errorf("features of %s: %w", serial, err)
+	}
+	return parseFeatures(string(b)), nil
+}
+
+// streamEnded decides what an ended device stream means. A stream that ends
+// while the device is no longer online (or the server is gone) is reported
+// as such, naming the serial; otherwise cause (nil for a clean end) stands.
+func (c *Client) streamEnded(ctx context.Context, cn *conn, serial, op string, cause error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s on %s: %w", op, serial, context.Cause(ctx))
+	}
+	if cause != nil && !isHangup(cause) {
+		return fmt.Errorf("%s on %s: %w", op, serial, cause)
+	}
+	st, err := c.State(ctx, serial)
+	switch {
+	case errors.Is(err, ErrDeviceNotFound):
+		return fmt.Errorf("%s on %s: %w", op, serial, ErrDeviceGone)
+	case err != nil:
+		return fmt.Errorf("%s on %s: %w", op, serial, err)
+	case st != StateDevice:
+		return fmt.Errorf("%s on %s: %w (now %s)", op, serial, ErrDeviceGone, st)
+	case cause != nil:
+		return fmt.Errorf("%s on %s: %w", op, serial, cause)
+	}
+	return nil
+}
+
+// Exec runs `exec:CMD` (what `adb exec-out CMD` does): stdout only, byte for
+// byte, with no pty or line-ending translation. It is the path for binary
+// output such as `screencap`. Because exec: has no end-of-output marker, a
+// stream that ends while the device went away is reported as ErrDeviceGone.
+func (c *Client) Exec(ctx context.Context, serial, cmd string) ([]byte, error) {
+	cn, err := c.openService(ctx, serial, "exec:"+cmd)
+	if err != nil {
+		return nil, err
+	}
+	defer cn.Close()
+	var out bytes.Buffer
+	_, rerr := io.Copy(&out, cn)
+	if err := c.streamEnded(ctx, cn, serial, "exec "+cmd, rerr); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// ShellResult is what a shell command produced.
+type ShellResult struct {
+	Stdout   []byte
+	Stderr   []byte // always empty on devices without shell_v2 (v1 merges it into Stdout)
+	ExitCode int
+}
+
+// Shell runs cmd with `shell,v2,raw:CMD` (what `adb shell CMD` does on
+// Android 7+): separate stdout and stderr, and the exit code. On devices
+// without the shell_v2 feature it falls back to `shell:(CMD); echo MARK$?` and
+// recovers the exit code from the marker; stderr then arrives in Stdout. A
+// non-zero exit code is not an error; a stream that ends without an exit
+// status is.
+func (c *Client) Shell(ctx context.Context, serial, cmd string) (ShellResult, error) {
+	feats, err := c.Features(ctx, serial)
+	if err != nil {
+		return ShellResult{}, err
+	}
+	if !slices.Contains(feats, "shell_v2") {
+		return c.shellV1(ctx, serial, cmd)
+	}
+	cn, err := c.openService(ctx, serial, "shell,v2,raw:"+cmd)
+	if err != nil {
+		return ShellResult{}, err
+	}
+	defer cn.Close()
+	var stdout, stderr bytes.Buffer
+	code, err := decodeShellV2(cn, &stdout, &stderr)
+	res := ShellResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code}
+	if err != nil {
+		if errors.Is(err, errNoExitStatus) {
+			if gone := c.streamEnded(ctx, cn, serial, "shell "+cmd, nil); gone != nil {
+				return res, gone
+			}
+			return res, fmt.Errorf("shell %s on %s: %w", cmd, serial, err)
+		}
+		return res, c.streamEnded(ctx, cn, serial, "shell "+cmd, err)
+	}
+	return res, nil
+}
+
+// shellV1 runs `shell:(CMD); echo MARK$?` for devices without shell_v2.
+func (c *Client) shellV1(ctx context.Context, serial, cmd string) (ShellResult, error) {
+	cn, err := c.openService(ctx, serial, "shell:"+wrapExitMarker(cmd))
+	if err != nil {
+		return ShellResult{}, err
+	}
+	defer cn.Close()
+	out, rerr := io.ReadAll(cn)
+	if err := c.streamEnded(ctx, cn, serial, "shell "+cmd, rerr); err != nil {
+		return ShellResult{Stdout: out}, err
+	}
+	stdout, code, ok := splitExitMarker(out)
+	if !ok {
+		return ShellResult{Stdout: out}, fmt.Errorf("shell %s on %s: %w", cmd, serial, errNoExitStatus)
+	}
+	return ShellResult{Stdout: stdout, ExitCode: code}, nil
+}

@@ -1,0 +1,112 @@
+package adb
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// parsePropValue parses the output of `getprop NAME`: the value and a line
+// end (\n, or \r\n through a pty).
+func parsePropValue(out string) string {
+	return strings.TrimRight(out, "\r\n")
+}
+
+// parseGetprop parses the output of `getprop` with no argument:
+//
+//	[ro.build.version.release]: [14]
+//
+// A value containing newlines continues on the following lines until the
+// closing "]".
+func parseGetprop(out string) map[string]string {
+	props := map[string]string{}
+	var key string
+	var val strings.Builder
+	open := false
+	for line := range strings.Lines(out) {
+		line = strings.TrimRight(line, "\r\n")
+		if open {
+			val.WriteByte('\n')
+			if v, ok := strings.CutSuffix(line, "]"); ok {
+				val.WriteString(v)
+				props[key] = val.String()
+				open = false
+			} else {
+				val.WriteString(line)
+			}
+			continue
+		}
+		k, v, ok := strings.Cut(line, "]: [")
+		if !ok || !strings.HasPrefix(k, "[") {
+			continue
+		}
+		key = k[1:]
+		if v, ok := strings.CutSuffix(v, "]"); ok {
+			props[key] = v
+			continue
+		}
+		val.Reset()
+		val.WriteString(v)
+		open = true
+	}
+	return props
+}
+
+// parseWMSize parses `wm size`:
+//
+//	Physical size: 1080x2400
+//	Override size: 720x1600
+//
+// The override, when set, is what the display renders at and wins.
+func parseWMSize(out string) (w, h int, err error) {
+	phys, over := "", ""
+	for line := range strings.Lines(out) {
+		line = strings.TrimSpace(line)
+		if v, ok := strings.CutPrefix(line, "Physical size:"); ok {
+			phys = strings.TrimSpace(v)
+		} else if v, ok := strings.CutPrefix(line, "Override size:"); ok {
+			over = strings.TrimSpace(v)
+		}
+	}
+	s := over
+	if s == "" {
+		s = phys
+	}
+	if s == "" {
+		return 0, 0, fmt.Errorf("wm size: no size in %q", strings.TrimSpace(out))
+	}
+	ws, hs, ok := strings.Cut(s, "x")
+	if !ok {
+		return 0, 0, fmt.Errorf("wm size: bad size %q", s)
+	}
+	if w, err = strconv.Atoi(ws); err == nil {
+		h, err = strconv.Atoi(hs)
+	}
+	if err != nil || w <= 0 || h <= 0 {
+		return 0, 0, fmt.Errorf("wm size: bad size %q", s)
+	}
+	return w, h, nil
+}
+
+// parseWMDensity parses `wm density` ("Physical density: 420", optionally
+// "Override density: 480", which wins).
+func parseWMDensity(out string) (int, error) {
+	phys, over := "", ""
+	for line := range strings.Lines(out) {
+		line = strings.TrimSpace(line)
+		if v, ok := strings.CutPrefix(line, "Physical density:"); ok {
+			phys = strings.TrimSpace(v)
+		} else if v, ok := strings.CutPrefix(line, "Override density:"); ok {
+			over = strings.TrimSpace(v)
+		}
+	}
+	s := over
+	if s == "" {
+		s = phys
+	}
+	d, err := strconv.Atoi(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("wm density: no density in %q", strings.TrimSpace(out))
+	}
+	return d, nil
+}
