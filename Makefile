@@ -1,0 +1,86 @@
+# FixThis Desktop. `make run` and `make test` do all set-up on a fresh Debian/Ubuntu
+# machine: system packages (apt, only when missing), npm packages (npm ci), the build.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+BIN        := build/bin/fixthis
+VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
+GO_TAGS    := desktop,production,webkit2_41
+LDFLAGS    := -s -w -X main.version=$(VERSION)
+GO_SOURCES := $(shell find . -name '*.go' -not -path './frontend/node_modules/*' 2>/dev/null) go.mod go.sum
+FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/package.json -type f 2>/dev/null)
+
+# System packages: building the window (GTK + WebKitGTK 4.1), the adb server, and the
+# test tools (a virtual display, Chromium for the browser tests, ImageMagick for the
+# screenshot checks).
+BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
+RUN_PKGS   := adb
+TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick
+
+.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-desktop bench deps deps-test deps-node clean
+
+help:
+	@echo "make run    install what is missing, build, start FixThis (demo device when no phone is connected)"
+	@echo "make test   install test dependencies and run every test"
+	@echo "make build  build $(BIN) (console embedded)"
+	@echo "make bench  print performance figures against the simulated device"
+
+## Set-up ---------------------------------------------------------------------------
+
+deps: ## system packages needed to build and run
+	@scripts/apt-ensure.sh $(BUILD_PKGS) $(RUN_PKGS)
+	@scripts/check-toolchain.sh
+
+deps-test: deps
+	@scripts/apt-ensure.sh $(TEST_PKGS)
+
+deps-node: frontend/node_modules/.package-lock.json
+
+frontend/node_modules/.package-lock.json: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+## Build ----------------------------------------------------------------------------
+
+frontend: frontend/dist/index.html
+
+frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES)
+	cd frontend && npm run build
+
+build: deps deps-node $(BIN)
+
+$(BIN): frontend/dist/index.html $(GO_SOURCES)
+	go build -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+## Run ------------------------------------------------------------------------------
+
+run: build
+	./$(BIN) $(ARGS)
+
+serve: build
+	./$(BIN) serve $(ARGS)
+
+## Test -----------------------------------------------------------------------------
+
+test: deps-test deps-node $(BIN)
+	$(MAKE) test-go test-frontend test-e2e test-desktop
+
+test-go:
+	go vet ./...
+	go test -count=1 ./...
+
+test-frontend:
+	cd frontend && npm run check && npm test && npm run bundle-size
+
+test-e2e: $(BIN)
+	cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e
+
+test-desktop: $(BIN)
+	scripts/desktop-smoke.sh $(BIN)
+
+bench: build
+	scripts/bench.sh
+
+clean:
+	rm -rf build/bin frontend/dist/assets frontend/dist/index.html test-results
