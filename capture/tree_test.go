@@ -49,7 +49,7 @@ func TestHitTest(t *testing.T) {
 		{100, 300, "n0.0.0.0", []string{"n0", "n0.0", "n0.0.0"}}, // icon leaf
 		{100, 450, "n0.0.1", []string{"n0", "n0.0"}},
 		{500, 1000, "n0.0.3.0", []string{"n0", "n0.0", "n0.0.3"}}, // leaf wins over its same-size parent
-		{500, 100, "", nil},                                       // only full-screen containers
+		{500, 100, "", nil}, // only full-screen containers
 		{2000, 100, "", nil},
 	}
 	for _, tt := range tests {
