@@ -26,9 +26,8 @@ var aLongTimeAgo = time.Unix(1, 0)
 
 func newConn(ctx context.Context, nc net.Conn) *conn {
 	c := &conn{nc: nc, ctx: ctx}
-	if d, ok := ctx.Deadline(); ok {
-		_ = nc.SetDeadline(d)
-	}
+	// Only the context moves the deadline (not ctx.Deadline() up front), so
+	// a timed-out call always reports the context's error.
 	c.stop = context.AfterFunc(ctx, func() { _ = nc.SetDeadline(aLongTimeAgo) })
 	return c
 }

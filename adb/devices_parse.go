@@ -4,6 +4,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // parseDevices parses the payload of `host:devices-l` (and of each update of
@@ -30,13 +31,13 @@ func parseDevices(text string) []Device {
 }
 
 func parseDeviceLine(line string) (Device, bool) {
-	line = strings.TrimLeft(line, " \t")
-	end := strings.IndexAny(line, " \t")
+	line = strings.TrimLeftFunc(line, unicode.IsSpace)
+	end := strings.IndexFunc(line, unicode.IsSpace)
 	if end <= 0 {
 		return Device{}, false // a serial without a state is not a device line
 	}
 	d := Device{Serial: line[:end]}
-	rest := strings.TrimLeft(line[end:], " \t")
+	rest := strings.TrimLeftFunc(line[end:], unicode.IsSpace)
 
 	const noPerm = string(StateNoPermissions)
 	if strings.HasPrefix(rest, noPerm) {
@@ -56,7 +57,7 @@ func parseDeviceLine(line string) (Device, bool) {
 			return Device{}, false
 		}
 		d.State = State(f[0])
-		rest = strings.TrimPrefix(strings.TrimLeft(rest, " \t"), f[0])
+		rest = strings.TrimPrefix(rest, f[0])
 	}
 
 	for _, field := range strings.Fields(rest) {
