@@ -1,0 +1,241 @@
+package source
+
+import (
+	"strings"
+	"unicode"
+)
+
+// fun parses a function declaration after the `fun` keyword at j and records
+// it when it is @Composable, with the byte range of its body so every line
+// inside can name its owner.
+func (s *kotlinScan) fun(j int, annotations []string) {
+	composable, preview := false, false
+	for _, a := range annotations {
+		if a == "Composable" {
+			composable = true
+		}
+		if strings.Contains(a, "Preview") {
+			preview = true
+		}
+	}
+	if !composable {
+		return
+	}
+	c := s.m.Code
+	k := s.skipSpace(j)
+	if k < len(c) && c[k] == '<' {
+		k = s.matchBracket(k, '<', '>')
+		k = s.skipSpace(k)
+	}
+	name := ""
+	for k < len(c) && isIdentStart(c[k]) {
+		name, k = s.ident(k)
+		// `fun Receiver.Name(` and `fun Type<T>.Name(`: keep the last segment.
+		if k < len(c) && c[k] == '<' {
+			k = s.matchBracket(k, '<', '>')
+		}
+		if k < len(c) && c[k] == '.' {
+			k++
+			continue
+		}
+		break
+	}
+	if name == "" {
+		return
+	}
+	k = s.skipSpace(k)
+	if k >= len(c) || c[k] != '(' {
+		return
+	}
+	k = s.matchBracket(k, '(', ')')
+	end := s.body(k)
+	start := j - len("fun")
+	s.fi.Defs = append(s.fi.Defs, Def{
+		Name: name, Line: s.lineOf(start), EndLine: s.lineOf(max(end-1, start)),
+		Start: int32(start), End: int32(end), Preview: preview,
+	})
+}
+
+// body returns the offset just after a function body that starts at or after
+// k: a `{…}` block, or an `= expression` that ends at a line break outside any
+// bracket where the next line does not continue the expression.
+func (s *kotlinScan) body(k int) int {
+	c := s.m.Code
+	depth := 0
+	for i := k; i < len(c); i++ {
+		switch c[i] {
+		case '(', '[', '<':
+			depth++
+		case ')', ']', '>':
+			if depth > 0 {
+				depth--
+			}
+		case '{':
+			if depth == 0 {
+				return s.matchBracket(i, '{', '}')
+			}
+			depth++
+		case '}':
+			if depth == 0 {
+				return i // abstract function inside a class body
+			}
+			depth--
+		case '=':
+			if depth == 0 {
+				return s.expressionEnd(i + 1)
+			}
+		case '\n':
+			if depth == 0 {
+				n := s.skipSpace(i)
+				if n < len(c) && c[n] != ':' && c[n] != '{' && c[n] != '=' {
+					return i // no body
+				}
+			}
+		}
+	}
+	return len(c)
+}
+
+func (s *kotlinScan) expressionEnd(i int) int {
+	c := s.m.Code
+	depth := 0
+	i = s.skipSpace(i)
+	for ; i < len(c); i++ {
+		switch c[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth < 0 {
+				return i
+			}
+		case '\n':
+			if depth == 0 {
+				n := s.skipSpace(i)
+				if n >= len(c) || !strings.ContainsRune(".?:+-*/&|=", rune(c[n])) {
+					return i
+				}
+			}
+		}
+	}
+	return len(c)
+}
+
+// matchBracket returns the offset after the bracket that closes the one at i.
+func (s *kotlinScan) matchBracket(i int, open, close byte) int {
+	c := s.m.Code
+	depth := 0
+	for ; i < len(c); i++ {
+		switch c[i] {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '}', ';':
+			if open == '<' {
+				return i // a comparison, not a type argument list
+			}
+		}
+	}
+	return len(c)
+}
+
+// class records Activity subclasses: `class X(…) : AppCompatActivity() {`.
+func (s *kotlinScan) class(j int) {
+	c := s.m.Code
+	k := s.skipSpace(j)
+	name, k := s.ident(k)
+	if name == "" {
+		return
+	}
+	start := k
+	for ; k < len(c) && c[k] != '{' && c[k] != '}' && c[k] != '\n'; k++ {
+		if c[k] == '(' {
+			k = s.matchBracket(k, '(', ')') - 1
+		}
+		if c[k] == ':' {
+			break
+		}
+	}
+	if k >= len(c) || c[k] != ':' {
+		return
+	}
+	for k < len(c) && c[k] != '{' && k-start < 400 {
+		if isIdentStart(c[k]) {
+			var base string
+			base, k = s.ident(k)
+			if activityBases[base] {
+				s.fi.Activities = append(s.fi.Activities, Activity{Name: name, Line: s.lineOf(j)})
+				return
+			}
+			continue
+		}
+		k++
+	}
+}
+
+// constant records `val NAME = "literal"`, which testTag(NAME) and friends
+// resolve through.
+func (s *kotlinScan) constant(j int) {
+	c := s.m.Code
+	k := s.skipSpace(j)
+	name, k := s.ident(k)
+	if name == "" {
+		return
+	}
+	k = s.skipSpace(k)
+	if k < len(c) && c[k] == ':' {
+		_, k = s.ident(s.skipSpace(k + 1))
+		k = s.skipSpace(k)
+	}
+	if k >= len(c) || c[k] != '=' {
+		return
+	}
+	k = s.skipSpace(k + 1)
+	if lit, ok := s.m.literalAt(k); ok && !lit.Templated {
+		s.add(Entry{Kind: kindConst, Key: name, Value: lit.Value}, k)
+	}
+}
+
+// literals records every string literal not already classified, so copy that
+// lives in data classes, view models or fake repositories is still found.
+func (s *kotlinScan) literals() {
+	for _, lit := range s.m.Literals {
+		if s.consumed[lit.Start] || !hasLetter(lit.Value) {
+			continue
+		}
+		s.add(Entry{Kind: kindLiteral, Value: lit.Value, Templated: lit.Templated}, lit.Start)
+	}
+}
+
+func hasLetter(v string) bool {
+	for _, r := range v {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// assignOwners gives every entry and call its innermost enclosing composable.
+func (s *kotlinScan) assignOwners() {
+	defs := s.fi.Defs
+	owner := func(line int32) int32 {
+		best := int32(-1)
+		for i, d := range defs {
+			if line >= d.Line && line <= d.EndLine && (best < 0 || d.Line >= defs[best].Line) {
+				best = int32(i)
+			}
+		}
+		return best
+	}
+	for i := range s.fi.Entries {
+		s.fi.Entries[i].Owner = owner(s.fi.Entries[i].Line)
+	}
+	for i := range s.fi.Calls {
+		s.fi.Calls[i].Owner = owner(s.fi.Calls[i].Line)
+	}
+}

@@ -1,0 +1,353 @@
+// Package source indexes the Kotlin sources and string resources of an Android
+// project, without Gradle, and matches a selected UI target (text, content
+// description, testTag, role, nearby nodes, activity) to ranked source
+// candidates carrying the handoff contract's reason tokens.
+package source
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Index is a searchable snapshot of one project's UI sources. It is safe for
+// concurrent use: Match may run while Update or Watch re-index files.
+type Index struct {
+	mu      sync.RWMutex
+	root    string
+	reason  string
+	modules []module
+	files   map[string]*FileIndex
+	// byValue maps a normalised string to the entries showing it.
+	byValue map[string][]posting
+	// byKey maps "res:x" (code using R.string.x), "xml:x" (its values) and
+	// "ref:NAME" (code passing constant NAME) to entries.
+	byKey map[string][]posting
+	// templated holds entries whose value has template holes; they are matched
+	// by scanning, since a hole can stand for any text.
+	templated []templatedPosting
+	defs      map[string][]posting // composable name → file + def index (entry field)
+	calls     map[string][]posting // composable-looking name → file + call index
+	buildTime time.Duration
+}
+
+type posting struct {
+	file *FileIndex
+	n    int32
+}
+
+// templatedPosting keeps the literal parts of a templated value, normalised
+// once at index time so matching does not redo it per query.
+type templatedPosting struct {
+	posting
+	parts []string
+}
+
+// Stats summarises an index for the CLI and the console.
+type Stats struct {
+	Root          string        `json:"root"`
+	Reason        string        `json:"reason,omitempty"`
+	Modules       int           `json:"modules"`
+	Files         int           `json:"files"`
+	KotlinFiles   int           `json:"kotlinFiles"`
+	StringFiles   int           `json:"stringFiles"`
+	Composables   int           `json:"composables"`
+	Entries       int           `json:"entries"`
+	Tags          int           `json:"testTags"`
+	StringRes     int           `json:"stringResources"`
+	Activities    int           `json:"activities"`
+	SharedCallees int           `json:"sharedComponents"`
+	BuildTime     time.Duration `json:"buildTimeNs"`
+}
+
+// Build indexes the project at dir. A missing or unreadable project directory
+// is not an error: it yields an empty index whose Stats().Reason says why, so
+// callers show "no source candidates" instead of failing.
+func Build(ctx context.Context, dir string) (*Index, error) {
+	start := time.Now()
+	idx := newIndex(dir)
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		idx.root = abs
+	}
+	if dir == "" {
+		idx.reason = "no project directory configured"
+		return idx, nil
+	}
+	st, err := os.Stat(idx.root)
+	switch {
+	case os.IsNotExist(err):
+		idx.reason = fmt.Sprintf("project directory %s does not exist", idx.root)
+		return idx, nil
+	case err != nil:
+		idx.reason = fmt.Sprintf("project directory %s is unreadable: %v", idx.root, err)
+		return idx, nil
+	case !st.IsDir():
+		idx.reason = fmt.Sprintf("project path %s is not a directory", idx.root)
+		return idx, nil
+	}
+	mods, err := readModules(idx.root)
+	if err != nil {
+		return nil, fmt.Errorf("read modules of %s: %w", idx.root, err)
+	}
+	idx.modules = mods
+	found, err := discover(ctx, idx.root, mods)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := parseAll(ctx, idx.root, found)
+	if err != nil {
+		return nil, err
+	}
+	for _, fi := range parsed {
+		idx.addFile(fi)
+	}
+	if len(found) == 0 {
+		idx.reason = fmt.Sprintf("no Kotlin sources under %s (looked in <module>/src/*/ of %d modules)", idx.root, len(mods))
+	}
+	idx.buildTime = time.Since(start)
+	return idx, nil
+}
+
+func newIndex(root string) *Index {
+	return &Index{
+		root: root, files: map[string]*FileIndex{}, byValue: map[string][]posting{},
+		byKey: map[string][]posting{}, defs: map[string][]posting{}, calls: map[string][]posting{},
+	}
+}
+
+// parseAll reads and indexes files on every core.
+func parseAll(ctx context.Context, root string, files []sourceFile) ([]*FileIndex, error) {
+	out := make([]*FileIndex, len(files))
+	errs := make([]error, len(files))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				out[i], errs[i] = parseFile(root, files[i])
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("index %s: %w", root, err)
+	}
+	var kept []*FileIndex
+	for i, fi := range out {
+		if errs[i] != nil {
+			continue // a file that vanished or fails to parse must not sink the index
+		}
+		kept = append(kept, fi)
+	}
+	return kept, nil
+}
+
+func parseFile(root string, sf sourceFile) (*FileIndex, error) {
+	p := filepath.Join(root, filepath.FromSlash(sf.Rel))
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("stat %s: %w", sf.Rel, err)
+	}
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sf.Rel, err)
+	}
+	fi := &FileIndex{Path: sf.Rel, Module: sf.Module, SourceSet: sf.SourceSet, ModTime: st.ModTime().UnixNano(), Size: st.Size()}
+	if strings.HasSuffix(sf.Rel, ".xml") {
+		if err := extractStrings(fi, src); err != nil {
+			return nil, err
+		}
+		return fi, nil
+	}
+	extractKotlin(fi, src)
+	fi.Package = packageName(src)
+	return fi, nil
+}
+
+func packageName(src []byte) string {
+	for _, line := range bytes.SplitN(src, []byte("\n"), 60) {
+		line = bytes.TrimSpace(line)
+		if rest, ok := bytes.CutPrefix(line, []byte("package ")); ok {
+			return string(bytes.TrimSpace(bytes.TrimSuffix(rest, []byte(";"))))
+		}
+	}
+	return ""
+}
+
+// addFile links a parsed file into the lookup maps.
+func (idx *Index) addFile(fi *FileIndex) {
+	idx.files[fi.Path] = fi
+	for i, e := range fi.Entries {
+		p := posting{fi, int32(i)}
+		switch e.Kind {
+		case kindText, kindCD, kindTag, kindLiteral, kindXMLString, kindConst:
+			if e.Templated || strings.Contains(e.Value, templateMark) {
+				if parts := templateParts(e.Value); parts != nil {
+					idx.templated = append(idx.templated, templatedPosting{p, parts})
+				}
+			} else if k := normalize(e.Value); k != "" {
+				idx.byValue[k] = append(idx.byValue[k], p)
+			}
+		}
+		switch e.Kind {
+		case kindStringRes:
+			idx.byKey["res:"+e.Key] = append(idx.byKey["res:"+e.Key], p)
+		case kindXMLString:
+			idx.byKey["xml:"+e.Key] = append(idx.byKey["xml:"+e.Key], p)
+		case kindRef:
+			idx.byKey["ref:"+e.Key] = append(idx.byKey["ref:"+e.Key], p)
+		}
+	}
+	for i, d := range fi.Defs {
+		idx.defs[d.Name] = append(idx.defs[d.Name], posting{fi, int32(i)})
+	}
+	for i, c := range fi.Calls {
+		idx.calls[c.Name] = append(idx.calls[c.Name], posting{fi, int32(i)})
+	}
+}
+
+// removeFile unlinks a file; only the lists it appears in are touched, which
+// keeps an update proportional to the file, not the project.
+func (idx *Index) removeFile(fi *FileIndex) {
+	delete(idx.files, fi.Path)
+	drop := func(m map[string][]posting, k string) {
+		ps := m[k]
+		kept := ps[:0]
+		for _, p := range ps {
+			if p.file != fi {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == 0 {
+			delete(m, k)
+		} else {
+			m[k] = kept
+		}
+	}
+	templated := false
+	for _, e := range fi.Entries {
+		if e.Templated || strings.Contains(e.Value, templateMark) {
+			templated = true
+		} else if k := normalize(e.Value); k != "" {
+			drop(idx.byValue, k)
+		}
+		switch e.Kind {
+		case kindStringRes:
+			drop(idx.byKey, "res:"+e.Key)
+		case kindXMLString:
+			drop(idx.byKey, "xml:"+e.Key)
+		case kindRef:
+			drop(idx.byKey, "ref:"+e.Key)
+		}
+	}
+	if templated {
+		kept := idx.templated[:0]
+		for _, p := range idx.templated {
+			if p.file != fi {
+				kept = append(kept, p)
+			}
+		}
+		idx.templated = kept
+	}
+	for _, d := range fi.Defs {
+		drop(idx.defs, d.Name)
+	}
+	for _, c := range fi.Calls {
+		drop(idx.calls, c.Name)
+	}
+}
+
+// Root is the absolute project directory.
+func (idx *Index) Root() string { return idx.root }
+
+// Stats counts what the index holds.
+func (idx *Index) Stats() Stats {
+	idx.mu.RLock()
+	defer idx.mu.RUnlock()
+	st := Stats{Root: idx.root, Reason: idx.reason, Modules: len(idx.modules), Files: len(idx.files), BuildTime: idx.buildTime}
+	for _, fi := range idx.files {
+		if strings.HasSuffix(fi.Path, ".xml") {
+			st.StringFiles++
+		} else {
+			st.KotlinFiles++
+		}
+		st.Composables += len(fi.Defs)
+		st.Entries += len(fi.Entries)
+		st.Activities += len(fi.Activities)
+		for _, e := range fi.Entries {
+			switch e.Kind {
+			case kindTag:
+				st.Tags++
+			case kindXMLString:
+				st.StringRes++
+			}
+		}
+	}
+	for name := range idx.defs {
+		if len(idx.calls[name]) >= 2 {
+			st.SharedCallees++
+		}
+	}
+	return st
+}
+
+// snapshot is the serialised form; lookup maps are rebuilt on load.
+type snapshot struct {
+	Version int
+	Root    string
+	Reason  string
+	Modules []module
+	Files   []*FileIndex
+}
+
+const snapshotVersion = 1
+
+// Marshal serialises the index so the app can cache it between runs.
+func (idx *Index) Marshal() ([]byte, error) {
+	idx.mu.RLock()
+	defer idx.mu.RUnlock()
+	snap := snapshot{Version: snapshotVersion, Root: idx.root, Reason: idx.reason, Modules: idx.modules}
+	for _, fi := range idx.files {
+		snap.Files = append(snap.Files, fi)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&snap); err != nil {
+		return nil, fmt.Errorf("encode source index: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Unmarshal restores an index written by Marshal. Call Refresh afterwards to
+// pick up files that changed while it sat in the cache.
+func Unmarshal(data []byte) (*Index, error) {
+	var snap snapshot
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&snap); err != nil {
+		return nil, fmt.Errorf("decode source index: %w", err)
+	}
+	if snap.Version != snapshotVersion {
+		return nil, fmt.Errorf("decode source index: version %d, want %d", snap.Version, snapshotVersion)
+	}
+	idx := newIndex(snap.Root)
+	idx.reason, idx.modules = snap.Reason, snap.Modules
+	for _, fi := range snap.Files {
+		idx.addFile(fi)
+	}
+	return idx, nil
+}

@@ -1,0 +1,354 @@
+package source
+
+import (
+	"bytes"
+	"hash/fnv"
+	"sort"
+	"strings"
+)
+
+// Entry kinds: what a piece of indexed evidence is.
+const (
+	kindText       uint8 = iota + 1 // Text("…"), text = "…", label = "…"
+	kindCD                          // contentDescription = "…"
+	kindTag                         // testTag("…")
+	kindLiteral                     // any other string literal
+	kindStringRes                   // R.string.x used in code; Key holds x
+	kindRole                        // Role.X
+	kindConst                       // val NAME = "…"; Key holds NAME
+	kindRef                         // identifier passed as text/cd/tag; Key holds it
+	kindXMLString                   // <string name="x">…</string>; Key holds x
+)
+
+// Entry is one piece of indexed evidence at a line of a file.
+type Entry struct {
+	Kind uint8
+	// Ctx says what a stringRes/ref/const feeds: kindText, kindCD or kindTag.
+	Ctx   uint8
+	Value string
+	Key   string
+	Line  int32
+	// Owner indexes FileIndex.Defs (the innermost enclosing composable), or -1.
+	Owner int32
+	// LineHash fingerprints the trimmed source line, so a candidate can be
+	// reported stale when the file changed after indexing.
+	LineHash  uint32
+	Templated bool
+}
+
+// Def is a function definition; only @Composable ones are kept.
+type Def struct {
+	Name       string
+	Line       int32
+	EndLine    int32
+	Start, End int32 // byte offsets of the declaration and the body end
+	Preview    bool
+}
+
+// Call is a call of a capitalised function (a candidate composable call site).
+type Call struct {
+	Name  string
+	Line  int32
+	Owner int32
+}
+
+// Activity is a class extending one of the Android Activity base classes.
+type Activity struct {
+	Name string
+	Line int32
+}
+
+var activityBases = map[string]bool{
+	"Activity": true, "ComponentActivity": true, "AppCompatActivity": true, "FragmentActivity": true,
+}
+
+// textParams are named arguments whose string value is rendered as visible text.
+var textParams = map[string]uint8{
+	"text": kindText, "label": kindText, "title": kindText, "placeholder": kindText,
+	"subtitle": kindText, "message": kindText, "contentDescription": kindCD,
+	"stateDescription": kindCD,
+}
+
+// textCalls take their first positional argument as visible text.
+var textCalls = map[string]bool{"Text": true, "BasicText": true, "ClickableText": true}
+
+type kotlinScan struct {
+	src      []byte
+	m        *maskedSource
+	lines    []int
+	fi       *FileIndex
+	consumed map[int]bool // literal starts already classified
+}
+
+// extractKotlin indexes one Kotlin file's source.
+func extractKotlin(fi *FileIndex, src []byte) {
+	s := &kotlinScan{src: src, m: maskKotlin(src), lines: lineStarts(src), fi: fi, consumed: map[int]bool{}}
+	s.scan()
+	s.literals()
+	s.assignOwners()
+}
+
+func lineStarts(src []byte) []int {
+	ls := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			ls = append(ls, i+1)
+		}
+	}
+	return ls
+}
+
+// lineOf returns the 1-based line of offset off.
+func (s *kotlinScan) lineOf(off int) int32 {
+	return int32(sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }))
+}
+
+func (s *kotlinScan) lineHash(line int32) uint32 { return hashLine(lineText(s.src, s.lines, int(line))) }
+
+func lineText(src []byte, lines []int, line int) []byte {
+	if line < 1 || line > len(lines) {
+		return nil
+	}
+	start := lines[line-1]
+	end := len(src)
+	if line < len(lines) {
+		end = lines[line] - 1
+	}
+	return src[start:end]
+}
+
+func hashLine(b []byte) uint32 {
+	h := fnv.New32a()
+	h.Write(bytes.TrimSpace(b))
+	return h.Sum32()
+}
+
+func (s *kotlinScan) add(e Entry, off int) {
+	e.Line = s.lineOf(off)
+	e.Owner = -1
+	e.LineHash = s.lineHash(e.Line)
+	s.fi.Entries = append(s.fi.Entries, e)
+}
+
+// skipSpace returns the first offset at or after i that is not white space.
+func (s *kotlinScan) skipSpace(i int) int {
+	c := s.m.Code
+	for i < len(c) && (c[i] == ' ' || c[i] == '\t' || c[i] == '\n' || c[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func (s *kotlinScan) ident(i int) (string, int) {
+	c := s.m.Code
+	j := i
+	for j < len(c) && isIdentPart(c[j]) {
+		j++
+	}
+	return string(c[i:j]), j
+}
+
+// prevNonSpace returns the offset of the last non-space byte before i, or -1.
+func (s *kotlinScan) prevNonSpace(i int) int {
+	c := s.m.Code
+	i--
+	for i >= 0 && (c[i] == ' ' || c[i] == '\t' || c[i] == '\n' || c[i] == '\r') {
+		i--
+	}
+	return i
+}
+
+func (s *kotlinScan) scan() {
+	c := s.m.Code
+	var annotations []string
+	for i := 0; i < len(c); {
+		ch := c[i]
+		switch {
+		case ch == '@' && i+1 < len(c) && isIdentStart(c[i+1]):
+			name, j := s.ident(i + 1)
+			annotations = append(annotations, name)
+			i = j
+			continue
+		case ch == '{' || ch == '}' || ch == ';':
+			annotations = annotations[:0]
+			i++
+			continue
+		case ch >= '0' && ch <= '9':
+			for i < len(c) && isIdentPart(c[i]) {
+				i++
+			}
+			continue
+		case !isIdentStart(ch):
+			i++
+			continue
+		}
+		name, j := s.ident(i)
+		switch name {
+		case "fun":
+			s.fun(j, annotations)
+			annotations = annotations[:0]
+		case "class", "object":
+			s.class(j)
+			annotations = annotations[:0]
+		case "val", "var":
+			s.constant(j)
+			annotations = annotations[:0]
+		case "testTag":
+			s.argument(j, kindTag)
+		case "Role":
+			if j < len(c) && c[j] == '.' {
+				role, _ := s.ident(j + 1)
+				if role != "" {
+					s.add(Entry{Kind: kindRole, Value: role}, i)
+				}
+			}
+		case "R":
+			s.resource(i, j)
+		default:
+			if kind, ok := textParams[name]; ok {
+				s.namedArg(j, kind)
+			} else if textCalls[name] {
+				s.argument(j, kindText)
+			}
+			if ch >= 'A' && ch <= 'Z' {
+				s.call(i, j, name)
+			}
+		}
+		i = j
+	}
+}
+
+// argument handles `name(` followed by a literal or identifier first argument.
+func (s *kotlinScan) argument(j int, kind uint8) {
+	c := s.m.Code
+	k := s.skipSpace(j)
+	if k >= len(c) || c[k] != '(' {
+		return
+	}
+	k = s.skipSpace(k + 1)
+	// `Text(text = "…")` is handled by the named-argument rule.
+	s.value(k, kind)
+}
+
+// namedArg handles `name = value` (but not `name ==`).
+func (s *kotlinScan) namedArg(j int, kind uint8) {
+	c := s.m.Code
+	k := s.skipSpace(j)
+	if k >= len(c) || c[k] != '=' || (k+1 < len(c) && c[k+1] == '=') {
+		return
+	}
+	s.value(s.skipSpace(k+1), kind)
+}
+
+// value records the literal or plain identifier at k as evidence of kind.
+func (s *kotlinScan) value(k int, kind uint8) {
+	c := s.m.Code
+	if k >= len(c) {
+		return
+	}
+	if c[k] == '"' {
+		if lit, ok := s.m.literalAt(k); ok {
+			s.consumed[k] = true
+			s.add(Entry{Kind: kind, Value: lit.Value, Templated: lit.Templated}, k)
+		}
+		return
+	}
+	if !isIdentStart(c[k]) {
+		return
+	}
+	name, e := s.ident(k)
+	// Only a bare identifier (constant reference), not a call or expression.
+	n := s.skipSpace(e)
+	if n < len(c) && (c[n] == '(' || c[n] == '.' || c[n] == '{') || name == "stringResource" {
+		return
+	}
+	s.add(Entry{Kind: kindRef, Ctx: kind, Key: name}, k)
+}
+
+// resource handles R.string.x and decides whether it feeds a
+// contentDescription (looking back past `stringResource(id =` to `name =`).
+func (s *kotlinScan) resource(i, j int) {
+	c := s.m.Code
+	if i > 0 && (isIdentPart(c[i-1]) || c[i-1] == '.') {
+		return
+	}
+	rest := c[j:]
+	var key string
+	switch {
+	case bytes.HasPrefix(rest, []byte(".string.")):
+		key, _ = s.ident(j + len(".string."))
+	case bytes.HasPrefix(rest, []byte(".plurals.")):
+		key, _ = s.ident(j + len(".plurals."))
+	default:
+		return
+	}
+	if key == "" {
+		return
+	}
+	ctx := kindText
+	p := s.prevNonSpace(i)
+	if p >= 0 && c[p] == '=' {
+		// `id = R.string.x`: step back over the parameter name.
+		q := p - 1
+		for q >= 0 && (c[q] == ' ' || c[q] == '\t') {
+			q--
+		}
+		e := q + 1
+		for q >= 0 && isIdentPart(c[q]) {
+			q--
+		}
+		if string(c[q+1:e]) == "id" {
+			p = s.prevNonSpace(q + 1)
+		}
+	}
+	if p >= 0 && c[p] == '(' {
+		q := p - 1
+		for q >= 0 && (c[q] == ' ' || c[q] == '\t') {
+			q--
+		}
+		e := q + 1
+		for q >= 0 && isIdentPart(c[q]) {
+			q--
+		}
+		if strings.HasSuffix(string(c[q+1:e]), "tringResource") {
+			p = s.prevNonSpace(q + 1)
+		}
+	}
+	if p >= 0 && c[p] == '=' {
+		q := s.prevNonSpace(p)
+		e := q + 1
+		for q >= 0 && isIdentPart(c[q]) {
+			q--
+		}
+		if k, ok := textParams[string(c[q+1:e])]; ok {
+			ctx = k
+		}
+	}
+	s.add(Entry{Kind: kindStringRes, Ctx: ctx, Key: key}, i)
+}
+
+// call records `Name(` or `Name {` as a potential composable call site.
+func (s *kotlinScan) call(i, j int, name string) {
+	c := s.m.Code
+	k := j
+	for k < len(c) && (c[k] == ' ' || c[k] == '\t') {
+		k++
+	}
+	if k >= len(c) || (c[k] != '(' && c[k] != '{') {
+		return
+	}
+	if p := s.prevNonSpace(i); p >= 0 {
+		if c[p] == ':' || c[p] == '<' {
+			return // a type, not a call
+		}
+		e := p + 1
+		for p >= 0 && isIdentPart(c[p]) {
+			p--
+		}
+		switch string(c[p+1 : e]) {
+		case "fun", "class", "object", "interface":
+			return // a declaration, not a call
+		}
+	}
+	s.fi.Calls = append(s.fi.Calls, Call{Name: name, Line: s.lineOf(i), Owner: -1})
+}

@@ -1,0 +1,257 @@
+package source
+
+import (
+	"strings"
+	"unicode"
+)
+
+// NearbyNode is a UI node near the selected one; its labels corroborate
+// candidates in the same composable.
+type NearbyNode struct {
+	Text               string `json:"text,omitempty"`
+	ContentDescription string `json:"contentDescription,omitempty"`
+	TestTag            string `json:"testTag,omitempty"`
+	Role               string `json:"role,omitempty"`
+}
+
+// Query describes a selected UI target.
+type Query struct {
+	Text               string       `json:"text,omitempty"`
+	ContentDescription string       `json:"contentDescription,omitempty"`
+	TestTag            string       `json:"testTag,omitempty"`
+	Role               string       `json:"role,omitempty"`
+	Activity           string       `json:"activity,omitempty"`
+	Nearby             []NearbyNode `json:"nearby,omitempty"`
+}
+
+// Candidate is one ranked source location for a target.
+type Candidate struct {
+	File       string   `json:"file"` // relative to the project root, slash-separated
+	Line       int      `json:"line"`
+	Confidence string   `json:"confidence"` // high | medium | low
+	Score      float64  `json:"score"`
+	Margin     float64  `json:"margin"` // score gap to the next candidate
+	Owner      string   `json:"owner,omitempty"`
+	Matched    []string `json:"matched"`
+	Stale      bool     `json:"stale,omitempty"`
+	Caution    string   `json:"caution,omitempty"`
+	CallSites  []string `json:"callSites,omitempty"`
+	// OwnerFile/OwnerLine locate the owner's definition (edit-surface hints).
+	OwnerFile string `json:"ownerFile,omitempty"`
+	OwnerLine int    `json:"ownerLine,omitempty"`
+	// ResourceFile/ResourceLine locate the strings.xml value when the match
+	// went through stringResource.
+	ResourceFile string `json:"resourceFile,omitempty"`
+	ResourceLine int    `json:"resourceLine,omitempty"`
+}
+
+// Reason tokens of the handoff contract.
+const (
+	TokText          = "text"
+	TokCD            = "contentDescription"
+	TokTag           = "tag"
+	TokCompTag       = "compTag"
+	TokRole          = "role"
+	TokResolvedRes   = "resolvedStringRes"
+	TokNearbyText    = "nearbyText"
+	TokNearbyCD      = "nearbyContentDescription"
+	TokNearbyTag     = "nearbyTag"
+	TokNearbyRole    = "nearbyRole"
+	TokActivity      = "activity"
+	TokStringRes     = "stringRes"
+	TokLiteral       = "literal"
+	maxCandidates    = 10
+	nearbySameOwner  = 0.25
+	nearbySameFile   = 0.08
+	maxNearbyBoost   = 0.6
+	corroboration    = 0.3
+	roleBoost        = 0.15
+	activityBoost    = 0.05
+	testPenalty      = 0.3
+	previewPenalty   = 0.6
+	nearbyOnlyWeight = 0.4
+)
+
+// normalize makes screen text and source text comparable: case folded,
+// white space collapsed, template holes kept.
+func normalize(s string) string {
+	if s == "" {
+		return ""
+	}
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || r == '\u00a0' {
+			space = b.Len() > 0
+			continue
+		}
+		if r == '\u200b' {
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// templateParts splits a templated value into its normalised literal parts,
+// or nil when the parts are too thin to identify anything.
+func templateParts(v string) []string {
+	raw := strings.Split(v, templateMark)
+	parts := make([]string, len(raw))
+	total := 0
+	for i, p := range raw {
+		parts[i] = normalize(p)
+		total += len(strings.TrimSpace(parts[i]))
+	}
+	if total < 3 {
+		return nil
+	}
+	return parts
+}
+
+// templateMatches reports whether t (normalised) fits the template parts:
+// first part a prefix, last a suffix, the rest in order in between, with the
+// literal parts covering a fair share of t.
+func templateMatches(parts []string, t string) bool {
+	lit := 0
+	for _, p := range parts {
+		lit += len(p)
+	}
+	if lit*10 < len(t)*3 {
+		return false
+	}
+	first, last := parts[0], parts[len(parts)-1]
+	if !strings.HasPrefix(t, strings.TrimRight(first, " ")) || !strings.HasSuffix(t, strings.TrimLeft(last, " ")) {
+		return false
+	}
+	rest := t[len(strings.TrimRight(first, " ")):]
+	for _, p := range parts[1 : len(parts)-1] {
+		p = strings.TrimSpace(p)
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return true
+}
+
+// hit is one piece of evidence at one location.
+type hit struct {
+	file   *FileIndex
+	line   int32
+	owner  int32
+	token  string
+	weight float64
+	res    *posting // strings.xml value behind a resolvedStringRes hit
+}
+
+// signal says which query field a lookup serves and which tokens it yields.
+type signal struct {
+	ctx      uint8 // kindText, kindCD or kindTag
+	direct   string
+	nearby   bool
+	selected string // the query value, for reporting
+}
+
+func (sg signal) token(kind uint8) string {
+	if kind == sg.ctx {
+		return sg.direct
+	}
+	if sg.nearby {
+		return sg.direct // nearby evidence keeps its nearby token whatever the kind
+	}
+	return TokLiteral
+}
+
+// lookup finds every location showing value for the signal.
+func (idx *Index) lookup(value string, sg signal) []hit {
+	k := normalize(value)
+	if k == "" {
+		return nil
+	}
+	var hits []hit
+	for _, p := range idx.byValue[k] {
+		hits = idx.expand(hits, p, sg, 1)
+	}
+	for _, tp := range idx.templated {
+		if templateMatches(tp.parts, k) {
+			hits = idx.expand(hits, tp.posting, sg, 0.8)
+		}
+	}
+	return hits
+}
+
+// expand turns one matching entry into hits: the entry itself, and for
+// resources and constants the code that uses them.
+func (idx *Index) expand(hits []hit, p posting, sg signal, scale float64) []hit {
+	e := p.file.Entries[p.n]
+	at := func(fi *FileIndex, e Entry, tok string, w float64, res *posting) {
+		hits = append(hits, hit{fi, e.Line, e.Owner, tok, w * scale, res})
+	}
+	switch e.Kind {
+	case kindText, kindCD, kindTag:
+		w := 1.0
+		if e.Kind != sg.ctx {
+			w = 0.5
+		} else if e.Kind == kindTag {
+			w = 1.2
+		}
+		at(p.file, e, sg.token(e.Kind), w, nil)
+	case kindLiteral:
+		at(p.file, e, pick(sg, TokLiteral), 0.55, nil)
+	case kindXMLString:
+		at(p.file, e, pick(sg, TokStringRes), 0.45, nil)
+		res := p
+		for _, u := range idx.byKey["res:"+e.Key] {
+			ue := u.file.Entries[u.n]
+			w := 0.95
+			if ue.Ctx != sg.ctx {
+				w = 0.7
+			}
+			tok := TokResolvedRes
+			if sg.nearby {
+				tok = sg.direct
+			}
+			at(u.file, ue, tok, w, &res)
+		}
+	case kindConst:
+		at(p.file, e, pick(sg, TokLiteral), 0.5, nil)
+		for _, u := range idx.byKey["ref:"+e.Key] {
+			ue := u.file.Entries[u.n]
+			w := 0.95
+			if ue.Ctx != sg.ctx {
+				w = 0.5
+			}
+			at(u.file, ue, sg.token(ue.Ctx), w, nil)
+		}
+	}
+	return hits
+}
+
+func pick(sg signal, tok string) string {
+	if sg.nearby {
+		return sg.direct
+	}
+	return tok
+}
+
+// convention resolves testTag conventions "comp:Name:…" and "screen:Name:…"
+// to the definition of composable Name.
+func (idx *Index) convention(tag string) []hit {
+	kind, rest, ok := strings.Cut(tag, ":")
+	if !ok || (kind != "comp" && kind != "screen") {
+		return nil
+	}
+	name, _, _ := strings.Cut(rest, ":")
+	var hits []hit
+	for _, p := range idx.defs[name] {
+		d := p.file.Defs[p.n]
+		hits = append(hits, hit{p.file, d.Line, p.n, TokCompTag, 0.9, nil})
+	}
+	return hits
+}

@@ -1,0 +1,251 @@
+package source
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// FileIndex is everything indexed from one file.
+type FileIndex struct {
+	Path       string // slash-separated, relative to the project root
+	Module     string // Gradle path such as ":app"
+	SourceSet  string // main, debug, test, androidTest, …
+	ModTime    int64  // UnixNano, to notice changes
+	Size       int64
+	Entries    []Entry
+	Defs       []Def
+	Calls      []Call
+	Activities []Activity
+	Package    string
+}
+
+// isTest reports whether the file belongs to a test source set, whose strings
+// (assertions such as onNodeWithText("Save")) are weak evidence for app UI.
+func (f *FileIndex) isTest() bool {
+	s := strings.ToLower(f.SourceSet)
+	return strings.Contains(s, "test")
+}
+
+var (
+	includeCall = regexp.MustCompile(`(?m)^\s*include\s*\(?([^\n]*)`)
+	quotedPath  = regexp.MustCompile(`["']([^"']+)["']`)
+	projectDir  = regexp.MustCompile(`project\(\s*["']([^"']+)["']\s*\)\.projectDir\s*=\s*(?:new\s+)?(?:file|File)\(\s*(?:rootDir\s*,\s*)?["']([^"']+)["']`)
+)
+
+// module is a Gradle module: its path and directory relative to the root.
+type module struct {
+	Name string
+	Dir  string
+}
+
+// readModules lists the modules of the project at root from
+// settings.gradle(.kts). Without a settings file the root itself is the only
+// module (a single-module build or a plain source folder).
+func readModules(root string) ([]module, error) {
+	var data []byte
+	for _, name := range []string{"settings.gradle.kts", "settings.gradle"} {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err == nil {
+			data = b
+			break
+		}
+		if !os.IsNotExist(err) {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+	}
+	mods := []module{{Name: ":", Dir: "."}}
+	if data == nil {
+		return mods, nil
+	}
+	code := maskComments(data)
+	dirs := map[string]string{}
+	for _, m := range projectDir.FindAllSubmatch(code, -1) {
+		dirs[string(m[1])] = filepath.ToSlash(filepath.Clean(string(m[2])))
+	}
+	seen := map[string]bool{}
+	for _, m := range includeCall.FindAllSubmatch(code, -1) {
+		for _, q := range quotedPath.FindAllSubmatch(m[1], -1) {
+			name := string(q[1])
+			if !strings.HasPrefix(name, ":") {
+				name = ":" + name
+			}
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			dir, ok := dirs[name]
+			if !ok {
+				dir = strings.ReplaceAll(strings.TrimPrefix(name, ":"), ":", "/")
+			}
+			mods = append(mods, module{Name: name, Dir: dir})
+		}
+	}
+	return mods, nil
+}
+
+// maskComments blanks comments (but keeps strings) in a Gradle script, so a
+// commented-out include is ignored.
+func maskComments(src []byte) []byte {
+	m := maskKotlin(src)
+	out := bytes.Clone(m.Code)
+	// Restore string bodies: settings scripts name modules in strings.
+	for _, lit := range m.Literals {
+		copy(out[lit.Start:lit.End], src[lit.Start:lit.End])
+	}
+	return out
+}
+
+// sourceFile is a file the index covers.
+type sourceFile struct {
+	Rel       string
+	Module    string
+	SourceSet string
+}
+
+// discover walks `<module>/src/*/` of every module for Kotlin sources and
+// res/values*/strings.xml.
+func discover(ctx context.Context, root string, mods []module) ([]sourceFile, error) {
+	var files []sourceFile
+	seen := map[string]bool{}
+	for _, mod := range mods {
+		srcDir := filepath.Join(root, filepath.FromSlash(mod.Dir), "src")
+		sets, err := os.ReadDir(srcDir)
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			return nil, fmt.Errorf("list source sets of module %s: %w", mod.Name, err)
+		}
+		for _, set := range sets {
+			if !set.IsDir() {
+				continue
+			}
+			base := filepath.Join(srcDir, set.Name())
+			err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return nil // unreadable subtree: skip it, index the rest
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if d.IsDir() {
+					if n := d.Name(); p != base && (strings.HasPrefix(n, ".") || n == "build") {
+						return filepath.SkipDir
+					}
+					return nil
+				}
+				if !wanted(p) {
+					return nil
+				}
+				rel, err := filepath.Rel(root, p)
+				if err != nil {
+					return nil
+				}
+				rel = filepath.ToSlash(rel)
+				if !seen[rel] {
+					seen[rel] = true
+					files = append(files, sourceFile{Rel: rel, Module: mod.Name, SourceSet: set.Name()})
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("walk %s: %w", base, err)
+			}
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
+	return files, nil
+}
+
+// wanted reports whether a path is a file the index reads.
+func wanted(p string) bool {
+	if strings.HasSuffix(p, ".kt") || strings.HasSuffix(p, ".kts") {
+		return true
+	}
+	if filepath.Base(p) != "strings.xml" {
+		return false
+	}
+	dir := filepath.Base(filepath.Dir(p))
+	return dir == "values" || strings.HasPrefix(dir, "values-")
+}
+
+// isDefaultValues reports whether an indexed strings.xml holds default
+// (unqualified) values, the ones stringResource resolves to on a default device.
+func isDefaultValues(rel string) bool {
+	return strings.HasSuffix(rel, "/values/strings.xml")
+}
+
+// extractStrings indexes <string name="x">value</string> entries.
+func extractStrings(fi *FileIndex, src []byte) error {
+	lines := lineStarts(src)
+	lineAt := func(off int64) int32 {
+		return int32(sort.Search(len(lines), func(i int) bool { return int64(lines[i]) > off }))
+	}
+	dec := xml.NewDecoder(bytes.NewReader(src))
+	dec.Strict = false
+	for {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("parse %s: %w", fi.Path, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Local != "string" {
+			continue
+		}
+		var name string
+		for _, a := range se.Attr {
+			if a.Name.Local == "name" {
+				name = a.Value
+			}
+		}
+		var body struct {
+			Inner string `xml:",innerxml"`
+		}
+		if err := dec.DecodeElement(&body, &se); err != nil {
+			return fmt.Errorf("parse string %q in %s: %w", name, fi.Path, err)
+		}
+		line := lineAt(off)
+		// The start tag may follow leading white space on the offset's line.
+		for int(line) < len(lines) && !bytes.Contains(lineText(src, lines, int(line)), []byte("<string")) {
+			line++
+		}
+		fi.Entries = append(fi.Entries, Entry{
+			Kind: kindXMLString, Key: name, Value: androidString(body.Inner),
+			Line: line, Owner: -1, LineHash: hashLine(lineText(src, lines, int(line))),
+		})
+	}
+}
+
+var xmlTags = regexp.MustCompile(`<[^>]*>`)
+
+// androidString turns a resource value into the text a device shows: markup
+// dropped, entities and Android escapes decoded, surrounding quotes removed.
+func androidString(inner string) string {
+	s := xmlTags.ReplaceAllString(inner, "")
+	if strings.HasPrefix(s, "<![CDATA[") {
+		s = strings.TrimSuffix(strings.TrimPrefix(s, "<![CDATA["), "]]>")
+	}
+	r := strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&apos;", "'",
+		`\'`, "'", `\"`, `"`, `\n`, "\n", `\t`, "\t", `\@`, "@", `\?`, "?")
+	s = r.Replace(s)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	// Format arguments (%1$s, %d) are holes the device fills in.
+	return formatArg.ReplaceAllString(s, templateMark)
+}
+
+var formatArg = regexp.MustCompile(`%(\d+\$)?[-#+ 0,(]*\d*(\.\d+)?[sdfxXoc]`)
