@@ -165,6 +165,9 @@ func (l *lexer) str(i int) int {
 	}
 	var val strings.Builder
 	templated := false
+	// Template expressions stay visible in the masked code (they are code, and
+	// may call stringResource); only the literal text around them is blanked.
+	var holes [][2]int
 	for i < len(src) {
 		c := src[i]
 		if raw && c == '"' && i+2 < len(src) && src[i+1] == '"' && src[i+2] == '"' {
@@ -176,17 +179,17 @@ func (l *lexer) str(i int) int {
 			for k := i; k < j-3; k++ {
 				val.WriteByte('"')
 			}
-			l.finish(start, j, raw, val.String(), templated)
+			l.finish(start, j, raw, val.String(), templated, holes)
 			return j
 		}
 		if !raw && c == '"' {
-			l.finish(start, i+1, raw, val.String(), templated)
+			l.finish(start, i+1, raw, val.String(), templated, holes)
 			return i + 1
 		}
 		if !raw && c == '\n' {
 			// Unterminated string: stop at the line end so one typo does not
 			// swallow the rest of the file.
-			l.finish(start, i, raw, val.String(), templated)
+			l.finish(start, i, raw, val.String(), templated, holes)
 			return i
 		}
 		if !raw && c == '\\' && i+1 < len(src) {
@@ -197,6 +200,7 @@ func (l *lexer) str(i int) int {
 			n := src[i+1]
 			if n == '{' {
 				end := l.code(i+2, true)
+				holes = append(holes, [2]int{i + 2, end - 1})
 				val.WriteString(templateMark)
 				templated = true
 				i = end
@@ -216,7 +220,7 @@ func (l *lexer) str(i int) int {
 		val.WriteByte(c)
 		i++
 	}
-	l.finish(start, i, raw, val.String(), templated)
+	l.finish(start, i, raw, val.String(), templated, holes)
 	return i
 }
 
@@ -255,7 +259,7 @@ func (l *lexer) escape(i int, val *strings.Builder) int {
 	return i + 2
 }
 
-func (l *lexer) finish(start, end int, raw bool, value string, templated bool) {
+func (l *lexer) finish(start, end int, raw bool, value string, templated bool, holes [][2]int) {
 	q := 1
 	if raw {
 		q = 3
@@ -264,7 +268,12 @@ func (l *lexer) finish(start, end int, raw bool, value string, templated bool) {
 	if end-start < 2*q {
 		closing = 0
 	}
-	l.blank(start+q, end-closing)
+	from := start + q
+	for _, h := range holes {
+		l.blank(from, h[0])
+		from = h[1]
+	}
+	l.blank(from, end-closing)
 	l.out.byStart[start] = len(l.out.Literals)
 	l.out.Literals = append(l.out.Literals, literal{Start: start, End: end, Value: value, Templated: templated, Raw: raw})
 }

@@ -36,7 +36,7 @@ func (f *FileIndex) isTest() bool {
 }
 
 var (
-	includeCall = regexp.MustCompile(`(?m)^\s*include\s*\(?([^\n]*)`)
+	includeWord = regexp.MustCompile(`(?m)^\s*include\b`)
 	quotedPath  = regexp.MustCompile(`["']([^"']+)["']`)
 	projectDir  = regexp.MustCompile(`project\(\s*["']([^"']+)["']\s*\)\.projectDir\s*=\s*(?:new\s+)?(?:file|File)\(\s*(?:rootDir\s*,\s*)?["']([^"']+)["']`)
 )
@@ -72,8 +72,8 @@ func readModules(root string) ([]module, error) {
 		dirs[string(m[1])] = filepath.ToSlash(filepath.Clean(string(m[2])))
 	}
 	seen := map[string]bool{}
-	for _, m := range includeCall.FindAllSubmatch(code, -1) {
-		for _, q := range quotedPath.FindAllSubmatch(m[1], -1) {
+	for _, args := range includeArgs(code) {
+		for _, q := range quotedPath.FindAllSubmatch(args, -1) {
 			name := string(q[1])
 			if !strings.HasPrefix(name, ":") {
 				name = ":" + name
@@ -90,6 +90,49 @@ func readModules(root string) ([]module, error) {
 		}
 	}
 	return mods, nil
+}
+
+// includeArgs returns the argument text of every include: the parenthesised
+// list, which may span lines, or the rest of the line (continued after a
+// trailing comma) in the Groovy form `include ':a', ':b'`.
+func includeArgs(code []byte) [][]byte {
+	var out [][]byte
+	for _, loc := range includeWord.FindAllIndex(code, -1) {
+		i := loc[1]
+		for i < len(code) && (code[i] == ' ' || code[i] == '\t') {
+			i++
+		}
+		if i < len(code) && code[i] == '(' {
+			depth, j := 0, i
+			for ; j < len(code); j++ {
+				if code[j] == '(' {
+					depth++
+				} else if code[j] == ')' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			out = append(out, code[i:min(j+1, len(code))])
+			continue
+		}
+		j := i
+		for j < len(code) {
+			nl := bytes.IndexByte(code[j:], '\n')
+			if nl < 0 {
+				j = len(code)
+				break
+			}
+			line := bytes.TrimSpace(code[j : j+nl])
+			j += nl + 1
+			if !bytes.HasSuffix(line, []byte(",")) {
+				break
+			}
+		}
+		out = append(out, code[i:j])
+	}
+	return out
 }
 
 // maskComments blanks comments (but keeps strings) in a Gradle script, so a
