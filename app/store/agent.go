@@ -1,0 +1,215 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// FeedbackQuery selects items for the agent.
+type FeedbackQuery struct {
+	// SessionID limits the list to one session; empty means every open one.
+	SessionID string
+	// IncludeAll adds drafts never handed off and finished items.
+	IncludeAll bool
+}
+
+// ListFeedback lists the items an agent should see: by default those handed
+// to it (Save to MCP, a copied prompt, or already being worked) and not yet
+// finished; with IncludeAll every item.
+func (s *Store) ListFeedback(ctx context.Context, q FeedbackQuery) ([]Item, error) {
+	var out []Item
+	err := s.read(ctx, "listing feedback", func(t *sql.Tx) error {
+		where := `WHERE session_id IN (SELECT id FROM sessions WHERE status = 'open')`
+		var args []any
+		if q.SessionID != "" {
+			if _, err := getSessionRow(ctx, t, q.SessionID); err != nil {
+				return err
+			}
+			where, args = `WHERE session_id = ?`, append(args, q.SessionID)
+		}
+		if !q.IncludeAll {
+			where += ` AND status NOT IN ('resolved', 'wont_fix')
+				AND (delivery = 'sent' OR last_handed_off_at IS NOT NULL OR status IN ('in_progress', 'needs_clarification'))`
+		}
+		var err error
+		out, err = queryItems(ctx, t, where+` ORDER BY session_id, sequence_number`, args...)
+		return err
+	})
+	return out, err
+}
+
+// ItemDetail is an item with the screen it was written on.
+type ItemDetail struct {
+	Item   Item    `json:"item"`
+	Screen *Screen `json:"screen,omitempty"`
+}
+
+// ReadItem returns one item and its screen. sessionID may be empty: item ids
+// are unique across sessions.
+func (s *Store) ReadItem(ctx context.Context, sessionID, itemID string) (*ItemDetail, error) {
+	if err := checkKey("itemId", itemID); err != nil {
+		return nil, err
+	}
+	var out ItemDetail
+	err := s.read(ctx, "reading item", func(t *sql.Tx) error {
+		if sessionID == "" {
+			err := t.QueryRowContext(ctx, `SELECT session_id FROM items WHERE id = ?`, itemID).Scan(&sessionID)
+			if errors.Is(err, sql.ErrNoRows) {
+				return errorf(CodeItemNotFound, "no item %s", itemID)
+			}
+			if err != nil {
+				return err
+			}
+		} else if _, err := getSessionRow(ctx, t, sessionID); err != nil {
+			return err
+		}
+		var err error
+		if out.Item, err = getItem(ctx, t, sessionID, itemID); err != nil {
+			return err
+		}
+		if out.Item.ScreenID != "" {
+			sc, err := getScreen(ctx, t, sessionID, out.Item.ScreenID)
+			if err != nil {
+				return err
+			}
+			out.Screen = &sc
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetScreen returns one evidence screen of a session.
+func (s *Store) GetScreen(ctx context.Context, sessionID, screenID string) (*Screen, error) {
+	var out Screen
+	err := s.read(ctx, "reading screen", func(t *sql.Tx) error {
+		var err error
+		out, err = getScreen(ctx, t, sessionID, screenID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// agentUpdate runs one agent-side item change: the session must be open, the
+// item must exist, check may refuse it, and apply writes the new state.
+func (s *Store) agentUpdate(ctx context.Context, op, action, sessionID, itemID string,
+	check func(Item) error, apply func(*tx, Item) (kind string, payload any, err error)) (*Item, error) {
+	if err := checkKey("itemId", itemID); err != nil {
+		return nil, err
+	}
+	var out Item
+	err := s.write(ctx, op, func(t *tx) error {
+		if _, err := openSessionForWrite(ctx, t, sessionID, action); err != nil {
+			return err
+		}
+		it, err := getItem(ctx, t, sessionID, itemID)
+		if err != nil {
+			return err
+		}
+		if err := check(it); err != nil {
+			return err
+		}
+		kind, payload, err := apply(t, it)
+		if err != nil {
+			return err
+		}
+		if err := t.event(ctx, sessionID, itemID, ActorAgent, kind, payload); err != nil {
+			return err
+		}
+		if err := t.touchSession(ctx, sessionID, false); err != nil {
+			return err
+		}
+		out, err = getItem(ctx, t, sessionID, itemID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func notTerminal(it Item) error {
+	if isTerminal(it.Status) {
+		return errorf(CodeItemAlreadyResolved, "item %d is already %s (by %s)", it.SequenceNumber, it.Status, it.ResolvedBy)
+	}
+	return nil
+}
+
+// Claim marks an item in_progress before the agent edits code. Claiming a
+// resolved or wont_fix item is ITEM_ALREADY_RESOLVED; claiming twice is fine.
+func (s *Store) Claim(ctx context.Context, sessionID, itemID, agentNote string) (*Item, error) {
+	note, err := cleanAgentText("agentNote", agentNote, false)
+	if err != nil {
+		return nil, err
+	}
+	return s.agentUpdate(ctx, "claiming item", "run claim", sessionID, itemID, notTerminal,
+		func(t *tx, it Item) (string, any, error) {
+			if note == "" {
+				note = it.AgentNote
+			}
+			_, err := t.ExecContext(ctx, `UPDATE items SET status = 'in_progress', agent_note = ?, updated_at = ? WHERE id = ?`,
+				note, millis(t.now), itemID)
+			return "item-claimed", map[string]string{"agentNote": note}, err
+		})
+}
+
+// ResolveInput is the agent's outcome for an item.
+type ResolveInput struct {
+	SessionID string
+	ItemID    string
+	Status    string // resolved | wont_fix | needs_clarification
+	Summary   string
+}
+
+// Resolve records the agent's outcome. needs_clarification keeps the item
+// open with the summary as the question shown to the user.
+func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
+	switch in.Status {
+	case StatusResolved, StatusWontFix, StatusNeedsClarification:
+	default:
+		return nil, invalid("status must be resolved, wont_fix or needs_clarification, not %q", in.Status)
+	}
+	summary, err := cleanAgentText("summary", in.Summary, true)
+	if err != nil {
+		return nil, err
+	}
+	return s.agentUpdate(ctx, "resolving item", "run resolve", in.SessionID, in.ItemID,
+		func(Item) error { return nil },
+		func(t *tx, it Item) (string, any, error) {
+			var err error
+			if in.Status == StatusNeedsClarification {
+				_, err = t.ExecContext(ctx, `UPDATE items SET status = ?, agent_summary = ?, agent_question = ?, user_answer = '',
+					resolved_by = '', updated_at = ? WHERE id = ?`, in.Status, summary, summary, millis(t.now), in.ItemID)
+			} else {
+				_, err = t.ExecContext(ctx, `UPDATE items SET status = ?, agent_summary = ?, resolved_by = 'agent', updated_at = ?
+					WHERE id = ?`, in.Status, summary, millis(t.now), in.ItemID)
+			}
+			if err != nil {
+				return "", nil, fmt.Errorf("resolve item: %w", err)
+			}
+			return "item-resolved", map[string]string{"status": in.Status, "summary": summary}, nil
+		})
+}
+
+// Ask puts a question to the user: the item becomes needs_clarification and
+// the user's answer comes back through the agent's wait.
+func (s *Store) Ask(ctx context.Context, sessionID, itemID, question string) (*Item, error) {
+	question, err := cleanAgentText("question", question, true)
+	if err != nil {
+		return nil, err
+	}
+	return s.agentUpdate(ctx, "asking question", "run ask", sessionID, itemID, notTerminal,
+		func(t *tx, it Item) (string, any, error) {
+			_, err := t.ExecContext(ctx, `UPDATE items SET status = 'needs_clarification', agent_question = ?, user_answer = '',
+				updated_at = ? WHERE id = ?`, question, millis(t.now), itemID)
+			return "question-asked", map[string]string{"question": question}, err
+		})
+}

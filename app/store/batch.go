@@ -1,0 +1,347 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// ScreenInput is the frozen screen a batch was annotated on.
+type ScreenInput struct {
+	Fingerprint string
+	Package     string
+	Activity    string
+	Width       int
+	Height      int
+	// ImagePNG is the full-resolution frame; or ImageArtifact names one
+	// already stored with PutArtifact.
+	ImagePNG      []byte
+	ImageArtifact string
+	// NodesJSON is the UI tree at freeze time, stored as an artifact.
+	NodesJSON []byte
+}
+
+// BatchItem is one draft annotation of a batch save.
+type BatchItem struct {
+	DraftItemID string `json:"draftItemId"`
+	Target      Target `json:"target"`
+	Severity    string `json:"severity"`
+	Comment     string `json:"comment"`
+	// CropPNG is the evidence crop of the target, if the app made one.
+	CropPNG []byte `json:"-"`
+}
+
+// SaveBatchInput is POST /api/items/batch after decoding.
+type SaveBatchInput struct {
+	SessionID   string
+	PreviewID   string
+	WorkspaceID string
+	// IfMatch is the request's If-Match header: "" (none), "*" (force), or an
+	// ETag from an earlier response.
+	IfMatch string
+	Screen  ScreenInput
+	Items   []BatchItem
+}
+
+// SaveBatchResult is the 200 body (session, items, screenId) plus the ETag
+// header and whether nothing had to be written.
+type SaveBatchResult struct {
+	Session  *Session `json:"session"`
+	Items    []Item   `json:"items"`
+	ScreenID string   `json:"screenId"`
+	ETag     string   `json:"-"`
+	NoOp     bool     `json:"-"`
+}
+
+// errPlanChanged means the rows seen while preparing artifacts changed before
+// the transaction ran; SaveBatch prepares again.
+var errPlanChanged = errors.New("batch plan changed")
+
+// SaveBatch persists draft annotations in one transaction. It is idempotent on
+// (WorkspaceID, DraftItemID): a full duplicate changes nothing and logs no
+// event; a partial retry adds only the new items and reuses the screen the
+// earlier items were saved with. After the session's first save, IfMatch must
+// name the current ETag (or be "*"), else *StaleDraftError.
+func (s *Store) SaveBatch(ctx context.Context, in SaveBatchInput) (*SaveBatchResult, error) {
+	if err := normalizeBatch(&in); err != nil {
+		return nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		plan, err := s.planBatch(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.storeBatchArtifacts(ctx, &in, plan); err != nil {
+			return nil, err
+		}
+		res, err := s.commitBatch(ctx, in, plan)
+		if errors.Is(err, errPlanChanged) && attempt < 3 {
+			continue
+		}
+		return res, err
+	}
+}
+
+func normalizeBatch(in *SaveBatchInput) error {
+	if err := checkKey("sessionId", in.SessionID); err != nil {
+		return err
+	}
+	if err := checkKey("workspaceId", in.WorkspaceID); err != nil {
+		return err
+	}
+	if len(in.Items) == 0 {
+		return invalid("batch has no items")
+	}
+	if len(in.Items) > maxBatchItems {
+		return invalid("batch has %d items; at most %d per save", len(in.Items), maxBatchItems)
+	}
+	seen := map[string]bool{}
+	for i := range in.Items {
+		it := &in.Items[i]
+		if err := checkKey("draftItemId", it.DraftItemID); err != nil {
+			return err
+		}
+		if seen[it.DraftItemID] {
+			return invalid("draftItemId %s appears twice in the batch", it.DraftItemID)
+		}
+		seen[it.DraftItemID] = true
+		var err error
+		if it.Comment, err = cleanComment(it.Comment); err != nil {
+			return fmt.Errorf("item %s: %w", it.DraftItemID, err)
+		}
+		if it.Severity, err = cleanSeverity(it.Severity); err != nil {
+			return fmt.Errorf("item %s: %w", it.DraftItemID, err)
+		}
+		if err := validateTarget(&it.Target); err != nil {
+			return fmt.Errorf("item %s: %w", it.DraftItemID, err)
+		}
+	}
+	if in.Screen.Width < 0 || in.Screen.Height < 0 {
+		return invalid("screen size must not be negative")
+	}
+	if len(in.Screen.NodesJSON) > 0 && !json.Valid(in.Screen.NodesJSON) {
+		return invalid("screen nodes are not valid JSON")
+	}
+	return nil
+}
+
+// batchPlan is what a read before the write found: which draft items exist
+// already and which screen the batch will use.
+type batchPlan struct {
+	existing map[string]Item // by draft item id
+	screenID string          // "" when a new screen must be created
+	// stored artifact keys, filled by storeBatchArtifacts
+	imageKey, nodesKey string
+	cropKeys           map[string]string
+}
+
+func (s *Store) planBatch(ctx context.Context, in SaveBatchInput) (*batchPlan, error) {
+	p := &batchPlan{existing: map[string]Item{}, cropKeys: map[string]string{}}
+	err := s.read(ctx, "saving batch", func(t *sql.Tx) error {
+		var err error
+		p.existing, p.screenID, err = findBatchRows(ctx, t, in)
+		return err
+	})
+	return p, err
+}
+
+// findBatchRows returns the already-saved items of the batch and the screen to
+// reuse: the screen of a matching item first, else one saved from the same
+// frozen preview.
+func findBatchRows(ctx context.Context, q querier, in SaveBatchInput) (map[string]Item, string, error) {
+	existing := map[string]Item{}
+	if _, err := getSessionRow(ctx, q, in.SessionID); err != nil {
+		return nil, "", err
+	}
+	items, err := queryItems(ctx, q, `WHERE session_id = ? AND client_workspace_id = ?`, in.SessionID, in.WorkspaceID)
+	if err != nil {
+		return nil, "", err
+	}
+	byKey := map[string]Item{}
+	for _, it := range items {
+		byKey[it.ClientDraftItemID] = it
+	}
+	screenID := ""
+	for _, bi := range in.Items {
+		if it, ok := byKey[bi.DraftItemID]; ok {
+			existing[bi.DraftItemID] = it
+			if screenID == "" {
+				screenID = it.ScreenID
+			}
+		}
+	}
+	if screenID == "" && in.PreviewID != "" {
+		err := q.QueryRowContext(ctx, `SELECT id FROM screens WHERE session_id = ? AND preview_id = ? ORDER BY created_at LIMIT 1`,
+			in.SessionID, in.PreviewID).Scan(&screenID)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, "", err
+		}
+	}
+	return existing, screenID, nil
+}
+
+// storeBatchArtifacts writes (and syncs) every file the transaction will
+// reference, before the transaction starts.
+func (s *Store) storeBatchArtifacts(ctx context.Context, in *SaveBatchInput, p *batchPlan) error {
+	if len(p.existing) == len(in.Items) {
+		return nil // full duplicate: nothing new to reference
+	}
+	if p.screenID == "" {
+		switch {
+		case len(in.Screen.ImagePNG) > 0:
+			key, err := s.PutArtifact(ctx, in.Screen.ImagePNG, "png")
+			if err != nil {
+				return err
+			}
+			p.imageKey = key
+		case in.Screen.ImageArtifact != "":
+			path, err := s.ArtifactPath(in.Screen.ImageArtifact)
+			if err != nil {
+				return err
+			}
+			if _, err := os.Stat(path); err != nil {
+				return errorf(CodeScreenNotFound, "screen image %s is not stored", in.Screen.ImageArtifact)
+			}
+			p.imageKey = in.Screen.ImageArtifact
+		}
+		if len(in.Screen.NodesJSON) > 0 {
+			key, err := s.PutArtifact(ctx, in.Screen.NodesJSON, "json")
+			if err != nil {
+				return err
+			}
+			p.nodesKey = key
+		}
+	}
+	for _, it := range in.Items {
+		if _, ok := p.existing[it.DraftItemID]; ok || len(it.CropPNG) == 0 {
+			continue
+		}
+		key, err := s.PutArtifact(ctx, it.CropPNG, "png")
+		if err != nil {
+			return err
+		}
+		p.cropKeys[it.DraftItemID] = key
+	}
+	return nil
+}
+
+func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchPlan) (*SaveBatchResult, error) {
+	res := &SaveBatchResult{}
+	err := s.write(ctx, "saving batch", func(t *tx) error {
+		r, err := openSessionForWrite(ctx, t, in.SessionID, "save feedback")
+		if err != nil {
+			return err
+		}
+		existing, screenID, err := findBatchRows(ctx, t, in)
+		if err != nil {
+			return err
+		}
+		if len(existing) == len(in.Items) {
+			// Full duplicate: answer as the first save did, write nothing.
+			return fillBatchResult(ctx, t, in, res, screenID, true)
+		}
+		if err := checkIfMatch(ctx, t, r, in.IfMatch); err != nil {
+			return err
+		}
+		if screenID != plan.screenID && screenID == "" {
+			return errPlanChanged // the screen we meant to reuse is gone
+		}
+		if screenID == "" {
+			screenID = newID()
+			if _, err := t.ExecContext(ctx, `INSERT INTO screens(id, session_id, preview_id, fingerprint, package,
+				activity, width, height, image_artifact, nodes_artifact, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+				screenID, in.SessionID, in.PreviewID, in.Screen.Fingerprint, in.Screen.Package, in.Screen.Activity,
+				in.Screen.Width, in.Screen.Height, plan.imageKey, plan.nodesKey, millis(t.now)); err != nil {
+				return fmt.Errorf("insert screen: %w", err)
+			}
+		}
+		seq := r.nextSequence
+		var added []string
+		for _, bi := range in.Items {
+			if _, ok := existing[bi.DraftItemID]; ok {
+				continue
+			}
+			crop, ok := plan.cropKeys[bi.DraftItemID]
+			if !ok && len(bi.CropPNG) > 0 {
+				return errPlanChanged // became new after planning; its crop is not stored yet
+			}
+			target, err := json.Marshal(bi.Target)
+			if err != nil {
+				return err
+			}
+			id := newID()
+			if _, err := t.ExecContext(ctx, `INSERT INTO items(id, session_id, screen_id, sequence_number,
+				client_workspace_id, client_draft_item_id, target_json, severity, comment, crop_artifact,
+				created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+				id, in.SessionID, screenID, seq, in.WorkspaceID, bi.DraftItemID, string(target), bi.Severity,
+				bi.Comment, crop, millis(t.now), millis(t.now)); err != nil {
+				return fmt.Errorf("insert item %s: %w", bi.DraftItemID, err)
+			}
+			seq++
+			added = append(added, id)
+		}
+		if _, err := t.ExecContext(ctx, `UPDATE sessions SET next_sequence = ? WHERE id = ?`, seq, in.SessionID); err != nil {
+			return err
+		}
+		if err := t.event(ctx, in.SessionID, "", ActorUser, "items-saved", map[string]any{
+			"workspaceId": in.WorkspaceID, "itemIds": added, "screenId": screenID, "previewId": in.PreviewID,
+		}); err != nil {
+			return err
+		}
+		if err := t.touchSession(ctx, in.SessionID, true); err != nil {
+			return err
+		}
+		return fillBatchResult(ctx, t, in, res, screenID, false)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func fillBatchResult(ctx context.Context, q querier, in SaveBatchInput, res *SaveBatchResult, screenID string, noop bool) error {
+	sess, err := loadSession(ctx, q, in.SessionID)
+	if err != nil {
+		return err
+	}
+	byKey := map[string]Item{}
+	for _, it := range sess.Items {
+		if it.ClientWorkspaceID == in.WorkspaceID {
+			byKey[it.ClientDraftItemID] = it
+		}
+	}
+	res.Items = make([]Item, 0, len(in.Items))
+	for _, bi := range in.Items {
+		res.Items = append(res.Items, byKey[bi.DraftItemID])
+	}
+	res.Session, res.ScreenID, res.ETag, res.NoOp = sess, screenID, sess.ETag, noop
+	return nil
+}
+
+// checkIfMatch enforces optimistic concurrency: the first save of a session
+// needs no If-Match; later ones must name the current ETag, or "*" to force.
+func checkIfMatch(ctx context.Context, q querier, r sessionRow, ifMatch string) error {
+	ifMatch = strings.TrimSpace(ifMatch)
+	if ifMatch == "*" {
+		return nil
+	}
+	if ifMatch == "" && r.revision == 0 {
+		return nil
+	}
+	current := r.etag()
+	for _, tag := range strings.Split(ifMatch, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == current || `"`+tag+`"` == current {
+			return nil
+		}
+	}
+	draft, err := loadSession(ctx, q, r.SessionID)
+	if err != nil {
+		return err
+	}
+	return &StaleDraftError{IfMatch: ifMatch, ETag: current, ServerDraft: draft}
+}

@@ -1,0 +1,102 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"testing"
+	"time"
+)
+
+func openTest(t testing.TB, dir string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), dir, Options{PollInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("Open(%s): %v", dir, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func newTestStore(t testing.TB) *Store {
+	t.Helper()
+	return openTest(t, t.TempDir())
+}
+
+func mustSession(t testing.TB, s *Store) *Session {
+	t.Helper()
+	sess, err := s.CreateSession(context.Background(), "test")
+	if err != nil {
+		t.Fatalf("CreateSession: %v", err)
+	}
+	return sess
+}
+
+// testPNG encodes a small image whose pixels depend on seed, so different
+// seeds give different artifacts.
+func testPNG(t testing.TB, seed int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 16, 16))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i*7 + seed)
+	}
+	img.Set(0, 0, color.RGBA{byte(seed), byte(seed >> 8), 0, 255})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func nodeTarget(uid string) Target {
+	return Target{Type: TargetNode, NodeUID: uid, Bounds: &Bounds{Left: 10, Top: 20, Right: 110, Bottom: 80},
+		Snapshot: &NodeSnapshot{Class: "android.widget.Button", Text: "Save", TestTag: "save_button", Role: "Button"}}
+}
+
+// batchInput builds a batch of n items with draft ids d0..d(n-1).
+func batchInput(t testing.TB, sessionID, workspace string, n int, withImages bool) SaveBatchInput {
+	in := SaveBatchInput{SessionID: sessionID, PreviewID: "preview-1", WorkspaceID: workspace,
+		Screen: ScreenInput{Fingerprint: "fp1", Package: "com.example", Activity: ".Main", Width: 1080, Height: 2400,
+			NodesJSON: []byte(`[{"uid":"n1"}]`)}}
+	if withImages {
+		in.Screen.ImagePNG = testPNG(t, 1)
+	}
+	for i := 0; i < n; i++ {
+		bi := BatchItem{DraftItemID: fmt.Sprintf("d%d", i), Target: nodeTarget(fmt.Sprintf("n%d", i)),
+			Severity: "high", Comment: fmt.Sprintf("make item %d bigger", i)}
+		if withImages {
+			bi.CropPNG = testPNG(t, 100+i)
+		}
+		in.Items = append(in.Items, bi)
+	}
+	return in
+}
+
+func mustSave(t testing.TB, s *Store, in SaveBatchInput) *SaveBatchResult {
+	t.Helper()
+	res, err := s.SaveBatch(context.Background(), in)
+	if err != nil {
+		t.Fatalf("SaveBatch: %v", err)
+	}
+	return res
+}
+
+// sessionWithItems creates a session with n saved draft items.
+func sessionWithItems(t testing.TB, s *Store, n int) (*Session, []Item) {
+	t.Helper()
+	sess := mustSession(t, s)
+	res := mustSave(t, s, batchInput(t, sess.SessionID, "ws", n, false))
+	return res.Session, res.Items
+}
+
+func countRows(t testing.TB, s *Store, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := s.rdb.QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}

@@ -1,0 +1,264 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// ItemUpdate edits a saved item; nil fields stay as they are.
+type ItemUpdate struct {
+	Comment  *string `json:"comment,omitempty"`
+	Severity *string `json:"severity,omitempty"`
+	Target   *Target `json:"target,omitempty"`
+}
+
+// editable refuses items the agent is working on or has finished.
+// needs_clarification stays editable (the contract says so).
+func editable(it Item) error {
+	switch it.Status {
+	case StatusInProgress:
+		return errorf(CodeItemNotEditable, "item %d is in progress by the agent", it.SequenceNumber)
+	case StatusResolved, StatusWontFix:
+		return errorf(CodeItemNotEditable, "item %d is %s", it.SequenceNumber, it.Status)
+	}
+	return nil
+}
+
+// UpdateItem edits an item's comment, severity or target. Editing a sent item
+// marks it sent_modified until it is released again.
+func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u ItemUpdate) (*Item, error) {
+	if u.Comment != nil {
+		c, err := cleanComment(*u.Comment)
+		if err != nil {
+			return nil, err
+		}
+		u.Comment = &c
+	}
+	if u.Severity != nil {
+		sev, err := cleanSeverity(*u.Severity)
+		if err != nil {
+			return nil, err
+		}
+		u.Severity = &sev
+	}
+	if u.Target != nil {
+		if err := validateTarget(u.Target); err != nil {
+			return nil, err
+		}
+	}
+	var out Item
+	err := s.write(ctx, "updating item", func(t *tx) error {
+		if _, err := openSessionForWrite(ctx, t, sessionID, "edit feedback"); err != nil {
+			return err
+		}
+		it, err := getItem(ctx, t, sessionID, itemID)
+		if err != nil {
+			return err
+		}
+		if err := editable(it); err != nil {
+			return err
+		}
+		sets, args := []string{"updated_at = ?"}, []any{millis(t.now)}
+		if u.Comment != nil {
+			sets, args = append(sets, "comment = ?"), append(args, *u.Comment)
+		}
+		if u.Severity != nil {
+			sets, args = append(sets, "severity = ?"), append(args, *u.Severity)
+		}
+		if u.Target != nil {
+			b, err := json.Marshal(u.Target)
+			if err != nil {
+				return err
+			}
+			sets, args = append(sets, "target_json = ?"), append(args, string(b))
+		}
+		if it.Delivery == DeliverySent {
+			sets = append(sets, "modified_after_send = 1")
+		}
+		args = append(args, itemID)
+		if _, err := t.ExecContext(ctx, `UPDATE items SET `+strings.Join(sets, ", ")+` WHERE id = ?`, args...); err != nil {
+			return fmt.Errorf("update item: %w", err)
+		}
+		if err := t.event(ctx, sessionID, itemID, ActorUser, "item-updated", u); err != nil {
+			return err
+		}
+		if err := t.touchSession(ctx, sessionID, true); err != nil {
+			return err
+		}
+		out, err = getItem(ctx, t, sessionID, itemID)
+		return err
+	})
+	return &out, err
+}
+
+// agentHasItem says whether the agent knows about an item and must be told
+// when it goes away: released to it, or picked up from a copied prompt.
+func agentHasItem(it Item) bool {
+	if isTerminal(it.Status) {
+		return false
+	}
+	return it.Delivery == DeliverySent || it.Status == StatusInProgress || it.Status == StatusNeedsClarification
+}
+
+// DeleteItem removes an item. Its sequence number is never reused. Deleting
+// an item the agent has queues a withdrawal for the agent's next wait.
+func (s *Store) DeleteItem(ctx context.Context, sessionID, itemID string) error {
+	return s.write(ctx, "deleting item", func(t *tx) error {
+		if _, err := openSessionForWrite(ctx, t, sessionID, "delete feedback"); err != nil {
+			return err
+		}
+		it, err := getItem(ctx, t, sessionID, itemID)
+		if err != nil {
+			return err
+		}
+		if _, err := t.ExecContext(ctx, `DELETE FROM items WHERE id = ?`, itemID); err != nil {
+			return fmt.Errorf("delete item: %w", err)
+		}
+		if agentHasItem(it) {
+			w := Withdrawal{ItemID: it.ItemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Reason: "deleted"}
+			if _, err := t.queueBatch(ctx, sessionID, BatchKindWithdrawn, batchPayload{Withdrawals: []Withdrawal{w}}); err != nil {
+				return err
+			}
+		}
+		if err := t.event(ctx, sessionID, itemID, ActorUser, "item-deleted", map[string]any{
+			"sequenceNumber": it.SequenceNumber, "comment": it.Comment, "phase": it.Phase}); err != nil {
+			return err
+		}
+		return t.touchSession(ctx, sessionID, true)
+	})
+}
+
+// DeleteDraftItems is Clear Draft: it deletes the session's unsent, untouched
+// draft items and returns how many.
+func (s *Store) DeleteDraftItems(ctx context.Context, sessionID string) (int, error) {
+	var n int64
+	err := s.write(ctx, "clearing draft", func(t *tx) error {
+		if _, err := openSessionForWrite(ctx, t, sessionID, "clear the draft"); err != nil {
+			return err
+		}
+		res, err := t.ExecContext(ctx, `DELETE FROM items WHERE session_id = ? AND delivery = 'draft' AND status = 'open'`, sessionID)
+		if err != nil {
+			return fmt.Errorf("delete drafts: %w", err)
+		}
+		if n, _ = res.RowsAffected(); n == 0 {
+			return nil
+		}
+		if err := t.event(ctx, sessionID, "", ActorUser, "drafts-cleared", map[string]int64{"deleted": n}); err != nil {
+			return err
+		}
+		return t.touchSession(ctx, sessionID, true)
+	})
+	return int(n), err
+}
+
+// AnswerQuestion records the user's answer to the agent's question, puts the
+// item back in the queue (ready, or open for a draft) and queues the answer
+// for the agent's next wait.
+func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer string) (*Item, error) {
+	answer, err := cleanAgentText("answer", answer, true)
+	if err != nil {
+		return nil, err
+	}
+	var out Item
+	err = s.write(ctx, "answering question", func(t *tx) error {
+		if _, err := openSessionForWrite(ctx, t, sessionID, "answer a question"); err != nil {
+			return err
+		}
+		it, err := getItem(ctx, t, sessionID, itemID)
+		if err != nil {
+			return err
+		}
+		if it.Status != StatusNeedsClarification {
+			return errorf(CodeItemNotEditable, "item %d has no open question (it is %s)", it.SequenceNumber, it.Phase)
+		}
+		next := StatusOpen
+		if it.Delivery == DeliverySent {
+			next = StatusReady
+		}
+		if _, err := t.ExecContext(ctx, `UPDATE items SET user_answer = ?, status = ?, updated_at = ? WHERE id = ?`,
+			answer, next, millis(t.now), itemID); err != nil {
+			return fmt.Errorf("record answer: %w", err)
+		}
+		a := Answer{ItemID: itemID, SequenceNumber: it.SequenceNumber, Question: it.AgentQuestion, Answer: answer}
+		if _, err := t.queueBatch(ctx, sessionID, BatchKindAnswer, batchPayload{Answers: []Answer{a}, ItemIDs: []string{itemID}}); err != nil {
+			return err
+		}
+		if err := t.event(ctx, sessionID, itemID, ActorUser, "question-answered", a); err != nil {
+			return err
+		}
+		if err := t.touchSession(ctx, sessionID, true); err != nil {
+			return err
+		}
+		out, err = getItem(ctx, t, sessionID, itemID)
+		return err
+	})
+	return &out, err
+}
+
+// ResolveByUser closes an item from the console (resolved or wont_fix,
+// resolvedBy user). An agent holding the item is told through a withdrawal.
+func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID, status string) (*Item, error) {
+	if status != StatusResolved && status != StatusWontFix {
+		return nil, invalid("status must be resolved or wont_fix, not %q", status)
+	}
+	var out Item
+	err := s.write(ctx, "resolving item", func(t *tx) error {
+		if _, err := openSessionForWrite(ctx, t, sessionID, "resolve feedback"); err != nil {
+			return err
+		}
+		it, err := getItem(ctx, t, sessionID, itemID)
+		if err != nil {
+			return err
+		}
+		if _, err := t.ExecContext(ctx, `UPDATE items SET status = ?, resolved_by = 'user', updated_at = ? WHERE id = ?`,
+			status, millis(t.now), itemID); err != nil {
+			return fmt.Errorf("resolve item: %w", err)
+		}
+		if agentHasItem(it) {
+			w := Withdrawal{ItemID: itemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Reason: status + "_by_user"}
+			if _, err := t.queueBatch(ctx, sessionID, BatchKindWithdrawn, batchPayload{Withdrawals: []Withdrawal{w}}); err != nil {
+				return err
+			}
+		}
+		if err := t.event(ctx, sessionID, itemID, ActorUser, "item-resolved", map[string]string{"status": status}); err != nil {
+			return err
+		}
+		if err := t.touchSession(ctx, sessionID, true); err != nil {
+			return err
+		}
+		out, err = getItem(ctx, t, sessionID, itemID)
+		return err
+	})
+	return &out, err
+}
+
+// loadItemsByID returns the named items of a session in sequence order, or
+// ITEM_NOT_FOUND naming the first unknown id.
+func loadItemsByID(ctx context.Context, q querier, sessionID string, ids []string) ([]Item, error) {
+	all, err := queryItems(ctx, q, `WHERE session_id = ? ORDER BY sequence_number`, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return all, nil
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	var out []Item
+	for _, it := range all {
+		if want[it.ItemID] {
+			out = append(out, it)
+			delete(want, it.ItemID)
+		}
+	}
+	for _, id := range ids {
+		if want[id] {
+			return nil, errorf(CodeItemNotFound, "no item %s in session %s", id, sessionID)
+		}
+	}
+	return out, nil
+}

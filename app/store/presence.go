@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// Agent presence states as the console shows them.
+const (
+	PresenceListening = "listening" // a wait is parked
+	PresenceWorking   = "working"   // a batch was served, no new wait yet
+	PresenceAway      = "away"      // no wait for PresenceAwayAfter
+	PresenceNone      = "none"      // no agent has ever waited here
+)
+
+// PresenceAwayAfter is how long without a wait (or any agent tool call)
+// makes the agent away. The MCP process refreshes the row more often than
+// this while a wait is parked, so a crashed MCP process turns away on its own.
+const PresenceAwayAfter = 15 * time.Second
+
+// Presence is the agent's state for a session ("" = waits on any session).
+type Presence struct {
+	SessionID  string    `json:"sessionId"`
+	Presence   string    `json:"presence"`
+	Since      time.Time `json:"since"`
+	LastSeenAt time.Time `json:"lastSeenAt"`
+}
+
+// SetPresence records the agent's state, persisted so the console process
+// sees what the MCP process does. Repeating the same state only refreshes
+// lastSeenAt (a heartbeat) and publishes no change.
+func (s *Store) SetPresence(ctx context.Context, sessionID, state string) (*Presence, error) {
+	switch state {
+	case PresenceListening, PresenceWorking, PresenceAway:
+	default:
+		return nil, invalid("presence must be listening, working or away, not %q", state)
+	}
+	var out Presence
+	err := s.write(ctx, "recording agent presence", func(t *tx) error {
+		var cur string
+		var since int64
+		err := t.QueryRowContext(ctx, `SELECT state, since FROM agent_presence WHERE session_id = ?`, sessionID).Scan(&cur, &since)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if err != nil || cur != state {
+			since = millis(t.now)
+		}
+		if _, err := t.ExecContext(ctx, `INSERT INTO agent_presence(session_id, state, since, last_seen_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT(session_id) DO UPDATE SET state = excluded.state, since = excluded.since, last_seen_at = excluded.last_seen_at`,
+			sessionID, state, since, millis(t.now)); err != nil {
+			return err
+		}
+		out = Presence{SessionID: sessionID, Presence: state, Since: fromMillis(since), LastSeenAt: t.now}
+		if cur != state {
+			return t.change(ctx, sessionID, ChangePresence)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetPresence returns the agent's presence for a session, taking a wait on
+// "any session" into account, and turning a stale state into away.
+func (s *Store) GetPresence(ctx context.Context, sessionID string) (*Presence, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT session_id, state, since, last_seen_at FROM agent_presence
+		WHERE session_id IN (?, '') ORDER BY last_seen_at DESC LIMIT 1`, sessionID)
+	if err != nil {
+		return nil, storageErr("reading agent presence", err)
+	}
+	defer rows.Close()
+	p := &Presence{SessionID: sessionID, Presence: PresenceNone}
+	if rows.Next() {
+		var sid string
+		var since, seen int64
+		if err := rows.Scan(&sid, &p.Presence, &since, &seen); err != nil {
+			return nil, storageErr("reading agent presence", err)
+		}
+		p.Since, p.LastSeenAt = fromMillis(since), fromMillis(seen)
+		now := s.opts.Now()
+		// Nobody refreshed the row for a while: the MCP process is gone or
+		// the agent stopped calling tools.
+		if p.Presence != PresenceAway && now.Sub(p.LastSeenAt) > PresenceAwayAfter {
+			p.Presence, p.Since = PresenceAway, p.LastSeenAt.Add(PresenceAwayAfter)
+		}
+	}
+	return p, storageErr("reading agent presence", rows.Err())
+}

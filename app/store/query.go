@@ -1,0 +1,195 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+)
+
+// querier is satisfied by *sql.Tx and *tx, so every reader below works inside
+// a read snapshot and inside a write transaction alike.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+const itemColumns = `id, session_id, COALESCE(screen_id, ''), sequence_number, client_workspace_id,
+	client_draft_item_id, target_json, severity, comment, delivery, status, modified_after_send,
+	resolved_by, agent_note, agent_summary, agent_question, user_answer, crop_artifact,
+	created_at, updated_at, last_handed_off_at`
+
+func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
+	var it Item
+	var target string
+	var created, updated int64
+	var handed sql.NullInt64
+	err := sc.Scan(&it.ItemID, &it.SessionID, &it.ScreenID, &it.SequenceNumber, &it.ClientWorkspaceID,
+		&it.ClientDraftItemID, &target, &it.Severity, &it.Comment, &it.Delivery, &it.Status,
+		&it.ModifiedAfterSend, &it.ResolvedBy, &it.AgentNote, &it.AgentSummary, &it.AgentQuestion,
+		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed)
+	if err != nil {
+		return it, err
+	}
+	if err := json.Unmarshal([]byte(target), &it.Target); err != nil {
+		return it, fmt.Errorf("decode target of item %s: %w", it.ItemID, err)
+	}
+	it.CreatedAt, it.UpdatedAt, it.LastHandedOffAt = fromMillis(created), fromMillis(updated), fromNullMillis(handed)
+	it.Phase = derivePhase(it.Delivery, it.Status, it.ModifiedAfterSend)
+	if it.CropArtifact != "" {
+		it.CropURL = "/api/items/" + url.PathEscape(it.ItemID) + "/crop?sessionId=" + url.QueryEscape(it.SessionID)
+	}
+	return it, nil
+}
+
+func queryItems(ctx context.Context, q querier, where string, args ...any) ([]Item, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+itemColumns+` FROM items `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("query items: %w", err)
+	}
+	defer rows.Close()
+	items := []Item{}
+	for rows.Next() {
+		it, err := scanItem(rows)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	return items, rows.Err()
+}
+
+// getItem loads one item of a session, or ITEM_NOT_FOUND.
+func getItem(ctx context.Context, q querier, sessionID, itemID string) (Item, error) {
+	it, err := scanItem(q.QueryRowContext(ctx,
+		`SELECT `+itemColumns+` FROM items WHERE id = ? AND session_id = ?`, itemID, sessionID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return it, errorf(CodeItemNotFound, "no item %s in session %s", itemID, sessionID)
+	}
+	return it, err
+}
+
+const screenColumns = `id, session_id, preview_id, fingerprint, package, activity, width, height,
+	image_artifact, nodes_artifact, created_at`
+
+func scanScreen(sc interface{ Scan(...any) error }) (Screen, error) {
+	var s Screen
+	var created int64
+	err := sc.Scan(&s.ScreenID, &s.SessionID, &s.PreviewID, &s.Fingerprint, &s.Package, &s.Activity,
+		&s.Width, &s.Height, &s.ImageArtifact, &s.NodesArtifact, &created)
+	if err != nil {
+		return s, err
+	}
+	s.CreatedAt = fromMillis(created)
+	if s.ImageArtifact != "" {
+		s.ImageURL = "/api/screens/" + url.PathEscape(s.ScreenID) + "/image?sessionId=" + url.QueryEscape(s.SessionID)
+	}
+	return s, nil
+}
+
+func getScreen(ctx context.Context, q querier, sessionID, screenID string) (Screen, error) {
+	s, err := scanScreen(q.QueryRowContext(ctx,
+		`SELECT `+screenColumns+` FROM screens WHERE id = ? AND session_id = ?`, screenID, sessionID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, errorf(CodeScreenNotFound, "no screen %s in session %s", screenID, sessionID)
+	}
+	return s, err
+}
+
+// sessionRow is the sessions table row plus the derived counts.
+type sessionRow struct {
+	SessionSummary
+	revision     int64
+	nextSequence int64
+}
+
+func (r sessionRow) etag() string { return fmt.Sprintf(`"%d"`, r.revision) }
+
+const summarySelect = `SELECT s.id, s.title, s.status, s.runtime_evidence_policy, s.revision, s.next_sequence,
+	s.created_at, s.updated_at FROM sessions s`
+
+func scanSession(sc interface{ Scan(...any) error }) (sessionRow, error) {
+	var r sessionRow
+	var created, updated int64
+	err := sc.Scan(&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.revision, &r.nextSequence,
+		&created, &updated)
+	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
+	return r, err
+}
+
+// getSessionRow loads a session with its phase counts, or SESSION_NOT_FOUND.
+func getSessionRow(ctx context.Context, q querier, sessionID string) (sessionRow, error) {
+	r, err := scanSession(q.QueryRowContext(ctx, summarySelect+` WHERE s.id = ?`, sessionID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, errorf(CodeSessionNotFound, "no session %s", sessionID)
+	}
+	if err != nil {
+		return r, err
+	}
+	counts, err := phaseCounts(ctx, q, sessionID)
+	if err != nil {
+		return r, err
+	}
+	r.applyCounts(counts[sessionID])
+	return r, nil
+}
+
+func (r *sessionRow) applyCounts(c PhaseCounts) {
+	r.PhaseCounts = c
+	r.ItemCount = c.Draft + c.Sent + c.SentModified + c.InProgress + c.NeedsClarification + c.WontFix + c.Resolved
+}
+
+// phaseCounts counts items per phase for one session, or all when sessionID
+// is empty.
+func phaseCounts(ctx context.Context, q querier, sessionID string) (map[string]PhaseCounts, error) {
+	query := `SELECT session_id, ` + phaseSQL + ` AS phase, COUNT(*) FROM items`
+	var args []any
+	if sessionID != "" {
+		query += ` WHERE session_id = ?`
+		args = append(args, sessionID)
+	}
+	query += ` GROUP BY session_id, phase`
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("count phases: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]PhaseCounts{}
+	for rows.Next() {
+		var sid, phase string
+		var n int
+		if err := rows.Scan(&sid, &phase, &n); err != nil {
+			return nil, err
+		}
+		c := out[sid]
+		c.add(phase, n)
+		out[sid] = c
+	}
+	return out, rows.Err()
+}
+
+// openSessionForWrite loads a session inside a write transaction and refuses
+// closed ones with SESSION_CLOSED (one helper, so the wording never drifts).
+func openSessionForWrite(ctx context.Context, t *tx, sessionID, action string) (sessionRow, error) {
+	if sessionID == "" {
+		return sessionRow{}, invalid("sessionId is required")
+	}
+	var r sessionRow
+	var created, updated int64
+	err := t.QueryRowContext(ctx, `SELECT id, title, status, runtime_evidence_policy, revision, next_sequence,
+		created_at, updated_at FROM sessions WHERE id = ?`, sessionID).Scan(
+		&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.revision, &r.nextSequence, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, errorf(CodeSessionNotFound, "no session %s", sessionID)
+	}
+	if err != nil {
+		return r, err
+	}
+	if r.Status == SessionClosed {
+		return r, errorf(CodeSessionClosed, "cannot %s on a closed feedback session", action)
+	}
+	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
+	return r, nil
+}

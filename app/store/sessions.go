@@ -1,0 +1,246 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+const maxTitleLen = 200
+
+// CreateSession starts an open session (runtime evidence policy Auto).
+func (s *Store) CreateSession(ctx context.Context, title string) (*Session, error) {
+	title, err := cleanTitle(title)
+	if err != nil {
+		return nil, err
+	}
+	id := newID()
+	var out *Session
+	err = s.write(ctx, "creating session", func(t *tx) error {
+		if title == "" {
+			title = "Feedback " + t.now.Local().Format("Jan 2 15:04")
+		}
+		if _, err := t.ExecContext(ctx, `INSERT INTO sessions(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)`,
+			id, title, millis(t.now), millis(t.now)); err != nil {
+			return err
+		}
+		if err := t.event(ctx, id, "", ActorUser, "session-created", map[string]string{"title": title}); err != nil {
+			return err
+		}
+		if err := t.change(ctx, id, ChangeSession); err != nil {
+			return err
+		}
+		out, err = loadSession(ctx, t, id)
+		return err
+	})
+	return out, err
+}
+
+func cleanTitle(title string) (string, error) {
+	title = strings.TrimSpace(title)
+	if !utf8.ValidString(title) || utf8.RuneCountInString(title) > maxTitleLen {
+		return "", invalid("title must be valid text of at most %d characters", maxTitleLen)
+	}
+	return title, nil
+}
+
+// ListSessions returns every session, most recently changed first.
+func (s *Store) ListSessions(ctx context.Context) ([]SessionSummary, error) {
+	out := []SessionSummary{}
+	err := s.read(ctx, "listing sessions", func(t *sql.Tx) error {
+		rows, err := t.QueryContext(ctx, summarySelect+` ORDER BY s.updated_at DESC, s.created_at DESC`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var list []sessionRow
+		for rows.Next() {
+			r, err := scanSession(rows)
+			if err != nil {
+				return err
+			}
+			list = append(list, r)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		counts, err := phaseCounts(ctx, t, "")
+		if err != nil {
+			return err
+		}
+		for _, r := range list {
+			r.applyCounts(counts[r.SessionID])
+			out = append(out, r.SessionSummary)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// GetSessionSummary returns one session's summary.
+func (s *Store) GetSessionSummary(ctx context.Context, sessionID string) (*SessionSummary, error) {
+	var out *SessionSummary
+	err := s.read(ctx, "reading session", func(t *sql.Tx) error {
+		r, err := getSessionRow(ctx, t, sessionID)
+		out = &r.SessionSummary
+		return err
+	})
+	return out, err
+}
+
+// GetSession returns a session with its items (by sequence number), screens,
+// handoffs and ETag.
+func (s *Store) GetSession(ctx context.Context, sessionID string) (*Session, error) {
+	var out *Session
+	err := s.read(ctx, "reading session", func(t *sql.Tx) error {
+		var err error
+		out, err = loadSession(ctx, t, sessionID)
+		return err
+	})
+	return out, err
+}
+
+func loadSession(ctx context.Context, q querier, sessionID string) (*Session, error) {
+	r, err := getSessionRow(ctx, q, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	sess := &Session{SessionSummary: r.SessionSummary, ETag: r.etag(), Screens: []Screen{}, Handoffs: []Handoff{}}
+	if sess.Items, err = queryItems(ctx, q, `WHERE session_id = ? ORDER BY sequence_number`, sessionID); err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+screenColumns+` FROM screens WHERE session_id = ? ORDER BY created_at, id`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("query screens: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		sc, err := scanScreen(rows)
+		if err != nil {
+			return nil, err
+		}
+		sess.Screens = append(sess.Screens, sc)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	hrows, err := q.QueryContext(ctx, `SELECT id, session_id, kind, item_ids_json, agent_batch_id, created_at
+		FROM handoffs WHERE session_id = ? ORDER BY created_at, id`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("query handoffs: %w", err)
+	}
+	defer hrows.Close()
+	for hrows.Next() {
+		var h Handoff
+		var ids string
+		var created int64
+		if err := hrows.Scan(&h.HandoffID, &h.SessionID, &h.Kind, &ids, &h.BatchID, &created); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(ids), &h.ItemIDs); err != nil {
+			return nil, fmt.Errorf("decode handoff %s: %w", h.HandoffID, err)
+		}
+		h.CreatedAt = fromMillis(created)
+		sess.Handoffs = append(sess.Handoffs, h)
+	}
+	return sess, hrows.Err()
+}
+
+// SessionUpdate changes a session's title and/or runtime evidence policy;
+// nil fields stay as they are.
+type SessionUpdate struct {
+	Title                 *string `json:"title,omitempty"`
+	RuntimeEvidencePolicy *string `json:"runtimeEvidencePolicy,omitempty"`
+}
+
+// UpdateSession applies u to an open session.
+func (s *Store) UpdateSession(ctx context.Context, sessionID string, u SessionUpdate) (*Session, error) {
+	var title string
+	if u.Title != nil {
+		var err error
+		if title, err = cleanTitle(*u.Title); err != nil {
+			return nil, err
+		}
+		if title == "" {
+			return nil, invalid("title must not be empty")
+		}
+	}
+	if p := u.RuntimeEvidencePolicy; p != nil && *p != PolicyAuto && *p != PolicyManual && *p != PolicyOff {
+		return nil, invalid("runtimeEvidencePolicy must be auto, manual or off, not %q", *p)
+	}
+	var out *Session
+	err := s.write(ctx, "updating session", func(t *tx) error {
+		if _, err := openSessionForWrite(ctx, t, sessionID, "update the session"); err != nil {
+			return err
+		}
+		if u.Title != nil {
+			if _, err := t.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ?`, title, sessionID); err != nil {
+				return err
+			}
+		}
+		if u.RuntimeEvidencePolicy != nil {
+			if _, err := t.ExecContext(ctx, `UPDATE sessions SET runtime_evidence_policy = ? WHERE id = ?`,
+				*u.RuntimeEvidencePolicy, sessionID); err != nil {
+				return err
+			}
+		}
+		if err := t.event(ctx, sessionID, "", ActorUser, "session-updated", u); err != nil {
+			return err
+		}
+		if err := t.touchSession(ctx, sessionID, false); err != nil {
+			return err
+		}
+		var err error
+		out, err = loadSession(ctx, t, sessionID)
+		return err
+	})
+	return out, err
+}
+
+// CloseSession closes a session; afterwards every mutation but delete is
+// refused with SESSION_CLOSED. Closing a closed session is a no-op.
+func (s *Store) CloseSession(ctx context.Context, sessionID string) (*Session, error) {
+	var out *Session
+	err := s.write(ctx, "closing session", func(t *tx) error {
+		r, err := getSessionRow(ctx, t, sessionID)
+		if err != nil {
+			return err
+		}
+		if r.Status != SessionClosed {
+			if _, err := t.ExecContext(ctx, `UPDATE sessions SET status = 'closed', closed_at = ? WHERE id = ?`,
+				millis(t.now), sessionID); err != nil {
+				return err
+			}
+			if err := t.event(ctx, sessionID, "", ActorUser, "session-closed", nil); err != nil {
+				return err
+			}
+			if err := t.touchSession(ctx, sessionID, false); err != nil {
+				return err
+			}
+		}
+		out, err = loadSession(ctx, t, sessionID)
+		return err
+	})
+	return out, err
+}
+
+// DeleteSession removes a session with its items, screens, handoffs and
+// agent batches. Its event history stays; its artifacts become garbage.
+func (s *Store) DeleteSession(ctx context.Context, sessionID string) error {
+	return s.write(ctx, "deleting session", func(t *tx) error {
+		res, err := t.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, sessionID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return errorf(CodeSessionNotFound, "no session %s", sessionID)
+		}
+		if err := t.event(ctx, sessionID, "", ActorUser, "session-deleted", nil); err != nil {
+			return err
+		}
+		return t.change(ctx, sessionID, ChangeSessionDeleted)
+	})
+}

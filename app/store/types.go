@@ -1,0 +1,223 @@
+package store
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Session statuses, runtime evidence policies, deliveries, statuses and phases
+// as they appear on the wire (docs/api.md).
+const (
+	SessionOpen   = "open"
+	SessionClosed = "closed"
+
+	PolicyAuto   = "auto"
+	PolicyManual = "manual"
+	PolicyOff    = "off"
+
+	DeliveryDraft = "draft"
+	DeliverySent  = "sent"
+
+	StatusOpen               = "open"
+	StatusReady              = "ready"
+	StatusInProgress         = "in_progress"
+	StatusNeedsClarification = "needs_clarification"
+	StatusWontFix            = "wont_fix"
+	StatusResolved           = "resolved"
+
+	PhaseDraft         = "draft"
+	PhaseSent          = "sent"
+	PhaseSentModified  = "sent_modified"
+	PhaseInProgress    = "in_progress"
+	PhaseNeedsClarify  = "needs_clarification"
+	PhaseWontFix       = "wont_fix"
+	PhaseResolved      = "resolved"
+	ResolvedByAgent    = "agent"
+	ResolvedByUser     = "user"
+	SeverityHigh       = "high"
+	SeverityMed        = "med"
+	SeverityLow        = "low"
+	TargetNode         = "node"
+	TargetArea         = "area"
+	TargetScreen       = "screen"
+	HandoffKindMCP     = "mcp"
+	HandoffKindCopy    = "copy"
+	BatchKindRelease   = "release"
+	BatchKindAnswer    = "answer"
+	BatchKindWithdrawn = "withdrawal"
+)
+
+// Phases lists every lifecycle phase in display order.
+var Phases = []string{PhaseDraft, PhaseSent, PhaseSentModified, PhaseInProgress, PhaseNeedsClarify, PhaseWontFix, PhaseResolved}
+
+// PhaseCounts counts a session's items per phase; every key is always present.
+type PhaseCounts struct {
+	Draft              int `json:"draft"`
+	Sent               int `json:"sent"`
+	SentModified       int `json:"sent_modified"`
+	InProgress         int `json:"in_progress"`
+	NeedsClarification int `json:"needs_clarification"`
+	WontFix            int `json:"wont_fix"`
+	Resolved           int `json:"resolved"`
+}
+
+func (p *PhaseCounts) add(phase string, n int) {
+	switch phase {
+	case PhaseDraft:
+		p.Draft += n
+	case PhaseSent:
+		p.Sent += n
+	case PhaseSentModified:
+		p.SentModified += n
+	case PhaseInProgress:
+		p.InProgress += n
+	case PhaseNeedsClarify:
+		p.NeedsClarification += n
+	case PhaseWontFix:
+		p.WontFix += n
+	case PhaseResolved:
+		p.Resolved += n
+	}
+}
+
+// SessionSummary is one row of the session list.
+type SessionSummary struct {
+	SessionID             string      `json:"sessionId"`
+	Title                 string      `json:"title"`
+	Status                string      `json:"status"`
+	CreatedAt             time.Time   `json:"createdAt"`
+	UpdatedAt             time.Time   `json:"updatedAt"`
+	ItemCount             int         `json:"itemCount"`
+	PhaseCounts           PhaseCounts `json:"phaseCounts"`
+	RuntimeEvidencePolicy string      `json:"runtimeEvidencePolicy"`
+}
+
+// Session is a summary plus everything the console renders for it.
+type Session struct {
+	SessionSummary
+	Items    []Item    `json:"items"`
+	Screens  []Screen  `json:"screens"`
+	Handoffs []Handoff `json:"handoffs"`
+	ETag     string    `json:"etag"`
+}
+
+// Screen is a persisted evidence snapshot (never a live preview frame).
+type Screen struct {
+	ScreenID    string    `json:"screenId"`
+	SessionID   string    `json:"sessionId"`
+	Fingerprint string    `json:"fingerprint"`
+	Width       int       `json:"width"`
+	Height      int       `json:"height"`
+	Package     string    `json:"package"`
+	Activity    string    `json:"activity"`
+	ImageURL    string    `json:"imageUrl"`
+	CreatedAt   time.Time `json:"createdAt"`
+
+	PreviewID string `json:"-"`
+	// ImageArtifact and NodesArtifact are artifact keys ("" when absent).
+	ImageArtifact string `json:"-"`
+	NodesArtifact string `json:"-"`
+}
+
+// Bounds are device pixels.
+type Bounds struct {
+	Left   int `json:"left"`
+	Top    int `json:"top"`
+	Right  int `json:"right"`
+	Bottom int `json:"bottom"`
+}
+
+// NodeSnapshot is what the node looked like when the comment was written, so
+// the agent can act even if the node is gone by the time it reads the item.
+type NodeSnapshot struct {
+	Class              string `json:"class"`
+	Text               string `json:"text"`
+	TestTag            string `json:"testTag"`
+	ContentDescription string `json:"contentDescription"`
+	Role               string `json:"role"`
+	ResourceID         string `json:"resourceId"`
+}
+
+// Target anchors an item: a node (with its snapshot), an area, or the screen.
+type Target struct {
+	Type      string          `json:"type"`
+	NodeUID   string          `json:"nodeUid,omitempty"`
+	Bounds    *Bounds         `json:"bounds,omitempty"`
+	Snapshot  *NodeSnapshot   `json:"snapshot,omitempty"`
+	Ancestors json.RawMessage `json:"ancestors,omitempty"`
+}
+
+// Item is one annotation.
+type Item struct {
+	ItemID            string     `json:"itemId"`
+	SessionID         string     `json:"sessionId"`
+	ScreenID          string     `json:"screenId"`
+	SequenceNumber    int        `json:"sequenceNumber"`
+	ClientWorkspaceID string     `json:"clientWorkspaceId"`
+	ClientDraftItemID string     `json:"clientDraftItemId"`
+	Target            Target     `json:"target"`
+	Severity          string     `json:"severity"`
+	Comment           string     `json:"comment"`
+	Delivery          string     `json:"delivery"`
+	Status            string     `json:"status"`
+	Phase             string     `json:"phase"`
+	ResolvedBy        string     `json:"resolvedBy"`
+	AgentNote         string     `json:"agentNote"`
+	AgentSummary      string     `json:"agentSummary"`
+	AgentQuestion     string     `json:"agentQuestion"`
+	UserAnswer        string     `json:"userAnswer"`
+	CreatedAt         time.Time  `json:"createdAt"`
+	UpdatedAt         time.Time  `json:"updatedAt"`
+	LastHandedOffAt   *time.Time `json:"lastHandedOffAt"`
+	CropURL           string     `json:"cropUrl"`
+
+	// CropArtifact is the crop's artifact key ("" when absent).
+	CropArtifact string `json:"-"`
+	// ModifiedAfterSend marks a sent item the user edited since its release.
+	ModifiedAfterSend bool `json:"-"`
+}
+
+// Handoff records one Copy Prompt or Save to MCP of a set of items.
+type Handoff struct {
+	HandoffID string    `json:"handoffId"`
+	SessionID string    `json:"sessionId"`
+	Kind      string    `json:"kind"` // mcp | copy
+	ItemIDs   []string  `json:"itemIds"`
+	BatchID   string    `json:"batchId,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// derivePhase is the single definition of an item's console phase. Agent
+// outcomes win over delivery; an edit after release shows as sent_modified.
+func derivePhase(delivery, status string, modifiedAfterSend bool) string {
+	switch status {
+	case StatusResolved:
+		return PhaseResolved
+	case StatusWontFix:
+		return PhaseWontFix
+	case StatusNeedsClarification:
+		return PhaseNeedsClarify
+	case StatusInProgress:
+		return PhaseInProgress
+	}
+	if delivery != DeliverySent {
+		return PhaseDraft
+	}
+	if modifiedAfterSend {
+		return PhaseSentModified
+	}
+	return PhaseSent
+}
+
+// phaseSQL computes the same phase inside SQLite for the summary counts; the
+// test TestPhaseSQLMatchesGo keeps the two definitions in step.
+const phaseSQL = `CASE
+  WHEN status = 'resolved' THEN 'resolved'
+  WHEN status = 'wont_fix' THEN 'wont_fix'
+  WHEN status = 'needs_clarification' THEN 'needs_clarification'
+  WHEN status = 'in_progress' THEN 'in_progress'
+  WHEN delivery <> 'sent' THEN 'draft'
+  WHEN modified_after_send <> 0 THEN 'sent_modified'
+  ELSE 'sent' END`
+
+func isTerminal(status string) bool { return status == StatusResolved || status == StatusWontFix }
