@@ -1,0 +1,258 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// appProcess gives the app's process a pid while the phone reports it running; a
+// restarted app gets a new pid, as on a phone.
+type appProcess struct {
+	mu      sync.Mutex
+	pid     int
+	nextPid int
+}
+
+// appPid returns the running app's pid, or 0.
+func (d *Device) appPid() int {
+	st := d.phone.State()
+	d.proc.mu.Lock()
+	defer d.proc.mu.Unlock()
+	if !st.AppRunning {
+		if d.proc.pid != 0 {
+			d.log("I", "ActivityManager", 1423, fmt.Sprintf("Process %s (pid %d) has died", d.profile.App.Package, d.proc.pid))
+		}
+		d.proc.pid = 0
+		return 0
+	}
+	if d.proc.pid == 0 {
+		d.proc.nextPid += 7
+		d.proc.pid = d.proc.nextPid
+		d.log("I", "ActivityManager", 1423, fmt.Sprintf("Start proc %d:%s/u0a187 for top-activity {%s}", d.proc.pid, d.profile.App.Package, shortComponent(d.profile.App.Package, st.Activity)))
+	}
+	return d.proc.pid
+}
+
+func cmdAm(e *cmdEnv) int {
+	if len(e.args) < 2 {
+		return e.errorf(255, "Activity manager (activity) commands:\n  start [-W] -n COMPONENT\n  force-stop PACKAGE\n")
+	}
+	d := e.dev
+	switch e.args[1] {
+	case "start", "start-activity":
+		var component string
+		wait := false
+		args := e.args[2:]
+		for i := 0; i < len(args); i++ {
+			switch args[i] {
+			case "-n":
+				if i+1 < len(args) {
+					component = args[i+1]
+					i++
+				}
+			case "-W":
+				wait = true
+			default:
+				// Intent flags the sim does not act on still consume their values.
+				i += intentFlagValues[args[i]]
+			}
+		}
+		if component == "" {
+			return e.errorf(1, "Error: Activity not started, unable to resolve Intent { flg=0x10000000 }\n")
+		}
+		e.printf("Starting: Intent { cmp=%s }\n", component)
+		start := time.Now()
+		if err := d.phone.StartActivity(component); err != nil {
+			e.printf("Error type 3\n")
+			return e.errorf(1, "Error: Activity class {%s} does not exist.\n", component)
+		}
+		d.appPid()
+		d.log("I", "ActivityTaskManager", 1423, fmt.Sprintf("START u0 {flg=0x10000000 cmp=%s} from uid 2000", component))
+		if wait {
+			ms := max(1, time.Since(start).Milliseconds())
+			e.printf("Status: ok\nLaunchState: WARM\nActivity: %s\nTotalTime: %d\nWaitTime: %d\nComplete\n", component, ms, ms)
+		}
+		return 0
+	case "force-stop":
+		if len(e.args) < 3 {
+			return e.errorf(255, "Error: no package specified\n")
+		}
+		d.phone.ForceStop(e.args[2])
+		d.appPid() // logs the death
+		return 0
+	case "kill":
+		return 0
+	}
+	return e.errorf(255, "Error: Unknown command: %s\n", e.args[1])
+}
+
+// intentFlagValues is how many values each ignored `am start` flag takes.
+var intentFlagValues = map[string]int{
+	"-a": 1, "-c": 1, "-d": 1, "-t": 1, "-f": 1, "--user": 1,
+	"-e": 2, "--es": 2, "--ei": 2, "--ez": 2, "--el": 2, "--ef": 2,
+}
+
+func cmdMonkey(e *cmdEnv) int {
+	var pkg string
+	for i, a := range e.args {
+		if a == "-p" && i+1 < len(e.args) {
+			pkg = e.args[i+1]
+		}
+	}
+	app := e.dev.profile.App
+	for _, a := range e.args[1:] {
+		fmt.Fprintf(e.stderr, "  bash arg: %s\n", a)
+	}
+	if pkg != app.Package {
+		e.printf("** No activities found to run, monkey aborted.\n")
+		return 251
+	}
+	comp := shortComponent(app.Package, app.LauncherActivity)
+	if err := e.dev.phone.StartActivity(comp); err != nil {
+		return e.errorf(251, "** monkey aborted: %v\n", err)
+	}
+	e.dev.appPid()
+	e.printf("Events injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n")
+	return 0
+}
+
+// systemPackages are listed by `pm list packages` besides the scenario's app.
+var systemPackages = []string{
+	"android", "com.android.systemui", "com.android.settings", "com.android.shell",
+	"com.android.providers.settings", "com.google.android.apps.nexuslauncher",
+	"com.google.android.gms", "com.android.chrome", "com.google.android.inputmethod.latin",
+}
+
+func (d *Device) apkPath() string {
+	return "/data/app/" + d.profile.App.Package + "-1/base.apk"
+}
+
+func cmdPm(e *cmdEnv) int {
+	if len(e.args) < 2 {
+		return e.errorf(255, "Package manager (package) commands:\n  path PACKAGE\n  list packages [-3] [FILTER]\n  install [-r] [-S SIZE] [PATH]\n")
+	}
+	app := e.dev.profile.App
+	switch e.args[1] {
+	case "path":
+		if len(e.args) < 3 {
+			return e.errorf(255, "Error: no package specified\n")
+		}
+		if e.args[2] != app.Package {
+			return 1
+		}
+		e.printf("package:%s\n", e.dev.apkPath())
+		return 0
+	case "list":
+		if len(e.args) < 3 || e.args[2] != "packages" {
+			return e.errorf(255, "Error: unknown list type\n")
+		}
+		f, rest := flags(e.args[3:])
+		filter := ""
+		if len(rest) > 0 {
+			filter = rest[0]
+		}
+		pkgs := []string{app.Package}
+		if !f['3'] {
+			pkgs = append(pkgs, systemPackages...)
+		}
+		for _, p := range pkgs {
+			if strings.Contains(p, filter) {
+				e.printf("package:%s\n", p)
+			}
+		}
+		return 0
+	case "install", "install-streamed":
+		args := e.args[2:]
+		size := -1
+		var file string
+		for i := 0; i < len(args); i++ {
+			switch {
+			case args[i] == "-S" && i+1 < len(args):
+				size, _ = strconv.Atoi(args[i+1])
+				i++
+			case strings.HasPrefix(args[i], "-"):
+			default:
+				file = args[i]
+			}
+		}
+		var data []byte
+		switch {
+		case size >= 0:
+			data = make([]byte, size)
+			if _, err := io.ReadFull(e.stdin, data); err != nil {
+				return e.errorf(1, "Failure [INSTALL_FAILED_MEDIA_UNAVAILABLE: short read: %v]\n", err)
+			}
+		case file != "":
+			var err error
+			if data, err = e.dev.fs.readFile(e.resolve(file)); err != nil {
+				return e.errorf(1, "Failure [INSTALL_FAILED_INVALID_URI: %s: %v]\n", file, err)
+			}
+		default:
+			return e.errorf(1, "Error: APK content must be streamed\n")
+		}
+		if len(data) < 4 || string(data[:2]) != "PK" {
+			e.printf("Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse: not an APK]\n")
+			return 1
+		}
+		e.printf("Success\n")
+		return 0
+	case "clear":
+		e.printf("Success\n")
+		return 0
+	}
+	return e.errorf(255, "Unknown command: %s\n", e.args[1])
+}
+
+func cmdPidof(e *cmdEnv) int {
+	status := 1
+	var pids []string
+	for _, name := range e.args[1:] {
+		switch name {
+		case e.dev.profile.App.Package:
+			if pid := e.dev.appPid(); pid != 0 {
+				pids = append(pids, strconv.Itoa(pid))
+				status = 0
+			}
+		case "system_server":
+			pids, status = append(pids, "1423"), 0
+		case "com.android.systemui":
+			pids, status = append(pids, "1876"), 0
+		}
+	}
+	if len(pids) > 0 {
+		e.printf("%s\n", strings.Join(pids, " "))
+	}
+	return status
+}
+
+// cmdRunAs runs a command as the app: inside its data directory, with its private
+// files readable. Only a debuggable app qualifies, which the scenario's app is.
+func cmdRunAs(e *cmdEnv) int {
+	if len(e.args) < 3 {
+		return e.errorf(1, "usage: run-as <package-name> [--user <uid>] <command> [<args>]\n")
+	}
+	pkg := e.args[1]
+	if pkg != e.dev.profile.App.Package {
+		return e.errorf(1, "run-as: unknown package: %s\n", pkg)
+	}
+	args := e.args[2:]
+	if len(args) >= 2 && args[0] == "--user" {
+		args = args[2:]
+	}
+	if len(args) == 0 {
+		return e.errorf(1, "run-as: no command given\n")
+	}
+	fn, ok := commands[args[0]]
+	if !ok {
+		return e.errorf(1, "run-as: exec failed for %s: No such file or directory\n", args[0])
+	}
+	sub := *e
+	sub.args = args
+	sub.cwd = "/data/user/0/" + pkg
+	sub.runAs = true
+	return fn(&sub)
+}
