@@ -1,0 +1,149 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"sync"
+	"time"
+)
+
+// Options of one Capture.
+type Options struct {
+	// DisplayID selects the display for screencap; "" is the default display.
+	DisplayID string
+	// Sidekick, when set, is asked for the tree first (true Compose semantics);
+	// uiautomator is the fallback. The caller owns it and keeps it for the session.
+	Sidekick *SidekickClient
+	// SkipTree captures only the frame and the state (live preview checks).
+	SkipTree bool
+}
+
+// Tree sources reported in Snapshot.TreeSource.
+const (
+	TreeFromUIAutomator = "uiautomator"
+	TreeFromSidekick    = "sidekick"
+)
+
+// Snapshot is one capture of the screen: the frame, the UI tree under it, the state
+// and the fingerprint. A tree that could not be read leaves Nodes nil and TreeErr
+// set: the frame alone still serves area annotations.
+type Snapshot struct {
+	Frame       *image.NRGBA
+	Width       int
+	Height      int
+	Nodes       []Node
+	Tree        *Tree
+	TreeSource  string
+	TreeErr     error
+	Rotation    int // uiautomator's hierarchy rotation, when the tree came from it
+	State       ScreenState
+	Fingerprint Fingerprint
+	Timings     Timings
+}
+
+// Capture takes the frame, the UI tree and the screen state at the same time (the
+// tree is the slow part on real phones, often a second or more) and derives the
+// fingerprint. It fails only when no frame could be taken.
+func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
+	start := time.Now()
+	var (
+		wg       sync.WaitGroup
+		frame    *image.NRGBA
+		frameErr error
+		hier     *Hierarchy
+		source   string
+		treeErr  error
+		state    ScreenState
+		stateErr error
+		snap     Snapshot
+	)
+	wg.Go(func() {
+		t := time.Now()
+		frame, frameErr = CaptureFrame(ctx, dev, opts.DisplayID)
+		snap.Timings.Frame = time.Since(t)
+	})
+	if !opts.SkipTree {
+		wg.Go(func() {
+			t := time.Now()
+			hier, source, treeErr = captureTree(ctx, dev, opts.Sidekick)
+			snap.Timings.Tree = time.Since(t)
+		})
+	}
+	wg.Go(func() {
+		t := time.Now()
+		state, stateErr = ReadScreenState(ctx, dev)
+		snap.Timings.State = time.Since(t)
+	})
+	wg.Wait()
+	if frameErr != nil {
+		return nil, fmt.Errorf("capture: %w", frameErr)
+	}
+	_ = stateErr // a missing state leaves the structural fingerprint's fields unknown
+
+	if hier != nil {
+		frame = orientToTree(frame, hier, state)
+		snap.Nodes, snap.Tree, snap.Rotation = hier.Nodes, NewTree(hier.Nodes), hier.Rotation
+	}
+	snap.Frame, snap.TreeSource, snap.TreeErr = frame, source, treeErr
+	snap.Width, snap.Height = frame.Rect.Dx(), frame.Rect.Dy()
+	if snap.Width > snap.Height {
+		state.Orientation = "LANDSCAPE"
+	} else {
+		state.Orientation = "PORTRAIT"
+	}
+	snap.State = state
+	snap.Fingerprint = Fingerprint{
+		Structural: StructuralHash(ScreenInfo{
+			Activity: state.Activity, Orientation: state.Orientation,
+			Width: snap.Width, Height: snap.Height, Density: state.Density,
+			WindowMode: state.WindowMode, SystemUIKind: state.SystemUIKind,
+		}),
+		Perceptual: FormatHash(PerceptualHash(frame)),
+		Structure:  StructureHash(snap.Nodes),
+	}
+	snap.Timings.Total = time.Since(start)
+	return &snap, nil
+}
+
+// captureTree asks the sidekick first when there is one, then uiautomator.
+func captureTree(ctx context.Context, dev Device, sk *SidekickClient) (*Hierarchy, string, error) {
+	var skErr error
+	if sk != nil {
+		screen, err := sk.InspectCurrentScreen(ctx)
+		if err == nil {
+			return &Hierarchy{Nodes: screen.Nodes}, TreeFromSidekick, nil
+		}
+		skErr = err
+	}
+	h, err := DumpTree(ctx, dev)
+	if err != nil {
+		if skErr != nil {
+			err = fmt.Errorf("%v; %w", skErr, err)
+		}
+		return nil, "", err
+	}
+	return h, TreeFromUIAutomator, nil
+}
+
+// orientToTree turns a frame that came in the panel's natural orientation (some
+// devices' screencap ignores the rotation) so its size matches the tree, whose
+// bounds are always in the orientation the user sees.
+func orientToTree(frame *image.NRGBA, h *Hierarchy, state ScreenState) *image.NRGBA {
+	screen := NewTree(h.Nodes).Screen()
+	w, ht := frame.Rect.Dx(), frame.Rect.Dy()
+	if screen.Empty() || w == ht || (screen.Width() > screen.Height()) == (w > ht) {
+		return frame
+	}
+	if screen.Width() != ht || screen.Height() != w {
+		return frame // not a plain swap (a window smaller than the screen): leave it
+	}
+	rot := h.Rotation
+	if rot == 0 {
+		rot = state.Rotation
+	}
+	if rot%2 == 0 {
+		rot = 1
+	}
+	return Upright(frame, rot)
+}
