@@ -257,7 +257,11 @@ func (s *kotlinScan) value(k int, kind uint8) {
 		return
 	}
 	name, e := s.ident(k)
-	// Only a bare identifier (constant reference), not a call or expression.
+	// A constant reference, possibly qualified (Tags.CARD): keep the last
+	// segment; calls and other expressions are not references.
+	for e+1 < len(c) && c[e] == '.' && isIdentStart(c[e+1]) {
+		name, e = s.ident(e + 1)
+	}
 	n := s.skipSpace(e)
 	if n < len(c) && (c[n] == '(' || c[n] == '.' || c[n] == '{') || name == "stringResource" {
 		return

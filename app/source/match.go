@@ -73,8 +73,12 @@ const (
 )
 
 // normalize makes screen text and source text comparable: case folded,
-// white space collapsed, template holes kept.
-func normalize(s string) string {
+// white space collapsed and trimmed, template holes kept.
+func normalize(s string) string { return fold(s, false) }
+
+// fold case-folds and collapses white space; keepEdges keeps one leading and
+// trailing space, which matters for the literal parts around template holes.
+func fold(s string, keepEdges bool) string {
 	if s == "" {
 		return ""
 	}
@@ -82,7 +86,7 @@ func normalize(s string) string {
 	space := false
 	for _, r := range s {
 		if unicode.IsSpace(r) || r == '\u00a0' {
-			space = b.Len() > 0
+			space = b.Len() > 0 || keepEdges
 			continue
 		}
 		if r == '\u200b' {
@@ -94,6 +98,9 @@ func normalize(s string) string {
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}
+	if space && keepEdges {
+		b.WriteByte(' ')
+	}
 	return b.String()
 }
 
@@ -104,7 +111,7 @@ func templateParts(v string) []string {
 	parts := make([]string, len(raw))
 	total := 0
 	for i, p := range raw {
-		parts[i] = normalize(p)
+		parts[i] = fold(p, true)
 		total += len(strings.TrimSpace(parts[i]))
 	}
 	if total < 3 {
@@ -119,16 +126,19 @@ func templateParts(v string) []string {
 func templateMatches(parts []string, t string) bool {
 	lit := 0
 	for _, p := range parts {
-		lit += len(p)
+		lit += len(strings.TrimSpace(p))
 	}
-	if lit*10 < len(t)*3 {
+	if lit*10 < len(t)*2 {
 		return false
 	}
 	first, last := parts[0], parts[len(parts)-1]
-	if !strings.HasPrefix(t, strings.TrimRight(first, " ")) || !strings.HasSuffix(t, strings.TrimLeft(last, " ")) {
+	if !strings.HasPrefix(t, strings.TrimLeft(first, " ")) || !strings.HasSuffix(t, strings.TrimRight(last, " ")) {
 		return false
 	}
-	rest := t[len(strings.TrimRight(first, " ")):]
+	rest := t[len(strings.TrimLeft(first, " ")) : len(t)-len(strings.TrimRight(last, " "))]
+	if len(parts) == 1 {
+		return false
+	}
 	for _, p := range parts[1 : len(parts)-1] {
 		p = strings.TrimSpace(p)
 		i := strings.Index(rest, p)

@@ -135,14 +135,43 @@ func includeArgs(code []byte) [][]byte {
 	return out
 }
 
-// maskComments blanks comments (but keeps strings) in a Gradle script, so a
-// commented-out include is ignored.
+// maskComments blanks comments in a Gradle script (Kotlin or Groovy, where
+// '…' is a string too), so a commented-out include is ignored.
 func maskComments(src []byte) []byte {
-	m := maskKotlin(src)
-	out := bytes.Clone(m.Code)
-	// Restore string bodies: settings scripts name modules in strings.
-	for _, lit := range m.Literals {
-		copy(out[lit.Start:lit.End], src[lit.Start:lit.End])
+	out := bytes.Clone(src)
+	blank := func(i, j int) {
+		for ; i < j; i++ {
+			if out[i] != '\n' {
+				out[i] = ' '
+			}
+		}
+	}
+	for i := 0; i < len(src); {
+		switch {
+		case src[i] == '"' || src[i] == '\'':
+			q := src[i]
+			i++
+			for i < len(src) && src[i] != q && src[i] != '\n' {
+				if src[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i++
+		case src[i] == '/' && i+1 < len(src) && src[i+1] == '/':
+			j := bytes.IndexByte(src[i:], '\n')
+			if j < 0 {
+				j = len(src) - i
+			}
+			blank(i, i+j)
+			i += j
+		case src[i] == '/' && i+1 < len(src) && src[i+1] == '*':
+			j := (&lexer{src: src}).blockComment(i)
+			blank(i, j)
+			i = j
+		default:
+			i++
+		}
 	}
 	return out
 }

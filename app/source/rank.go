@@ -209,6 +209,9 @@ func (idx *Index) roleAndActivity(q Query, locs map[string]*loc) {
 
 // rank orders locations and turns them into candidates.
 func (idx *Index) rank(locs map[string]*loc) []Candidate {
+	if len(locs) == 0 {
+		return nil
+	}
 	list := make([]*loc, 0, len(locs))
 	for _, l := range locs {
 		list = append(list, l)

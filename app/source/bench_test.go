@@ -1,0 +1,146 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// generateProject writes a project of n Kotlin files over ten modules, each
+// file a screen of about 120 lines with composables, literals, tags,
+// resources, nested comments and templates, plus one strings.xml per module.
+func generateProject(tb testing.TB, dir string, n int) {
+	tb.Helper()
+	const modules = 10
+	var settings strings.Builder
+	settings.WriteString("include(\n")
+	for m := 0; m < modules; m++ {
+		fmt.Fprintf(&settings, "    \":feature:f%d\",\n", m)
+		var xml strings.Builder
+		xml.WriteString("<resources>\n")
+		for i := 0; i < n/modules; i++ {
+			fmt.Fprintf(&xml, "    <string name=\"title_%d_%d\">Title %d of module %d</string>\n", m, i, i, m)
+		}
+		xml.WriteString("</resources>\n")
+		write(tb, filepath.Join(dir, fmt.Sprintf("feature/f%d/src/main/res/values/strings.xml", m)), xml.String())
+	}
+	settings.WriteString(")\n")
+	write(tb, filepath.Join(dir, "settings.gradle.kts"), settings.String())
+	for i := 0; i < n; i++ {
+		m := i % modules
+		write(tb, filepath.Join(dir, fmt.Sprintf("feature/f%d/src/main/java/com/example/f%d/Screen%d.kt", m, m, i)), screenSource(m, i))
+	}
+}
+
+func screenSource(m, i int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "package com.example.f%d\n\nimport androidx.compose.runtime.Composable\n\n", m)
+	fmt.Fprintf(&b, "/* Screen %d /* nested Text(\"no\") */ comment */\n", i)
+	for k := 0; k < 4; k++ {
+		fmt.Fprintf(&b, "@Composable\nfun Screen%dPart%d(state: State, onClick: () -> Unit) {\n", i, k)
+		b.WriteString("    Column(modifier = Modifier.padding(16.dp)) {\n")
+		fmt.Fprintf(&b, "        Text(\"Screen %d part %d headline\")\n", i, k)
+		fmt.Fprintf(&b, "        Text(text = stringResource(id = R.string.title_%d_%d))\n", m, i/10)
+		fmt.Fprintf(&b, "        Text(\"Hello ${state.user.name}, you have ${state.count} items on screen %d\")\n", i)
+		fmt.Fprintf(&b, "        Icon(Icons.Default.Star, contentDescription = \"Favourite %d-%d\")\n", i, k)
+		fmt.Fprintf(&b, "        SharedRow(label = \"Row %d-%d\", modifier = Modifier.testTag(\"row_%d_%d\"))\n", i, k, i, k)
+		b.WriteString("        val raw = \"\"\"\n            Multi \"line\" text ${state.count}\n        \"\"\"\n")
+		b.WriteString("        // a line comment with Text(\"ignored\")\n")
+		b.WriteString("        Button(onClick = onClick, modifier = Modifier.semantics { role = Role.Button }) {\n")
+		fmt.Fprintf(&b, "            Text(\"Action %d-%d\")\n", i, k)
+		b.WriteString("        }\n    }\n}\n\n")
+	}
+	fmt.Fprintf(&b, "@Composable\nfun SharedRow%d(label: String, modifier: Modifier = Modifier) {\n    Row(modifier) { Text(label) }\n}\n", i)
+	return b.String()
+}
+
+func write(tb testing.TB, p, s string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func benchProject(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	generateProject(b, dir, 5000)
+	return dir
+}
+
+// BenchmarkColdIndex5000 indexes a generated 5,000-file project from disk.
+func BenchmarkColdIndex5000(b *testing.B) {
+	dir := benchProject(b)
+	b.ResetTimer()
+	for b.Loop() {
+		idx, err := Build(context.Background(), dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st := idx.Stats(); st.KotlinFiles != 5000 {
+			b.Fatalf("indexed %d Kotlin files", st.KotlinFiles)
+		}
+	}
+}
+
+// BenchmarkUpdateOneFile re-indexes one changed file in the 5,000-file project.
+func BenchmarkUpdateOneFile(b *testing.B) {
+	dir := benchProject(b)
+	idx, err := Build(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rel := "feature/f3/src/main/java/com/example/f3/Screen13.kt"
+	p := filepath.Join(dir, rel)
+	n := 0
+	b.ResetTimer()
+	for b.Loop() {
+		n++
+		src := strings.Replace(screenSource(3, 13), "headline", fmt.Sprintf("headline v%d", n), 1)
+		if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		if err := idx.Update(context.Background(), []string{rel}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRefreshNoChange is one watch poll over the unchanged project.
+func BenchmarkRefreshNoChange(b *testing.B) {
+	dir := benchProject(b)
+	idx, err := Build(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := idx.Refresh(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMatch matches a typical target (text, tag, role, two nearby
+// nodes, activity) in the 5,000-file project.
+func BenchmarkMatch(b *testing.B) {
+	dir := benchProject(b)
+	idx, err := Build(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := Query{Text: "Action 2417-2", TestTag: "row_2417_2", Role: "Button", Activity: ".MainActivity",
+		Nearby: []NearbyNode{{Text: "Screen 2417 part 2 headline"}, {ContentDescription: "Favourite 2417-2"}}}
+	b.ResetTimer()
+	for b.Loop() {
+		if c := idx.Match(q); len(c) == 0 || !strings.HasSuffix(c[0].File, "Screen2417.kt") {
+			b.Fatalf("wrong match %+v", c)
+		}
+	}
+}

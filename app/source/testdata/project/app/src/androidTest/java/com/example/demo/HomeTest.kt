@@ -1,0 +1,7 @@
+package com.example.demo
+
+class HomeTest {
+    fun showsWelcome() {
+        rule.onNodeWithText("Welcome back").assertExists()
+    }
+}

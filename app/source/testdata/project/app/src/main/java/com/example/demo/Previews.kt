@@ -1,0 +1,7 @@
+package com.example.demo
+
+@Preview
+@Composable
+fun HomePreview() {
+    Text("Welcome back")
+}
