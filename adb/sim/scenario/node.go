@@ -13,7 +13,7 @@ import (
 // hold {{var}} placeholders filled from the forEach item or the screen's
 // navigation arguments.
 type Element struct {
-	Type     string  `json:"type"`
+	Type     string     `json:"type"`
 	Children []*Element `json:"children,omitempty"`
 
 	// Layout modifiers.

@@ -109,7 +109,7 @@ type Screen struct {
 	// Background is the window colour.
 	Background string `json:"background"`
 	// StatusBarDark draws light status bar icons (for dark app bars).
-	StatusBarDark bool  `json:"statusBarDark"`
+	StatusBarDark bool     `json:"statusBarDark"`
 	Layout        *Element `json:"layout"`
 	// Package overrides the app package (system screens).
 	Package string `json:"package"`
