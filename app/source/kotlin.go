@@ -9,15 +9,15 @@ import (
 
 // Entry kinds: what a piece of indexed evidence is.
 const (
-	kindText       uint8 = iota + 1 // Text("…"), text = "…", label = "…"
-	kindCD                          // contentDescription = "…"
-	kindTag                         // testTag("…")
-	kindLiteral                     // any other string literal
-	kindStringRes                   // R.string.x used in code; Key holds x
-	kindRole                        // Role.X
-	kindConst                       // val NAME = "…"; Key holds NAME
-	kindRef                         // identifier passed as text/cd/tag; Key holds it
-	kindXMLString                   // <string name="x">…</string>; Key holds x
+	kindText      uint8 = iota + 1 // Text("…"), text = "…", label = "…"
+	kindCD                         // contentDescription = "…"
+	kindTag                        // testTag("…")
+	kindLiteral                    // any other string literal
+	kindStringRes                  // R.string.x used in code; Key holds x
+	kindRole                       // Role.X
+	kindConst                      // val NAME = "…"; Key holds NAME
+	kindRef                        // identifier passed as text/cd/tag; Key holds it
+	kindXMLString                  // <string name="x">…</string>; Key holds x
 )
 
 // Entry is one piece of indexed evidence at a line of a file.
@@ -103,7 +103,9 @@ func (s *kotlinScan) lineOf(off int) int32 {
 	return int32(sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }))
 }
 
-func (s *kotlinScan) lineHash(line int32) uint32 { return hashLine(lineText(s.src, s.lines, int(line))) }
+func (s *kotlinScan) lineHash(line int32) uint32 {
+	return hashLine(lineText(s.src, s.lines, int(line)))
+}
 
 func lineText(src []byte, lines []int, line int) []byte {
 	if line < 1 || line > len(lines) {

@@ -132,7 +132,7 @@ func (l *lexer) blockComment(i int) int {
 	return i
 }
 
-// char skips a character literal such as '"' or '\''.
+// char skips a character literal such as '"' or '\”.
 func (l *lexer) char(i int) int {
 	src := l.src
 	j := i + 1
