@@ -3,8 +3,14 @@ package sim_test
 import (
 	"bytes"
 	"image/png"
+	"io"
+	"math/rand"
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
@@ -31,7 +37,7 @@ func TestADBShell(t *testing.T) {
 		{"and-or", []string{"shell", "false && echo no || echo yes; echo done"}, "yes\ndone\n", "", 0},
 		{"quoting", []string{"shell", "echo", "'a  b'", `"c\"d"`}, "a  b c\"d\n", "", 0},
 		{"unknown", []string{"shell", "frobnicate"}, "", "/system/bin/sh: frobnicate: inaccessible or not found\n", 127},
-		{"stderr to null", []string{"shell", "cat /nope 2>/dev/null; echo $?"}, "$?\n", "", 0},
+		{"stderr to null", []string{"shell", "cat /nope 2>/dev/null; echo $?"}, "1\n", "", 0},
 		{"pipe grep", []string{"shell", "dumpsys window | grep mCurrentFocus"}, "  mCurrentFocus=Window{b3f29a4 u0 com.example.sim/com.example.sim.MainActivity}\n", "", 0},
 		{"wm size", []string{"shell", "wm", "size"}, "Physical size: 360x800\n", "", 0},
 		{"exec-out", []string{"exec-out", "echo", "hi"}, "hi\n", "", 0},
@@ -57,5 +63,81 @@ func TestADBScreencapPNG(t *testing.T) {
 	}
 	if b := img.Bounds(); b.Dx() != 360 || b.Dy() != 800 {
 		t.Fatalf("PNG is %v, want 360x800", b)
+	}
+}
+
+func TestADBPushPullRoundTrip(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, testOptions())
+	dir := t.TempDir()
+	src := filepath.Join(dir, "big.bin")
+	data := make([]byte, 10<<20)
+	rand.New(rand.NewSource(1)).Read(data)
+	if err := os.WriteFile(src, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv.MustADB(t, "-s", dev.Serial(), "push", src, "/data/local/tmp/big.bin")
+	if out := srv.MustADB(t, "-s", dev.Serial(), "shell", "ls", "-l", "/data/local/tmp/"); !strings.Contains(out, "10485760") {
+		t.Errorf("ls -l after push: %q, want the 10 MiB file", out)
+	}
+	dst := filepath.Join(dir, "back.bin")
+	srv.MustADB(t, "-s", dev.Serial(), "pull", "/data/local/tmp/big.bin", dst)
+	got, err := os.ReadFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, data) {
+		t.Fatalf("pulled %d bytes differ from the %d pushed", len(got), len(data))
+	}
+	if r := srv.ADB(t, "-s", dev.Serial(), "pull", "/sdcard/missing.txt", dst); r.ExitCode == 0 {
+		t.Errorf("pull of a missing file succeeded")
+	}
+}
+
+func TestADBForwardLocalAbstract(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, testOptions())
+	port := srv.MustADB(t, "-s", dev.Serial(), "forward", "tcp:0", "localabstract:echo")
+	port = strings.TrimSpace(port)
+	t.Cleanup(func() { srv.ADB(t, "-s", dev.Serial(), "forward", "--remove", "tcp:"+port) })
+	c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, 5*time.Second)
+	if err != nil {
+		t.Fatalf("dial forward: %v", err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	msg := []byte("hello over adb\n")
+	if _, err := c.Write(msg); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, len(msg))
+	if _, err := io.ReadFull(c, got); err != nil {
+		t.Fatalf("read echo: %v", err)
+	}
+	if !bytes.Equal(got, msg) {
+		t.Fatalf("echo returned %q, want %q", got, msg)
+	}
+}
+
+func TestADBUIDumpAndTap(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, testOptions())
+	s := dev.Serial()
+	out := srv.MustADB(t, "-s", s, "shell", "uiautomator", "dump", "/dev/tty")
+	if !strings.HasPrefix(out, "<?xml") || !strings.HasSuffix(out, "UI hierchary dumped to: /dev/tty\n") || !strings.Contains(out, `text="home"`) {
+		t.Fatalf("uiautomator dump /dev/tty = %q", out)
+	}
+	before := srv.MustADB(t, "-s", s, "exec-out", "screencap")
+	srv.MustADB(t, "-s", s, "shell", "input", "tap", "100", "100")
+	after := srv.MustADB(t, "-s", s, "exec-out", "screencap")
+	if len(before) != 16+360*800*4 || len(after) != len(before) {
+		t.Fatalf("raw screencap sizes %d and %d, want %d", len(before), len(after), 16+360*800*4)
+	}
+	if before == after {
+		t.Fatal("input tap did not change the screen")
+	}
+	srv.MustADB(t, "-s", s, "shell", "uiautomator", "dump", "/sdcard/ui.xml")
+	if xml := srv.MustADB(t, "-s", s, "shell", "cat", "/sdcard/ui.xml"); !strings.Contains(xml, `text="detail"`) {
+		t.Fatalf("dump to file after tap = %q", xml)
 	}
 }

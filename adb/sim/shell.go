@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -49,7 +51,7 @@ func (d *Device) runScript(ctx context.Context, script string, stdin io.Reader, 
 	run := true
 	for _, pl := range pls {
 		if run {
-			st, exit := d.runPipeline(ctx, pl, stdin, stdout, stderr)
+			st, exit := d.runPipeline(ctx, expandStatus(pl, status), stdin, stdout, stderr)
 			status = st
 			if exit || ctx.Err() != nil {
 				return status
@@ -65,6 +67,19 @@ func (d *Device) runScript(ctx context.Context, script string, stdin io.Reader, 
 		}
 	}
 	return status
+}
+
+// expandStatus substitutes `$?` with the previous status.
+func expandStatus(pl pipeline, status int) pipeline {
+	out := pipeline{next: pl.next}
+	for _, c := range pl.cmds {
+		nc := simpleCommand{redirs: c.redirs}
+		for _, a := range c.args {
+			nc.args = append(nc.args, strings.ReplaceAll(a, statusMarker, strconv.Itoa(status)))
+		}
+		out.cmds = append(out.cmds, nc)
+	}
+	return out
 }
 
 // runPipeline runs each stage after the one before it, buffering the output between

@@ -27,6 +27,9 @@ type pipeline struct {
 	next string
 }
 
+// statusMarker stands for `$?` until the command runs and the status is known.
+const statusMarker = "\x00?\x00"
+
 type tokenKind int
 
 const (
@@ -66,6 +69,11 @@ func lexShell(src string) ([]token, error) {
 			inWord = true
 			j := i + 1
 			for ; j < len(src) && src[j] != '"'; j++ {
+				if src[j] == '$' && j+1 < len(src) && src[j+1] == '?' {
+					cur.WriteString(statusMarker)
+					j++
+					continue
+				}
 				if src[j] == '\\' && j+1 < len(src) && strings.IndexByte("$`\"\\\n", src[j+1]) >= 0 {
 					j++
 				}
@@ -75,6 +83,10 @@ func lexShell(src string) ([]token, error) {
 				return nil, fmt.Errorf("syntax error: unterminated quoted string")
 			}
 			i = j
+		case c == '$' && i+1 < len(src) && src[i+1] == '?':
+			cur.WriteString(statusMarker)
+			inWord = true
+			i++
 		case c == '\\':
 			if i+1 < len(src) {
 				i++
