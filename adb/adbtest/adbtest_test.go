@@ -1,0 +1,38 @@
+package adbtest_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"fixthis/adb/adbtest"
+	"fixthis/adb/sim"
+)
+
+func TestServerLifecycle(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo"})
+	if got := srv.State(t, dev.Serial()); got != "device" {
+		t.Fatalf("state after ConnectSim = %q, want device", got)
+	}
+
+	srv.Restart(t)
+	if got := srv.State(t, dev.Serial()); got != "" {
+		t.Fatalf("state after restart = %q, want the device forgotten", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := dev.Connect(ctx, srv.Port); err != nil {
+		t.Fatalf("reconnect after restart: %v", err)
+	}
+
+	// A closed sim drops its connection: the server must stop listing it as usable.
+	dev.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for srv.State(t, dev.Serial()) == "device" {
+		if time.Now().After(deadline) {
+			t.Fatal("closed sim still listed as device after 10 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
