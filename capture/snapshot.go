@@ -82,8 +82,8 @@ func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
 	_ = stateErr // a missing state leaves the structural fingerprint's fields unknown
 
 	if hier != nil {
-		frame = orientToTree(frame, hier, state)
 		snap.Nodes, snap.Tree, snap.Rotation = hier.Nodes, NewTree(hier.Nodes), hier.Rotation
+		frame = orientToTree(frame, snap.Tree.Screen(), hier.Rotation, state)
 	}
 	snap.Frame, snap.TreeSource, snap.TreeErr = frame, source, treeErr
 	snap.Width, snap.Height = frame.Rect.Dx(), frame.Rect.Dy()
@@ -129,8 +129,7 @@ func captureTree(ctx context.Context, dev Device, sk *SidekickClient) (*Hierarch
 // orientToTree turns a frame that came in the panel's natural orientation (some
 // devices' screencap ignores the rotation) so its size matches the tree, whose
 // bounds are always in the orientation the user sees.
-func orientToTree(frame *image.NRGBA, h *Hierarchy, state ScreenState) *image.NRGBA {
-	screen := NewTree(h.Nodes).Screen()
+func orientToTree(frame *image.NRGBA, screen Bounds, rotation int, state ScreenState) *image.NRGBA {
 	w, ht := frame.Rect.Dx(), frame.Rect.Dy()
 	if screen.Empty() || w == ht || (screen.Width() > screen.Height()) == (w > ht) {
 		return frame
@@ -138,7 +137,7 @@ func orientToTree(frame *image.NRGBA, h *Hierarchy, state ScreenState) *image.NR
 	if screen.Width() != ht || screen.Height() != w {
 		return frame // not a plain swap (a window smaller than the screen): leave it
 	}
-	rot := h.Rotation
+	rot := rotation
 	if rot == 0 {
 		rot = state.Rotation
 	}
