@@ -173,7 +173,8 @@ var icons = map[string]func(p iconPen){
 		p.line(2, 6, 10, 6, 20, 18, 20, 18, 10)
 	},
 	"phone": func(p iconPen) {
-		p.line(3, 6.5, 4, 9, 4, 10, 8.5, 8, 10.5, 13.5, 16, 15.5, 14, 20, 15, 20, 17.5, 18, 20, 6.5, 4)
+		p.line(2, 7, 3, 17, 3, 17, 21, 7, 21, 7, 3)
+		p.line(2.2, 11, 18, 13, 18)
 	},
 	"message": func(p iconPen) {
 		p.box(3, 3.5, 21, 16.5, 3)

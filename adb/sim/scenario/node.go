@@ -232,6 +232,8 @@ func (n *Element) instance(vars map[string]string) *Element {
 		t := *n.OnTap
 		t.Navigate = subst(t.Navigate, vars)
 		t.Dialog = subst(t.Dialog, vars)
+		t.Launch = subst(t.Launch, vars)
+		t.PopTo = subst(t.PopTo, vars)
 		c.OnTap = &t
 	}
 	return &c

@@ -99,12 +99,9 @@ func (p *painter) paint(root *image.RGBA, v *view) {
 	case "mark":
 		p.mark(dst, v)
 	case "textfield":
-		c, w := p.sc.color("onSurfaceVariant"), p.px(1)
 		if v.focused {
-			c, w = p.sc.color("primary"), p.px(2)
+			strokeRRect(dst, v.r, radius, float32(p.px(2)), p.sc.color("primary"))
 		}
-		// Filled text field: rounded top, indicator line at the bottom.
-		fillRect(dst, image.Rect(v.r.Min.X+int(radius)/2, v.r.Max.Y-w, v.r.Max.X-int(radius)/2, v.r.Max.Y), c)
 	}
 	for _, k := range v.kids {
 		p.paint(root, k)
@@ -116,23 +113,25 @@ func (p *painter) text(dst *image.RGBA, v *view) {
 	face := p.sc.fonts.face(st, p.sc.Device.Density)
 	lh := p.px(st.line)
 	c := p.sc.color(v.n.Color)
+	pd := v.n.Padding
+	in := image.Rect(v.r.Min.X+p.px(pd.L), v.r.Min.Y+p.px(pd.T), v.r.Max.X-p.px(pd.R), v.r.Max.Y-p.px(pd.B))
 	for i, ln := range v.lines {
 		w := measureText(face, ln)
-		x := v.r.Min.X
+		x := in.Min.X
 		switch v.n.TextAlign {
 		case "center":
-			x += (v.r.Dx() - w) / 2
+			x += (in.Dx() - w) / 2
 		case "end":
-			x += v.r.Dx() - w
+			x += in.Dx() - w
 		}
-		p.sc.fonts.drawText(dst, face, ln, x, v.r.Min.Y+i*lh, lh, c)
+		p.sc.fonts.drawText(dst, face, ln, x, in.Min.Y+i*lh, lh, c)
 		if v.focused && i == len(v.lines)-1 { // text cursor after the value
 			cx := x + w + p.px(1)
-			fillRect(dst, image.Rect(cx, v.r.Min.Y+i*lh+p.px(2), cx+p.px(2), v.r.Min.Y+(i+1)*lh-p.px(2)), p.sc.color("primary"))
+			if ln == "" {
+				cx = x
+			}
+			fillRect(dst, image.Rect(cx, in.Min.Y+i*lh+p.px(2), cx+p.px(2), in.Min.Y+(i+1)*lh-p.px(2)), p.sc.color("primary"))
 		}
-	}
-	if v.focused && len(v.lines) == 0 {
-		fillRect(dst, image.Rect(v.r.Min.X, v.r.Min.Y, v.r.Min.X+p.px(2), v.r.Min.Y+lh), p.sc.color("primary"))
 	}
 }
 
@@ -148,6 +147,8 @@ func (p *painter) photo(dst *image.RGBA, v *view) {
 		{"#CDE7D8", "#EEF6E9", "#9CC3A5", "#5E8B6C", "#35543F"},
 		{"#D9D3F0", "#F1EEFA", "#A9A3C9", "#6E6894", "#403C5E"},
 		{"#FBE7A8", "#FDF4D6", "#C7C08C", "#8C8A55", "#585632"},
+		{"#E9A77B", "#2B4361", "#4E6580", "#33475F", "#1D2B3C"}, // dusk (launcher)
+		{"#4D6E78", "#0E1B26", "#2A4654", "#1D3342", "#12212D"}, // night (keyguard)
 	}
 	pal := palettes[((seed%len(palettes))+len(palettes))%len(palettes)]
 	col := func(i int) color.RGBA { return premul(parseHex(pal[i])) }
@@ -159,7 +160,7 @@ func (p *painter) photo(dst *image.RGBA, v *view) {
 	w, h := float32(r.Dx()), float32(r.Dy())
 	x0, y0 := float32(r.Min.X), float32(r.Min.Y)
 	var sun shape
-	sun.circle(x0+w*(0.68+0.05*float32(seed%3)), y0+h*0.3, h*0.11)
+	sun.circle(x0+w*(0.68+0.05*float32(seed%3)), y0+h*0.3, min(w, h*1.6)*0.11)
 	sun.fill(tmp, premul(color.RGBA{255, 250, 235, 220}))
 	ridge := func(base, amp float32, phase float64, c color.RGBA) {
 		pts := [][2]float32{{x0, y0 + h}}

@@ -263,14 +263,14 @@ func (b *builder) textField(v *view, key string) {
 	if v.focused {
 		lblColor = "primary"
 	}
-	if val == "" && !v.focused {
+	if val == "" && !v.focused { // the label sits where the value will be
 		v.kids = append(v.kids, b.label(n.Label, "bodyLarge", "onSurfaceVariant", hideInViews))
 		return
 	}
 	v.kids = append(v.kids, b.label(n.Label, "bodySmall", lblColor, hideInViews))
 	vt := b.label(shown, "bodyLarge", "onSurface", hideAlways)
-	vt.typ = "value"
 	vt.focused = v.focused
+	vt.n.Width = Dim{Fill: true, Set: true} // room for the cursor after the text
 	v.kids = append(v.kids, vt)
 }
 
