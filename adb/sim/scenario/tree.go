@@ -8,7 +8,7 @@ import (
 )
 
 // Node is the JSON shape of a UI node in the console API (docs/api.md "Node"), as
-// sidekick's inspectCurrentScreen reports true Compose semantics.
+// the sidekick's inspectCurrentScreen reports true Compose semantics.
 type Node struct {
 	UID                string `json:"uid"`
 	ParentUID          string `json:"parentUid"`
