@@ -141,3 +141,23 @@ func TestADBUIDumpAndTap(t *testing.T) {
 		t.Fatalf("dump to file after tap = %q", xml)
 	}
 }
+
+func TestADBReverseAndRefusedServices(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, testOptions())
+	s := dev.Serial()
+	srv.MustADB(t, "-s", s, "reverse", "tcp:8081", "tcp:9091")
+	if out := srv.MustADB(t, "-s", s, "reverse", "--list"); !strings.Contains(out, "tcp:8081 tcp:9091") {
+		t.Fatalf("reverse --list = %q", out)
+	}
+	if got := dev.Reverses(); len(got) != 1 || got[0] != "tcp:8081 tcp:9091" {
+		t.Fatalf("Reverses() = %v", got)
+	}
+	srv.MustADB(t, "-s", s, "reverse", "--remove", "tcp:8081")
+	if got := dev.Reverses(); len(got) != 0 {
+		t.Fatalf("Reverses() after remove = %v", got)
+	}
+	if r := srv.ADB(t, "-s", s, "reboot"); r.ExitCode == 0 && !strings.Contains(string(r.Stdout)+string(r.Stderr), "not supported") {
+		t.Errorf("reboot was not refused: %+v", r)
+	}
+}

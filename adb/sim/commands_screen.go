@@ -48,6 +48,11 @@ func cmdScreencap(e *cmdEnv) int {
 		return 130
 	}
 	frame := e.dev.phone.Frame()
+	if !asPNG && file == "" {
+		// Straight to the stream: no 10 MB copy for the fast path.
+		writeRawFrame(e.stdout, frame)
+		return 0
+	}
 	var out bytes.Buffer
 	if asPNG {
 		start := time.Now()
