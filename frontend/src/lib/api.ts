@@ -1,0 +1,209 @@
+// The only module that talks to the server: every fetch and the EventSource live here.
+import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
+import { withToken } from './token';
+import type {
+  BatchRequest,
+  BatchResponse,
+  ConnectInfo,
+  Device,
+  EvidencePolicy,
+  Freeze,
+  Item,
+  Presence,
+  Preview,
+  Session,
+  SessionSummary,
+  Severity,
+  Target,
+} from './types';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface WithEtag<T> {
+  data: T;
+  etag: string | null;
+}
+
+export const EVENT_TYPES = [
+  'snapshot',
+  'devices-updated',
+  'preview-ready',
+  'preview-status',
+  'session-updated',
+  'sessions-updated',
+  'agent',
+  'heartbeat',
+  'replay-overflow',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EventStreamHandlers {
+  onOpen(): void;
+  onEvent(type: EventType, data: unknown, id: string): void;
+  /** `closed` means the browser gave up (e.g. 401); otherwise it is retrying by itself. */
+  onError(closed: boolean): void;
+}
+
+export class Api {
+  readonly diagnostics: ConsoleEventsDiagnostics = newDiagnostics();
+
+  constructor(private token: string | null) {}
+
+  /** A URL for <img>, <a download> or EventSource: they cannot send the header. */
+  url(path: string): string {
+    return withToken(path, this.token);
+  }
+
+  private count(method: string, path: string): void {
+    if (method !== 'GET') return;
+    const p = path.split('?')[0];
+    if (p === '/api/preview') this.diagnostics.fetchPreview++;
+    else if (p === '/api/sessions') this.diagnostics.fetchSessions++;
+    else if (/^\/api\/sessions\/[^/]+$/.test(p)) this.diagnostics.fetchSession++;
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<WithEtag<T>> {
+    this.count(method, path);
+    const h: Record<string, string> = { Accept: 'application/json', ...headers };
+    if (this.token) h['X-FixThis-Console-Token'] = this.token;
+    if (body !== undefined) h['Content-Type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    } catch (err) {
+      throw new ApiError(0, 'network', `The FixThis app did not answer (${(err as Error).message || 'network error'}).`);
+    }
+    const text = await res.text();
+    let parsed: unknown = null;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = { message: text.slice(0, 300) };
+      }
+    }
+    if (!res.ok) {
+      const b = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
+      const code = typeof b.error === 'string' ? b.error : `http_${res.status}`;
+      const message = typeof b.message === 'string' && b.message ? b.message : `${method} ${path.split('?')[0]} failed with HTTP ${res.status}`;
+      throw new ApiError(res.status, code, message, b);
+    }
+    return { data: parsed as T, etag: res.headers.get('ETag') };
+  }
+
+  private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.request<T>(method, path, body)).data;
+  }
+
+  health() {
+    return this.json<{ status: string; version: string }>('GET', '/api/health');
+  }
+  devices() {
+    return this.json<{ devices: Device[]; selectedSerial: string }>('GET', '/api/devices');
+  }
+  refreshDevices() {
+    return this.json<{ devices: Device[]; selectedSerial: string }>('POST', '/api/devices/refresh');
+  }
+  selectDevice(serial: string) {
+    return this.json<{ selectedSerial: string; device: Device }>('POST', '/api/device/select', { serial });
+  }
+  disconnectDevice() {
+    return this.json<{ selectedSerial: string }>('POST', '/api/device/disconnect');
+  }
+  preview() {
+    return this.json<Preview>('GET', '/api/preview');
+  }
+  freeze(serial: string | undefined, sessionId: string | undefined) {
+    return this.json<Freeze>('POST', '/api/preview/freeze', { serial, sessionId });
+  }
+  resume() {
+    return this.json<{ ok: boolean }>('POST', '/api/preview/resume');
+  }
+  tap(x: number, y: number) {
+    return this.json<{ ok: boolean }>('POST', '/api/preview/tap', { x: Math.round(x), y: Math.round(y) });
+  }
+  sessions() {
+    return this.json<{ sessions: SessionSummary[] }>('GET', '/api/sessions');
+  }
+  createSession(title?: string) {
+    return this.json<{ sessionId: string; session: Session }>('POST', '/api/sessions', title ? { title } : {});
+  }
+  async session(id: string): Promise<WithEtag<Session>> {
+    const r = await this.request<{ session: Session }>('GET', `/api/sessions/${encodeURIComponent(id)}`);
+    return { data: r.data.session, etag: r.etag };
+  }
+  updateSession(id: string, patch: { title?: string; runtimeEvidencePolicy?: EvidencePolicy }) {
+    return this.json<{ session: Session }>('PUT', `/api/sessions/${encodeURIComponent(id)}`, patch);
+  }
+  deleteSession(id: string) {
+    return this.json<{ ok: boolean }>('DELETE', `/api/sessions/${encodeURIComponent(id)}`);
+  }
+  closeSession(id: string) {
+    return this.json<{ session: Session }>('POST', `/api/sessions/${encodeURIComponent(id)}/close`);
+  }
+  /** `ifMatch` is the last ETag seen for the session, or "*" to overwrite. */
+  saveBatch(req: BatchRequest, ifMatch: string | null) {
+    return this.request<BatchResponse>('POST', '/api/items/batch', req, ifMatch ? { 'If-Match': ifMatch } : {});
+  }
+  updateItem(itemId: string, sessionId: string, patch: { comment?: string; severity?: Severity; target?: Target }) {
+    return this.json<{ item: Item }>('PUT', `/api/items/${encodeURIComponent(itemId)}`, { sessionId, ...patch });
+  }
+  deleteItem(itemId: string, sessionId: string) {
+    return this.json<{ ok: boolean }>('DELETE', `/api/items/${encodeURIComponent(itemId)}?sessionId=${encodeURIComponent(sessionId)}`);
+  }
+  clearDraft(sessionId: string) {
+    return this.json<{ deleted: number }>('DELETE', `/api/items/draft?sessionId=${encodeURIComponent(sessionId)}`);
+  }
+  answer(itemId: string, sessionId: string, answer: string) {
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/answer`, { sessionId, answer });
+  }
+  resolve(itemId: string, sessionId: string, status: 'resolved' | 'wont_fix') {
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/resolve`, { sessionId, status });
+  }
+  agentHandoff(sessionId: string, itemIds: string[]) {
+    return this.json<{ session: Session; prompt: string; batchId: string }>('POST', '/api/agent-handoffs', { sessionId, itemIds });
+  }
+  handoffPreview(sessionId: string, itemIds: string[], markCopied: boolean) {
+    return this.json<{ markdown: string }>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/handoff-preview`, { itemIds, markCopied });
+  }
+  agent() {
+    return this.json<Presence>('GET', '/api/agent');
+  }
+  connectInfo() {
+    return this.json<ConnectInfo>('GET', '/api/connect');
+  }
+  exportUrl(sessionId: string, format: 'json' | 'markdown'): string {
+    return this.url(`/api/sessions/${encodeURIComponent(sessionId)}/export?format=${format}`);
+  }
+
+  /** Opens /api/events; returns a function that closes it. */
+  openEvents(handlers: EventStreamHandlers): () => void {
+    const es = new EventSource(this.url('/api/events'));
+    es.onopen = () => handlers.onOpen();
+    es.onerror = () => handlers.onError(es.readyState === EventSource.CLOSED);
+    for (const type of EVENT_TYPES) {
+      es.addEventListener(type, (ev) => {
+        const msg = ev as MessageEvent<string>;
+        let data: unknown = {};
+        try {
+          data = msg.data ? JSON.parse(msg.data) : {};
+        } catch {
+          return;
+        }
+        handlers.onEvent(type, data, msg.lastEventId);
+      });
+    }
+    return () => es.close();
+  }
+}

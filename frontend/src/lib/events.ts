@@ -1,0 +1,128 @@
+// Applies server events to the console's model. Pure over a plain model so the same
+// code runs on the reactive state and in unit tests. Events flow one way: SSE → model.
+import type { Device, Presence, Preview, PreviewStatus, Session, SessionSummary, Snapshot } from './types';
+
+export interface SyncModel {
+  version: string;
+  mode: string;
+  devices: Device[];
+  selectedSerial: string;
+  sessions: SessionSummary[];
+  activeSessionId: string;
+  session: Session | null;
+  preview: Preview | null;
+  agent: Presence | null;
+}
+
+export type Outcome = 'applied' | 'ignored-other-session' | 'full-refresh' | 'active-session-deleted' | 'noop';
+
+export function summaryOf(s: Session | SessionSummary): SessionSummary {
+  return {
+    sessionId: s.sessionId,
+    title: s.title,
+    status: s.status,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    itemCount: s.itemCount ?? ('items' in s && Array.isArray(s.items) ? s.items.length : 0),
+    phaseCounts: s.phaseCounts,
+    runtimeEvidencePolicy: s.runtimeEvidencePolicy,
+  };
+}
+
+/** Inserts or replaces a summary, newest first. */
+export function upsertSummary(list: SessionSummary[], summary: SessionSummary): SessionSummary[] {
+  const next = list.filter((s) => s.sessionId !== summary.sessionId);
+  next.push(summary);
+  return sortSessions(next);
+}
+
+export function sortSessions(list: SessionSummary[]): SessionSummary[] {
+  return [...list].sort((a, b) => (b.updatedAt ?? b.createdAt ?? '').localeCompare(a.updatedAt ?? a.createdAt ?? ''));
+}
+
+function applyPreviewStatus(model: SyncModel, serial: string, status: PreviewStatus): void {
+  if (model.preview) {
+    model.preview = { ...model.preview, status, serial: serial || model.preview.serial };
+  } else {
+    model.preview = { previewAvailable: false, previewId: '', serial, width: 0, height: 0, url: '', status };
+  }
+}
+
+/** Shared by preview-ready events and fallback polls: one path, one session fence. */
+export function applyPreview(model: SyncModel, p: Partial<Preview> & { sessionId?: string }): Outcome {
+  if (p.sessionId && model.activeSessionId && p.sessionId !== model.activeSessionId) return 'ignored-other-session';
+  const prev = model.preview;
+  const hasFrame = Boolean(p.url && p.previewId);
+  model.preview = {
+    previewAvailable: p.previewAvailable ?? (hasFrame || Boolean(prev?.previewAvailable)),
+    previewId: p.previewId ?? prev?.previewId ?? '',
+    serial: p.serial ?? prev?.serial ?? '',
+    width: p.width || prev?.width || 0,
+    height: p.height || prev?.height || 0,
+    url: p.url ?? prev?.url ?? '',
+    capturedAt: p.capturedAt ?? prev?.capturedAt,
+    status: p.status ?? (hasFrame ? { state: 'live' } : prev?.status),
+  };
+  return 'applied';
+}
+
+export function applySnapshot(model: SyncModel, s: Snapshot): void {
+  if (s.version) model.version = s.version;
+  if (s.mode) model.mode = s.mode;
+  if (Array.isArray(s.devices)) model.devices = s.devices;
+  if (typeof s.selectedSerial === 'string') model.selectedSerial = s.selectedSerial;
+  if (Array.isArray(s.sessions)) model.sessions = sortSessions(s.sessions);
+  // The snapshot is the one event applied whatever the active session.
+  if (s.preview !== undefined) model.preview = s.preview;
+  if (s.agent !== undefined) model.agent = s.agent;
+}
+
+export function applyEvent(model: SyncModel, type: string, data: unknown): Outcome {
+  const d = (data ?? {}) as Record<string, unknown>;
+  switch (type) {
+    case 'snapshot':
+      applySnapshot(model, d as Snapshot);
+      return 'applied';
+    case 'devices-updated':
+      if (Array.isArray(d.devices)) model.devices = d.devices as Device[];
+      if (typeof d.selectedSerial === 'string') model.selectedSerial = d.selectedSerial;
+      return 'applied';
+    case 'preview-ready':
+      return applyPreview(model, d as Partial<Preview>);
+    case 'preview-status': {
+      if (d.sessionId && model.activeSessionId && d.sessionId !== model.activeSessionId) return 'ignored-other-session';
+      applyPreviewStatus(model, String(d.serial ?? ''), (d.status ?? { state: 'live' }) as PreviewStatus);
+      return 'applied';
+    }
+    case 'session-updated': {
+      const sessionId = String(d.sessionId ?? '');
+      const session = d.session as Session | undefined;
+      if (!sessionId || sessionId !== model.activeSessionId) return 'ignored-other-session';
+      if (session) {
+        model.session = session;
+        model.sessions = upsertSummary(model.sessions, summaryOf(session));
+      }
+      return 'applied';
+    }
+    case 'sessions-updated': {
+      const sessionId = String(d.sessionId ?? '');
+      if (!sessionId) return 'noop';
+      if (d.deleted || d.summary === null) {
+        model.sessions = model.sessions.filter((s) => s.sessionId !== sessionId);
+        return sessionId === model.activeSessionId ? 'active-session-deleted' : 'applied';
+      }
+      if (d.summary) model.sessions = upsertSummary(model.sessions, d.summary as SessionSummary);
+      return 'applied';
+    }
+    case 'agent': {
+      const p = d as unknown as Presence;
+      if (p.sessionId && model.activeSessionId && p.sessionId !== model.activeSessionId) return 'ignored-other-session';
+      model.agent = p;
+      return 'applied';
+    }
+    case 'replay-overflow':
+      return 'full-refresh';
+    default:
+      return 'noop';
+  }
+}

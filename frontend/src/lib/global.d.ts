@@ -1,0 +1,8 @@
+import type { ConsoleEventsDiagnostics } from './diagnostics';
+
+declare global {
+  interface Window {
+    FixThisConsoleDebug?: { consoleEventsDiagnostics(): ConsoleEventsDiagnostics };
+  }
+}
+export {};

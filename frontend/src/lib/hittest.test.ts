@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { NodeIndex, isMeaningful, nodeLabel, normalizeRect } from './hittest';
+import type { UiNode } from './types';
+
+const b = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
+
+// A small Compose-like tree: root › content › list › row(clickable) › title text + icon
+const nodes: UiNode[] = [
+  { uid: 'root', parentUid: null, indexPath: '0', class: 'android.widget.FrameLayout', bounds: b(0, 0, 1080, 2400) },
+  { uid: 'content', parentUid: 'root', indexPath: '0.0', class: 'androidx.compose.ui.platform.ComposeView', resourceId: 'android:id/content', bounds: b(0, 0, 1080, 2400) },
+  { uid: 'list', parentUid: 'content', indexPath: '0.0.0', class: 'android.view.View', testTag: 'inbox_list', bounds: b(0, 200, 1080, 2200) },
+  { uid: 'row', parentUid: 'list', indexPath: '0.0.0.0', class: 'android.view.View', clickable: true, bounds: b(0, 200, 1080, 400) },
+  { uid: 'title', parentUid: 'row', indexPath: '0.0.0.0.0', class: 'android.widget.TextView', text: 'Quarterly report', bounds: b(40, 220, 700, 280) },
+  { uid: 'deco', parentUid: 'row', indexPath: '0.0.0.0.1', class: 'android.view.View', bounds: b(800, 220, 900, 300) },
+  { uid: 'pwd', parentUid: 'list', indexPath: '0.0.0.1', class: 'android.widget.EditText', text: 'hunter2', password: true, bounds: b(0, 500, 1080, 600) },
+];
+const index = new NodeIndex(nodes, 1080, 2400);
+
+describe('hitTest', () => {
+  it.each([
+    ['text inside a clickable row picks the text', 100, 250, 'title'],
+    ['a decorative view falls back to the clickable row', 850, 250, 'row'],
+    ['padding of the row picks the row', 1000, 390, 'row'],
+    ['outside rows picks the tagged list', 500, 1500, 'list'],
+    ['the status bar area picks nothing meaningful', 500, 100, null],
+  ])('%s', (_name, x, y, want) => {
+    expect(index.hitTest(x, y)?.uid ?? null).toBe(want);
+  });
+
+  it('never returns the full-screen root even if it has an id', () => {
+    expect(isMeaningful(nodes[1], 1080, 2400)).toBe(false);
+  });
+
+  it('treats bounds as half-open so neighbours do not both match', () => {
+    expect(index.hitTest(40, 219)?.uid).toBe('row');
+    expect(index.hitTest(700, 250)?.uid).toBe('row');
+  });
+});
+
+describe('ancestry and crumbs', () => {
+  it('walks up to the root', () => {
+    expect(index.ancestry('title').map((n) => n.uid)).toEqual(['root', 'content', 'list', 'row', 'title']);
+  });
+  it('drops the root and same-box wrappers that say nothing', () => {
+    expect(index.crumbs('title').map((n) => n.uid)).toEqual(['list', 'row', 'title']);
+  });
+  it('survives parent cycles', () => {
+    const cyc = new NodeIndex(
+      [
+        { uid: 'a', parentUid: 'b', bounds: b(0, 0, 1, 1) },
+        { uid: 'b', parentUid: 'a', bounds: b(0, 0, 1, 1) },
+      ],
+      10,
+      10,
+    );
+    expect(cyc.ancestry('a').length).toBe(2);
+  });
+});
+
+describe('areas', () => {
+  it('normalises a drag in any direction and clamps to the screen', () => {
+    expect(normalizeRect(900, 500, -20, 100, 1080, 2400)).toEqual(b(0, 100, 900, 500));
+  });
+  it('finds the best-overlapping meaningful node', () => {
+    expect(index.bestForArea(b(30, 210, 710, 290))?.uid).toBe('title');
+  });
+});
+
+describe('nodeLabel', () => {
+  it('never shows password text', () => {
+    expect(nodeLabel(nodes[6])).toBe('EditText');
+  });
+  it('prefers text and truncates long text', () => {
+    expect(nodeLabel({ class: 'x.Button', role: 'Button', text: 'A'.repeat(40) })).toBe(`Button “${'A'.repeat(31)}…”`);
+  });
+  it('uses the resource id when there is nothing to read', () => {
+    expect(nodeLabel({ class: 'android.view.View', resourceId: 'com.app:id/fab' })).toBe('View #fab');
+  });
+});

@@ -1,0 +1,62 @@
+import type { SyncModel } from '../events';
+import type { Device, Presence, Preview, Session, SessionSummary } from '../types';
+
+export type StatusKind = 'error' | 'warning' | 'success' | 'info';
+
+export interface StatusMessage {
+  id: number;
+  kind: StatusKind;
+  text: string;
+  detail?: string;
+  /** Set for messages replaced by later ones of the same topic (e.g. "connection"). */
+  topic?: string;
+}
+
+/** Server-backed state: what the API and the event stream say. */
+export class AppState implements SyncModel {
+  version = $state('');
+  mode = $state('');
+  devices = $state<Device[]>([]);
+  selectedSerial = $state('');
+  sessions = $state<SessionSummary[]>([]);
+  activeSessionId = $state('');
+  session = $state<Session | null>(null);
+  preview = $state<Preview | null>(null);
+  agent = $state<Presence | null>(null);
+  /** Last ETag per session for If-Match on batch saves. */
+  etags = new Map<string, string>();
+
+  /** SSE health: true while /api/events is open. */
+  connected = $state(false);
+  /** True once the first connection attempt has settled either way. */
+  started = $state(false);
+  unauthorized = $state(false);
+
+  status = $state<StatusMessage[]>([]);
+  private nextStatusId = 1;
+
+  selectedDevice = $derived(this.devices.find((d) => d.serial === this.selectedSerial) ?? null);
+  activeSummary = $derived(this.sessions.find((s) => s.sessionId === this.activeSessionId) ?? null);
+  deviceReady = $derived(this.selectedDevice?.state === 'device');
+
+  /** Shows a message; a topic replaces the previous message of that topic. */
+  notify(kind: StatusKind, text: string, opts: { detail?: string; topic?: string } = {}): number {
+    const id = this.nextStatusId++;
+    const rest = opts.topic ? this.status.filter((m) => m.topic !== opts.topic) : this.status;
+    this.status = [...rest, { id, kind, text, detail: opts.detail, topic: opts.topic }].slice(-4);
+    if (kind === 'success' || kind === 'info') {
+      setTimeout(() => this.dismiss(id), kind === 'success' ? 5000 : 8000);
+    }
+    return id;
+  }
+
+  dismiss(id: number): void {
+    this.status = this.status.filter((m) => m.id !== id);
+  }
+
+  clearTopic(topic: string): void {
+    this.status = this.status.filter((m) => m.topic !== topic);
+  }
+}
+
+export const app = new AppState();

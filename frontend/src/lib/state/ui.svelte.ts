@@ -1,0 +1,55 @@
+import type { Recovery } from '../workspace';
+import type { Target, UiNode } from '../types';
+
+export type Tool = 'select' | 'annotate';
+export type StageMode = 'live' | 'frozen' | 'saved';
+
+export interface PendingTarget {
+  target: Target;
+  /** For node targets: the picked node; the breadcrumb can re-scope to an ancestor. */
+  nodeUid?: string;
+  label: string;
+}
+
+export type Dialog =
+  | { kind: 'dirtySwitch'; toSessionId: string | null }
+  | { kind: 'fingerprintMismatch'; frozen: string; current: string; action: 'copy' | 'save' }
+  | { kind: 'staleDraft'; action: 'copy' | 'save'; serverDraft: unknown }
+  | { kind: 'clipboard'; text: string }
+  | { kind: 'confirmClearDraft' }
+  | { kind: 'confirmDeleteSession'; sessionId: string; title: string };
+
+/** View state that the server does not know about. */
+export class UiState {
+  tool = $state<Tool>('select');
+  stageMode = $state<StageMode>('live');
+  /** Screen shown in "Saved screen" mode. */
+  savedScreenId = $state('');
+  selectedItemId = $state('');
+  /** Draft (browser-local) item being edited in the inspector. */
+  editingDraftId = $state('');
+  pending = $state<PendingTarget | null>(null);
+  pendingComment = $state('');
+  pendingSeverity = $state<'high' | 'med' | 'low'>('med');
+  /** Node outlined while hovering the frame or a breadcrumb crumb. */
+  hoverNode = $state<UiNode | null>(null);
+  drawerOpen = $state(false);
+  connectOpen = $state(false);
+  devicesOpen = $state(false);
+  dialog = $state<Dialog | null>(null);
+  recovery = $state<Recovery | null>(null);
+  busy = $state<'' | 'freezing' | 'saving' | 'copying' | 'sending'>('');
+  /** Bumped to ask the inspector to focus the comment box. */
+  focusCommentTick = $state(0);
+
+  clearSelection(): void {
+    this.pending = null;
+    this.pendingComment = '';
+    this.pendingSeverity = 'med';
+    this.editingDraftId = '';
+    this.selectedItemId = '';
+    this.hoverNode = null;
+  }
+}
+
+export const ui = new UiState();

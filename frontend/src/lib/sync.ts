@@ -1,0 +1,228 @@
+// Keeps AppState in step with the server: one bootstrap preview fetch, then the event
+// stream. Polling runs only while the stream is down and stops the moment it is back.
+import type { Api } from './api';
+import { recordError } from './diagnostics';
+import { applyEvent, applyPreview, sortSessions, summaryOf } from './events';
+import type { AppState } from './state/app.svelte';
+
+const PREVIEW_POLL_MS = 1500;
+const SESSIONS_POLL_MS = 2000;
+const RECONNECT_MAX_MS = 15000;
+
+export interface SyncHooks {
+  /** The active session disappeared (deleted elsewhere). */
+  onActiveSessionDeleted(): void;
+  /** Called after every snapshot (connect, reconnect) and full refresh, to resync the rest. */
+  onResync(): void;
+}
+
+export class Sync {
+  private closeStream: (() => void) | null = null;
+  private previewTimer: ReturnType<typeof setInterval> | null = null;
+  private sessionsTimer: ReturnType<typeof setInterval> | null = null;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private reconnectDelay = 1000;
+  private wasConnected = false;
+  /** Bumped on session switch so late responses for the old session are dropped. */
+  generation = 0;
+
+  constructor(
+    private readonly api: Api,
+    private readonly app: AppState,
+    private readonly hooks: SyncHooks,
+  ) {}
+
+  async start(): Promise<void> {
+    try {
+      const h = await this.api.health();
+      this.app.version = h.version ?? '';
+    } catch (err) {
+      this.reportHttpError(err);
+    }
+    // The one bootstrap preview fetch, before the EventSource opens.
+    try {
+      this.api.diagnostics.bootstrapPreviewFetches++;
+      const p = await this.api.preview();
+      applyPreview(this.app, p);
+    } catch {
+      // no preview yet; the snapshot will say why
+    }
+    this.open();
+  }
+
+  private open(): void {
+    this.closeStream?.();
+    this.closeStream = this.api.openEvents({
+      onOpen: () => this.onOpen(),
+      onError: (closed) => this.onError(closed),
+      onEvent: (type, data, id) => {
+        const d = this.api.diagnostics;
+        d.eventsReceived++;
+        d.eventsByType[type] = (d.eventsByType[type] ?? 0) + 1;
+        if (id) d.lastEventId = id;
+        const outcome = applyEvent(this.app, type, data);
+        if (type === 'session-updated') {
+          const sess = (data as { session?: { sessionId?: string; etag?: string } }).session;
+          if (outcome === 'applied' && sess?.sessionId && sess.etag) this.app.etags.set(sess.sessionId, sess.etag);
+        }
+        if (type === 'snapshot') {
+          this.app.started = true;
+          this.hooks.onResync();
+        }
+        if (outcome === 'ignored-other-session') {
+          d.ignoredOtherSession++;
+          console.warn(`fixthis: dropped ${type} for another session`);
+        } else if (outcome === 'full-refresh') {
+          d.replayOverflows++;
+          recordError(d, 'replay_overflow');
+          void this.refresh();
+        } else if (outcome === 'active-session-deleted') {
+          this.hooks.onActiveSessionDeleted();
+        }
+      },
+    });
+  }
+
+  private onOpen(): void {
+    const d = this.api.diagnostics;
+    d.connected = true;
+    d.connects++;
+    d.connectedAt = Date.now();
+    this.app.connected = true;
+    this.app.started = true;
+    this.reconnectDelay = 1000;
+    this.stopPolling();
+    if (this.wasConnected) {
+      d.reconnects++;
+      this.app.notify('success', 'Live updates are back.', { topic: 'connection' });
+    } else {
+      this.app.clearTopic('connection');
+    }
+    this.wasConnected = true;
+  }
+
+  private onError(closed: boolean): void {
+    const d = this.api.diagnostics;
+    recordError(d, 'eventsource_error');
+    const was = d.connected;
+    d.connected = false;
+    this.app.connected = false;
+    this.app.started = true;
+    if (was || !this.previewTimer) {
+      this.app.notify('warning', 'Connection paused — draft preserved. Reconnecting feedback updates…', {
+        topic: 'connection',
+        detail: 'Live updates from the FixThis app stopped. Your pending annotations stay in this browser; keep working, they are saved when you hand off.',
+      });
+    }
+    this.startPolling();
+    if (closed) this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.open();
+    }, this.reconnectDelay);
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS);
+  }
+
+  /** Fallback polling; a no-op while the event stream is healthy. */
+  private startPolling(): void {
+    if (this.app.connected) return;
+    if (!this.previewTimer) {
+      this.previewTimer = setInterval(() => void this.pollPreview(), PREVIEW_POLL_MS);
+    }
+    if (!this.sessionsTimer) {
+      this.sessionsTimer = setInterval(() => void this.pollSessions(), SESSIONS_POLL_MS);
+    }
+  }
+
+  private stopPolling(): void {
+    if (this.previewTimer) clearInterval(this.previewTimer);
+    if (this.sessionsTimer) clearInterval(this.sessionsTimer);
+    this.previewTimer = null;
+    this.sessionsTimer = null;
+  }
+
+  private async pollPreview(): Promise<void> {
+    if (this.app.connected) return this.stopPolling();
+    this.api.diagnostics.pollsPreview++;
+    const gen = this.generation;
+    try {
+      const p = await this.api.preview();
+      if (gen !== this.generation || this.app.connected) return;
+      if (applyPreview(this.app, p) === 'ignored-other-session') this.api.diagnostics.ignoredOtherSession++;
+    } catch {
+      // still down; the next tick retries
+    }
+  }
+
+  private async pollSessions(): Promise<void> {
+    if (this.app.connected) return this.stopPolling();
+    this.api.diagnostics.pollsSessions++;
+    try {
+      const r = await this.api.sessions();
+      if (this.app.connected) return;
+      this.app.sessions = sortSessions(r.sessions ?? []);
+      await this.reloadActiveSession();
+    } catch {
+      // still down
+    }
+  }
+
+  /** Fetches the active session's detail; fenced by the session switch generation. */
+  async reloadActiveSession(): Promise<void> {
+    const id = this.app.activeSessionId;
+    if (!id) return;
+    const gen = this.generation;
+    try {
+      const r = await this.api.session(id);
+      if (gen !== this.generation || id !== this.app.activeSessionId) return;
+      this.app.session = r.data;
+      const etag = r.etag ?? r.data.etag;
+      if (etag) this.app.etags.set(id, etag);
+      this.app.sessions = this.app.sessions.map((s) => (s.sessionId === id ? summaryOf(r.data) : s));
+    } catch (err) {
+      this.reportHttpError(err);
+    }
+  }
+
+  /** Full refresh from the authoritative HTTP endpoints (replay overflow, manual refresh). */
+  async refresh(): Promise<void> {
+    const d = this.api.diagnostics;
+    d.fullRefreshes++;
+    const gen = this.generation;
+    try {
+      const [devs, sess, prev] = await Promise.all([this.api.devices(), this.api.sessions(), this.api.preview().catch(() => null)]);
+      if (gen !== this.generation) return;
+      this.app.devices = devs.devices ?? [];
+      this.app.selectedSerial = devs.selectedSerial ?? '';
+      this.app.sessions = sortSessions(sess.sessions ?? []);
+      if (prev) applyPreview(this.app, prev);
+      await this.reloadActiveSession();
+      this.hooks.onResync();
+    } catch (err) {
+      this.reportHttpError(err);
+    }
+  }
+
+  reportHttpError(err: unknown): void {
+    const e = err as { status?: number; code?: string; message?: string };
+    if (e.status === 401) {
+      this.app.unauthorized = true;
+      this.app.notify('error', 'This console link is no longer valid. Open the URL that `fixthis serve` printed (it carries a fresh token).', {
+        topic: 'auth',
+      });
+    } else if (e.status === 403) {
+      this.app.notify('error', 'The FixThis app refused this page (origin check). Reload the console from the URL the app printed.', { topic: 'auth' });
+    }
+  }
+
+  stop(): void {
+    this.closeStream?.();
+    this.closeStream = null;
+    this.stopPolling();
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+  }
+}
