@@ -5,6 +5,8 @@ package app
 
 import (
 	"context"
+	"fixthis/adb"
+	"fixthis/app/store"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -32,6 +34,12 @@ type Options struct {
 	Logger  *slog.Logger
 	// KeepAliveEvery is the SSE keep-alive period (15 s; tests shorten it).
 	KeepAliveEvery time.Duration
+	// ADB is the adb server client every device operation goes through.
+	ADB *adb.Client
+	// Demo says when the simulated demo device starts.
+	Demo Demo
+	// Store is the project's feedback store (.fixthis/fixthis.db).
+	Store *store.Store
 }
 
 // App is one running FixThis instance.
@@ -46,6 +54,17 @@ type App struct {
 
 	consoleToken string
 	mcpToken     string
+
+	adb       *adb.Client
+	store     *store.Store
+	demo      Demo
+	devices   *devices
+	preview   *previewLoop
+	frozen    *frozenFrames
+	sidekicks *sidekicks
+	// presence reads the agent's presence for a session (wired to the MCP layer).
+	presence func(ctx context.Context, sessionID string) (any, error)
+	bg       bgGroup
 
 	// watchers counts open /api/events streams; watchersChanged wakes whoever waits
 	// for that number to move (the live preview pauses when nobody watches).
@@ -68,7 +87,7 @@ func New(opts Options) *App {
 	if opts.Mode == "" {
 		opts.Mode = ModeServe
 	}
-	return &App{
+	a := &App{
 		version:         opts.Version,
 		projectDir:      opts.ProjectDir,
 		mode:            opts.Mode,
@@ -80,7 +99,15 @@ func New(opts Options) *App {
 		mcpToken:        newToken(),
 		watchersChanged: make(chan struct{}),
 		shutdown:        make(chan struct{}),
+		adb:             opts.ADB,
+		store:           opts.Store,
+		demo:            opts.Demo,
 	}
+	a.devices = newDevices(opts.ADB, a.bus)
+	a.preview = newPreviewLoop(a)
+	a.frozen = newFrozenFrames(4)
+	a.sidekicks = newSidekicks(a)
+	return a
 }
 
 // ConsoleToken is the per-launch token the console needs in serve mode.
@@ -104,9 +131,15 @@ func (a *App) notifyWatchers() {
 
 // snapshot is the first SSE event: everything the console needs to render.
 func (a *App) snapshot(ctx context.Context) (map[string]any, error) {
+	dev := a.devices.payload()
 	return map[string]any{
-		"version": a.version,
-		"mode":    a.mode,
+		"version":        a.version,
+		"mode":           a.mode,
+		"devices":        dev.Devices,
+		"selectedSerial": dev.SelectedSerial,
+		"adbServerUp":    dev.ServerUp,
+		"adbServerError": dev.ServerError,
+		"preview":        a.preview.latest(),
 	}, nil
 }
 

@@ -40,6 +40,8 @@ func commands() []command {
 	return []command{
 		{"desktop", "open the desktop window (the default; serve mode when there is no display)", runDesktop},
 		{"serve", "serve the console in a browser on 127.0.0.1", runServe},
+		{"devices", "list the devices the adb server knows", runDevices},
+		{"semantics", "parse a uiautomator dump file and print its nodes", runSemantics},
 		{"version", "print the version", runVersion},
 		{"help", "show this help", nil},
 	}

@@ -11,6 +11,10 @@ import (
 
 func run(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	// Keep the commands away from any real adb server: a private port and no adb
+	// binary on PATH, so the device layer reports adb as missing instead of starting one.
+	t.Setenv("ANDROID_ADB_SERVER_PORT", "1")
+	t.Setenv("PATH", t.TempDir())
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

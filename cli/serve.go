@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/store"
 )
 
 // appFlags are shared by the desktop and serve modes.
@@ -63,14 +65,47 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	return serve(ctx, env, af, *addr, *asJSON)
 }
 
-func serve(ctx context.Context, env Env, af appFlags, addr string, asJSON bool) error {
+// newApp builds the app and its dependencies: the adb client and the project's store.
+// The returned cleanup closes what it opened.
+func newApp(ctx context.Context, env Env, af appFlags, mode app.Mode) (*app.App, func(), error) {
+	logger := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	client, err := adb.NewClient(adb.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := store.Open(ctx, af.projectDir, store.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("open the feedback store in %s: %w", af.projectDir, err)
+	}
+	demo := app.DemoAuto
+	switch {
+	case af.demo:
+		demo = app.DemoOn
+	case af.noDemo:
+		demo = app.DemoOff
+	}
 	a := app.New(app.Options{
 		Version:    env.Version,
 		ProjectDir: af.projectDir,
-		Mode:       app.ModeServe,
+		Mode:       mode,
 		Console:    env.Console,
-		Logger:     slog.New(slog.NewTextHandler(env.Stderr, nil)),
+		Logger:     logger,
+		ADB:        client,
+		Demo:       demo,
+		Store:      st,
 	})
+	return a, func() { _ = st.Close() }, nil
+}
+
+func serve(ctx context.Context, env Env, af appFlags, addr string, asJSON bool) error {
+	a, cleanup, err := newApp(ctx, env, af, app.ModeServe)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	runCtx, stop := context.WithCancel(ctx)
+	defer func() { stop(); a.Wait() }()
+	a.Run(runCtx)
 	return a.Serve(ctx, addr, func(info app.ServeInfo) {
 		if asJSON {
 			line, _ := json.Marshal(info)
@@ -99,12 +134,13 @@ func runDesktop(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintln(env.Stderr, "fixthis: this binary has no desktop window (built without the `desktop` tag); serving the console in a browser instead.")
 		return serve(ctx, env, af, "127.0.0.1:0", false)
 	}
-	a := app.New(app.Options{
-		Version:    env.Version,
-		ProjectDir: af.projectDir,
-		Mode:       app.ModeDesktop,
-		Console:    env.Console,
-		Logger:     slog.New(slog.NewTextHandler(env.Stderr, nil)),
-	})
-	return a.RunDesktop(ctx)
+	a, cleanup, err := newApp(ctx, env, af, app.ModeDesktop)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	runCtx, stop := context.WithCancel(ctx)
+	defer func() { stop(); a.Wait() }()
+	a.Run(runCtx)
+	return a.RunDesktop(runCtx)
 }

@@ -1,0 +1,307 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"fixthis/adb"
+)
+
+// DeviceView is a device as the console sees it: the adb entry plus whether it is the
+// built-in simulated demo device.
+type DeviceView struct {
+	adb.Device
+	IsDemo bool `json:"isDemo"`
+}
+
+// devices keeps the live device list from the adb server and FixThis's own device
+// selection. Selection is FixThis state only: clearing it removes the forwards FixThis
+// created and nothing else (never `adb disconnect` or `kill-server`).
+type devices struct {
+	client *adb.Client
+	bus    *Bus
+
+	mu         sync.Mutex
+	list       []DeviceView
+	described  map[string]adb.Device // serial → Describe result for the current transport
+	selected   string
+	demoSerial string
+	serverUp   bool
+	serverErr  string
+	// userCleared is set when the user pressed ×: auto-selection then waits for a
+	// device that was not there before instead of re-selecting the same one.
+	userCleared bool
+	changed     chan struct{}
+}
+
+var (
+	// ErrNoDevice means the console asked for a device while none is selected.
+	ErrNoDevice = errorf(http.StatusConflict, "device_not_available", "DEVICE_NOT_AVAILABLE: no device is selected; connect a phone or use the demo device")
+)
+
+func newDevices(client *adb.Client, bus *Bus) *devices {
+	return &devices{client: client, bus: bus, described: map[string]adb.Device{}, changed: make(chan struct{})}
+}
+
+// run follows the adb server's device list until ctx ends, reconnecting when the server
+// goes away, and publishes devices-updated on every change.
+func (d *devices) run(ctx context.Context) {
+	for {
+		if err := d.client.EnsureServer(ctx); err != nil {
+			d.setServerDown(err)
+			if errors.Is(err, adb.ErrADBMissing) {
+				return // nothing will fix this while we run; the error says what to install
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(2 * time.Second):
+				continue
+			}
+		}
+		_ = d.client.Watch(ctx, func(ev adb.WatchEvent) {
+			if !ev.ServerUp {
+				d.setServerDown(ev.Err)
+				return
+			}
+			d.setList(ctx, ev.Devices)
+		})
+		if ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+func (d *devices) setServerDown(err error) {
+	d.mu.Lock()
+	d.serverUp = false
+	if err != nil {
+		d.serverErr = err.Error()
+	}
+	d.list = nil
+	d.mu.Unlock()
+	d.publish()
+}
+
+// setList merges a new adb list: online devices are described once per transport (the
+// Android version and screen size do not change while connected).
+func (d *devices) setList(ctx context.Context, devs []adb.Device) {
+	views := make([]DeviceView, 0, len(devs))
+	for _, dev := range devs {
+		if dev.Online() {
+			d.mu.Lock()
+			cached, ok := d.described[dev.Serial]
+			d.mu.Unlock()
+			if !ok || cached.TransportID != dev.TransportID {
+				dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+				full, err := d.client.Describe(dctx, dev.Serial)
+				cancel()
+				if err == nil {
+					full.TransportID = dev.TransportID
+					cached = full
+					d.mu.Lock()
+					d.described[dev.Serial] = full
+					d.mu.Unlock()
+				} else {
+					cached = dev
+				}
+			}
+			dev.AndroidVersion, dev.SDK, dev.Screen = cached.AndroidVersion, cached.SDK, cached.Screen
+			if dev.Model == "" {
+				dev.Model = cached.Model
+			}
+		}
+		views = append(views, DeviceView{Device: dev})
+	}
+	d.mu.Lock()
+	for i := range views {
+		views[i].IsDemo = views[i].Serial == d.demoSerial
+	}
+	prev := d.list
+	d.list = views
+	d.serverUp = true
+	d.serverErr = ""
+	d.autoSelectLocked(prev)
+	d.mu.Unlock()
+	d.publish()
+}
+
+// autoSelectLocked keeps a valid selection: when nothing is selected (or the selected
+// device vanished), pick the first online real device, else the demo device.
+func (d *devices) autoSelectLocked(prev []DeviceView) {
+	if d.selected != "" && d.onlineLocked(d.selected) {
+		return
+	}
+	if d.selected != "" && !d.presentLocked(d.selected) {
+		d.selected = "" // unplugged: the selection follows reality
+	}
+	if d.selected != "" {
+		return // listed but offline: keep it selected so the console shows its hint
+	}
+	var pick string
+	for _, v := range d.list {
+		if !v.Online() {
+			continue
+		}
+		if d.userCleared && containsSerial(prev, v.Serial) {
+			continue
+		}
+		if pick == "" || (!v.IsDemo && d.isDemoSerialLocked(pick)) {
+			pick = v.Serial
+		}
+	}
+	if pick != "" {
+		d.selected = pick
+		d.userCleared = false
+	}
+}
+
+func containsSerial(list []DeviceView, serial string) bool {
+	return slices.ContainsFunc(list, func(v DeviceView) bool { return v.Serial == serial })
+}
+
+func (d *devices) isDemoSerialLocked(s string) bool { return s != "" && s == d.demoSerial }
+
+func (d *devices) presentLocked(serial string) bool { return containsSerial(d.list, serial) }
+
+func (d *devices) onlineLocked(serial string) bool {
+	for _, v := range d.list {
+		if v.Serial == serial {
+			return v.Online()
+		}
+	}
+	return false
+}
+
+// devicesPayload is the body of GET /api/devices and of devices-updated.
+type devicesPayload struct {
+	Devices        []DeviceView `json:"devices"`
+	SelectedSerial string       `json:"selectedSerial"`
+	ServerUp       bool         `json:"adbServerUp"`
+	ServerError    string       `json:"adbServerError,omitempty"`
+}
+
+func (d *devices) payload() devicesPayload {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	list := slices.Clone(d.list)
+	if list == nil {
+		list = []DeviceView{}
+	}
+	return devicesPayload{Devices: list, SelectedSerial: d.selected, ServerUp: d.serverUp, ServerError: d.serverErr}
+}
+
+func (d *devices) publish() {
+	d.bus.Publish("devices-updated", d.payload())
+	d.mu.Lock()
+	close(d.changed)
+	d.changed = make(chan struct{})
+	d.mu.Unlock()
+}
+
+// changes returns a channel closed at the next device-list or selection change.
+func (d *devices) changes() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.changed
+}
+
+// Selected returns the selected device when it is online.
+func (d *devices) Selected() (DeviceView, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, v := range d.list {
+		if v.Serial == d.selected {
+			if !v.Online() {
+				return v, errorf(http.StatusConflict, "device_not_available", "DEVICE_NOT_AVAILABLE: %s is %s. %s", v.Serial, v.State, v.Hint)
+			}
+			return v, nil
+		}
+	}
+	return DeviceView{}, ErrNoDevice
+}
+
+// Lookup returns a listed, online device by serial (or the selection when serial is "").
+func (d *devices) Lookup(serial string) (DeviceView, error) {
+	if serial == "" {
+		return d.Selected()
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, v := range d.list {
+		if v.Serial == serial {
+			if !v.Online() {
+				return v, errorf(http.StatusConflict, "device_not_available", "DEVICE_NOT_AVAILABLE: %s is %s. %s", v.Serial, v.State, v.Hint)
+			}
+			return v, nil
+		}
+	}
+	return DeviceView{}, errorf(http.StatusNotFound, "device_not_found", "DEVICE_NOT_AVAILABLE: no device %q is connected", serial)
+}
+
+func (d *devices) Select(serial string) (DeviceView, error) {
+	d.mu.Lock()
+	var found *DeviceView
+	for i := range d.list {
+		if d.list[i].Serial == serial {
+			found = &d.list[i]
+		}
+	}
+	if found == nil {
+		d.mu.Unlock()
+		return DeviceView{}, errorf(http.StatusNotFound, "device_not_found", "DEVICE_NOT_AVAILABLE: no device %q is connected; press Refresh devices", serial)
+	}
+	view := *found
+	d.selected = serial
+	d.userCleared = false
+	d.mu.Unlock()
+	d.publish()
+	return view, nil
+}
+
+// Clear drops FixThis's selection and removes the forwards FixThis created for it.
+func (d *devices) Clear(ctx context.Context) error {
+	d.mu.Lock()
+	serial := d.selected
+	d.selected = ""
+	d.userCleared = true
+	d.mu.Unlock()
+	var err error
+	if serial != "" {
+		if ferr := d.client.RemoveOwnForwards(ctx, serial); ferr != nil {
+			err = fmt.Errorf("remove FixThis forwards of %s: %w", serial, ferr)
+		}
+	}
+	d.publish()
+	return err
+}
+
+// Refresh re-reads the list from the server (the Refresh devices button).
+func (d *devices) Refresh(ctx context.Context) error {
+	if err := d.client.EnsureServer(ctx); err != nil {
+		d.setServerDown(err)
+		return errorf(http.StatusServiceUnavailable, "adb_unavailable", "DEVICE_NOT_AVAILABLE: %v", err)
+	}
+	list, err := d.client.Devices(ctx)
+	if err != nil {
+		d.setServerDown(err)
+		return errorf(http.StatusServiceUnavailable, "adb_unavailable", "DEVICE_NOT_AVAILABLE: %v", err)
+	}
+	d.setList(ctx, list)
+	return nil
+}
+
+// setDemo marks serial as the built-in demo device.
+func (d *devices) setDemo(serial string) {
+	d.mu.Lock()
+	d.demoSerial = serial
+	for i := range d.list {
+		d.list[i].IsDemo = d.list[i].Serial == serial
+	}
+	d.mu.Unlock()
+}

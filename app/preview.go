@@ -1,0 +1,326 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"image"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fixthis/capture"
+)
+
+// previewFrame is one live frame kept for the browser to fetch by URL.
+type previewFrame struct {
+	ID         string
+	Serial     string
+	Width      int // device pixels
+	Height     int
+	JPEG       []byte
+	Perceptual uint64
+	pixelsCRC  uint32
+	CapturedAt time.Time
+}
+
+// previewStatus is Preview.status in docs/api.md.
+type previewStatus struct {
+	State   string `json:"state"` // live | frozen | blocked | no-device | stale
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// previewLoop mirrors the selected device. It is push-first: each new frame is
+// announced with preview-ready and fetched by the browser by URL. It captures only while
+// a console watches, the preview is not frozen and a device is selected; it skips frames
+// whose pixels did not change and backs off while the screen is idle. It is strictly
+// sequential, so frames never queue behind a slow device: the latest frame wins.
+type previewLoop struct {
+	a   *App
+	seq atomic.Uint64
+
+	mu      sync.Mutex
+	frames  []*previewFrame // newest last, bounded
+	status  previewStatus
+	frozen  bool
+	wake    chan struct{}
+	lastCRC uint32
+}
+
+const keptPreviewFrames = 8
+
+func newPreviewLoop(a *App) *previewLoop {
+	return &previewLoop{a: a, wake: make(chan struct{}, 1), status: previewStatus{State: "no-device", Message: "Connect a device or use the demo device"}}
+}
+
+// poke wakes the loop early (a tap, a resume, a device change).
+func (p *previewLoop) poke() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (p *previewLoop) setFrozen(frozen bool) {
+	p.mu.Lock()
+	p.frozen = frozen
+	p.mu.Unlock()
+	if frozen {
+		p.setStatus("", previewStatus{State: "frozen"})
+	} else {
+		p.mu.Lock()
+		p.lastCRC = 0 // announce the next frame even if unchanged: the console left the frozen image
+		p.mu.Unlock()
+		p.poke()
+	}
+}
+
+func (p *previewLoop) isFrozen() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.frozen
+}
+
+// run is the loop. Intervals: as fast as the device answers while frames change,
+// doubling up to 1 s while they do not, 2 s between screen-state checks.
+func (p *previewLoop) run(ctx context.Context) {
+	const minIdle, maxIdle = 50 * time.Millisecond, time.Second
+	idle := minIdle
+	var lastStateCheck time.Time
+	for ctx.Err() == nil {
+		if !p.shouldCapture() {
+			p.waitForWork(ctx)
+			idle = minIdle
+			continue
+		}
+		dev, err := p.a.devices.Selected()
+		if err != nil {
+			p.setStatus("", previewStatus{State: "no-device", Message: err.Error()})
+			p.waitForWork(ctx)
+			continue
+		}
+		if time.Since(lastStateCheck) > 2*time.Second {
+			lastStateCheck = time.Now()
+			if blocked := p.checkBlocked(ctx, dev.Serial); blocked != nil {
+				p.setStatus(dev.Serial, *blocked)
+				p.sleep(ctx, maxIdle)
+				continue
+			}
+		}
+		changed, err := p.captureOnce(ctx, dev.Serial)
+		switch {
+		case err != nil:
+			lastStateCheck = time.Time{} // find out why on the next round
+			p.setStatus(dev.Serial, previewStatus{State: "stale", Reason: "capture_failed", Message: err.Error()})
+			p.sleep(ctx, maxIdle)
+		case changed:
+			idle = minIdle
+			p.sleep(ctx, 0)
+		default:
+			p.sleep(ctx, idle)
+			idle = min(idle*2, maxIdle)
+		}
+	}
+}
+
+func (p *previewLoop) shouldCapture() bool {
+	return p.a.watchers.Load() > 0 && !p.isFrozen()
+}
+
+// waitForWork parks until something that could make capturing worthwhile changes.
+func (p *previewLoop) waitForWork(ctx context.Context) {
+	p.a.watchersMu.Lock()
+	watchers := p.a.watchersChanged
+	p.a.watchersMu.Unlock()
+	select {
+	case <-ctx.Done():
+	case <-watchers:
+	case <-p.a.devices.changes():
+	case <-p.wake:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+func (p *previewLoop) sleep(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-p.wake:
+	}
+}
+
+// captureOnce grabs one raw frame and announces it when its pixels changed.
+func (p *previewLoop) captureOnce(ctx context.Context, serial string) (bool, error) {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	raw, err := p.a.adb.Exec(cctx, serial, "screencap")
+	if err != nil {
+		return false, fmt.Errorf("capture frame from %s: %w", serial, err)
+	}
+	img, err := capture.DecodeFrame(raw)
+	if err != nil {
+		return false, fmt.Errorf("decode frame from %s: %w", serial, err)
+	}
+	return p.publishFrame(serial, img, start)
+}
+
+// publishFrame turns a decoded frame into a JPEG preview and announces it, unless its
+// pixels are identical to the last announced frame. Equality is checked on the exact
+// pixels (CRC-32C, about 1 ms for 1080×2400) rather than the perceptual hash, which is
+// too coarse to notice a typed character.
+func (p *previewLoop) publishFrame(serial string, img *image.NRGBA, capturedAt time.Time) (bool, error) {
+	sum := crc32.Checksum(img.Pix, crcTable)
+	p.mu.Lock()
+	same := sum == p.lastCRC
+	p.mu.Unlock()
+	if same {
+		if st := p.currentStatus(); st.State != "live" {
+			p.setStatus(serial, previewStatus{State: "live"})
+		}
+		return false, nil
+	}
+	var buf bytes.Buffer
+	if _, _, err := capture.EncodePreview(&buf, img, capture.PreviewOptions{MaxHeight: 1200, Quality: 78}); err != nil {
+		return false, err
+	}
+	b := img.Bounds()
+	frame := &previewFrame{
+		ID:         "p" + strconv.FormatUint(p.seq.Add(1), 10),
+		Serial:     serial,
+		Width:      b.Dx(),
+		Height:     b.Dy(),
+		JPEG:       buf.Bytes(),
+		Perceptual: capture.PerceptualHash(img),
+		pixelsCRC:  sum,
+		CapturedAt: capturedAt,
+	}
+	p.mu.Lock()
+	if p.frozen {
+		p.mu.Unlock()
+		return false, nil // froze while we captured: the console shows the frozen frame
+	}
+	p.lastCRC = sum
+	p.frames = append(p.frames, frame)
+	if len(p.frames) > keptPreviewFrames {
+		p.frames = p.frames[len(p.frames)-keptPreviewFrames:]
+	}
+	p.mu.Unlock()
+	p.setStatus(serial, previewStatus{State: "live"})
+	p.a.bus.Publish("preview-ready", p.payloadOf(frame))
+	return true, nil
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// checkBlocked asks the device whether a live preview can show the app at all.
+func (p *previewLoop) checkBlocked(ctx context.Context, serial string) *previewStatus {
+	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	st, err := capture.ReadScreenState(cctx, p.a.captureDevice(serial))
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil
+		}
+		return &previewStatus{State: "blocked", Reason: "device_gone", Message: fmt.Sprintf("%s stopped answering: %v", serial, err)}
+	}
+	p.a.sidekicks.notePackage(serial, st.Package)
+	switch {
+	case !st.ScreenOn:
+		return &previewStatus{State: "blocked", Reason: "screen_off", Message: "The screen is off. Wake the device to continue."}
+	case st.Keyguard:
+		return &previewStatus{State: "blocked", Reason: "keyguard", Message: "The device is locked. Unlock it to continue."}
+	}
+	return nil
+}
+
+func (p *previewLoop) currentStatus() previewStatus {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.status
+}
+
+// setStatus records the status and publishes preview-status when it changed.
+func (p *previewLoop) setStatus(serial string, st previewStatus) {
+	p.mu.Lock()
+	if p.frozen && st.State != "frozen" && st.State != "blocked" {
+		st = previewStatus{State: "frozen"}
+	}
+	changed := p.status != st
+	p.status = st
+	p.mu.Unlock()
+	if changed {
+		p.a.bus.Publish("preview-status", map[string]any{"serial": serial, "status": st})
+	}
+}
+
+func (p *previewLoop) payloadOf(f *previewFrame) map[string]any {
+	return map[string]any{
+		"previewId":  f.ID,
+		"serial":     f.Serial,
+		"width":      f.Width,
+		"height":     f.Height,
+		"url":        "/api/preview/" + f.ID + "/image",
+		"capturedAt": f.CapturedAt.UTC().Format(time.RFC3339Nano),
+	}
+}
+
+// latest returns the Preview document of docs/api.md.
+func (p *previewLoop) latest() map[string]any {
+	p.mu.Lock()
+	var f *previewFrame
+	if n := len(p.frames); n > 0 {
+		f = p.frames[n-1]
+	}
+	st := p.status
+	p.mu.Unlock()
+	out := map[string]any{"previewAvailable": f != nil, "status": st}
+	if f != nil {
+		for k, v := range p.payloadOf(f) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (p *previewLoop) frame(id string) *previewFrame {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, f := range p.frames {
+		if f.ID == id {
+			return f
+		}
+	}
+	return nil
+}
+
+func (a *App) getPreview(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, a.preview.latest())
+}
+
+func (a *App) getPreviewImage(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("previewId")
+	if f := a.preview.frame(id); f != nil {
+		w.Header().Set("Content-Type", "image/jpeg")
+		w.Header().Set("Cache-Control", "private, max-age=3600, immutable")
+		_, _ = w.Write(f.JPEG)
+		return
+	}
+	if fz := a.frozen.get(id); fz != nil {
+		w.Header().Set("Content-Type", "image/png")
+		w.Header().Set("Cache-Control", "private, max-age=3600, immutable")
+		_, _ = w.Write(fz.PNG)
+		return
+	}
+	writeError(w, errorf(http.StatusNotFound, "preview_not_found", "PREVIEW_NOT_FOUND: preview %s is gone; live frames are kept briefly", id))
+}

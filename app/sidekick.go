@@ -1,0 +1,94 @@
+package app
+
+import (
+	"context"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"fixthis/capture"
+)
+
+// sidekicks keeps one sidekick connection per device and app package for the session
+// (the forward stays up as long as it is used) and remembers apps without one for a
+// while, so a freeze does not pay `run-as` every time.
+type sidekicks struct {
+	a       *App
+	mu      sync.Mutex
+	clients map[string]*capture.SidekickClient // serial|pkg → client
+	absent  map[string]time.Time               // serial|pkg → when we last found none
+	lastPkg map[string]string                  // serial → foreground package last seen
+}
+
+const sidekickRetryAfter = 30 * time.Second
+
+func newSidekicks(a *App) *sidekicks {
+	return &sidekicks{a: a, clients: map[string]*capture.SidekickClient{}, absent: map[string]time.Time{}, lastPkg: map[string]string{}}
+}
+
+// notePackage records the foreground package of serial (from the preview's state checks).
+func (s *sidekicks) notePackage(serial, pkg string) {
+	s.mu.Lock()
+	s.lastPkg[serial] = pkg
+	s.mu.Unlock()
+}
+
+// forDevice returns the sidekick of the foreground app on serial, or nil when the app
+// carries none (then uiautomator is used).
+func (s *sidekicks) forDevice(ctx context.Context, serial string) *capture.SidekickClient {
+	s.mu.Lock()
+	pkg := s.lastPkg[serial]
+	key := serial + "|" + pkg
+	c := s.clients[key]
+	missingSince, missing := s.absent[key]
+	s.mu.Unlock()
+	if pkg == "" || c != nil {
+		return c
+	}
+	if missing && time.Since(missingSince) < sidekickRetryAfter {
+		return nil
+	}
+	c, err := s.open(ctx, serial, pkg)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.absent[key] = time.Now()
+		return nil
+	}
+	s.clients[key] = c
+	return c
+}
+
+func (s *sidekicks) open(ctx context.Context, serial, pkg string) (*capture.SidekickClient, error) {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	sess, err := capture.ReadSidekickSession(ctx, s.a.captureDevice(serial), pkg)
+	if err != nil {
+		return nil, err
+	}
+	port, err := s.a.adb.ForwardLocalAbstract(ctx, serial, sess.Socket)
+	if err != nil {
+		return nil, err
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	return &capture.SidekickClient{
+		Session: sess,
+		Dial: func(ctx context.Context) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "tcp", addr)
+		},
+	}, nil
+}
+
+// forget closes and drops every sidekick of serial (device cleared or gone).
+func (s *sidekicks) forget(serial string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key, c := range s.clients {
+		if len(key) > len(serial) && key[:len(serial)+1] == serial+"|" {
+			_ = c.Close()
+			delete(s.clients, key)
+		}
+	}
+}
