@@ -1,0 +1,131 @@
+// Package handoff renders a feedback session as the compact agent prompt
+// (grammar v2 of the console contract) and as full JSON and Markdown exports.
+// It owns its input model; the app converts stored records into it.
+package handoff
+
+import (
+	"time"
+
+	"fixthis/app/source"
+)
+
+// Session is the set of screens and annotations to hand off.
+type Session struct {
+	ID        string    `json:"sessionId"`
+	Title     string    `json:"title,omitempty"`
+	Package   string    `json:"package"`
+	Status    string    `json:"status,omitempty"`
+	CreatedAt time.Time `json:"createdAt,omitzero"`
+	Screens   []Screen  `json:"screens"`
+	Items     []Item    `json:"items"`
+}
+
+// Screen is a persisted evidence screen.
+type Screen struct {
+	ID             string  `json:"screenId"` // UUID; the prompt shows its first 8 characters
+	DisplayName    string  `json:"displayName"`
+	ScreenshotPath string  `json:"screenshotPath,omitempty"`
+	Width          int     `json:"width,omitempty"`
+	Height         int     `json:"height,omitempty"`
+	Activity       string  `json:"activity,omitempty"`
+	Density        float64 `json:"density,omitempty"` // dp scale; 0 means the contract's default 1.0
+	Fingerprint    string  `json:"fingerprint,omitempty"`
+}
+
+// Box is a rectangle in screen pixels.
+type Box struct {
+	Left   int `json:"left"`
+	Top    int `json:"top"`
+	Right  int `json:"right"`
+	Bottom int `json:"bottom"`
+}
+
+// Target kinds.
+const (
+	TargetNode   = "node"
+	TargetArea   = "area"
+	TargetScreen = "screen"
+)
+
+// Target is what an annotation points at, with the node snapshot kept at
+// comment time.
+type Target struct {
+	Kind               string `json:"type"` // node | area | screen
+	Box                Box    `json:"bounds"`
+	Role               string `json:"role,omitempty"`
+	Tag                string `json:"testTag,omitempty"`
+	Text               string `json:"text,omitempty"`
+	ContentDescription string `json:"contentDescription,omitempty"`
+	Class              string `json:"class,omitempty"`
+	// Path is the node's index path in the UI tree ("0/2/1"); its string order
+	// numbers list-rendered instances.
+	Path      string `json:"indexPath,omitempty"`
+	Sensitive bool   `json:"sensitive,omitempty"` // text redacted at capture
+	Editable  bool   `json:"editable,omitempty"`
+	Password  bool   `json:"password,omitempty"`
+	Interop   bool   `json:"interop,omitempty"` // inside an AndroidView/WebView host
+}
+
+// Severity values.
+const (
+	SeverityHigh = "high"
+	SeverityMed  = "med"
+	SeverityLow  = "low"
+)
+
+// Item is one annotation.
+type Item struct {
+	ID           string               `json:"itemId"`
+	ScreenID     string               `json:"screenId"`
+	Sequence     int                  `json:"sequenceNumber"`
+	Severity     string               `json:"severity"`
+	Comment      string               `json:"comment"`
+	Target       Target               `json:"target"`
+	CropPath     string               `json:"cropPath,omitempty"`
+	Candidates   []source.Candidate   `json:"sourceCandidates,omitempty"`
+	EditSurfaces []source.EditSurface `json:"editSurfaces,omitempty"`
+	Warnings     []string             `json:"warnings,omitempty"`
+	// TargetConfidence is high | medium | low | unknown when the capture
+	// layer graded the target; empty lets the renderer derive it silently.
+	TargetConfidence   string            `json:"targetConfidence,omitempty"`
+	ForcedMismatch     bool              `json:"forcedMismatch,omitempty"`
+	MissingFingerprint bool              `json:"missingFingerprint,omitempty"`
+	RuntimeEvidence    []RuntimeEvidence `json:"runtimeEvidence,omitempty"`
+
+	// Lifecycle, carried into the full exports only.
+	Delivery      string    `json:"delivery,omitempty"`
+	Status        string    `json:"status,omitempty"`
+	ResolvedBy    string    `json:"resolvedBy,omitempty"`
+	AgentSummary  string    `json:"agentSummary,omitempty"`
+	AgentQuestion string    `json:"agentQuestion,omitempty"`
+	UserAnswer    string    `json:"userAnswer,omitempty"`
+	CreatedAt     time.Time `json:"createdAt,omitzero"`
+}
+
+// RuntimeEvidence is a bounded summary of locally collected diagnostics.
+type RuntimeEvidence struct {
+	Type         string `json:"type"` // logcat | frame | memory | …
+	ArtifactPath string `json:"artifactPath,omitempty"`
+	Summary      string `json:"summary"`
+}
+
+// EvidenceAttempt records the automatic runtime-evidence decision of a
+// Save-to-MCP handoff; Copy Prompt never sets it.
+type EvidenceAttempt struct {
+	Attempted bool     `json:"attempted"`
+	Status    string   `json:"status"` // complete | partial | failed | unsupported | skipped
+	Failure   string   `json:"failure,omitempty"`
+	Reason    string   `json:"reason,omitempty"` // manual | off | skipped
+	Warnings  []string `json:"warnings,omitempty"`
+}
+
+// Options tune one rendering.
+type Options struct {
+	// ItemIDs limits the prompt to these items; empty means every item.
+	ItemIDs []string
+	// NoSource explains items without candidates on their unknown line:
+	// no-match (default), no-project-dir, index-building or index-error.
+	NoSource string
+	// Attempt appends the runtimeEvidenceAttempt block (Save to MCP only).
+	Attempt *EvidenceAttempt
+}
