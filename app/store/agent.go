@@ -13,13 +13,33 @@ type FeedbackQuery struct {
 	SessionID string
 	// IncludeAll adds drafts never handed off and finished items.
 	IncludeAll bool
+	// Limit caps the items returned (default 100, at most 1000): an agent
+	// reads a page it can act on, and the call stays fast on large stores.
+	Limit int
 }
+
+// FeedbackPage is a list of items and how many matched in all.
+type FeedbackPage struct {
+	Items []Item `json:"items"`
+	Total int    `json:"total"`
+}
+
+const (
+	defaultFeedbackLimit = 100
+	maxFeedbackLimit     = 1000
+)
 
 // ListFeedback lists the items an agent should see: by default those handed
 // to it (Save to MCP, a copied prompt, or already being worked) and not yet
-// finished; with IncludeAll every item.
-func (s *Store) ListFeedback(ctx context.Context, q FeedbackQuery) ([]Item, error) {
-	var out []Item
+// finished; with IncludeAll every item. Oldest sessions and lowest sequence
+// numbers come first.
+func (s *Store) ListFeedback(ctx context.Context, q FeedbackQuery) (*FeedbackPage, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = defaultFeedbackLimit
+	}
+	limit = min(limit, maxFeedbackLimit)
+	page := &FeedbackPage{}
 	err := s.read(ctx, "listing feedback", func(t *sql.Tx) error {
 		where := `WHERE session_id IN (SELECT id FROM sessions WHERE status = 'open')`
 		var args []any
@@ -33,11 +53,17 @@ func (s *Store) ListFeedback(ctx context.Context, q FeedbackQuery) ([]Item, erro
 			where += ` AND status NOT IN ('resolved', 'wont_fix')
 				AND (delivery = 'sent' OR last_handed_off_at IS NOT NULL OR status IN ('in_progress', 'needs_clarification'))`
 		}
+		if err := t.QueryRowContext(ctx, `SELECT COUNT(*) FROM items `+where, args...).Scan(&page.Total); err != nil {
+			return err
+		}
 		var err error
-		out, err = queryItems(ctx, t, where+` ORDER BY session_id, sequence_number`, args...)
+		page.Items, err = queryItems(ctx, t, where+` ORDER BY created_at, session_id, sequence_number LIMIT ?`, append(args, limit)...)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return page, nil
 }
 
 // ItemDetail is an item with the screen it was written on.

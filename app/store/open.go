@@ -111,8 +111,8 @@ func prepareDirs(loc Locations) error {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return storageErr("creating "+dir, err)
 		}
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return storageErr("restricting "+dir, err)
+		if err := restrict(dir); err != nil {
+			return err
 		}
 	}
 	f, err := os.OpenFile(loc.Database(), os.O_RDWR|os.O_CREATE, 0o600)
@@ -122,8 +122,21 @@ func prepareDirs(loc Locations) error {
 	if err := f.Close(); err != nil {
 		return storageErr("opening "+loc.Database(), err)
 	}
-	if err := os.Chmod(loc.Database(), 0o600); err != nil {
-		return storageErr("restricting "+loc.Database(), err)
+	return restrict(loc.Database())
+}
+
+// restrict removes group and other permissions. It only ever narrows the
+// mode, so a directory the user made read-only stays read-only and is
+// reported as such instead of being silently made writable.
+func restrict(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return storageErr("checking "+path, err)
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		if err := os.Chmod(path, perm&^0o077); err != nil {
+			return storageErr("restricting "+path, err)
+		}
 	}
 	return nil
 }

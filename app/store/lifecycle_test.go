@@ -1,0 +1,458 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestUpdateItemRules(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name      string
+		prepare   func(s *Store, sid, iid string)
+		wantErr   error
+		wantPhase string
+	}{
+		{"draft stays draft", func(*Store, string, string) {}, nil, PhaseDraft},
+		{"sent becomes sent_modified", func(s *Store, sid, iid string) {
+			mustOK(s.ReleaseToAgent(ctx, sid, []string{iid}))(t)
+		}, nil, PhaseSentModified},
+		{"needs_clarification stays editable", func(s *Store, sid, iid string) {
+			mustOK(s.ReleaseToAgent(ctx, sid, []string{iid}))(t)
+			mustOK(s.Ask(ctx, sid, iid, "which button?"))(t)
+		}, nil, PhaseNeedsClarify},
+		{"in_progress refused", func(s *Store, sid, iid string) {
+			mustOK(s.Claim(ctx, sid, iid, ""))(t)
+		}, ErrItemNotEditable, ""},
+		{"resolved refused", func(s *Store, sid, iid string) {
+			mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t)
+		}, ErrItemNotEditable, ""},
+		{"closed session refused", func(s *Store, sid, iid string) {
+			mustOK(s.CloseSession(ctx, sid))(t)
+		}, ErrSessionClosed, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestStore(t)
+			sess, items := sessionWithItems(t, s, 1)
+			tc.prepare(s, sess.SessionID, items[0].ItemID)
+			it, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr("  smaller  "), Severity: ptr("low")})
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("got %v, want %v", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if it.Phase != tc.wantPhase || it.Comment != "smaller" || it.Severity != SeverityLow {
+				t.Fatalf("got phase %s comment %q severity %s", it.Phase, it.Comment, it.Severity)
+			}
+		})
+	}
+}
+
+func TestUpdateItemValidationAndRevision(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess, items := sessionWithItems(t, s, 1)
+	if _, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr(" ")}); !errors.Is(err, ErrInvalidInput) {
+		t.Fatalf("empty comment: %v", err)
+	}
+	if _, err := s.UpdateItem(ctx, sess.SessionID, "missing", ItemUpdate{Comment: ptr("x")}); !errors.Is(err, ErrItemNotFound) {
+		t.Fatalf("missing item: %v", err)
+	}
+	if _, err := s.UpdateItem(ctx, "other", items[0].ItemID, ItemUpdate{Comment: ptr("x")}); !errors.Is(err, ErrSessionNotFound) {
+		t.Fatalf("wrong session: %v", err)
+	}
+	it, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Target: &Target{Type: TargetScreen}})
+	if err != nil || it.Target.Type != TargetScreen {
+		t.Fatalf("retarget: %+v %v", it, err)
+	}
+	after, _ := s.GetSession(ctx, sess.SessionID)
+	if after.ETag == sess.ETag {
+		t.Fatal("an edit did not change the ETag")
+	}
+	// Agent activity does not make the console's draft stale.
+	mustOK(s.Claim(ctx, sess.SessionID, items[0].ItemID, ""))(t)
+	again, _ := s.GetSession(ctx, sess.SessionID)
+	if again.ETag != after.ETag {
+		t.Fatal("an agent claim changed the ETag")
+	}
+}
+
+// mustOK(call())(t) fails the test when call returned an error.
+func mustOK[T any](v T, err error) func(testing.TB) T {
+	return func(t testing.TB) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func TestReleaseToAgent(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess, items := sessionWithItems(t, s, 3)
+	rel := mustOK(s.ReleaseToAgent(ctx, sess.SessionID, []string{items[0].ItemID, items[1].ItemID}))(t)
+	if len(rel.Items) != 2 || rel.Items[0].Status != StatusReady || rel.Items[0].LastHandedOffAt == nil {
+		t.Fatalf("released: %+v", rel.Items)
+	}
+	if c := rel.Session.PhaseCounts; c.Sent != 2 || c.Draft != 1 {
+		t.Fatalf("counts %+v", c)
+	}
+	if len(rel.Session.Handoffs) != 1 || rel.Session.Handoffs[0].Kind != HandoffKindMCP || rel.Session.Handoffs[0].BatchID != rel.BatchID {
+		t.Fatalf("handoffs %+v", rel.Session.Handoffs)
+	}
+	// Releasing already-sent items again is refused; an edited one goes again.
+	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{items[0].ItemID}); !errors.Is(err, ErrNoDraftFeedback) {
+		t.Fatalf("re-release: %v", err)
+	}
+	mustOK(s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr("changed")}))(t)
+	again := mustOK(s.ReleaseToAgent(ctx, sess.SessionID, nil))(t)
+	if len(again.Items) != 2 || again.Session.PhaseCounts.Sent != 3 {
+		t.Fatalf("second release: %d items, %+v", len(again.Items), again.Session.PhaseCounts)
+	}
+	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{"nope"}); !errors.Is(err, ErrItemNotFound) {
+		t.Fatalf("unknown id: %v", err)
+	}
+	if st, code := HTTPStatus(&Error{Code: CodeNoDraftFeedback}); st != http.StatusConflict || code != "no_draft_feedback" {
+		t.Fatalf("mapping %d %s", st, code)
+	}
+}
+
+func TestMarkCopied(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess, items := sessionWithItems(t, s, 2)
+	got := mustOK(s.MarkCopied(ctx, sess.SessionID, []string{items[1].ItemID}))(t)
+	if got.Items[1].LastHandedOffAt == nil || got.Items[0].LastHandedOffAt != nil || got.Items[1].Delivery != DeliveryDraft {
+		t.Fatalf("copied: %+v", got.Items)
+	}
+	if len(got.Handoffs) != 1 || got.Handoffs[0].Kind != HandoffKindCopy {
+		t.Fatalf("handoffs %+v", got.Handoffs)
+	}
+	if n := mustOK(s.PendingBatches(ctx, sess.SessionID))(t); n != 0 {
+		t.Fatalf("copy queued %d agent batches", n)
+	}
+}
+
+func TestAgentClaimResolveAsk(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name    string
+		prepare func(s *Store, sid, iid string)
+		act     func(s *Store, sid, iid string) (*Item, error)
+		wantErr error
+		phase   string
+		check   func(t *testing.T, it *Item)
+	}{
+		{"claim sent", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "looking") },
+			nil, PhaseInProgress, func(t *testing.T, it *Item) {
+				if it.AgentNote != "looking" {
+					t.Errorf("note %q", it.AgentNote)
+				}
+			}},
+		{"claim twice", func(s *Store, sid, iid string) { mustOK(s.Claim(ctx, sid, iid, "a"))(t) },
+			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, nil, PhaseInProgress,
+			func(t *testing.T, it *Item) {
+				if it.AgentNote != "a" {
+					t.Errorf("note lost: %q", it.AgentNote)
+				}
+			}},
+		{"claim resolved", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t) },
+			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
+		{"claim wont_fix", func(s *Store, sid, iid string) {
+			mustOK(s.Resolve(ctx, ResolveInput{sid, iid, StatusWontFix, "no"}))(t)
+		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
+		{"claim closed session", func(s *Store, sid, iid string) { mustOK(s.CloseSession(ctx, sid))(t) },
+			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrSessionClosed, "", nil},
+		{"claim unknown item", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, "x", "") }, ErrItemNotFound, "", nil},
+		{"resolve", nil, func(s *Store, sid, iid string) (*Item, error) {
+			return s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, "Made it bigger in Button.kt"})
+		}, nil, PhaseResolved, func(t *testing.T, it *Item) {
+			if it.ResolvedBy != ResolvedByAgent || it.AgentSummary == "" {
+				t.Errorf("resolved: %+v", it)
+			}
+		}},
+		{"resolve needs_clarification", nil, func(s *Store, sid, iid string) (*Item, error) {
+			return s.Resolve(ctx, ResolveInput{sid, iid, StatusNeedsClarification, "Which screen?"})
+		}, nil, PhaseNeedsClarify, func(t *testing.T, it *Item) {
+			if it.AgentQuestion != "Which screen?" || it.ResolvedBy != "" {
+				t.Errorf("clarify: %+v", it)
+			}
+		}},
+		{"resolve without summary", nil, func(s *Store, sid, iid string) (*Item, error) {
+			return s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, " "})
+		}, ErrInvalidInput, "", nil},
+		{"resolve bad status", nil, func(s *Store, sid, iid string) (*Item, error) {
+			return s.Resolve(ctx, ResolveInput{sid, iid, "done", "x"})
+		}, ErrInvalidInput, "", nil},
+		{"ask", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "Which colour?") },
+			nil, PhaseNeedsClarify, nil},
+		{"ask resolved", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusWontFix))(t) },
+			func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") }, ErrItemAlreadyResolved, "", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestStore(t)
+			sess, items := sessionWithItems(t, s, 1)
+			mustOK(s.ReleaseToAgent(ctx, sess.SessionID, nil))(t)
+			if tc.prepare != nil {
+				tc.prepare(s, sess.SessionID, items[0].ItemID)
+			}
+			it, err := tc.act(s, sess.SessionID, items[0].ItemID)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("got %v, want %v", err, tc.wantErr)
+				}
+				prefix := string(tc.wantErr.(*Error).Code) + ": "
+				if !strings.HasPrefix(err.Error(), prefix) {
+					t.Fatalf("message %q lacks prefix %q", err, prefix)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if it.Phase != tc.phase {
+				t.Fatalf("phase %s, want %s", it.Phase, tc.phase)
+			}
+			if tc.check != nil {
+				tc.check(t, it)
+			}
+		})
+	}
+}
+
+func TestAgentBatchQueue(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openTest(t, dir)
+	sess, items := sessionWithItems(t, s, 2)
+	sid := sess.SessionID
+
+	if b := mustOK(s.NextAgentBatch(ctx, sid))(t); b != nil {
+		t.Fatalf("batch before any release: %+v", b)
+	}
+	rel := mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+	mustOK(s.Ask(ctx, sid, items[0].ItemID, "Which colour?"))(t)
+	mustOK(s.AnswerQuestion(ctx, sid, items[0].ItemID, "Blue"))(t)
+	if err := s.DeleteItem(ctx, sid, items[1].ItemID); err != nil {
+		t.Fatal(err)
+	}
+
+	// Served until acknowledged, also by a new handle (a restart).
+	b1 := mustOK(s.NextAgentBatch(ctx, ""))(t)
+	if b1.BatchID != rel.BatchID || b1.Kind != BatchKindRelease || len(b1.Items) != 1 {
+		t.Fatalf("first batch %+v (deleted items are left out)", b1)
+	}
+	s.Close()
+	s = openTest(t, dir)
+	again := mustOK(s.NextAgentBatch(ctx, sid))(t)
+	if again.BatchID != b1.BatchID || again.ServeCount != 2 {
+		t.Fatalf("re-served %+v", again)
+	}
+	if r := mustOK(s.AckBatch(ctx, b1.BatchID))(t); r.AlreadyAcked {
+		t.Fatal("first ack reported already acked")
+	}
+	if r := mustOK(s.AckBatch(ctx, b1.BatchID))(t); !r.AlreadyAcked {
+		t.Fatal("second ack not idempotent")
+	}
+	if _, err := s.AckBatch(ctx, "b-unknown"); !errors.Is(err, ErrBatchNotFound) {
+		t.Fatalf("unknown batch: %v", err)
+	}
+
+	ans := mustOK(s.NextAgentBatch(ctx, sid))(t)
+	if ans.Kind != BatchKindAnswer || len(ans.Answers) != 1 || ans.Answers[0].Answer != "Blue" || ans.Answers[0].Question != "Which colour?" {
+		t.Fatalf("answer batch %+v", ans)
+	}
+	if ans.Items[0].Status != StatusReady {
+		t.Fatalf("answered item is %s, want ready", ans.Items[0].Status)
+	}
+	mustOK(s.AckBatch(ctx, ans.BatchID))(t)
+	wd := mustOK(s.NextAgentBatch(ctx, sid))(t)
+	if wd.Kind != BatchKindWithdrawn || len(wd.Withdrawals) != 1 || wd.Withdrawals[0].ItemID != items[1].ItemID {
+		t.Fatalf("withdrawal batch %+v", wd)
+	}
+	mustOK(s.AckBatch(ctx, wd.BatchID))(t)
+	if b := mustOK(s.NextAgentBatch(ctx, sid))(t); b != nil {
+		t.Fatalf("queue not empty: %+v", b)
+	}
+	if _, err := s.NextAgentBatch(ctx, "missing"); !errors.Is(err, ErrSessionNotFound) {
+		t.Fatalf("unknown session: %v", err)
+	}
+}
+
+func TestUserSideRules(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess, items := sessionWithItems(t, s, 3)
+	sid := sess.SessionID
+	if _, err := s.AnswerQuestion(ctx, sid, items[0].ItemID, "x"); !errors.Is(err, ErrItemNotEditable) {
+		t.Fatalf("answer without question: %v", err)
+	}
+	if _, err := s.ResolveByUser(ctx, sid, items[0].ItemID, StatusInProgress); !errors.Is(err, ErrInvalidInput) {
+		t.Fatalf("user in_progress: %v", err)
+	}
+	// A draft deleted or resolved by the user was never the agent's: no withdrawal.
+	it := mustOK(s.ResolveByUser(ctx, sid, items[0].ItemID, StatusWontFix))(t)
+	if it.Phase != PhaseWontFix || it.ResolvedBy != ResolvedByUser {
+		t.Fatalf("user wont_fix: %+v", it)
+	}
+	if n := mustOK(s.PendingBatches(ctx, sid))(t); n != 0 {
+		t.Fatalf("%d batches for a draft", n)
+	}
+	// A released item resolved by the user is withdrawn from the agent.
+	mustOK(s.ReleaseToAgent(ctx, sid, []string{items[1].ItemID}))(t)
+	mustOK(s.ResolveByUser(ctx, sid, items[1].ItemID, StatusResolved))(t)
+	if n := mustOK(s.PendingBatches(ctx, sid))(t); n != 2 {
+		t.Fatalf("%d batches, want release + withdrawal", n)
+	}
+	n := mustOK(s.DeleteDraftItems(ctx, sid))(t)
+	if n != 1 {
+		t.Fatalf("cleared %d drafts, want 1 (terminal and sent items stay)", n)
+	}
+	if n := mustOK(s.DeleteDraftItems(ctx, sid))(t); n != 0 {
+		t.Fatalf("second clear deleted %d", n)
+	}
+}
+
+func TestSessionsCRUD(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	a := mustOK(s.CreateSession(ctx, ""))(t)
+	if a.Title == "" || a.RuntimeEvidencePolicy != PolicyAuto || a.Status != SessionOpen || a.ETag != `"0"` {
+		t.Fatalf("new session %+v", a)
+	}
+	b, _ := sessionWithItems(t, s, 2)
+	list := mustOK(s.ListSessions(ctx))(t)
+	if len(list) != 2 || list[0].SessionID != b.SessionID || list[0].PhaseCounts.Draft != 2 || list[0].ItemCount != 2 {
+		t.Fatalf("list %+v", list)
+	}
+	up := mustOK(s.UpdateSession(ctx, a.SessionID, SessionUpdate{Title: ptr("Login"), RuntimeEvidencePolicy: ptr(PolicyOff)}))(t)
+	if up.Title != "Login" || up.RuntimeEvidencePolicy != PolicyOff {
+		t.Fatalf("update %+v", up.SessionSummary)
+	}
+	for _, bad := range []SessionUpdate{{Title: ptr(" ")}, {RuntimeEvidencePolicy: ptr("always")}, {Title: ptr(strings.Repeat("x", 201))}} {
+		if _, err := s.UpdateSession(ctx, a.SessionID, bad); !errors.Is(err, ErrInvalidInput) {
+			t.Errorf("update %+v: %v", bad, err)
+		}
+	}
+	closed := mustOK(s.CloseSession(ctx, a.SessionID))(t)
+	if closed.Status != SessionClosed {
+		t.Fatal("not closed")
+	}
+	mustOK(s.CloseSession(ctx, a.SessionID))(t)
+	if _, err := s.UpdateSession(ctx, a.SessionID, SessionUpdate{Title: ptr("x")}); !errors.Is(err, ErrSessionClosed) {
+		t.Fatalf("update closed: %v", err)
+	}
+	if err := s.DeleteSession(ctx, b.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetSession(ctx, b.SessionID); !errors.Is(err, ErrSessionNotFound) {
+		t.Fatalf("get deleted: %v", err)
+	}
+	if err := s.DeleteSession(ctx, b.SessionID); !errors.Is(err, ErrSessionNotFound) {
+		t.Fatalf("delete twice: %v", err)
+	}
+	if n := countRows(t, s, `SELECT COUNT(*) FROM items`); n != 0 {
+		t.Fatalf("%d items survived their session", n)
+	}
+	if evs := mustOK(s.Events(ctx, b.SessionID, 0))(t); len(evs) < 3 || evs[len(evs)-1].Kind != "session-deleted" {
+		t.Fatalf("history of deleted session: %+v", evs)
+	}
+	if _, err := s.rdb.Exec(`DELETE FROM events`); err == nil || !strings.Contains(err.Error(), "append-only") {
+		t.Fatalf("events deletable: %v", err)
+	}
+}
+
+func TestListAndReadFeedback(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess := mustSession(t, s)
+	res := mustSave(t, s, batchInput(t, sess.SessionID, "ws", 4, true))
+	ids := func(items []Item) (out []int) {
+		for _, it := range items {
+			out = append(out, it.SequenceNumber)
+		}
+		return out
+	}
+	mustOK(s.ReleaseToAgent(ctx, sess.SessionID, []string{res.Items[0].ItemID, res.Items[1].ItemID}))(t)
+	mustOK(s.MarkCopied(ctx, sess.SessionID, []string{res.Items[2].ItemID}))(t)
+	mustOK(s.Resolve(ctx, ResolveInput{sess.SessionID, res.Items[1].ItemID, StatusResolved, "ok"}))(t)
+	if got := ids(mustOK(s.ListFeedback(ctx, FeedbackQuery{}))(t).Items); len(got) != 2 || got[0] != 1 || got[1] != 3 {
+		t.Fatalf("default list %v, want [1 3]", got)
+	}
+	if got := ids(mustOK(s.ListFeedback(ctx, FeedbackQuery{SessionID: sess.SessionID, IncludeAll: true}))(t).Items); len(got) != 4 {
+		t.Fatalf("all %v", got)
+	}
+	page := mustOK(s.ListFeedback(ctx, FeedbackQuery{SessionID: sess.SessionID, IncludeAll: true, Limit: 3}))(t)
+	if len(page.Items) != 3 || page.Total != 4 || page.Items[2].SequenceNumber != 3 {
+		t.Fatalf("page %d items of %d", len(page.Items), page.Total)
+	}
+	if _, err := s.ListFeedback(ctx, FeedbackQuery{SessionID: "nope"}); !errors.Is(err, ErrSessionNotFound) {
+		t.Fatalf("unknown session: %v", err)
+	}
+	d := mustOK(s.ReadItem(ctx, "", res.Items[0].ItemID))(t)
+	if d.Screen == nil || d.Screen.ImageArtifact == "" || d.Item.CropArtifact == "" || d.Item.CropURL == "" || d.Screen.ImageURL == "" {
+		t.Fatalf("detail %+v", d)
+	}
+	if _, err := s.ReadArtifact(ctx, d.Item.CropArtifact); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReadItem(ctx, "", "nope"); !errors.Is(err, ErrItemNotFound) {
+		t.Fatalf("missing: %v", err)
+	}
+}
+
+func TestPhaseSQLMatchesGo(t *testing.T) {
+	s := newTestStore(t)
+	for _, status := range []string{StatusOpen, StatusReady, StatusInProgress, StatusNeedsClarification, StatusWontFix, StatusResolved} {
+		for _, delivery := range []string{DeliveryDraft, DeliverySent} {
+			for _, mod := range []bool{false, true} {
+				var got string
+				q := `SELECT ` + strings.NewReplacer("status", "?1", "delivery", "?2", "modified_after_send", "?3").Replace(phaseSQL)
+				if err := s.rdb.QueryRow(q, status, delivery, mod).Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				if want := derivePhase(delivery, status, mod); got != want {
+					t.Errorf("%s/%s/%v: sql %s, go %s", status, delivery, mod, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestHTTPStatus(t *testing.T) {
+	cases := []struct {
+		err    error
+		status int
+		code   string
+	}{
+		{errorf(CodeSessionNotFound, "x"), 404, "session_not_found"},
+		{errorf(CodeItemNotFound, "x"), 404, "item_not_found"},
+		{errorf(CodeScreenNotFound, "x"), 404, "screen_not_found"},
+		{errorf(CodeSessionClosed, "x"), 409, "session_closed"},
+		{errorf(CodeItemNotEditable, "x"), 409, "item_not_editable"},
+		{errorf(CodeItemAlreadyResolved, "x"), 409, "item_already_resolved"},
+		{invalid("x"), 422, "invalid_input"},
+		{&StaleDraftError{}, 412, "stale_preview"},
+		{&FingerprintMismatchError{"a", "b"}, 409, "screen_fingerprint_mismatch"},
+		{storageErr("saving batch", errors.New("boom")), 500, "internal"},
+		{nil, 200, ""},
+	}
+	for _, tc := range cases {
+		if st, code := HTTPStatus(tc.err); st != tc.status || code != tc.code {
+			t.Errorf("%v: got %d %s, want %d %s", tc.err, st, code, tc.status, tc.code)
+		}
+	}
+}

@@ -1,0 +1,244 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestOpenCreatesPrivateFiles(t *testing.T) {
+	dir := t.TempDir()
+	s := openTest(t, dir)
+	sess := mustSession(t, s)
+	mustSave(t, s, batchInput(t, sess.SessionID, "ws", 1, true))
+	loc := s.Locations()
+	want := map[string]os.FileMode{
+		loc.DataDir():           0o700,
+		loc.ArtifactsDir():      0o700,
+		loc.Database():          0o600,
+		loc.Database() + "-wal": 0o600,
+		loc.Database() + "-shm": 0o600,
+	}
+	for p, mode := range want {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != mode {
+			t.Errorf("%s is %v, want %v", p, st.Mode().Perm(), mode)
+		}
+	}
+	err := filepath.WalkDir(loc.ArtifactsDir(), func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		st, _ := d.Info()
+		if want := os.FileMode(0o600); d.IsDir() {
+			want = 0o700
+			if st.Mode().Perm() != want {
+				t.Errorf("%s is %v", p, st.Mode().Perm())
+			}
+		} else if st.Mode().Perm() != want {
+			t.Errorf("%s is %v", p, st.Mode().Perm())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var journal string
+	var version, fk int
+	s.rdb.QueryRow(`PRAGMA journal_mode`).Scan(&journal)
+	s.rdb.QueryRow(`PRAGMA user_version`).Scan(&version)
+	s.wdb.QueryRow(`PRAGMA foreign_keys`).Scan(&fk)
+	if journal != "wal" || version != SchemaVersion() || version < 1 || fk != 1 {
+		t.Fatalf("journal %s, user_version %d (want %d), foreign_keys %d", journal, version, SchemaVersion(), fk)
+	}
+}
+
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	dir := t.TempDir()
+	s := openTest(t, dir)
+	if _, err := s.wdb.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, SchemaVersion()+1)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, err := Open(context.Background(), dir, Options{})
+	if err == nil || !strings.Contains(err.Error(), "newer than this FixThis") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestMigrationsNumbered(t *testing.T) {
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range ms {
+		if m.version != i+1 {
+			t.Fatalf("%s has version %d", m.name, m.version)
+		}
+	}
+}
+
+func integrityOK(t *testing.T, s *Store) {
+	t.Helper()
+	var res string
+	if err := s.rdb.QueryRow(`PRAGMA integrity_check`).Scan(&res); err != nil || res != "ok" {
+		t.Fatalf("integrity_check: %q %v", res, err)
+	}
+}
+
+func TestDiskFullIsClearAndHarmless(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess := mustSession(t, s)
+	var pages int
+	s.wdb.QueryRow(`PRAGMA page_count`).Scan(&pages)
+	// The writer pool has one connection, so this cap applies to every write:
+	// the database cannot grow, exactly as on a full disk.
+	if _, err := s.wdb.Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
+		t.Fatal(err)
+	}
+	in := batchInput(t, sess.SessionID, "ws", 50, false)
+	for i := range in.Items {
+		in.Items[i].Comment = strings.Repeat("much longer comment ", 150)
+	}
+	_, err := s.SaveBatch(ctx, in)
+	if !errors.Is(err, ErrStorageFull) || !strings.Contains(err.Error(), "disk full while saving batch") {
+		t.Fatalf("got %v", err)
+	}
+	if st, code := HTTPStatus(err); st != 507 || code != "storage_full" {
+		t.Fatalf("mapped to %d %s", st, code)
+	}
+	if _, err := s.wdb.Exec(`PRAGMA max_page_count = 1073741823`); err != nil {
+		t.Fatal(err)
+	}
+	integrityOK(t, s)
+	if n := countRows(t, s, `SELECT COUNT(*) FROM items`); n != 0 {
+		t.Fatalf("a failed save left %d items", n)
+	}
+	mustSave(t, s, in)
+}
+
+func TestReadOnlyDatabaseIsClear(t *testing.T) {
+	s := newTestStore(t)
+	if _, err := s.wdb.Exec(`PRAGMA query_only = 1`); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.CreateSession(context.Background(), "x")
+	if !errors.Is(err, ErrStorageReadOnly) || !strings.Contains(err.Error(), "read-only while creating session") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestStorageErrMapping(t *testing.T) {
+	cases := []struct {
+		err  error
+		want error
+	}{
+		{&os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, ErrStorageFull},
+		{&os.PathError{Op: "open", Path: "x", Err: syscall.EROFS}, ErrStorageReadOnly},
+		{&os.PathError{Op: "open", Path: "x", Err: syscall.EACCES}, ErrStorageReadOnly},
+		{ErrItemNotFound, ErrItemNotFound},
+	}
+	for _, tc := range cases {
+		if got := storageErr("saving artifact", tc.err); !errors.Is(got, tc.want) {
+			t.Errorf("%v mapped to %v", tc.err, got)
+		}
+	}
+}
+
+const readOnlyChildEnv = "FIXTHIS_STORE_READONLY_CHILD"
+
+// TestReadOnlyDataDir makes .fixthis unwritable for the process opening the
+// store. Root ignores permissions, so as root the open runs in a child
+// process as nobody.
+func TestReadOnlyDataDir(t *testing.T) {
+	if dir := os.Getenv(readOnlyChildEnv); dir != "" {
+		_, err := Open(context.Background(), dir, Options{})
+		fmt.Printf("RESULT %v\n", err)
+		return
+	}
+	dir := t.TempDir()
+	s := openTest(t, dir)
+	mustSession(t, s)
+	s.Close()
+	data := filepath.Join(dir, DataDirName)
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(data, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(data, 0o700)
+		os.Chmod(filepath.Join(data, "fixthis.db"), 0o400)
+		_, err := Open(context.Background(), dir, Options{})
+		if !errors.Is(err, ErrStorageReadOnly) || !strings.Contains(err.Error(), "read-only") {
+			t.Fatalf("got %v", err)
+		}
+		return
+	}
+	out := runAsNobody(t, dir)
+	if !strings.Contains(out, "RESULT STORAGE_READ_ONLY: store: .fixthis is read-only") {
+		t.Fatalf("child said %q", out)
+	}
+	reopened := openTest(t, dir)
+	integrityOK(t, reopened)
+}
+
+func runAsNobody(t *testing.T, dir string) string {
+	t.Helper()
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The test binary lives in a root-only build dir; copy it where nobody
+	// can execute it.
+	exeDir, err := os.MkdirTemp("", "fixthis-store-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(exeDir)
+	os.Chmod(exeDir, 0o755)
+	copyPath := filepath.Join(exeDir, "store.test")
+	src, err := os.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, err := os.OpenFile(copyPath, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.Copy(dst, src)
+	src.Close()
+	dst.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The project dir (and the per-test dir above it, both created by this
+	// test) must be reachable by nobody; .fixthis itself stays 0700 root.
+	for _, p := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p := filepath.Dir(filepath.Dir(dir)); p != "/"; p = filepath.Dir(p) {
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm()&0o001 == 0 {
+			t.Skipf("temp dir %s is not traversable by nobody; cannot run the read-only check as root", p)
+		}
+	}
+	cmd := exec.Command(copyPath, "-test.run=^TestReadOnlyDataDir$")
+	cmd.Env = append(os.Environ(), readOnlyChildEnv+"="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child as nobody: %v\n%s", err, out)
+	}
+	return string(out)
+}
