@@ -110,7 +110,12 @@ func (d serialDevice) Shell(ctx context.Context, cmd string) ([]byte, []byte, in
 }
 
 func (a *App) captureDevice(serial string) capture.Device {
-	return serialDevice{client: a.adb, serial: serial}
+	return CaptureDevice(a.adb, serial)
+}
+
+// CaptureDevice adapts one adb serial to what package capture needs.
+func CaptureDevice(client *adb.Client, serial string) capture.Device {
+	return serialDevice{client: client, serial: serial}
 }
 
 // bgGroup is the app's background goroutines.

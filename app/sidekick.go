@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"fixthis/adb"
 	"fixthis/capture"
 )
 
@@ -61,13 +62,21 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) *capture.Sidek
 }
 
 func (s *sidekicks) open(ctx context.Context, serial, pkg string) (*capture.SidekickClient, error) {
+	return OpenSidekick(ctx, s.a.adb, serial, pkg)
+}
+
+// OpenSidekick connects to the FixThis sidekick of pkg on serial: it reads the app's
+// session file with run-as and forwards the sidekick's abstract socket to a local port
+// (a FixThis-owned forward, removed with the device selection). It fails with
+// capture.ErrNoSidekick when the app does not carry one.
+func OpenSidekick(ctx context.Context, client *adb.Client, serial, pkg string) (*capture.SidekickClient, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	sess, err := capture.ReadSidekickSession(ctx, s.a.captureDevice(serial), pkg)
+	sess, err := capture.ReadSidekickSession(ctx, CaptureDevice(client, serial), pkg)
 	if err != nil {
 		return nil, err
 	}
-	port, err := s.a.adb.ForwardLocalAbstract(ctx, serial, sess.Socket)
+	port, err := client.ForwardLocalAbstract(ctx, serial, sess.Socket)
 	if err != nil {
 		return nil, err
 	}

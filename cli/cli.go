@@ -41,6 +41,8 @@ func commands() []command {
 		{"desktop", "open the desktop window (the default; serve mode when there is no display)", runDesktop},
 		{"serve", "serve the console in a browser on 127.0.0.1", runServe},
 		{"devices", "list the devices the adb server knows", runDevices},
+		{"sim", "run a simulated Android device (the demo app) on the real adb transport", runSim},
+		{"capture", "capture the current screen: screen.png and tree.json", runCapture},
 		{"semantics", "parse a uiautomator dump file and print its nodes", runSemantics},
 		{"version", "print the version", runVersion},
 		{"help", "show this help", nil},

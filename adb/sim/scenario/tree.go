@@ -12,7 +12,7 @@ import (
 type Node struct {
 	UID                string `json:"uid"`
 	ParentUID          string `json:"parentUid"`
-	IndexPath          []int  `json:"indexPath"`
+	IndexPath          string `json:"indexPath"`
 	Class              string `json:"class"`
 	Text               string `json:"text"`
 	ContentDescription string `json:"contentDescription"`
@@ -260,7 +260,7 @@ func semNodes(nodes []*uiNode) []Node {
 			uid := "n" + joinPath(p)
 			r := n.bounds
 			out = append(out, Node{
-				UID: uid, ParentUID: parent, IndexPath: p, Class: n.class, Text: n.text,
+				UID: uid, ParentUID: parent, IndexPath: joinPath(p), Class: n.class, Text: n.text,
 				ContentDescription: n.desc, ResourceID: n.resID, TestTag: n.testTag,
 				Bounds:    Bounds{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y},
 				Clickable: n.clickable, Enabled: n.enabled, Focused: n.focused, Selected: n.selected,

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"fixthis/adb"
+	"fixthis/app"
+	"fixthis/capture"
+)
+
+// runCapture takes one capture of the current screen: DIR/screen.png and DIR/tree.json.
+func runCapture(ctx context.Context, env Env, args []string) error {
+	f := newFlags("capture", env.Stderr)
+	serial := f.String("serial", "", "device serial (default: the only online device)")
+	out := f.String("out", ".", "directory for screen.png and tree.json")
+	asJSON := f.Bool("json", false, "print one JSON document")
+	if err := parse(f, args); err != nil {
+		return err
+	}
+	client, err := adb.NewClient(adb.Options{})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := client.EnsureServer(ctx); err != nil {
+		return err
+	}
+	if *serial == "" {
+		if *serial, err = onlyOnlineDevice(ctx, client); err != nil {
+			return err
+		}
+	}
+	dev := app.CaptureDevice(client, *serial)
+	start := time.Now()
+	opts := capture.Options{}
+	// A debuggable app with the FixThis sidekick answers with true Compose semantics,
+	// much faster than uiautomator; without one, uiautomator it is.
+	if st, err := capture.ReadScreenState(ctx, dev); err == nil && st.Package != "" {
+		if sk, err := app.OpenSidekick(ctx, client, *serial, st.Package); err == nil {
+			opts.Sidekick = sk
+			defer func() {
+				sk.Close()
+				_ = client.RemoveOwnForwards(context.WithoutCancel(ctx), *serial)
+			}()
+		}
+	}
+	snap, err := capture.Capture(ctx, dev, opts)
+	if err != nil {
+		return fmt.Errorf("capture %s: %w", *serial, err)
+	}
+	if snap.TreeErr != nil {
+		fmt.Fprintf(env.Stderr, "fixthis capture: UI tree unavailable: %v\n", snap.TreeErr)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	png, err := os.Create(filepath.Join(*out, "screen.png"))
+	if err != nil {
+		return err
+	}
+	if err := capture.EncodeEvidencePNG(png, snap.Frame); err != nil {
+		png.Close()
+		return err
+	}
+	if err := png.Close(); err != nil {
+		return err
+	}
+	nodes := snap.Nodes
+	if nodes == nil {
+		nodes = []capture.Node{}
+	}
+	tree, _ := json.MarshalIndent(map[string]any{"state": snap.State, "nodes": nodes}, "", " ")
+	if err := os.WriteFile(filepath.Join(*out, "tree.json"), tree, 0o644); err != nil {
+		return err
+	}
+	total := time.Since(start)
+	if *asJSON {
+		doc, _ := json.Marshal(map[string]any{
+			"serial":      *serial,
+			"width":       snap.Width,
+			"height":      snap.Height,
+			"package":     snap.State.Package,
+			"activity":    snap.State.Activity,
+			"orientation": snap.State.Orientation,
+			"fingerprint": snap.Fingerprint,
+			"nodes":       len(snap.Nodes),
+			"treeSource":  snap.TreeSource,
+			"timingsMs": map[string]float64{
+				"frame": ms(snap.Timings.Frame),
+				"tree":  ms(snap.Timings.Tree),
+				"total": ms(total),
+			},
+		})
+		fmt.Fprintf(env.Stdout, "%s\n", doc)
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "%s %dx%d %s — %d nodes (%s) in %.0f ms → %s\n", *serial, snap.Width, snap.Height,
+		snap.State.Activity, len(snap.Nodes), snap.TreeSource, ms(total), *out)
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func onlyOnlineDevice(ctx context.Context, client *adb.Client) (string, error) {
+	list, err := client.Devices(ctx)
+	if err != nil {
+		return "", err
+	}
+	var online []string
+	for _, d := range list {
+		if d.Online() {
+			online = append(online, d.Serial)
+		}
+	}
+	switch len(online) {
+	case 0:
+		return "", fmt.Errorf("no online device; connect one or start `fixthis sim --connect`")
+	case 1:
+		return online[0], nil
+	}
+	return "", usagef("%d devices are online (%v); choose one with --serial", len(online), online)
+}

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"fixthis/adb/sim"
+)
+
+// runSim runs a simulated Android device until interrupted. With --connect it
+// registers itself with the adb server and, on exit, disconnects its own serial only.
+func runSim(ctx context.Context, env Env, args []string) error {
+	f := newFlags("sim", env.Stderr)
+	addr := f.String("addr", "127.0.0.1:0", "loopback address the device listens on")
+	scenario := f.String("scenario", "demo", "scenario: demo (built in) or a directory with scenario.json")
+	connect := f.Bool("connect", false, "register with the adb server (adb connect) and wait until it lists the device")
+	latency := f.Float64("latency-scale", 1, "multiply the scenario's device-side latencies (0: none)")
+	asJSON := f.Bool("json", false, "print one JSON line once ready")
+	if err := parse(f, args); err != nil {
+		return err
+	}
+	opts := sim.Options{Addr: *addr, Scenario: *scenario, LatencyScale: *latency}
+	return sim.Run(ctx, opts, *connect, 0, func(info sim.Info) {
+		if *asJSON {
+			line, _ := json.Marshal(info)
+			fmt.Fprintf(env.Stdout, "%s\n", line)
+			return
+		}
+		how := "listening"
+		if *connect {
+			how = "connected to the adb server"
+		}
+		fmt.Fprintf(env.Stdout, "Simulated %s %s at %s (serial %s). Press Ctrl-C to stop.\n", info.Model, how, info.Addr, info.Serial)
+	})
+}
