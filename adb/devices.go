@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -63,32 +65,32 @@ type WatchEvent struct {
 	Err      error    // why the server is considered down (ServerUp false)
 }
 
-// Watch keeps Track running for as long as ctx lives: it reports the device
-// list on every change, reports the server as down (once per outage) when
-// Track fails, and reconnects with backoff (100 ms doubling to 2 s) until the
-// server answers again. It does not start a server; call EnsureServer for that.
-// It returns ctx's error.
+// watchPoll is how often Watch re-reads `host:devices-l` besides tracking:
+// adb servers up to at least 29 mark a network device offline when its
+// connection drops without telling track-devices clients, so tracking alone
+// would keep showing a dead device as online.
+const watchPoll = time.Second
+
+// Watch keeps the device list current for as long as ctx lives. It reports
+// the list whenever it changes (from Track, and from a poll every second that
+// catches the changes adb does not announce), reports the server as down once
+// per outage when tracking fails, and reconnects with backoff (100 ms doubling
+// to 2 s) until the server answers again. It does not start a server; call
+// EnsureServer for that. fn is never called concurrently. Watch returns ctx's
+// error.
 func (c *Client) Watch(ctx context.Context, fn func(WatchEvent)) error {
 	const minBackoff, maxBackoff = 100 * time.Millisecond, 2 * time.Second
+	w := &watcher{fn: fn, down: true}
 	backoff := minBackoff
-	down := false
 	for {
-		gotList := false
-		err := c.Track(ctx, func(devs []Device) {
-			gotList = true
-			down = false
-			fn(WatchEvent{Devices: devs, ServerUp: true})
-		})
+		err := c.watchOnce(ctx, w)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if gotList {
+		if w.serving() {
 			backoff = minBackoff
 		}
-		if !down {
-			down = true
-			fn(WatchEvent{ServerUp: false, Err: err})
-		}
+		w.serverDown(err)
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():
@@ -98,4 +100,82 @@ func (c *Client) Watch(ctx context.Context, fn func(WatchEvent)) error {
 		}
 		backoff = min(backoff*2, maxBackoff)
 	}
+}
+
+// watchOnce tracks devices, polling alongside, until tracking fails.
+func (c *Client) watchOnce(ctx context.Context, w *watcher) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(watchPoll)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			// A failed poll is left to Track, which notices a dead server.
+			if devs, err := c.Devices(ctx); err == nil && ctx.Err() == nil {
+				w.list(devs, false)
+			}
+		}
+	}()
+	return c.Track(ctx, func(devs []Device) { w.list(devs, true) })
+}
+
+// watcher serialises Watch's reports and drops repeats of the same list.
+type watcher struct {
+	fn func(WatchEvent)
+
+	mu      sync.Mutex
+	down    bool   // no list reported since the last outage (or ever)
+	last    string // key of the last reported list
+	tracked bool   // Track delivered a list since the last outage
+}
+
+func (w *watcher) list(devs []Device, fromTrack bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if fromTrack {
+		w.tracked = true
+	} else if w.down {
+		return // only Track announces that the server is back
+	}
+	key := listKey(devs)
+	if !w.down && key == w.last {
+		return
+	}
+	w.down, w.last = false, key
+	w.fn(WatchEvent{Devices: devs, ServerUp: true})
+}
+
+func (w *watcher) serving() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tracked
+}
+
+func (w *watcher) serverDown(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.tracked = false
+	if w.down && w.last != "" {
+		return // already reported for this outage
+	}
+	w.down, w.last = true, "down"
+	w.fn(WatchEvent{ServerUp: false, Err: err})
+}
+
+// listKey identifies a device list by what the console shows of it.
+func listKey(devs []Device) string {
+	var b strings.Builder
+	for _, d := range devs {
+		fmt.Fprintf(&b, "%s\x00%s\x00%d\x00%s\x00%s\x00%s\n", d.Serial, d.State, d.TransportID, d.Model, d.Product, d.DeviceName)
+	}
+	return b.String()
 }

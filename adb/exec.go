@@ -62,9 +62,11 @@ func (c *Client) streamEnded(ctx context.Context, cn *conn, serial, op string, c
 		return fmt.Errorf("%s on %s: %w", op, serial, cause)
 	}
 	st, err := c.State(ctx, serial)
+	var fe *FailError
 	switch {
-	case errors.Is(err, ErrDeviceNotFound):
-		return fmt.Errorf("%s on %s: %w", op, serial, ErrDeviceGone)
+	case errors.As(err, &fe):
+		// "device 'X' not found", "device offline", "device unauthorized".
+		return fmt.Errorf("%s on %s: %w (%s)", op, serial, ErrDeviceGone, fe.Message)
 	case err != nil:
 		return fmt.Errorf("%s on %s: %w", op, serial, err)
 	case st != StateDevice:

@@ -33,11 +33,12 @@ func (c *Client) Forward(ctx context.Context, serial, local, remote string) (str
 	defer cn.Close()
 	// The host answers OKAY (device found), OKAY (listener installed), then
 	// the resolved port when one was picked; a FAIL replaces either OKAY.
-	if err := cn.request(service); err != nil {
-		return "", fmt.Errorf("forward %s to %s on %s: %w", local, remote, serial, err)
+	err = cn.request(service)
+	if err == nil {
+		err = readStatus(cn, service)
 	}
-	if err := readStatus(cn, service); err != nil {
-		return "", fmt.Errorf("forward %s to %s on %s: %w", local, remote, serial, err)
+	if err != nil {
+		return "", fmt.Errorf("forward %s to %s on %s: %w", local, remote, serial, c.explainFail(ctx, serial, err))
 	}
 	port, err := readHexPrefixed(cn)
 	switch {
@@ -64,8 +65,10 @@ func (c *Client) ForwardLocalAbstract(ctx context.Context, serial, name string) 
 	remote := "localabstract:" + name
 	local, err := c.Forward(ctx, serial, "tcp:0", remote)
 	if err != nil {
+		// Only a refused listener (not a missing or offline device) is worth
+		// retrying with a port of our own.
 		var fe *FailError
-		if !errors.As(err, &fe) || errors.Is(err, ErrDeviceNotFound) {
+		if !errors.As(err, &fe) || !strings.Contains(fe.Service, ":forward:") {
 			return 0, err
 		}
 		port, perr := freeTCPPort()
@@ -107,7 +110,7 @@ func (c *Client) RemoveForward(ctx context.Context, serial, local string) error 
 		err = readStatus(cn, service)
 	}
 	if err != nil {
-		return fmt.Errorf("remove forward %s on %s: %w", local, serial, err)
+		return fmt.Errorf("remove forward %s on %s: %w", local, serial, c.explainFail(ctx, serial, err))
 	}
 	c.mu.Lock()
 	delete(c.owned, forwardKey{serial, local})
@@ -159,4 +162,18 @@ func (c *Client) RemoveOwnForwards(ctx context.Context, serial string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// explainFail fills in the empty FAIL that some adb servers (29 among them)
+// send for forward requests to a missing or offline device: the device's
+// state then says what went wrong.
+func (c *Client) explainFail(ctx context.Context, serial string, err error) error {
+	var fe *FailError
+	if !errors.As(err, &fe) || strings.TrimSpace(fe.Message) != "" {
+		return err
+	}
+	if _, serr := c.State(ctx, serial); serr != nil {
+		return serr
+	}
+	return err
 }
