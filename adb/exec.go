@@ -54,7 +54,7 @@ func (c *Client) Features(ctx context.Context, serial string) ([]string, error) 
 // streamEnded decides what an ended device stream means. A stream that ends
 // while the device is no longer online (or the server is gone) is reported
 // as such, naming the serial; otherwise cause (nil for a clean end) stands.
-func (c *Client) streamEnded(ctx context.Context, cn *conn, serial, op string, cause error) error {
+func (c *Client) streamEnded(ctx context.Context, serial, op string, cause error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s on %s: %w", op, serial, context.Cause(ctx))
 	}
@@ -89,7 +89,7 @@ func (c *Client) Exec(ctx context.Context, serial, cmd string) ([]byte, error) {
 	defer cn.Close()
 	var out bytes.Buffer
 	_, rerr := io.Copy(&out, cn)
-	if err := c.streamEnded(ctx, cn, serial, "exec "+cmd, rerr); err != nil {
+	if err := c.streamEnded(ctx, serial, "exec "+cmd, rerr); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
@@ -126,12 +126,12 @@ func (c *Client) Shell(ctx context.Context, serial, cmd string) (ShellResult, er
 	res := ShellResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code}
 	if err != nil {
 		if errors.Is(err, errNoExitStatus) {
-			if gone := c.streamEnded(ctx, cn, serial, "shell "+cmd, nil); gone != nil {
+			if gone := c.streamEnded(ctx, serial, "shell "+cmd, nil); gone != nil {
 				return res, gone
 			}
 			return res, fmt.Errorf("shell %s on %s: %w", cmd, serial, err)
 		}
-		return res, c.streamEnded(ctx, cn, serial, "shell "+cmd, err)
+		return res, c.streamEnded(ctx, serial, "shell "+cmd, err)
 	}
 	return res, nil
 }
@@ -144,7 +144,7 @@ func (c *Client) shellV1(ctx context.Context, serial, cmd string) (ShellResult, 
 	}
 	defer cn.Close()
 	out, rerr := io.ReadAll(cn)
-	if err := c.streamEnded(ctx, cn, serial, "shell "+cmd, rerr); err != nil {
+	if err := c.streamEnded(ctx, serial, "shell "+cmd, rerr); err != nil {
 		return ShellResult{Stdout: out}, err
 	}
 	stdout, code, ok := splitExitMarker(out)

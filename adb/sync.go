@@ -25,7 +25,7 @@ func (c *Client) Push(ctx context.Context, serial string, src io.Reader, remote 
 	const sIFREG = 0o100000
 	spec := remote + "," + strconv.FormatUint(uint64(sIFREG|perm.Perm()), 10)
 	if err := writeSyncRequest(cn, "SEND", []byte(spec)); err != nil {
-		return c.streamEnded(ctx, cn, serial, op, err)
+		return c.streamEnded(ctx, serial, op, err)
 	}
 	buf := make([]byte, 8+syncDataMax)
 	copy(buf, "DATA")
@@ -34,7 +34,7 @@ func (c *Client) Push(ctx context.Context, serial string, src io.Reader, remote 
 		if n > 0 {
 			binary.LittleEndian.PutUint32(buf[4:8], uint32(n))
 			if _, err := cn.Write(buf[:8+n]); err != nil {
-				return c.streamEnded(ctx, cn, serial, op, err)
+				return c.streamEnded(ctx, serial, op, err)
 			}
 		}
 		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
@@ -48,11 +48,11 @@ func (c *Client) Push(ctx context.Context, serial string, src io.Reader, remote 
 	copy(done, "DONE")
 	binary.LittleEndian.PutUint32(done[4:], uint32(mtime.Unix()))
 	if _, err := cn.Write(done); err != nil {
-		return c.streamEnded(ctx, cn, serial, op, err)
+		return c.streamEnded(ctx, serial, op, err)
 	}
 	id, n, err := readSyncHeader(cn)
 	if err != nil {
-		return c.streamEnded(ctx, cn, serial, op, err)
+		return c.streamEnded(ctx, serial, op, err)
 	}
 	switch id {
 	case "OKAY":
@@ -61,7 +61,7 @@ func (c *Client) Push(ctx context.Context, serial string, src io.Reader, remote 
 	case "FAIL":
 		msg, err := readSyncMessage(cn, n)
 		if err != nil {
-			return c.streamEnded(ctx, cn, serial, op, err)
+			return c.streamEnded(ctx, serial, op, err)
 		}
 		return fmt.Errorf("%s to %s: %s", op, serial, msg)
 	default:
@@ -79,12 +79,12 @@ func (c *Client) Pull(ctx context.Context, serial, remote string, dst io.Writer)
 	}
 	defer cn.Close()
 	if err := writeSyncRequest(cn, "RECV", []byte(remote)); err != nil {
-		return c.streamEnded(ctx, cn, serial, op, err)
+		return c.streamEnded(ctx, serial, op, err)
 	}
 	for {
 		id, n, err := readSyncHeader(cn)
 		if err != nil {
-			return c.streamEnded(ctx, cn, serial, op, err)
+			return c.streamEnded(ctx, serial, op, err)
 		}
 		switch id {
 		case "DATA":
@@ -92,7 +92,7 @@ func (c *Client) Pull(ctx context.Context, serial, remote string, dst io.Writer)
 				return fmt.Errorf("%s from %s: DATA chunk of %d bytes exceeds %d", op, serial, n, syncDataMax)
 			}
 			if _, err := io.CopyN(dst, cn, int64(n)); err != nil {
-				return c.streamEnded(ctx, cn, serial, op, noEOF(err))
+				return c.streamEnded(ctx, serial, op, noEOF(err))
 			}
 		case "DONE":
 			_ = writeSyncRequest(cn, "QUIT", nil)
@@ -100,7 +100,7 @@ func (c *Client) Pull(ctx context.Context, serial, remote string, dst io.Writer)
 		case "FAIL":
 			msg, err := readSyncMessage(cn, n)
 			if err != nil {
-				return c.streamEnded(ctx, cn, serial, op, err)
+				return c.streamEnded(ctx, serial, op, err)
 			}
 			return fmt.Errorf("%s from %s: %s", op, serial, msg)
 		default:
