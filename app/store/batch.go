@@ -67,6 +67,9 @@ var errPlanChanged = errors.New("batch plan changed")
 // earlier items were saved with. After the session's first save, IfMatch must
 // name the current ETag (or be "*"), else *StaleDraftError.
 func (s *Store) SaveBatch(ctx context.Context, in SaveBatchInput) (*SaveBatchResult, error) {
+	// Normalizing rewrites items; work on a copy so the caller's slice (which
+	// a retrying caller may be sharing with another goroutine) stays as is.
+	in.Items = append([]BatchItem(nil), in.Items...)
 	if err := normalizeBatch(&in); err != nil {
 		return nil, err
 	}
