@@ -36,6 +36,10 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/items/{id}/answer", a.postItemAnswer)
 	mux.HandleFunc("POST /api/items/{id}/resolve", a.postItemResolve)
 
+	mux.HandleFunc("POST /api/agent-handoffs", a.postAgentHandoffs)
+	mux.HandleFunc("POST /api/sessions/{id}/handoff-preview", a.postHandoffPreview)
+	mux.HandleFunc("GET /api/sessions/{id}/export", a.getSessionExport)
+
 	mux.HandleFunc("GET /api/screens/{screenId}/image", a.getScreenImage)
 	mux.HandleFunc("GET /api/items/{id}/crop", a.getItemCrop)
 

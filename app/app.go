@@ -6,6 +6,7 @@ package app
 import (
 	"context"
 	"fixthis/adb"
+	"fixthis/app/prompt"
 	"fixthis/app/store"
 	"io/fs"
 	"log/slog"
@@ -62,6 +63,8 @@ type App struct {
 	preview   *previewLoop
 	frozen    *frozenFrames
 	sidekicks *sidekicks
+	sources   sourceIndex
+	prompts   *prompt.Builder
 	// presence reads the agent's presence for a session (wired to the MCP layer).
 	presence func(ctx context.Context, sessionID string) (any, error)
 	bg       bgGroup
@@ -107,6 +110,7 @@ func New(opts Options) *App {
 	a.preview = newPreviewLoop(a)
 	a.frozen = newFrozenFrames(4)
 	a.sidekicks = newSidekicks(a)
+	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
 	return a
 }
 

@@ -40,6 +40,15 @@ func (s *sidekicks) notePackage(serial, pkg string) {
 func (s *sidekicks) forDevice(ctx context.Context, serial string) *capture.SidekickClient {
 	s.mu.Lock()
 	pkg := s.lastPkg[serial]
+	s.mu.Unlock()
+	if pkg == "" {
+		// No state check has run yet (nobody watched the live preview): ask once.
+		if st, err := capture.ReadScreenState(ctx, s.a.captureDevice(serial)); err == nil {
+			pkg = st.Package
+			s.notePackage(serial, pkg)
+		}
+	}
+	s.mu.Lock()
 	key := serial + "|" + pkg
 	c := s.clients[key]
 	missingSince, missing := s.absent[key]

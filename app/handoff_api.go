@@ -1,0 +1,110 @@
+package app
+
+import (
+	"net/http"
+
+	"fixthis/app/store"
+)
+
+type handoffRequest struct {
+	SessionID  string   `json:"sessionId"`
+	ItemIDs    []string `json:"itemIds"`
+	MarkCopied bool     `json:"markCopied"`
+}
+
+// postAgentHandoffs is Save to MCP: the items become sent and a batch is queued for
+// the agent's next wait, in one transaction; the response carries the prompt too.
+func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
+	var req handoffRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	res, err := a.store.ReleaseToAgent(r.Context(), req.SessionID, req.ItemIDs)
+	if err != nil {
+		writeStoreError(w, err)
+		return
+	}
+	ids := make([]string, 0, len(res.Items))
+	for _, it := range res.Items {
+		ids = append(ids, it.ItemID)
+	}
+	md, err := a.prompts.Markdown(r.Context(), req.SessionID, ids)
+	if err != nil {
+		writeStoreError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"session": res.Session, "prompt": md, "batchId": res.BatchID, "handoff": res.Handoff})
+}
+
+// postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with
+// markCopied the items record lastHandedOffAt (it never implies delivery: sent).
+func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
+	var req handoffRequest
+	if r.ContentLength != 0 {
+		if err := decodeJSON(r, &req); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	sessionID := r.PathValue("id")
+	if len(req.ItemIDs) == 0 {
+		// No choice made: every item the agent still has work on.
+		sess, err := a.store.GetSession(r.Context(), sessionID)
+		if err != nil {
+			writeStoreError(w, err)
+			return
+		}
+		for _, it := range sess.Items {
+			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
+				req.ItemIDs = append(req.ItemIDs, it.ItemID)
+			}
+		}
+		if len(req.ItemIDs) == 0 {
+			writeStoreError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
+			return
+		}
+	}
+	md, err := a.prompts.Markdown(r.Context(), sessionID, req.ItemIDs)
+	if err != nil {
+		writeStoreError(w, err)
+		return
+	}
+	resp := map[string]any{"markdown": md}
+	if req.MarkCopied {
+		sess, err := a.store.MarkCopied(r.Context(), sessionID, req.ItemIDs)
+		if err != nil {
+			writeStoreError(w, err)
+			return
+		}
+		resp["session"] = sess
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// getSessionExport is the full export: JSON (default) or Markdown.
+func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	switch format := r.URL.Query().Get("format"); format {
+	case "", "json":
+		data, err := a.prompts.ExportJSON(r.Context(), id)
+		if err != nil {
+			writeStoreError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.json"`)
+		_, _ = w.Write(data)
+	case "markdown", "md":
+		md, err := a.prompts.ExportMarkdown(r.Context(), id)
+		if err != nil {
+			writeStoreError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.md"`)
+		_, _ = w.Write([]byte(md))
+	default:
+		writeError(w, errorf(http.StatusUnprocessableEntity, "invalid_input", "INVALID_INPUT: format must be json or markdown, not %q", format))
+	}
+}

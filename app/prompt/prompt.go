@@ -1,0 +1,248 @@
+// Package prompt turns a stored feedback session into the handoff model: evidence paths,
+// node details from the saved UI tree, and source candidates from the project index.
+// The console API, the MCP tools and `fixthis prompt` all render through it, so an
+// agent sees the same prompt whichever way it arrives.
+package prompt
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"fixthis/app/handoff"
+	"fixthis/app/source"
+	"fixthis/app/store"
+	"fixthis/capture"
+)
+
+// Builder converts store sessions into handoff sessions.
+type Builder struct {
+	Store *store.Store
+	// Index returns the current source index, or nil while none is available; the
+	// reason then says why (no project directory, still building…).
+	Index func() (idx *source.Index, reason string)
+
+	mu    sync.Mutex
+	trees map[string]*capture.Tree // nodes artifact → parsed tree (immutable, content-addressed)
+}
+
+// maxCandidates is how many ranked candidates an item keeps (the prompt shows 3).
+const maxCandidates = 5
+
+// Session loads sessionID and converts it. Every item is converted; the renderer's
+// Options.ItemIDs picks which ones a prompt shows.
+func (b *Builder) Session(ctx context.Context, sessionID string) (handoff.Session, *store.Session, error) {
+	sess, err := b.Store.GetSession(ctx, sessionID)
+	if err != nil {
+		return handoff.Session{}, nil, err
+	}
+	return b.Convert(ctx, sess), sess, nil
+}
+
+// Markdown renders the compact prompt for itemIDs (all items when empty).
+func (b *Builder) Markdown(ctx context.Context, sessionID string, itemIDs []string) (string, error) {
+	hs, _, err := b.Session(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	return handoff.Render(hs, b.renderOptions(itemIDs)), nil
+}
+
+func (b *Builder) renderOptions(itemIDs []string) handoff.Options {
+	opts := handoff.Options{ItemIDs: itemIDs}
+	if _, reason := b.index(); reason != "" {
+		opts.NoSource = reason
+	}
+	return opts
+}
+
+func (b *Builder) index() (*source.Index, string) {
+	if b.Index == nil {
+		return nil, "no-project-dir"
+	}
+	return b.Index()
+}
+
+// Convert maps a stored session onto the handoff model.
+func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Session {
+	out := handoff.Session{
+		ID:        sess.SessionID,
+		Title:     sess.Title,
+		Status:    sess.Status,
+		CreatedAt: sess.CreatedAt,
+	}
+	screens := map[string]store.Screen{}
+	for _, sc := range sess.Screens {
+		screens[sc.ScreenID] = sc
+		if out.Package == "" {
+			out.Package = sc.Package
+		}
+		hs := handoff.Screen{
+			ID:          sc.ScreenID,
+			DisplayName: displayName(sc),
+			Width:       sc.Width,
+			Height:      sc.Height,
+			Activity:    sc.Activity,
+			Fingerprint: sc.Fingerprint,
+		}
+		if sc.ImageArtifact != "" {
+			hs.ScreenshotPath, _ = b.Store.ArtifactPath(sc.ImageArtifact)
+		}
+		out.Screens = append(out.Screens, hs)
+	}
+	idx, _ := b.index()
+	for _, it := range sess.Items {
+		out.Items = append(out.Items, b.item(ctx, it, screens[it.ScreenID], idx))
+	}
+	return out
+}
+
+// displayName is the screen's short activity name ("MainActivity"), what a developer
+// calls the screen; the full name follows on the activity: line.
+func displayName(sc store.Screen) string {
+	if sc.Activity != "" {
+		if i := strings.LastIndexAny(sc.Activity, "./"); i >= 0 && i < len(sc.Activity)-1 {
+			return sc.Activity[i+1:]
+		}
+		return sc.Activity
+	}
+	if sc.Package != "" {
+		return sc.Package
+	}
+	return "Screen"
+}
+
+func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx *source.Index) handoff.Item {
+	hi := handoff.Item{
+		ID:            it.ItemID,
+		ScreenID:      it.ScreenID,
+		Sequence:      it.SequenceNumber,
+		Severity:      it.Severity,
+		Comment:       it.Comment,
+		Delivery:      it.Delivery,
+		Status:        it.Status,
+		ResolvedBy:    it.ResolvedBy,
+		AgentSummary:  it.AgentSummary,
+		AgentQuestion: it.AgentQuestion,
+		UserAnswer:    it.UserAnswer,
+		CreatedAt:     it.CreatedAt,
+		Target:        handoff.Target{Kind: it.Target.Type},
+	}
+	if it.CropArtifact != "" {
+		hi.CropPath, _ = b.Store.ArtifactPath(it.CropArtifact)
+	}
+	if sc.Fingerprint == "" && sc.ScreenID != "" {
+		hi.MissingFingerprint = true
+	}
+	t := &hi.Target
+	if it.Target.Bounds != nil {
+		bb := it.Target.Bounds
+		t.Box = handoff.Box{Left: bb.Left, Top: bb.Top, Right: bb.Right, Bottom: bb.Bottom}
+	} else if sc.Width > 0 {
+		t.Box = handoff.Box{Right: sc.Width, Bottom: sc.Height}
+	}
+	if s := it.Target.Snapshot; s != nil {
+		t.Role, t.Tag, t.Text, t.ContentDescription, t.Class = s.Role, s.TestTag, s.Text, s.ContentDescription, s.Class
+	}
+	tree := b.tree(ctx, sc.NodesArtifact)
+	var nearby []capture.Node
+	if tree != nil {
+		if n, ok := tree.ByUID(it.Target.NodeUID); ok && it.Target.Type == store.TargetNode {
+			t.Path = n.IndexPath
+			t.Password, t.Editable, t.Sensitive = n.Password, n.Editable, n.Redacted
+			for _, anc := range tree.Ancestors(n.UID) {
+				if isInterop(anc.Class) {
+					t.Interop = true
+				}
+			}
+		}
+		if it.Target.Type != store.TargetScreen && t.Box.Right > t.Box.Left {
+			hit := tree.HitArea(capture.Bounds{Left: t.Box.Left, Top: t.Box.Top, Right: t.Box.Right, Bottom: t.Box.Bottom})
+			nearby = hit.Nearby
+			if it.Target.Type == store.TargetArea && hit.Node != nil {
+				// An area's best-overlapping node stands in for the selection.
+				nearby = append([]capture.Node{*hit.Node}, nearby...)
+			}
+		}
+	}
+	if idx != nil && it.Target.Type != store.TargetScreen {
+		q := source.Query{Text: t.Text, ContentDescription: t.ContentDescription, TestTag: t.Tag, Role: t.Role, Activity: sc.Activity}
+		if t.Password || t.Editable || t.Sensitive {
+			q.Text = "" // never search for what the user typed
+		}
+		for _, n := range nearby {
+			if n.UID == it.Target.NodeUID || n.Redacted {
+				continue
+			}
+			q.Nearby = append(q.Nearby, source.NearbyNode{Text: n.Text, ContentDescription: n.ContentDescription, TestTag: n.TestTag, Role: n.Role})
+		}
+		cands := idx.Match(q)
+		if len(cands) > maxCandidates {
+			cands = cands[:maxCandidates]
+		}
+		hi.Candidates = cands
+		hi.EditSurfaces = source.EditSurfaces(it.Comment, source.SurfaceTarget{Kind: t.Kind, Class: t.Class, Interop: t.Interop}, cands)
+	}
+	return hi
+}
+
+func isInterop(class string) bool {
+	c := strings.ToLower(class)
+	return strings.Contains(c, "webview") || strings.Contains(c, "androidview")
+}
+
+// tree loads and caches the UI tree saved with a screen.
+func (b *Builder) tree(ctx context.Context, artifact string) *capture.Tree {
+	if artifact == "" {
+		return nil
+	}
+	b.mu.Lock()
+	if t, ok := b.trees[artifact]; ok {
+		b.mu.Unlock()
+		return t
+	}
+	b.mu.Unlock()
+	data, err := b.Store.ReadArtifact(ctx, artifact)
+	if err != nil {
+		return nil
+	}
+	var nodes []capture.Node
+	if err := json.Unmarshal(data, &nodes); err != nil {
+		return nil
+	}
+	t := capture.NewTree(nodes)
+	b.mu.Lock()
+	if b.trees == nil {
+		b.trees = map[string]*capture.Tree{}
+	}
+	if len(b.trees) > 64 {
+		clear(b.trees)
+	}
+	b.trees[artifact] = t
+	b.mu.Unlock()
+	return t
+}
+
+// ExportJSON is the full JSON export of a session.
+func (b *Builder) ExportJSON(ctx context.Context, sessionID string) ([]byte, error) {
+	hs, _, err := b.Session(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	data, err := handoff.ExportJSON(hs)
+	if err != nil {
+		return nil, fmt.Errorf("export session %s: %w", sessionID, err)
+	}
+	return data, nil
+}
+
+// ExportMarkdown is the full Markdown export of a session.
+func (b *Builder) ExportMarkdown(ctx context.Context, sessionID string) (string, error) {
+	hs, _, err := b.Session(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	return handoff.ExportMarkdown(hs), nil
+}
