@@ -44,6 +44,8 @@ func commands() []command {
 		{"sim", "run a simulated Android device (the demo app) on the real adb transport", runSim},
 		{"capture", "capture the current screen: screen.png and tree.json", runCapture},
 		{"semantics", "parse a uiautomator dump file and print its nodes", runSemantics},
+		{"prompt", "print the compact handoff prompt of a feedback session", runPrompt},
+		{"source", "index an Android project's sources or match a target (index|match)", runSource},
 		{"version", "print the version", runVersion},
 		{"help", "show this help", nil},
 	}
