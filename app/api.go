@@ -40,6 +40,9 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/sessions/{id}/handoff-preview", a.postHandoffPreview)
 	mux.HandleFunc("GET /api/sessions/{id}/export", a.getSessionExport)
 
+	mux.HandleFunc("GET /api/agent", a.getAgent)
+	mux.HandleFunc("GET /api/connect", a.getConnect)
+
 	mux.HandleFunc("GET /api/screens/{screenId}/image", a.getScreenImage)
 	mux.HandleFunc("GET /api/items/{id}/crop", a.getItemCrop)
 

@@ -55,19 +55,19 @@ type App struct {
 
 	consoleToken string
 	mcpToken     string
+	mcpURL       string
 
-	adb       *adb.Client
-	store     *store.Store
-	demo      Demo
-	devices   *devices
-	preview   *previewLoop
-	frozen    *frozenFrames
-	sidekicks *sidekicks
-	sources   sourceIndex
-	prompts   *prompt.Builder
-	// presence reads the agent's presence for a session (wired to the MCP layer).
-	presence func(ctx context.Context, sessionID string) (any, error)
-	bg       bgGroup
+	adb          *adb.Client
+	store        *store.Store
+	demo         Demo
+	devices      *devices
+	preview      *previewLoop
+	frozen       *frozenFrames
+	sidekicks    *sidekicks
+	sources      sourceIndex
+	prompts      *prompt.Builder
+	presenceSeen presenceWatch
+	bg           bgGroup
 
 	// watchers counts open /api/events streams; watchersChanged wakes whoever waits
 	// for that number to move (the live preview pauses when nobody watches).
@@ -111,6 +111,7 @@ func New(opts Options) *App {
 	a.frozen = newFrozenFrames(4)
 	a.sidekicks = newSidekicks(a)
 	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
+	a.loadMCPToken()
 	return a
 }
 

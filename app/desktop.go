@@ -21,6 +21,13 @@ const DesktopAvailable = true
 // path serves `wails dev`, the production window and the browser.
 func (a *App) RunDesktop(ctx context.Context) error {
 	api := a.APIHandler()
+	mcpCtx, stopMCP := context.WithCancel(ctx)
+	defer stopMCP()
+	go func() {
+		if err := a.serveMCP(mcpCtx); err != nil {
+			a.log.Error("MCP endpoint unavailable", "err", err)
+		}
+	}()
 	err := wails.Run(&options.App{
 		Title:            "FixThis",
 		Width:            1440,

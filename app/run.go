@@ -23,7 +23,8 @@ const (
 // Run starts the background work (device tracking, the live preview loop, the demo
 // device) and returns at once; everything stops when ctx ends. Call Wait to wait for it.
 func (a *App) Run(ctx context.Context) {
-	a.bg.Add(4)
+	a.bg.Add(5)
+	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
 	go func() { defer a.bg.Done(); a.runSourceIndex(ctx) }()
 	go func() { defer a.bg.Done(); a.devices.run(ctx) }()
 	go func() { defer a.bg.Done(); a.preview.run(ctx) }()

@@ -52,6 +52,10 @@ func (a *App) Serve(ctx context.Context, addr string, onListen func(ServeInfo)) 
 		Token:      a.consoleToken,
 		ConsoleURL: base + "#token=" + a.consoleToken,
 	}
+	if a.store != nil {
+		info.MCPURL, info.MCPToken = base+"mcp", a.mcpToken
+		a.recordMCPEndpoint(info.MCPURL, port)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	if onListen != nil {
@@ -84,6 +88,9 @@ func (a *App) serveMux(port int) http.Handler {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", guard.wrap(a.APIHandler()))
+	if a.store != nil {
+		mux.Handle("/mcp", a.mcpHandler())
+	}
 	mux.Handle("/", a.consoleHandler())
 	return securityHeaders(mux)
 }

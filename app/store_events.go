@@ -67,13 +67,3 @@ func (a *App) publishSession(ctx context.Context, sessionID, kind string) {
 	a.bus.Publish("session-updated", map[string]any{"sessionId": sessionID, "session": sess})
 	a.bus.Publish("sessions-updated", map[string]any{"sessionId": sessionID, "summary": sess.SessionSummary})
 }
-
-// publishPresence forwards the agent's presence for a session to the console.
-func (a *App) publishPresence(ctx context.Context, sessionID string) {
-	if a.presence == nil {
-		return
-	}
-	if p, err := a.presence(ctx, sessionID); err == nil {
-		a.bus.Publish("agent", p)
-	}
-}

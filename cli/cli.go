@@ -16,6 +16,7 @@ import (
 
 // Env is what commands get from main: streams, the embedded console and the version.
 type Env struct {
+	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Console        fs.FS
 	Version        string
@@ -46,6 +47,8 @@ func commands() []command {
 		{"semantics", "parse a uiautomator dump file and print its nodes", runSemantics},
 		{"prompt", "print the compact handoff prompt of a feedback session", runPrompt},
 		{"source", "index an Android project's sources or match a target (index|match)", runSource},
+		{"mcp", "serve the MCP tools on stdio (an agent starts this)", runMCP},
+		{"mcp-config", "print or write the MCP config for claude, codex or cursor", runMCPConfig},
 		{"version", "print the version", runVersion},
 		{"help", "show this help", nil},
 	}

@@ -37,6 +37,10 @@ func (l Locations) DataDir() string { return filepath.Join(l.Project, DataDirNam
 func (l Locations) Database() string { return filepath.Join(l.DataDir(), "fixthis.db") }
 
 // ArtifactsDir holds content-addressed evidence files (screens, crops, trees).
+// MCPEndpoint is where the running app records its MCP HTTP endpoint and token (0600),
+// so `fixthis mcp-config --http` and the next launch can reuse them.
+func (l Locations) MCPEndpoint() string { return filepath.Join(l.DataDir(), "mcp-endpoint.json") }
+
 func (l Locations) ArtifactsDir() string { return filepath.Join(l.DataDir(), "artifacts") }
 
 // artifactKey is "<64 hex sha256>.<ext>"; the strict pattern keeps a key

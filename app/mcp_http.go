@@ -1,0 +1,141 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"fixthis/app/mcp"
+	"fixthis/app/mcpconfig"
+	"fixthis/app/store"
+)
+
+// MCPEndpointFile is the JSON the running app writes to .fixthis/mcp-endpoint.json.
+type MCPEndpointFile struct {
+	URL   string `json:"url"`
+	Port  int    `json:"port"`
+	Token string `json:"token"`
+	PID   int    `json:"pid"`
+}
+
+// ReadMCPEndpoint reads the endpoint a running (or the last) app recorded.
+func ReadMCPEndpoint(loc store.Locations) (MCPEndpointFile, error) {
+	var ep MCPEndpointFile
+	data, err := os.ReadFile(loc.MCPEndpoint())
+	if err != nil {
+		return ep, err
+	}
+	if err := json.Unmarshal(data, &ep); err != nil {
+		return ep, fmt.Errorf("%s: %w", loc.MCPEndpoint(), err)
+	}
+	return ep, nil
+}
+
+// loadMCPToken reuses the token of the last launch, so agent configs written with
+// `mcp-config --http` keep working across restarts.
+func (a *App) loadMCPToken() {
+	if a.store == nil {
+		return
+	}
+	if ep, err := ReadMCPEndpoint(a.store.Locations()); err == nil && len(ep.Token) >= 32 {
+		a.mcpToken = ep.Token
+	}
+}
+
+func (a *App) recordMCPEndpoint(url string, port int) {
+	if a.store == nil {
+		return
+	}
+	a.mcpURL = url
+	data, _ := json.MarshalIndent(MCPEndpointFile{URL: url, Port: port, Token: a.mcpToken, PID: os.Getpid()}, "", "  ")
+	path := a.store.Locations().MCPEndpoint()
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err == nil {
+		_ = os.Rename(tmp, path)
+	} else {
+		a.log.Warn("record the MCP endpoint", "path", path, "err", err)
+	}
+}
+
+// mcpHandler is /mcp: the agent side, with its own bearer token. The console token is
+// refused here just as the MCP token is refused on /api.
+func (a *App) mcpHandler() http.Handler {
+	srv := mcp.NewServer(mcp.Deps{
+		Store:   a.store,
+		Prompt:  a.prompts,
+		Device:  mcpCapturer{a: a},
+		Version: a.version,
+		Logger:  a.log,
+	})
+	inner := mcp.HTTPHandler(srv, a.mcpToken)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && tokensEqual(bearer, a.consoleToken) {
+			http.Error(w, "the console token is not valid on /mcp; use the MCP bearer token", http.StatusForbidden)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
+}
+
+// serveMCP runs the MCP endpoint on its own loopback listener (desktop mode, where the
+// console has no HTTP port). It prefers the port of the last launch.
+func (a *App) serveMCP(ctx context.Context) error {
+	addr := "127.0.0.1:0"
+	if ep, err := ReadMCPEndpoint(a.store.Locations()); err == nil && ep.Port > 0 {
+		addr = "127.0.0.1:" + strconv.Itoa(ep.Port)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil && addr != "127.0.0.1:0" {
+		ln, err = net.Listen("tcp", "127.0.0.1:0")
+	}
+	if err != nil {
+		return fmt.Errorf("mcp: listen: %w", err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", a.mcpHandler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	a.recordMCPEndpoint("http://127.0.0.1:"+strconv.Itoa(port)+"/mcp", port)
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	return nil
+}
+
+// getConnect feeds the console's "Connect an agent" panel.
+func (a *App) getConnect(w http.ResponseWriter, r *http.Request) {
+	bin, _ := os.Executable()
+	ep := mcpconfig.Endpoint{Binary: bin, ProjectDir: a.projectDir, URL: a.mcpURL, Token: a.mcpToken}
+	configs := map[string]map[string]string{}
+	for _, target := range mcpconfig.Targets {
+		file, _ := mcpconfig.File(target)
+		entry := map[string]string{"file": file}
+		if s, err := mcpconfig.Render(target, ep, false); err == nil {
+			entry["stdio"] = s
+		}
+		if s, err := mcpconfig.Render(target, ep, true); err == nil {
+			entry["http"] = s
+		}
+		configs[target] = entry
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"mcpUrl":     a.mcpURL,
+		"mcpToken":   a.mcpToken,
+		"projectDir": a.projectDir,
+		"command":    bin + " mcp --project-dir " + a.projectDir,
+		"configs":    configs,
+	})
+}

@@ -1,0 +1,366 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"fixthis/adb"
+	"fixthis/adb/adbtest"
+	"fixthis/adb/sim"
+	"fixthis/app/store"
+)
+
+// testEnv is one FixThis app wired end to end for integration tests: a private adb
+// server, the demo scenario on a simulated device registered with it, a store in a
+// temporary project, and the console API on an httptest server. Everything it starts
+// is stopped by t.Cleanup.
+type testEnv struct {
+	t          *testing.T
+	adbServer  *adbtest.Server
+	client     *adb.Client
+	sim        *sim.Device
+	projectDir string
+	store      *store.Store
+	app        *App
+	srv        *httptest.Server
+}
+
+// quietSim starts the demo scenario without artificial device latency, so the tests
+// measure FixThis rather than the latency model.
+var quietSim = sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}}
+
+func newTestEnv(t *testing.T) *testEnv {
+	t.Helper()
+	srvADB := adbtest.StartServer(t)
+	dev := srvADB.ConnectSim(t, quietSim)
+	client, err := adb.NewClient(adb.Options{Port: srvADB.Port})
+	if err != nil {
+		t.Fatalf("adb client for port %d: %v", srvADB.Port, err)
+	}
+	dir := t.TempDir()
+	ctx := context.Background()
+	st, err := store.Open(ctx, dir, store.Options{})
+	if err != nil {
+		t.Fatalf("open store in %s: %v", dir, err)
+	}
+	a := New(Options{
+		Version:        "test",
+		ProjectDir:     dir,
+		Mode:           ModeServe,
+		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
+		KeepAliveEvery: time.Second,
+		ADB:            client,
+		Store:          st,
+		Demo:           DemoOff,
+	})
+	runCtx, cancel := context.WithCancel(ctx)
+	a.Run(runCtx)
+	srv := httptest.NewServer(a.APIHandler())
+	// Open SSE streams end with a.Shutdown; only then can the server close.
+	t.Cleanup(func() {
+		a.Shutdown()
+		cancel()
+		srv.Close()
+		a.Wait()
+		if err := st.Close(); err != nil {
+			t.Errorf("close store: %v", err)
+		}
+	})
+	env := &testEnv{t: t, adbServer: srvADB, client: client, sim: dev, projectDir: dir, store: st, app: a, srv: srv}
+	env.waitDeviceOnline(dev.Serial(), 10*time.Second)
+	return env
+}
+
+// waitFor polls cond until it holds or timeout passes.
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if cond() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", timeout, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitDeviceOnline waits until the app lists serial as online and described.
+func (e *testEnv) waitDeviceOnline(serial string, timeout time.Duration) DeviceView {
+	e.t.Helper()
+	var got DeviceView
+	waitFor(e.t, timeout, serial+" online in GET /api/devices", func() bool {
+		var p devicesPayload
+		e.mustJSON("GET", "/api/devices", nil, &p)
+		for _, d := range p.Devices {
+			if d.Serial == serial && d.Online() && d.Screen != nil {
+				got = d
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+// apiResponse is one console API answer.
+type apiResponse struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+func (r apiResponse) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %d response %q: %v", r.Status, r.Body, err)
+	}
+}
+
+// do sends a request to the console API; body is JSON-encoded unless nil.
+func (e *testEnv) do(method, path string, body any, header map[string]string) apiResponse {
+	e.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			e.t.Fatalf("encode %s %s body: %v", method, path, err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, e.srv.URL+path, rd)
+	if err != nil {
+		e.t.Fatalf("build %s %s: %v", method, path, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatalf("%s %s: read body: %v", method, path, err)
+	}
+	return apiResponse{Status: resp.StatusCode, Header: resp.Header, Body: data}
+}
+
+// mustJSON is do that requires 200 and decodes the body into out (when not nil).
+func (e *testEnv) mustJSON(method, path string, body, out any) apiResponse {
+	e.t.Helper()
+	r := e.do(method, path, body, nil)
+	if r.Status != http.StatusOK {
+		e.t.Fatalf("%s %s: status %d, body %s", method, path, r.Status, r.Body)
+	}
+	if out != nil {
+		r.decode(e.t, out)
+	}
+	return r
+}
+
+// freezeResult is the part of the Freeze document the tests read.
+type freezeResult struct {
+	PreviewID string `json:"previewId"`
+	ImageURL  string `json:"imageUrl"`
+	Screen    struct {
+		Fingerprint string `json:"fingerprint"`
+		Width       int    `json:"width"`
+		Height      int    `json:"height"`
+		Package     string `json:"package"`
+		Activity    string `json:"activity"`
+	} `json:"screen"`
+	Nodes      []freezeNode `json:"nodes"`
+	TreeSource string       `json:"treeSource"`
+}
+
+type freezeNode struct {
+	UID     string       `json:"uid"`
+	Class   string       `json:"class"`
+	Text    string       `json:"text"`
+	TestTag string       `json:"testTag"`
+	Bounds  store.Bounds `json:"bounds"`
+}
+
+func (e *testEnv) freeze() freezeResult {
+	e.t.Helper()
+	var fr freezeResult
+	e.mustJSON("POST", "/api/preview/freeze", map[string]string{}, &fr)
+	if fr.PreviewID == "" || fr.Screen.Fingerprint == "" || len(fr.Nodes) == 0 {
+		e.t.Fatalf("freeze: previewId %q fingerprint %q, %d nodes", fr.PreviewID, fr.Screen.Fingerprint, len(fr.Nodes))
+	}
+	return fr
+}
+
+// node finds the first node with the test tag, or else with exactly the text.
+func (fr freezeResult) node(t *testing.T, tagOrText string) freezeNode {
+	t.Helper()
+	for _, n := range fr.Nodes {
+		if n.TestTag == tagOrText {
+			return n
+		}
+	}
+	for _, n := range fr.Nodes {
+		if n.Text == tagOrText {
+			return n
+		}
+	}
+	t.Fatalf("no node with testTag or text %q among %d nodes on %s", tagOrText, len(fr.Nodes), fr.Screen.Activity)
+	return freezeNode{}
+}
+
+func (n freezeNode) center() (int, int) {
+	return (n.Bounds.Left + n.Bounds.Right) / 2, (n.Bounds.Top + n.Bounds.Bottom) / 2
+}
+
+// sseEvent is one Server-Sent Event and when this client read it.
+type sseEvent struct {
+	ID, Type string
+	Data     json.RawMessage
+	At       time.Time
+}
+
+// sseClient reads /api/events in the background; the test takes events from C.
+type sseClient struct {
+	t *testing.T
+	C chan sseEvent
+}
+
+// subscribe opens the event stream and returns once the snapshot has arrived.
+func (e *testEnv) subscribe() *sseClient {
+	e.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/events", nil)
+	if err != nil {
+		cancel()
+		e.t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		e.t.Fatalf("open /api/events: %v", err)
+	}
+	c := &sseClient{t: e.t, C: make(chan sseEvent, 4096)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(c.C)
+		readSSE(resp.Body, c.C)
+	}()
+	e.t.Cleanup(func() {
+		cancel()
+		resp.Body.Close()
+		<-done
+	})
+	if ev := c.next(5*time.Second, "snapshot", nil); ev.Type != "snapshot" {
+		e.t.Fatalf("first event %q, want snapshot", ev.Type)
+	}
+	return c
+}
+
+// readSSE parses frames until the stream ends. Comments (keep-alives) are skipped.
+func readSSE(r io.Reader, out chan<- sseEvent) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var ev sseEvent
+	var data strings.Builder
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return
+		}
+		line = strings.TrimRight(line, "\r\n")
+		switch {
+		case line == "":
+			if ev.Type != "" {
+				ev.Data = json.RawMessage(data.String())
+				ev.At = time.Now()
+				out <- ev
+			}
+			ev, data = sseEvent{}, strings.Builder{}
+		case strings.HasPrefix(line, ":"):
+		case strings.HasPrefix(line, "id: "):
+			ev.ID = line[4:]
+		case strings.HasPrefix(line, "event: "):
+			ev.Type = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			data.WriteString(line[6:])
+		}
+	}
+}
+
+// next returns the first event of type typ (for which match holds, when given) within
+// timeout, discarding others; it fails the test on timeout.
+func (c *sseClient) next(timeout time.Duration, typ string, match func(sseEvent) bool) sseEvent {
+	c.t.Helper()
+	ev, ok := c.find(timeout, typ, match)
+	if !ok {
+		c.t.Fatalf("no %s event within %s", typ, timeout)
+	}
+	return ev
+}
+
+// find is next without failing: ok is false when nothing matched within timeout.
+func (c *sseClient) find(timeout time.Duration, typ string, match func(sseEvent) bool) (sseEvent, bool) {
+	c.t.Helper()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case ev, open := <-c.C:
+			if !open {
+				c.t.Fatalf("event stream ended while waiting for %s", typ)
+			}
+			if ev.Type == typ && (match == nil || match(ev)) {
+				return ev, true
+			}
+		case <-timer.C:
+			return sseEvent{}, false
+		}
+	}
+}
+
+// drain discards events already received.
+func (c *sseClient) drain() {
+	for {
+		select {
+		case <-c.C:
+		default:
+			return
+		}
+	}
+}
+
+// previewReady is the preview-ready payload.
+type previewReady struct {
+	PreviewID  string    `json:"previewId"`
+	Serial     string    `json:"serial"`
+	Width      int       `json:"width"`
+	Height     int       `json:"height"`
+	URL        string    `json:"url"`
+	CapturedAt time.Time `json:"capturedAt"`
+}
+
+func decodeEvent[T any](t *testing.T, ev sseEvent) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(ev.Data, &v); err != nil {
+		t.Fatalf("decode %s event %q: %v", ev.Type, ev.Data, err)
+	}
+	return v
+}

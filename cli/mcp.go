@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"fixthis/app"
+	"fixthis/app/mcp"
+	"fixthis/app/mcpconfig"
+	"fixthis/app/prompt"
+	"fixthis/app/source"
+	"fixthis/app/store"
+)
+
+// runMCP serves the MCP tools on stdio for an agent that spawns FixThis as a sidecar.
+// Stdout is the protocol: every log line goes to stderr.
+func runMCP(ctx context.Context, env Env, args []string) error {
+	f := newFlags("mcp", env.Stderr)
+	var af appFlags
+	f.StringVar(&af.projectDir, "project-dir", "", "project whose .fixthis store to serve (default: current directory)")
+	if err := parse(f, args); err != nil {
+		return err
+	}
+	if err := af.resolve(); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	st, err := store.Open(ctx, af.projectDir, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// The sidecar has no device layer; its prompts still carry source candidates.
+	var (
+		mu     sync.Mutex
+		idx    *source.Index
+		reason = "index-building"
+	)
+	go func() {
+		built, err := source.Build(ctx, af.projectDir)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err != nil:
+			reason = "index-error"
+		case built.Stats().Files == 0:
+			reason = "no-project-dir"
+		default:
+			idx, reason = built, ""
+		}
+	}()
+	b := &prompt.Builder{Store: st, Index: func() (*source.Index, string) {
+		mu.Lock()
+		defer mu.Unlock()
+		return idx, reason
+	}}
+	in := env.Stdin
+	if in == nil {
+		in = os.Stdin
+	}
+	return mcp.ServeStdio(ctx, mcp.Deps{Store: st, Prompt: b, Version: env.Version, Logger: logger}, in, env.Stdout, env.Stderr)
+}
+
+// runMCPConfig prints or writes the agent configuration for this project.
+func runMCPConfig(ctx context.Context, env Env, args []string) error {
+	f := newFlags("mcp-config", env.Stderr)
+	var af appFlags
+	f.StringVar(&af.projectDir, "project-dir", "", "project to configure (default: current directory)")
+	target := f.String("target", "", "agent: claude, codex or cursor (required)")
+	write := f.Bool("write", false, "write the config into the project instead of printing it")
+	http := f.Bool("http", false, "point at the running app's HTTP endpoint instead of a stdio sidecar")
+	if err := parse(f, args); err != nil {
+		return err
+	}
+	if _, err := mcpconfig.File(*target); err != nil {
+		return usagef("%v", err)
+	}
+	if err := af.resolve(); err != nil {
+		return err
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if abs, err := filepath.EvalSymlinks(bin); err == nil {
+		bin = abs
+	}
+	ep := mcpconfig.Endpoint{Binary: bin, ProjectDir: af.projectDir}
+	if *http {
+		loc, _ := store.NewLocations(af.projectDir)
+		rec, err := app.ReadMCPEndpoint(loc)
+		if err != nil {
+			return fmt.Errorf("no MCP endpoint recorded in %s: start `fixthis` or `fixthis serve` in this project first (%v)", loc.DataDir(), err)
+		}
+		ep.URL, ep.Token = rec.URL, rec.Token
+	}
+	if !*write {
+		text, err := mcpconfig.Render(*target, ep, *http)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(env.Stdout, text)
+		return nil
+	}
+	path, err := mcpconfig.Write(af.projectDir, *target, ep, *http)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "Wrote %s\n", path)
+	return nil
+}
