@@ -364,3 +364,46 @@ func decodeEvent[T any](t *testing.T, ev sseEvent) T {
 	}
 	return v
 }
+
+func jsonInto(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// eventWant is one event that must arrive, in any order relative to the others.
+type eventWant struct {
+	Type  string
+	Match func(sseEvent) bool
+}
+
+// all waits until each want has been seen once, in any order, and returns the
+// matching events in the order of wants.
+func (c *sseClient) all(timeout time.Duration, wants ...eventWant) []sseEvent {
+	c.t.Helper()
+	got := make([]sseEvent, len(wants))
+	seen := make([]bool, len(wants))
+	left := len(wants)
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for left > 0 {
+		select {
+		case ev, open := <-c.C:
+			if !open {
+				c.t.Fatalf("event stream ended while waiting for %+v", wants)
+			}
+			for i, w := range wants {
+				if !seen[i] && ev.Type == w.Type && (w.Match == nil || w.Match(ev)) {
+					seen[i], got[i] = true, ev
+					left--
+					break
+				}
+			}
+		case <-timer.C:
+			var missing []string
+			for i, w := range wants {
+				if !seen[i] {
+					missing = append(missing, w.Type)
+				}
+			}
+			c.t.Fatalf("within %s, no %v event", timeout, missing)
+		}
+	}
+	return got
+}
