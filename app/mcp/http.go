@@ -1,0 +1,78 @@
+package mcp
+
+import (
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ConsoleTokenHeader is the console API's token header; a request carrying it
+// on /mcp is refused, so a leaked console token never drives the agent side.
+const ConsoleTokenHeader = "X-FixThis-Console-Token"
+
+// maxRequestBody bounds one JSON-RPC request; tool inputs are small.
+const maxRequestBody = 1 << 20
+
+// HTTPHandler serves srv over Streamable HTTP (stateful sessions) for the
+// app's /mcp route. Every request needs "Authorization: Bearer <token>"
+// (401 with WWW-Authenticate otherwise); an Origin header that is not a
+// loopback origin, a non-loopback Host, or a console token is 403.
+func HTTPHandler(srv *server.MCPServer, token string) http.Handler {
+	inner := server.NewStreamableHTTPServer(srv,
+		server.WithStateful(true),
+		server.WithHeartbeatInterval(15*time.Second),
+		server.WithSessionIdleTTL(30*time.Minute),
+	)
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
+			http.Error(w, "forbidden origin: /mcp accepts only loopback origins", http.StatusForbidden)
+			return
+		}
+		if !loopbackHost(r.Host) {
+			http.Error(w, "forbidden host: /mcp is served on loopback only", http.StatusForbidden)
+			return
+		}
+		if r.Header.Get(ConsoleTokenHeader) != "" || r.URL.Query().Get("consoleToken") != "" {
+			http.Error(w, "the console token is not valid on /mcp; use the MCP bearer token", http.StatusForbidden)
+			return
+		}
+		got := []byte(r.Header.Get("Authorization"))
+		if token == "" || subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="fixthis-mcp"`)
+			http.Error(w, "unauthorized: send Authorization: Bearer <FixThis MCP token>", http.StatusUnauthorized)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
+		inner.ServeHTTP(w, r)
+	})
+}
+
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return loopbackHost(u.Host)
+}
+
+// loopbackHost accepts "localhost", "127.0.0.1", "[::1]" with or without a
+// port.
+func loopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}

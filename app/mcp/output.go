@@ -1,0 +1,174 @@
+package mcp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"fixthis/app/store"
+)
+
+// itemOut is an item as an agent needs it: no URLs, no client draft keys.
+type itemOut struct {
+	ItemID         string              `json:"itemId"`
+	SessionID      string              `json:"sessionId"`
+	ScreenID       string              `json:"screenId,omitempty"`
+	SequenceNumber int                 `json:"sequenceNumber"`
+	Phase          string              `json:"phase"`
+	Status         string              `json:"status"`
+	Severity       string              `json:"severity"`
+	Comment        string              `json:"comment"`
+	Target         targetOut           `json:"target"`
+	ResolvedBy     string              `json:"resolvedBy,omitempty"`
+	AgentNote      string              `json:"agentNote,omitempty"`
+	AgentSummary   string              `json:"agentSummary,omitempty"`
+	AgentQuestion  string              `json:"agentQuestion,omitempty"`
+	UserAnswer     string              `json:"userAnswer,omitempty"`
+	UpdatedAt      string              `json:"updatedAt"`
+}
+
+type targetOut struct {
+	Type     string              `json:"type"`
+	NodeUID  string              `json:"nodeUid,omitempty"`
+	Bounds   *store.Bounds       `json:"bounds,omitempty"`
+	Snapshot *store.NodeSnapshot `json:"snapshot,omitempty"`
+}
+
+func toItemOut(it store.Item) itemOut {
+	return itemOut{
+		ItemID: it.ItemID, SessionID: it.SessionID, ScreenID: it.ScreenID, SequenceNumber: it.SequenceNumber,
+		Phase: it.Phase, Status: it.Status, Severity: it.Severity, Comment: it.Comment,
+		Target:     targetOut{Type: it.Target.Type, NodeUID: it.Target.NodeUID, Bounds: it.Target.Bounds, Snapshot: it.Target.Snapshot},
+		ResolvedBy: it.ResolvedBy, AgentNote: it.AgentNote, AgentSummary: it.AgentSummary,
+		AgentQuestion: it.AgentQuestion, UserAnswer: it.UserAnswer, UpdatedAt: it.UpdatedAt.Format(time.RFC3339),
+	}
+}
+
+func toItemsOut(items []store.Item) []itemOut {
+	out := make([]itemOut, 0, len(items))
+	for _, it := range items {
+		out = append(out, toItemOut(it))
+	}
+	return out
+}
+
+type screenOut struct {
+	ScreenID    string `json:"screenId"`
+	Fingerprint string `json:"fingerprint,omitempty"`
+	Package     string `json:"package,omitempty"`
+	Activity    string `json:"activity,omitempty"`
+	Width       int    `json:"width"`
+	Height      int    `json:"height"`
+	// ImageAttached says the screenshot follows as image content.
+	ImageAttached bool `json:"imageAttached"`
+}
+
+func toScreenOut(s store.Screen) screenOut {
+	return screenOut{ScreenID: s.ScreenID, Fingerprint: s.Fingerprint, Package: s.Package, Activity: s.Activity,
+		Width: s.Width, Height: s.Height}
+}
+
+type sessionsOut struct {
+	Sessions []store.SessionSummary `json:"sessions"`
+}
+
+// listItemOut is one line of a feedback list: enough to choose what to read.
+type listItemOut struct {
+	ItemID         string `json:"itemId"`
+	SessionID      string `json:"sessionId"`
+	SequenceNumber int    `json:"sequenceNumber"`
+	Phase          string `json:"phase"`
+	Severity       string `json:"severity"`
+	Comment        string `json:"comment"`
+	Target         string `json:"target"`
+}
+
+// maxListComment bounds a comment in a list; read_feedback has it whole.
+const maxListComment = 200
+
+func toListItem(it store.Item) listItemOut {
+	comment := it.Comment
+	if r := []rune(comment); len(r) > maxListComment {
+		comment = string(r[:maxListComment]) + "…"
+	}
+	return listItemOut{ItemID: it.ItemID, SessionID: it.SessionID, SequenceNumber: it.SequenceNumber, Phase: it.Phase,
+		Severity: it.Severity, Comment: comment, Target: targetSummary(it.Target)}
+}
+
+// targetSummary names a target in a few words: `Button "Sign in" tag=sign_in`.
+func targetSummary(t store.Target) string {
+	switch t.Type {
+	case store.TargetScreen:
+		return "whole screen"
+	case store.TargetArea:
+		if b := t.Bounds; b != nil {
+			return fmt.Sprintf("area (%d,%d)-(%d,%d)", b.Left, b.Top, b.Right, b.Bottom)
+		}
+		return "area"
+	}
+	var parts []string
+	if sn := t.Snapshot; sn != nil {
+		if sn.Role != "" {
+			parts = append(parts, sn.Role)
+		} else if sn.Class != "" {
+			parts = append(parts, sn.Class[strings.LastIndex(sn.Class, ".")+1:])
+		}
+		if sn.Text != "" {
+			parts = append(parts, strconv.Quote(sn.Text))
+		} else if sn.ContentDescription != "" {
+			parts = append(parts, strconv.Quote(sn.ContentDescription))
+		}
+		if sn.TestTag != "" {
+			parts = append(parts, "tag="+sn.TestTag)
+		}
+	}
+	if len(parts) == 0 {
+		return "node " + t.NodeUID
+	}
+	return strings.Join(parts, " ")
+}
+
+type feedbackListOut struct {
+	SessionID string        `json:"sessionId,omitempty"`
+	Items     []listItemOut `json:"items"`
+	Total     int           `json:"total"`
+}
+
+type readOut struct {
+	SessionID string      `json:"sessionId"`
+	Prompt    string      `json:"prompt"`
+	Item      *itemOut    `json:"item,omitempty"`
+	Items     []itemOut   `json:"items,omitempty"`
+	Screens   []screenOut `json:"screens"`
+	CropShown bool        `json:"cropAttached"`
+}
+
+// waitOut is either a batch or {"status":"timeout"}.
+type waitOut struct {
+	Status      string             `json:"status"` // batch | timeout
+	BatchID     string             `json:"batchId,omitempty"`
+	SessionID   string             `json:"sessionId,omitempty"`
+	Kind        string             `json:"kind,omitempty"`
+	ServeCount  int                `json:"serveCount,omitempty"`
+	Items       []itemOut          `json:"items,omitempty"`
+	Answers     []store.Answer     `json:"answers,omitempty"`
+	Withdrawals []store.Withdrawal `json:"withdrawals,omitempty"`
+	Prompt      string             `json:"prompt,omitempty"`
+	Next        string             `json:"next"`
+}
+
+type itemResultOut struct {
+	Item itemOut `json:"item"`
+	Next string  `json:"next"`
+}
+
+type captureOut struct {
+	Serial      string `json:"serial"`
+	Package     string `json:"package"`
+	Activity    string `json:"activity"`
+	Fingerprint string `json:"fingerprint"`
+	Width       int    `json:"width"`
+	Height      int    `json:"height"`
+	Tree        string `json:"tree"`
+}

@@ -1,0 +1,132 @@
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"fixthis/app/store"
+)
+
+// presenceTracker turns what the agent does into the presence the console
+// shows: listening while a wait is parked, working after a batch was served
+// or a tool was called, away once PresenceAwayAfter passes with neither.
+// States are persisted in the store so a console in another process sees
+// them; OnPresence tells this process at once.
+type presenceTracker struct {
+	store  *store.Store
+	notify func(store.Presence)
+	log    *slog.Logger
+
+	mu     sync.Mutex
+	parked map[string]int // session ("" = any) → parked waits
+	timers map[string]*time.Timer
+	state  map[string]string
+}
+
+func newPresenceTracker(s *store.Store, notify func(store.Presence), log *slog.Logger) *presenceTracker {
+	return &presenceTracker{store: s, notify: notify, log: log, parked: map[string]int{}, timers: map[string]*time.Timer{}, state: map[string]string{}}
+}
+
+// heartbeatEvery keeps a parked wait's row fresh well inside the away window.
+const heartbeatEvery = 5 * time.Second
+
+func (p *presenceTracker) set(sessionID, state string) {
+	// Presence is advisory: it must not fail or delay the tool call, so it
+	// is written with its own short deadline and errors are only logged.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	pr, err := p.store.SetPresence(ctx, sessionID, state)
+	if err != nil {
+		p.log.Warn("record agent presence", "session", sessionID, "state", state, "err", err)
+		return
+	}
+	p.mu.Lock()
+	changed := p.state[sessionID] != state
+	p.state[sessionID] = state
+	p.mu.Unlock()
+	if changed && p.notify != nil {
+		p.notify(*pr)
+	}
+}
+
+// waitStarted: a wait parked for sessionID.
+func (p *presenceTracker) waitStarted(sessionID string) {
+	p.mu.Lock()
+	p.parked[sessionID]++
+	if t := p.timers[sessionID]; t != nil {
+		t.Stop()
+	}
+	p.mu.Unlock()
+	p.set(sessionID, store.PresenceListening)
+}
+
+// heartbeat refreshes a parked wait's presence row.
+func (p *presenceTracker) heartbeat(sessionID string) { p.set(sessionID, store.PresenceListening) }
+
+// waitEnded: served says whether it returned a batch (the agent now works).
+func (p *presenceTracker) waitEnded(sessionID string, served bool) {
+	p.mu.Lock()
+	p.parked[sessionID]--
+	idle := p.parked[sessionID] == 0
+	p.mu.Unlock()
+	if served {
+		p.set(sessionID, store.PresenceWorking)
+	}
+	if idle {
+		p.armAway(sessionID)
+	}
+}
+
+// activity: the agent called a tool on sessionID outside a wait.
+func (p *presenceTracker) activity(sessionID string) {
+	p.mu.Lock()
+	parked := p.parked[sessionID] > 0 || p.parked[""] > 0
+	p.mu.Unlock()
+	if parked {
+		return // a parked wait already says listening
+	}
+	p.set(sessionID, store.PresenceWorking)
+	p.armAway(sessionID)
+}
+
+func (p *presenceTracker) armAway(sessionID string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t := p.timers[sessionID]; t != nil {
+		t.Stop()
+	}
+	p.timers[sessionID] = time.AfterFunc(store.PresenceAwayAfter, func() {
+		p.mu.Lock()
+		parked := p.parked[sessionID] > 0
+		p.mu.Unlock()
+		if !parked {
+			p.set(sessionID, store.PresenceAway)
+		}
+	})
+}
+
+// waitRegistry allows one parked wait per session key in this process.
+type waitRegistry struct {
+	mu     sync.Mutex
+	parked map[string]bool
+}
+
+func newWaitRegistry() *waitRegistry { return &waitRegistry{parked: map[string]bool{}} }
+
+func (w *waitRegistry) acquire(key string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.parked[key] {
+		return false
+	}
+	w.parked[key] = true
+	return true
+}
+
+func (w *waitRegistry) release(key string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.parked, key)
+}

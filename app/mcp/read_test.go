@@ -1,0 +1,118 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"image"
+	"strings"
+	"testing"
+)
+
+func TestReadFeedback(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, t.TempDir())
+	c := newClient(t, Deps{Store: s, Prompt: listPrompter{}})
+
+	res := call(t, c, "fixthis_read_feedback", nil, nil)
+	if !res.IsError || !strings.HasPrefix(text(res), "NO_ACTIVE_SESSION: ") {
+		t.Fatalf("empty store: %q", text(res))
+	}
+	sess, items := seed(t, s, 2)
+	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{items[0].ItemID}); err != nil {
+		t.Fatal(err)
+	}
+
+	var one readOut
+	res = call(t, c, "fixthis_read_feedback", map[string]any{"itemId": items[0].ItemID}, &one)
+	if one.Item == nil || one.Item.ItemID != items[0].ItemID || !one.CropShown || len(one.Screens) != 1 || !one.Screens[0].ImageAttached {
+		t.Fatalf("item read %+v", one)
+	}
+	if !strings.Contains(one.Prompt, "items: "+items[0].ItemID) {
+		t.Fatalf("prompt %q", one.Prompt)
+	}
+	if imgs := images(res); len(imgs) != 2 {
+		t.Fatalf("%d images, want screen + crop", len(imgs))
+	}
+
+	var all readOut
+	res = call(t, c, "fixthis_read_feedback", nil, &all)
+	if all.SessionID != sess.SessionID || len(all.Items) != 1 || len(images(res)) != 1 {
+		t.Fatalf("latest session read %+v with %d images", all, len(images(res)))
+	}
+
+	res = call(t, c, "fixthis_read_feedback", map[string]any{"sessionId": sess.SessionID, "itemId": "nope"}, nil)
+	if !res.IsError || !strings.HasPrefix(text(res), "ITEM_NOT_FOUND: ") {
+		t.Fatalf("missing item: %q", text(res))
+	}
+}
+
+type screenDevice struct {
+	png []byte
+	err error
+}
+
+func (d screenDevice) CaptureScreen(_ context.Context, serial string) (*Capture, error) {
+	if d.err != nil {
+		return nil, d.err
+	}
+	return &Capture{Serial: serial, Package: "com.example", Activity: ".Main", Width: 2000, Height: 4000, PNG: d.png,
+		Tree: "Button \"Sign in\" tag=sign_in"}, nil
+}
+
+func TestCaptureScreen(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	res := call(t, newClient(t, Deps{Store: s}), "fixthis_capture_screen", nil, nil)
+	if !res.IsError || !strings.Contains(text(res), "no device layer in this process") {
+		t.Fatalf("sidecar capture: %q", text(res))
+	}
+	res = call(t, newClient(t, Deps{Store: s, Device: screenDevice{err: errors.New("no device connected")}}), "fixthis_capture_screen", nil, nil)
+	if !res.IsError || !strings.Contains(text(res), "no device connected") {
+		t.Fatalf("failed capture: %q", text(res))
+	}
+	var out captureOut
+	res = call(t, newClient(t, Deps{Store: s, Device: screenDevice{png: testPNG(t, 2000, 4000)}}), "fixthis_capture_screen",
+		map[string]any{"serial": "emulator-1"}, &out)
+	imgs := images(res)
+	if out.Serial != "emulator-1" || out.Tree == "" || len(imgs) != 1 {
+		t.Fatalf("capture %+v, %d images", out, len(imgs))
+	}
+	raw, _ := base64.StdEncoding.DecodeString(imgs[0].Data)
+	cfg, _, err := image.DecodeConfig(strings.NewReader(string(raw)))
+	if err != nil || cfg.Width > maxImageEdge || cfg.Height > maxImageEdge || len(raw) > maxImageBytes {
+		t.Fatalf("sent %dx%d, %d bytes (%v)", cfg.Width, cfg.Height, len(raw), err)
+	}
+}
+
+func TestFitImage(t *testing.T) {
+	cases := []struct {
+		name string
+		w, h int
+	}{
+		{"small stays", 300, 600},
+		{"tall phone frame", 1080, 2400},
+		{"taller than the limit", 1600, 3400},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := testPNG(t, tc.w, tc.h)
+			out, mime, err := fitImage(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, format, err := image.DecodeConfig(strings.NewReader(string(out)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Width > maxImageEdge || cfg.Height > maxImageEdge || len(out) > maxImageBytes || "image/"+format != mime {
+				t.Fatalf("%dx%d %s, %d bytes", cfg.Width, cfg.Height, mime, len(out))
+			}
+			if tc.w <= maxImageEdge && tc.h <= maxImageEdge && len(src) <= maxImageBytes && len(out) != len(src) {
+				t.Fatal("a fitting image was re-encoded")
+			}
+		})
+	}
+	if _, _, err := fitImage([]byte("not an image")); err == nil {
+		t.Fatal("garbage accepted")
+	}
+}

@@ -1,0 +1,154 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"fixthis/app/store"
+)
+
+// Wait bounds: the default returns well before common 60 s client limits.
+const (
+	defaultWait = 25 * time.Second
+	maxWait     = 50 * time.Second
+)
+
+func (t *toolset) waitForFeedback() server.ServerTool {
+	tool := mcp.NewTool("fixthis_wait_for_feedback",
+		mcp.WithDescription("Wait until the developer hands you feedback (Save to MCP), answers one of your questions, or withdraws an item; "+
+			"returns that batch, or {\"status\":\"timeout\"} after timeoutSeconds (then call again). A batch is served again until you "+
+			"acknowledge it with fixthis_ack_feedback. One wait per session at a time."),
+		mcp.WithTitleAnnotation("Wait for feedback"),
+		sessionIDArg(false, "Wait for this session only; without it, any session."),
+		mcp.WithNumber("timeoutSeconds", mcp.Description("Seconds to wait before returning a timeout (default 25, max 50)."),
+			mcp.Min(1), mcp.Max(50)),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(false),
+		mcp.WithOpenWorldHintAnnotation(false),
+		mcp.WithOutputSchema[waitOut](),
+	)
+	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		sid := strings.TrimSpace(req.GetString("sessionId", ""))
+		timeout := defaultWait
+		if secs := req.GetFloat("timeoutSeconds", 0); secs > 0 {
+			timeout = min(time.Duration(secs*float64(time.Second)), maxWait)
+		}
+		if sid != "" {
+			if _, err := t.deps.Store.GetSessionSummary(ctx, sid); err != nil {
+				return toolResult(err)
+			}
+		}
+		if !t.waits.acquire(sid) {
+			return mcp.NewToolResultError("WAIT_TAKEN: wait-taken: another fixthis_wait_for_feedback is already parked for this session; let it return first"), nil
+		}
+		defer t.waits.release(sid)
+		b, err := t.park(ctx, sid, timeout)
+		if err != nil {
+			return toolResult(err)
+		}
+		if b == nil {
+			return structured(waitOut{Status: "timeout", Next: "call fixthis_wait_for_feedback again"})
+		}
+		return t.batchResult(ctx, b)
+	}}
+}
+
+// park blocks until a batch is queued for sid (any session when empty), the
+// timeout passes (nil batch) or the client cancels. It subscribes to the
+// change feed before looking at the queue, so a batch committed in between
+// is never missed.
+func (t *toolset) park(ctx context.Context, sid string, timeout time.Duration) (*store.AgentBatch, error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wake := make(chan struct{}, 1)
+	t.deps.Store.Watch(wctx, func(c store.Change) {
+		if c.Kind == store.ChangeAgentBatch && (sid == "" || c.SessionID == sid) {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		}
+	})
+	t.presence.waitStarted(sid)
+	served := false
+	defer func() { t.presence.waitEnded(sid, served) }()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	beat := time.NewTicker(heartbeatEvery)
+	defer beat.Stop()
+	for {
+		b, err := t.deps.Store.NextAgentBatch(ctx, sid)
+		if err != nil {
+			return nil, err
+		}
+		if b != nil {
+			served = true
+			if b.SessionID != sid {
+				t.presence.activity(b.SessionID)
+			}
+			return b, nil
+		}
+		select {
+		case <-wake:
+		case <-beat.C:
+			t.presence.heartbeat(sid)
+		case <-deadline.C:
+			return nil, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (t *toolset) batchResult(ctx context.Context, b *store.AgentBatch) (*mcp.CallToolResult, error) {
+	out := waitOut{Status: "batch", BatchID: b.BatchID, SessionID: b.SessionID, Kind: b.Kind, ServeCount: b.ServeCount,
+		Items: toItemsOut(b.Items), Answers: b.Answers, Withdrawals: b.Withdrawals}
+	switch b.Kind {
+	case store.BatchKindRelease:
+		ids := make([]string, 0, len(b.Items))
+		for _, it := range b.Items {
+			ids = append(ids, it.ItemID)
+		}
+		text, err := t.prompt(ctx, b.SessionID, ids)
+		if err != nil {
+			return toolResult(err)
+		}
+		out.Prompt = text
+		out.Next = "fixthis_ack_feedback(batchId) now; then per item fixthis_claim_feedback, edit, fixthis_resolve_feedback"
+	case store.BatchKindAnswer:
+		out.Next = "fixthis_ack_feedback(batchId); the developer answered your question, continue with the item"
+	default:
+		out.Next = "fixthis_ack_feedback(batchId); stop working on the withdrawn items"
+	}
+	return structured(out)
+}
+
+func (t *toolset) ackFeedback() server.ServerTool {
+	tool := mcp.NewTool("fixthis_ack_feedback",
+		mcp.WithDescription("Acknowledge a batch returned by fixthis_wait_for_feedback so it is not served again. Call it right after reading the batch; repeating it is harmless."),
+		mcp.WithTitleAnnotation("Acknowledge feedback batch"),
+		mcp.WithString("batchId", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(200), mcp.Description("The batchId of the wait result.")),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+		mcp.WithOutputSchema[store.AckResult](),
+	)
+	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		id, err := req.RequireString("batchId")
+		if err != nil {
+			return invalidArg("%v", err), nil
+		}
+		res, err := t.deps.Store.AckBatch(ctx, strings.TrimSpace(id))
+		if err != nil {
+			return toolResult(err)
+		}
+		t.presence.activity(res.SessionID)
+		return structured(res)
+	}}
+}
