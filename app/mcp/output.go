@@ -11,21 +11,21 @@ import (
 
 // itemOut is an item as an agent needs it: no URLs, no client draft keys.
 type itemOut struct {
-	ItemID         string              `json:"itemId"`
-	SessionID      string              `json:"sessionId"`
-	ScreenID       string              `json:"screenId,omitempty"`
-	SequenceNumber int                 `json:"sequenceNumber"`
-	Phase          string              `json:"phase"`
-	Status         string              `json:"status"`
-	Severity       string              `json:"severity"`
-	Comment        string              `json:"comment"`
-	Target         targetOut           `json:"target"`
-	ResolvedBy     string              `json:"resolvedBy,omitempty"`
-	AgentNote      string              `json:"agentNote,omitempty"`
-	AgentSummary   string              `json:"agentSummary,omitempty"`
-	AgentQuestion  string              `json:"agentQuestion,omitempty"`
-	UserAnswer     string              `json:"userAnswer,omitempty"`
-	UpdatedAt      string              `json:"updatedAt"`
+	ItemID         string    `json:"itemId"`
+	SessionID      string    `json:"sessionId"`
+	ScreenID       string    `json:"screenId,omitempty"`
+	SequenceNumber int       `json:"sequenceNumber"`
+	Phase          string    `json:"phase"`
+	Status         string    `json:"status"`
+	Severity       string    `json:"severity"`
+	Comment        string    `json:"comment"`
+	Target         targetOut `json:"target"`
+	ResolvedBy     string    `json:"resolvedBy,omitempty"`
+	AgentNote      string    `json:"agentNote,omitempty"`
+	AgentSummary   string    `json:"agentSummary,omitempty"`
+	AgentQuestion  string    `json:"agentQuestion,omitempty"`
+	UserAnswer     string    `json:"userAnswer,omitempty"`
+	UpdatedAt      string    `json:"updatedAt"`
 }
 
 type targetOut struct {
