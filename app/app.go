@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -137,7 +138,22 @@ func (a *App) notifyWatchers() {
 // snapshot is the first SSE event: everything the console needs to render.
 func (a *App) snapshot(ctx context.Context) (map[string]any, error) {
 	dev := a.devices.payload()
+	sessions := []store.SessionSummary{}
+	if a.store != nil {
+		list, err := a.store.ListSessions(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sessions = append(sessions, list...)
+	}
+	var agent *store.Presence
+	if len(sessions) > 0 {
+		latest := slices.MaxFunc(sessions, func(x, y store.SessionSummary) int { return x.UpdatedAt.Compare(y.UpdatedAt) })
+		agent, _ = a.store.GetPresence(ctx, latest.SessionID)
+	}
 	return map[string]any{
+		"sessions":       sessions,
+		"agent":          agent,
 		"version":        a.version,
 		"mode":           a.mode,
 		"devices":        dev.Devices,
