@@ -11,13 +11,14 @@ import { checkRecovery, persistPending, report, setLeaveFrozen } from './handoff
 import { initToken } from './token';
 import type { EvidencePolicy, Target, UiNode } from './types';
 import { clearSessionWorkspaces, type DraftItem } from './workspace';
-import { summaryOf, upsertSummary } from './events';
+import { sortSessions, summaryOf, upsertSummary } from './events';
 
 const ACTIVE_SESSION_KEY = 'fixthis.activeSessionId';
 
 let api: Api;
 let sync: Sync;
 let resynced = false;
+let switched = false;
 
 export function getApi(): Api {
   return api;
@@ -51,6 +52,15 @@ async function resync(): Promise<void> {
       stored = localStorage.getItem(ACTIVE_SESSION_KEY) ?? '';
     } catch {
       // storage disabled
+    }
+    if (!app.snapshotHadSessions) {
+      // An older snapshot without the session list: ask once (bootstrap, not polling).
+      try {
+        const r = await api.sessions();
+        app.sessions = sortSessions(r.sessions ?? []);
+      } catch (err) {
+        report(err, 'Could not load the sessions');
+      }
     }
     const pick =
       app.sessions.find((s) => s.sessionId === stored) ?? app.sessions.find((s) => s.status === 'open') ?? null;
@@ -86,7 +96,7 @@ export async function activate(sessionId: string): Promise<void> {
   }
   app.activeSessionId = sessionId;
   app.session = null;
-  app.agent = null;
+  if (switched) app.agent = null;
   ui.drawerOpen = false;
   try {
     if (sessionId) localStorage.setItem(ACTIVE_SESSION_KEY, sessionId);
@@ -97,7 +107,9 @@ export async function activate(sessionId: string): Promise<void> {
   if (!sessionId) return;
   await sync.reloadActiveSession();
   if (app.activeSessionId === sessionId) checkRecovery(sessionId);
-  void refreshPresence(sessionId);
+  // The snapshot carries presence for the first session; later switches ask for it.
+  if (switched) void refreshPresence(sessionId);
+  switched = true;
 }
 
 async function refreshPresence(sessionId: string): Promise<void> {

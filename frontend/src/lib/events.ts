@@ -12,6 +12,7 @@ export interface SyncModel {
   session: Session | null;
   preview: Preview | null;
   agent: Presence | null;
+  snapshotHadSessions?: boolean;
 }
 
 export type Outcome = 'applied' | 'ignored-other-session' | 'full-refresh' | 'active-session-deleted' | 'noop';
@@ -71,6 +72,7 @@ export function applySnapshot(model: SyncModel, s: Snapshot): void {
   if (s.mode) model.mode = s.mode;
   if (Array.isArray(s.devices)) model.devices = s.devices;
   if (typeof s.selectedSerial === 'string') model.selectedSerial = s.selectedSerial;
+  model.snapshotHadSessions = Array.isArray(s.sessions);
   if (Array.isArray(s.sessions)) model.sessions = sortSessions(s.sessions);
   // The snapshot is the one event applied whatever the active session.
   if (s.preview !== undefined) model.preview = s.preview;

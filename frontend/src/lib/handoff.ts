@@ -10,6 +10,11 @@ import { ui } from './state/ui.svelte';
 import type { Item, Session, Severity } from './types';
 import { listWorkspaces, recoveryFor, removeWorkspace } from './workspace';
 
+function sentence(text: string): string {
+  const t = text.trim();
+  return /[.!?…]$/.test(t) ? t : `${t}.`;
+}
+
 export function report(err: unknown, what: string, safeNext = ''): void {
   if (err instanceof ApiError) {
     if (err.status === 401 || err.status === 403) return ctx.sync.reportHttpError(err);
@@ -17,7 +22,7 @@ export function report(err: unknown, what: string, safeNext = ''): void {
     const text =
       err.status === 0
         ? `${what}: the FixThis app is not reachable.${next || ' Your draft is preserved; try again once it is running.'}`
-        : `${what}: ${err.message}${next}`;
+        : `${what}: ${sentence(err.message)}${next}`;
     app.notify('error', text, { detail: err.code });
     return;
   }

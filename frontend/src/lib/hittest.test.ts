@@ -44,6 +44,21 @@ describe('ancestry and crumbs', () => {
   it('drops the root and same-box wrappers that say nothing', () => {
     expect(index.crumbs('title').map((n) => n.uid)).toEqual(['list', 'row', 'title']);
   });
+  it('accepts parentless top-level nodes that are not full-screen (semantics trees)', () => {
+    const flat = new NodeIndex(
+      [
+        { uid: 'n0', parentUid: '', text: 'Good morning', bounds: b(53, 128, 374, 181) },
+        { uid: 'n4', parentUid: '', testTag: 'filter_all', clickable: true, bounds: b(53, 315, 228, 399) },
+        { uid: 'n4.0', parentUid: 'n4', text: 'All', bounds: b(142, 330, 186, 383) },
+      ],
+      1080,
+      2400,
+    );
+    expect(flat.hitTest(100, 150)?.uid).toBe('n0');
+    expect(flat.hitTest(150, 350)?.uid).toBe('n4.0');
+    expect(flat.crumbs('n4.0').map((n) => n.uid)).toEqual(['n4', 'n4.0']);
+  });
+
   it('survives parent cycles', () => {
     const cyc = new NodeIndex(
       [

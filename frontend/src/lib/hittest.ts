@@ -33,7 +33,6 @@ function depthOf(node: UiNode): number {
  * annotate "the whole screen", which the screen-level note already covers.
  */
 export function isMeaningful(node: UiNode, screenWidth: number, screenHeight: number): boolean {
-  if (!node.parentUid) return false;
   const b = node.bounds;
   if (b.left <= 0 && b.top <= 0 && b.right >= screenWidth && b.bottom >= screenHeight) return false;
   if (area(b) === 0) return false;
@@ -84,14 +83,14 @@ export class NodeIndex {
   }
 
   /**
-   * Breadcrumb crumbs: the ancestry without the root, full-screen containers (the
-   * screen-level note covers those) and wrappers that add nothing (same bounds as their
+   * Breadcrumb crumbs: the ancestry without full-screen containers (the screen-level
+   * note covers those) and wrappers that add nothing (same bounds as their
    * child and nothing to say), so each crumb changes scope.
    */
   crumbs(uid: string): UiNode[] {
     const full = (n: UiNode) =>
       n.bounds.left <= 0 && n.bounds.top <= 0 && n.bounds.right >= this.width && n.bounds.bottom >= this.height;
-    const chain = this.ancestry(uid).filter((n, i, all) => n.parentUid && (i === all.length - 1 || !full(n)));
+    const chain = this.ancestry(uid).filter((n, i, all) => i === all.length - 1 || !full(n));
     return chain.filter((n, i) => {
       if (i === chain.length - 1) return true;
       const child = chain[i + 1];

@@ -23,6 +23,8 @@ export class AppState implements SyncModel {
   session = $state<Session | null>(null);
   preview = $state<Preview | null>(null);
   agent = $state<Presence | null>(null);
+  /** Whether the last snapshot carried the session list (older servers omit it). */
+  snapshotHadSessions = false;
   /** Last ETag per session for If-Match on batch saves. */
   etags = new Map<string, string>();
 
