@@ -45,6 +45,7 @@ func (a *App) APIHandler() http.Handler {
 
 	mux.HandleFunc("GET /api/screens/{screenId}/image", a.getScreenImage)
 	mux.HandleFunc("GET /api/items/{id}/crop", a.getItemCrop)
+	mux.HandleFunc("GET /api/items/{id}/sources", a.getItemSources)
 
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, apiError{Code: "not_found", Message: r.Method + " " + r.URL.Path + " is not a console API route"})

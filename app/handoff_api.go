@@ -3,6 +3,7 @@ package app
 import (
 	"net/http"
 
+	"fixthis/app/source"
 	"fixthis/app/store"
 )
 
@@ -107,4 +108,27 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, errorf(http.StatusUnprocessableEntity, "invalid_input", "INVALID_INPUT: format must be json or markdown, not %q", format))
 	}
+}
+
+// getItemSources is what the inspector shows under a saved annotation: the ranked
+// source candidates and edit-surface hints the prompt will carry for this item.
+func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
+	sessionID, itemID := r.URL.Query().Get("sessionId"), r.PathValue("id")
+	hs, _, err := a.prompts.Session(r.Context(), sessionID)
+	if err != nil {
+		writeStoreError(w, err)
+		return
+	}
+	_, reason := a.sources.get()
+	for _, it := range hs.Items {
+		if it.ID == itemID {
+			cands := it.Candidates
+			if cands == nil {
+				cands = []source.Candidate{}
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"itemId": itemID, "candidates": cands, "editSurfaces": it.EditSurfaces, "reason": reason})
+			return
+		}
+	}
+	writeStoreError(w, &store.Error{Code: store.CodeItemNotFound, Msg: "no item " + itemID + " in session " + sessionID})
 }

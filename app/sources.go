@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"os"
 	"sync"
 	"time"
 
@@ -31,7 +33,10 @@ func (s *sourceIndex) set(idx *source.Index, reason string) {
 func (a *App) runSourceIndex(ctx context.Context) {
 	a.sources.set(nil, "index-building")
 	start := time.Now()
-	idx, err := source.Build(ctx, a.projectDir)
+	idx, err := a.loadCachedIndex(ctx)
+	if err != nil {
+		idx, err = source.Build(ctx, a.projectDir)
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			a.log.Warn("source index failed", "dir", a.projectDir, "err", err)
@@ -47,9 +52,46 @@ func (a *App) runSourceIndex(ctx context.Context) {
 		a.log.Info("source index ready", "files", st.Files, "composables", st.Composables, "took", time.Since(start).Round(time.Millisecond))
 		a.sources.set(idx, "")
 	}
+	a.saveIndexCache(idx)
 	_ = idx.Watch(ctx, time.Second, func(changed []string) {
 		if idx.Stats().Files > 0 {
 			a.sources.set(idx, "")
 		}
+		a.saveIndexCache(idx)
 	})
+}
+
+// loadCachedIndex restores the last run's index and re-reads only the files that
+// changed since (a cold build of a large project takes seconds; this takes a stat each).
+func (a *App) loadCachedIndex(ctx context.Context) (*source.Index, error) {
+	if a.store == nil {
+		return nil, os.ErrNotExist
+	}
+	data, err := os.ReadFile(a.store.Locations().SourceIndexCache())
+	if err != nil {
+		return nil, err
+	}
+	idx, err := source.Unmarshal(data)
+	if err != nil || idx.Root() != a.projectDir {
+		return nil, errors.New("cached source index is stale")
+	}
+	if _, err := idx.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	return idx, nil
+}
+
+func (a *App) saveIndexCache(idx *source.Index) {
+	if a.store == nil {
+		return
+	}
+	data, err := idx.Marshal()
+	if err != nil {
+		return
+	}
+	path := a.store.Locations().SourceIndexCache()
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err == nil {
+		_ = os.Rename(tmp, path)
+	}
 }

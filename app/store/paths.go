@@ -41,6 +41,10 @@ func (l Locations) Database() string { return filepath.Join(l.DataDir(), "fixthi
 // so `fixthis mcp-config --http` and the next launch can reuse them.
 func (l Locations) MCPEndpoint() string { return filepath.Join(l.DataDir(), "mcp-endpoint.json") }
 
+// SourceIndexCache is the project's source index from the last run, so a restart only
+// re-reads the files that changed.
+func (l Locations) SourceIndexCache() string { return filepath.Join(l.DataDir(), "source-index.gob") }
+
 func (l Locations) ArtifactsDir() string { return filepath.Join(l.DataDir(), "artifacts") }
 
 // artifactKey is "<64 hex sha256>.<ext>"; the strict pattern keeps a key
