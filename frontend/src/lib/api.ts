@@ -177,8 +177,8 @@ export class Api {
   handoffPreview(sessionId: string, itemIds: string[], markCopied: boolean) {
     return this.json<{ markdown: string }>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/handoff-preview`, { itemIds, markCopied });
   }
-  agent() {
-    return this.json<Presence>('GET', '/api/agent');
+  agent(sessionId: string) {
+    return this.json<Presence>('GET', `/api/agent?sessionId=${encodeURIComponent(sessionId)}`);
   }
   connectInfo() {
     return this.json<ConnectInfo>('GET', '/api/connect');

@@ -107,14 +107,13 @@ export async function activate(sessionId: string): Promise<void> {
   if (!sessionId) return;
   await sync.reloadActiveSession();
   if (app.activeSessionId === sessionId) checkRecovery(sessionId);
-  // The snapshot carries presence for the first session; later switches ask for it.
-  if (switched) void refreshPresence(sessionId);
+  void refreshPresence(sessionId);
   switched = true;
 }
 
 async function refreshPresence(sessionId: string): Promise<void> {
   try {
-    const p = await api.agent();
+    const p = await api.agent(sessionId);
     if (app.activeSessionId !== sessionId) return;
     if (!p.sessionId || p.sessionId === sessionId) app.agent = p;
   } catch {

@@ -161,6 +161,7 @@ export interface SessionSummary {
 }
 
 export interface Handoff {
+  handoffId?: string;
   batchId?: string;
   createdAt?: string;
   itemIds?: string[];
@@ -193,10 +194,19 @@ export interface Snapshot {
   mode?: 'desktop' | 'serve';
 }
 
+/** One agent client's config: the file it lives in and its text for stdio / HTTP. */
+export interface AgentConfig {
+  file?: string;
+  stdio?: string;
+  http?: string;
+}
+
 export interface ConnectInfo {
   mcpUrl?: string;
   mcpToken?: string;
-  configs?: Record<string, string>;
+  projectDir?: string;
+  command?: string;
+  configs?: Record<string, AgentConfig | string>;
 }
 
 export interface BatchItemInput {
