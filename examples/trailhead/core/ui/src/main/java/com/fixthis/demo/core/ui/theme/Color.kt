@@ -1,0 +1,33 @@
+package com.fixthis.demo.core.ui.theme
+
+import androidx.compose.ui.graphics.Color
+
+// Material 3 light scheme generated from the brand's forest-green seed.
+internal val Primary = Color(0xFF4C662B)
+internal val OnPrimary = Color(0xFFFFFFFF)
+internal val PrimaryContainer = Color(0xFFCDEDA3)
+internal val OnPrimaryContainer = Color(0xFF354E16)
+internal val Secondary = Color(0xFF586249)
+internal val OnSecondary = Color(0xFFFFFFFF)
+internal val SecondaryContainer = Color(0xFFDCE7C8)
+internal val OnSecondaryContainer = Color(0xFF404A33)
+internal val Tertiary = Color(0xFF386663)
+internal val OnTertiary = Color(0xFFFFFFFF)
+internal val TertiaryContainer = Color(0xFFBCECE7)
+internal val OnTertiaryContainer = Color(0xFF1F4E4B)
+internal val Error = Color(0xFFBA1A1A)
+internal val OnError = Color(0xFFFFFFFF)
+internal val ErrorContainer = Color(0xFFFFDAD6)
+internal val OnErrorContainer = Color(0xFF93000A)
+internal val Surface = Color(0xFFF9FAEF)
+internal val OnSurface = Color(0xFF1A1C16)
+internal val OnSurfaceVariant = Color(0xFF44483D)
+internal val SurfaceContainerLowest = Color(0xFFFFFFFF)
+internal val SurfaceContainerLow = Color(0xFFF3F4E9)
+internal val SurfaceContainer = Color(0xFFEEEFE3)
+internal val SurfaceContainerHigh = Color(0xFFE8E9DE)
+internal val SurfaceContainerHighest = Color(0xFFE2E3D8)
+internal val Outline = Color(0xFF75796C)
+internal val OutlineVariant = Color(0xFFC5C8BA)
+internal val InverseSurface = Color(0xFF2F312A)
+internal val Scrim = Color(0xFF000000)
