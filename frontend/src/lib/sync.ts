@@ -23,6 +23,7 @@ export class Sync {
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private reconnectDelay = 1000;
   private wasConnected = false;
+  private snapshotSeen = false;
   /** Bumped on session switch so late responses for the old session are dropped. */
   generation = 0;
 
@@ -67,6 +68,7 @@ export class Sync {
         }
         if (type === 'snapshot') {
           this.app.started = true;
+          this.snapshotSeen = true;
           this.hooks.onResync();
         }
         if (outcome === 'ignored-other-session') {
@@ -162,9 +164,21 @@ export class Sync {
     if (this.app.connected) return this.stopPolling();
     this.api.diagnostics.pollsSessions++;
     try {
-      const r = await this.api.sessions();
+      // Devices ride along: without the stream nothing else would tell us about them.
+      const [r, devs] = await Promise.all([this.api.sessions(), this.api.devices().catch(() => null)]);
       if (this.app.connected) return;
       this.app.sessions = sortSessions(r.sessions ?? []);
+      this.app.snapshotHadSessions = true;
+      if (devs) {
+        this.app.devices = devs.devices ?? [];
+        this.app.selectedSerial = devs.selectedSerial ?? '';
+      }
+      if (!this.snapshotSeen) {
+        // No snapshot ever arrived: let the controller pick the session from the poll.
+        this.snapshotSeen = true;
+        this.hooks.onResync();
+        return;
+      }
       await this.reloadActiveSession();
     } catch {
       // still down

@@ -1,0 +1,55 @@
+// Event-stream reliability: with /api/events unreachable the console falls back to
+// polling and says the draft is safe; once the stream is back, polling stops.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+
+const missing = prerequisites();
+const diag = (page) => page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics());
+
+describe('event stream fallback', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer({ demo: true });
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('polls only while SSE is down and resyncs when it returns', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.route('**/api/events**', (route) => route.abort('connectionrefused'));
+    await page.goto(server.consoleUrl);
+
+    // Down: fallback polling runs and the copy says what is safe.
+    await waitFor(async () => {
+      const d = await diag(page);
+      return !d.connected && d.pollsPreview >= 2 && d.pollsSessions >= 1;
+    }, { timeout: 10000, what: 'fallback polling' });
+    const status = await page.locator('#error').innerText();
+    assert.match(status, /Connection paused — draft preserved/);
+    assert.ok((await diag(page)).errors.includes('eventsource_error'));
+    await page.screenshot({ path: shotPath('sse-down-1440.png') });
+
+    // Back: the stream connects again and polling stops.
+    await page.unroute('**/api/events**');
+    await waitFor(async () => (await diag(page)).connected, { timeout: 20000, what: 'reconnected' });
+    await page.waitForTimeout(500);
+    const settled = await diag(page);
+    await page.waitForTimeout(3500);
+    const later = await diag(page);
+    assert.equal(later.connected, true);
+    assert.equal(later.pollsPreview, settled.pollsPreview, 'no preview polls while healthy');
+    assert.equal(later.pollsSessions, settled.pollsSessions, 'no session polls while healthy');
+    assert.equal(later.fetchPreview, settled.fetchPreview);
+    assert.equal(later.fetchSessions, settled.fetchSessions);
+    assert.equal(await page.locator('#previewFrameStatus').innerText(), 'Live preview');
+    await context.close();
+  });
+});
