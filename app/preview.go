@@ -41,8 +41,9 @@ type previewStatus struct {
 // whose pixels did not change and backs off while the screen is idle. It is strictly
 // sequential, so frames never queue behind a slow device: the latest frame wins.
 type previewLoop struct {
-	a   *App
-	seq atomic.Uint64
+	a        *App
+	seq      atomic.Uint64
+	lastPoll atomic.Int64 // unix nanos of the last GET /api/preview
 
 	mu      sync.Mutex
 	frames  []*previewFrame // newest last, bounded
@@ -128,8 +129,19 @@ func (p *previewLoop) run(ctx context.Context) {
 	}
 }
 
+// pollWatchWindow is how long a GET /api/preview counts as someone watching: the
+// console polls only while its event stream is down, and must still see frames then.
+const pollWatchWindow = 5 * time.Second
+
 func (p *previewLoop) shouldCapture() bool {
-	return p.a.watchers.Load() > 0 && !p.isFrozen()
+	watched := p.a.watchers.Load() > 0 || time.Since(time.Unix(0, p.lastPoll.Load())) < pollWatchWindow
+	return watched && !p.isFrozen()
+}
+
+// notePoll records a fallback poll and wakes the loop.
+func (p *previewLoop) notePoll() {
+	p.lastPoll.Store(time.Now().UnixNano())
+	p.poke()
 }
 
 // waitForWork parks until something that could make capturing worthwhile changes.
@@ -305,6 +317,7 @@ func (p *previewLoop) frame(id string) *previewFrame {
 }
 
 func (a *App) getPreview(w http.ResponseWriter, r *http.Request) {
+	a.preview.notePoll()
 	writeJSON(w, http.StatusOK, a.preview.latest())
 }
 

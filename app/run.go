@@ -62,6 +62,11 @@ func (a *App) runDemo(ctx context.Context) {
 		}
 	}
 start:
+	// The device tracker may still be starting the adb server; the demo needs it now.
+	if err := a.adb.EnsureServer(ctx); err != nil {
+		a.log.Error("the demo device needs an adb server", "err", err)
+		return
+	}
 	dev, err := sim.Start(ctx, sim.Options{Scenario: "demo", LatencyScale: 1})
 	if err != nil {
 		a.log.Error("start the demo device", "err", err)

@@ -218,9 +218,9 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
     await clickNode(page, f, n);
     await page.keyboard.type('Stale by now');
     await page.keyboard.press('Enter');
-    // Navigate the device behind the frozen frame: tap the node (a list row opens its detail).
-    const clickable = f.nodes.find((x) => x.clickable && x.bounds.top > 300 && x.bounds.bottom < f.screen.height - 400);
-    assert.ok(clickable, 'a clickable row on the demo screen');
+    // Navigate the device behind the frozen frame: a trail card opens its detail screen.
+    const clickable = f.nodes.find((x) => /^trail_card_\d+$/.test(x.testTag || ''));
+    assert.ok(clickable, 'a trail card on the demo list screen');
     await api(server, 'POST', '/api/preview/tap', { x: (clickable.bounds.left + clickable.bounds.right) / 2, y: (clickable.bounds.top + clickable.bounds.bottom) / 2 });
     await page.waitForTimeout(800);
     const saved = page.waitForResponse((r) => r.url().includes('/api/items/batch'));
