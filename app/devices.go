@@ -112,7 +112,9 @@ func (d *devices) setList(ctx context.Context, devs []adb.Device) {
 				}
 			}
 			dev.AndroidVersion, dev.SDK, dev.Screen = cached.AndroidVersion, cached.SDK, cached.Screen
-			if dev.Model == "" {
+			// devices-l spells the model with underscores ("Pixel_7a");
+			// ro.product.model is what the phone calls itself.
+			if cached.Model != "" {
 				dev.Model = cached.Model
 			}
 		}

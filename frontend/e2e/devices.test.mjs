@@ -1,0 +1,109 @@
+// Devices and the live preview against real simulated phones on a private adb server:
+// the picker follows sims coming and going, Select-mode clicks tap the device, and
+// Annotate freezes the frame.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { BIN, api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+
+const missing = prerequisites();
+
+/** Starts `fixthis sim --connect --json` on the server's adb port; resolves with its line. */
+function startSim(server) {
+  const child = spawn(BIN, ['sim', '--connect', '--json', '--latency-scale', '0'], { env: server.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((res, rej) => {
+    let buf = '';
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => rej(new Error(`sim printed nothing in 20 s: ${stderr}`)), 20000);
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        res({ ...JSON.parse(buf.slice(0, nl)), child });
+      }
+    });
+    child.on('exit', (code) => rej(new Error(`sim exited ${code}: ${stderr}`)));
+  });
+}
+
+/** The device rows the picker shows: serial → state. */
+async function pickerRows(page) {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[role="listbox"] [role="option"]')].map((el) => [
+        el.querySelector('.mono')?.textContent ?? '',
+        el.querySelector('.status-dot')?.getAttribute('data-state') ?? '',
+      ]),
+    ),
+  );
+}
+
+describe('devices and live preview', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
+  let server;
+  let browser;
+  const sims = [];
+
+  before(async () => {
+    server = await startServer({ demo: false });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    for (const s of sims) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists two simulated phones and notices within 2 s when one dies', async () => {
+    const { page, context, errors } = await openConsole(browser, server);
+    sims.push(await startSim(server), await startSim(server));
+    await page.locator('.chip-main').click();
+    await waitFor(async () => {
+      const rows = await pickerRows(page);
+      return sims.every((s) => rows[s.serial] === 'device');
+    }, { timeout: 10000, what: 'both sims listed online' });
+    await page.screenshot({ path: shotPath('devices-two-sims.png') });
+
+    const victim = sims[1];
+    const killedAt = Date.now();
+    victim.child.kill('SIGKILL');
+    // adb keeps a dead network device listed as offline; either way it is no longer usable.
+    await waitFor(async () => (await pickerRows(page))[victim.serial] !== 'device', { timeout: 2000, interval: 50, what: 'killed sim no longer online' });
+    const took = Date.now() - killedAt;
+    console.log(`# killed sim left the online list after ${took} ms`);
+    const rows = await pickerRows(page);
+    assert.equal(rows[sims[0].serial], 'device', 'the other sim stays online');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('taps the device in Select mode and freezes on Annotate', async () => {
+    const { page, context, errors } = await openConsole(browser, server);
+    await api(server, 'POST', '/api/device/select', { serial: sims[0].serial });
+    await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Live preview', { timeout: 20000, what: 'Live preview badge' });
+    const img = page.locator('.frame img');
+    await img.waitFor();
+    const before = await img.getAttribute('src');
+
+    // Where is a trail card? Ask the device once, then go back to live.
+    const f = (await api(server, 'POST', '/api/preview/freeze', {})).body;
+    await api(server, 'POST', '/api/preview/resume');
+    const card = f.nodes.find((n) => /^trail_card_\d+$/.test(n.testTag || ''));
+    assert.ok(card, 'the demo list shows trail cards');
+    const box = await page.locator('.frame').boundingBox();
+    const cx = (card.bounds.left + card.bounds.right) / 2;
+    const cy = (card.bounds.top + card.bounds.bottom) / 2;
+    const tap = page.waitForRequest((r) => r.url().includes('/api/preview/tap'));
+    await page.mouse.click(box.x + (cx / f.screen.width) * box.width, box.y + (cy / f.screen.height) * box.height);
+    const body = JSON.parse((await tap).postData());
+    assert.ok(Math.abs(body.x - cx) < 12 && Math.abs(body.y - cy) < 12, `tap at device (${body.x},${body.y}), expected near (${cx},${cy})`);
+    await waitFor(async () => (await img.getAttribute('src')) !== before, { timeout: 5000, what: 'a new preview frame after the tap' });
+    await page.screenshot({ path: shotPath('devices-after-tap.png') });
+
+    await page.keyboard.press('a');
+    await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Frozen for annotation', { timeout: 15000, what: 'frozen badge' });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
