@@ -31,17 +31,18 @@ func (c *Client) Describe(ctx context.Context, serial string) (Device, error) {
 		return d, nil
 	}
 
-	// Four small commands; run them together so a USB round trip is paid once.
+	// Five small commands; run them together so a USB round trip is paid once.
 	var (
-		wg                       sync.WaitGroup
-		release, sdk, size, dens []byte
-		errs                     [4]error
+		wg                              sync.WaitGroup
+		release, sdk, size, dens, model []byte
+		errs                            [5]error
 	)
 	run := func(i int, dst *[]byte, cmd string) {
 		defer wg.Done()
 		*dst, errs[i] = c.Exec(ctx, serial, cmd)
 	}
-	wg.Add(4)
+	wg.Add(5)
+	go run(4, &model, "getprop ro.product.model")
 	go run(0, &release, "getprop ro.build.version.release")
 	go run(1, &sdk, "getprop ro.build.version.sdk")
 	go run(2, &size, "wm size")
@@ -54,6 +55,10 @@ func (c *Client) Describe(ctx context.Context, serial string) (Device, error) {
 	}
 
 	d.AndroidVersion = parsePropValue(string(release))
+	// devices-l replaces spaces with underscores ("Pixel_7a"); the property does not.
+	if m := parsePropValue(string(model)); m != "" {
+		d.Model = m
+	}
 	if v := parsePropValue(string(sdk)); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
