@@ -3,7 +3,6 @@ package app
 import (
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -31,8 +30,8 @@ func TestDevicesFollowTheADBServer(t *testing.T) {
 		t.Fatalf("GET /api/devices does not list %s: %+v", first, list)
 	}
 	p := env.sim.Profile()
-	// adb's `devices -l` writes the model with underscores for spaces.
-	if d.Model != strings.ReplaceAll(p.Model, " ", "_") || d.AndroidVersion != p.Release || d.SDK != p.SDK || d.Screen == nil ||
+	// The model is ro.product.model, not `devices -l`'s underscored form.
+	if d.Model != p.Model || d.AndroidVersion != p.Release || d.SDK != p.SDK || d.Screen == nil ||
 		d.Screen.Width != p.Width || d.Screen.Height != p.Height || d.Screen.Density != p.Density {
 		t.Errorf("device %+v (screen %+v), want model %q Android %s sdk %d %dx%d@%d",
 			d, d.Screen, p.Model, p.Release, p.SDK, p.Width, p.Height, p.Density)
