@@ -2,43 +2,19 @@ package scenario
 
 import (
 	"bytes"
+	"fixthis/capture"
 	"image"
 	"strconv"
 	"strings"
 )
 
-// Node is the JSON shape of a UI node in the console API (docs/api.md "Node"), as
-// the sidekick's inspectCurrentScreen reports true Compose semantics.
-type Node struct {
-	UID                string `json:"uid"`
-	ParentUID          string `json:"parentUid"`
-	IndexPath          string `json:"indexPath"`
-	Class              string `json:"class"`
-	Text               string `json:"text"`
-	ContentDescription string `json:"contentDescription"`
-	ResourceID         string `json:"resourceId"`
-	TestTag            string `json:"testTag"`
-	Bounds             Bounds `json:"bounds"`
-	Clickable          bool   `json:"clickable"`
-	Enabled            bool   `json:"enabled"`
-	Focused            bool   `json:"focused"`
-	Selected           bool   `json:"selected"`
-	Checkable          bool   `json:"checkable"`
-	Checked            bool   `json:"checked"`
-	Password           bool   `json:"password"`
-	Scrollable         bool   `json:"scrollable"`
-	Editable           bool   `json:"editable"`
-	Compose            bool   `json:"compose"`
-	Role               string `json:"role"`
-}
+// Node is a UI node as the console API and the capture package see it: the sidekick's
+// inspectCurrentScreen answers with exactly what the host decodes, so the two sides
+// cannot drift apart.
+type Node = capture.Node
 
 // Bounds are device pixels.
-type Bounds struct {
-	Left   int `json:"left"`
-	Top    int `json:"top"`
-	Right  int `json:"right"`
-	Bottom int `json:"bottom"`
-}
+type Bounds = capture.Bounds
 
 // uiNode is one node of the UI tree as uiautomator reports it.
 type uiNode struct {
@@ -262,7 +238,7 @@ func semNodes(nodes []*uiNode) []Node {
 			out = append(out, Node{
 				UID: uid, ParentUID: parent, IndexPath: joinPath(p), Class: n.class, Text: n.text,
 				ContentDescription: n.desc, ResourceID: n.resID, TestTag: n.testTag,
-				Bounds:    Bounds{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y},
+				Bounds:    Bounds{Left: r.Min.X, Top: r.Min.Y, Right: r.Max.X, Bottom: r.Max.Y},
 				Clickable: n.clickable, Enabled: n.enabled, Focused: n.focused, Selected: n.selected,
 				Checkable: n.checkable, Checked: n.checked, Password: n.password, Scrollable: n.scrollable,
 				Editable: n.editable, Compose: n.compose, Role: n.role,
