@@ -22,13 +22,10 @@ func runCapture(ctx context.Context, env Env, args []string) error {
 	if err := parse(f, args); err != nil {
 		return err
 	}
-	client, err := adb.NewClient(adb.Options{})
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := client.EnsureServer(ctx); err != nil {
+	client, err := connectADB(ctx)
+	if err != nil {
 		return err
 	}
 	if *serial == "" {

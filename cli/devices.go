@@ -17,13 +17,10 @@ func runDevices(ctx context.Context, env Env, args []string) error {
 	if err := parse(f, args); err != nil {
 		return err
 	}
-	client, err := adb.NewClient(adb.Options{})
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	if err := client.EnsureServer(ctx); err != nil {
+	client, err := connectADB(ctx)
+	if err != nil {
 		return err
 	}
 	list, err := client.Devices(ctx)
@@ -69,4 +66,17 @@ func runDevices(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// connectADB returns a client for the adb server of ANDROID_ADB_SERVER_PORT, started
+// when none answers.
+func connectADB(ctx context.Context) (*adb.Client, error) {
+	client, err := adb.NewClient(adb.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := client.EnsureServer(ctx); err != nil {
+		return nil, err
+	}
+	return client, nil
 }
