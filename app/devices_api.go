@@ -39,6 +39,9 @@ func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
 
 // postDeviceDisconnect is the device chip's ×: FixThis's selection and forwards only.
 func (a *App) postDeviceDisconnect(w http.ResponseWriter, r *http.Request) {
+	if dev, err := a.devices.Selected(); err == nil {
+		a.sidekicks.forget(r.Context(), dev.Serial)
+	}
 	if err := a.devices.Clear(r.Context()); err != nil {
 		writeError(w, err)
 		return

@@ -85,7 +85,7 @@ func (a *App) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *App) freeze(ctx context.Context, serial string) (*frozenFrame, error) {
-	snap, err := capture.Capture(ctx, a.captureDevice(serial), capture.Options{Sidekick: a.sidekicks.forDevice(ctx, serial)})
+	snap, err := a.captureWithSidekick(ctx, serial)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func (c mcpCapturer) CaptureScreen(ctx context.Context, serial string) (*mcp.Cap
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	snap, err := capture.Capture(ctx, c.a.captureDevice(dev.Serial), capture.Options{Sidekick: c.a.sidekicks.forDevice(ctx, dev.Serial)})
+	snap, err := c.a.captureWithSidekick(ctx, dev.Serial)
 	if err != nil {
 		return nil, fmt.Errorf("capture %s: %w", dev.Serial, err)
 	}

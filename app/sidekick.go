@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -99,14 +100,33 @@ func OpenSidekick(ctx context.Context, client *adb.Client, serial, pkg string) (
 	}, nil
 }
 
-// forget closes and drops every sidekick of serial (device cleared or gone).
-func (s *sidekicks) forget(serial string) {
+// forget closes and drops every sidekick of serial and the forwards FixThis made for
+// them: the device was cleared, or a connection died (adb server or app restarted), and
+// the next capture should set up a fresh one.
+func (s *sidekicks) forget(ctx context.Context, serial string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	dropped := false
 	for key, c := range s.clients {
-		if len(key) > len(serial) && key[:len(serial)+1] == serial+"|" {
+		if strings.HasPrefix(key, serial+"|") {
 			_ = c.Close()
 			delete(s.clients, key)
+			dropped = true
 		}
 	}
+	s.mu.Unlock()
+	if dropped {
+		_ = s.a.adb.RemoveOwnForwards(ctx, serial)
+	}
+}
+
+// captureWithSidekick captures serial, reading the tree through the app's sidekick
+// when it has one. A sidekick that failed to answer is dropped, so the next capture
+// reconnects instead of paying uiautomator for the rest of the run.
+func (a *App) captureWithSidekick(ctx context.Context, serial string) (*capture.Snapshot, error) {
+	sk := a.sidekicks.forDevice(ctx, serial)
+	snap, err := capture.Capture(ctx, a.captureDevice(serial), capture.Options{Sidekick: sk})
+	if sk != nil && (err != nil || snap.TreeSource != capture.TreeFromSidekick) {
+		a.sidekicks.forget(context.WithoutCancel(ctx), serial)
+	}
+	return snap, err
 }
