@@ -67,6 +67,9 @@ func (d *devices) run(ctx context.Context) {
 		_ = d.client.Watch(ctx, func(ev adb.WatchEvent) {
 			if !ev.ServerUp {
 				d.setServerDown(ev.Err)
+				// Someone killed the server (or it crashed): start it again, as Android
+				// Studio does, and Watch reconnects on its own once it answers.
+				go d.restartServer(ctx)
 				return
 			}
 			d.setList(ctx, ev.Devices)
@@ -74,6 +77,25 @@ func (d *devices) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+	}
+}
+
+// restartServer waits a moment (a `adb kill-server; adb start-server` by hand should
+// win) and starts the server if it is still down.
+func (d *devices) restartServer(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(2 * time.Second):
+	}
+	d.mu.Lock()
+	up := d.serverUp
+	d.mu.Unlock()
+	if up {
+		return
+	}
+	if err := d.client.EnsureServer(ctx); err != nil && ctx.Err() == nil {
+		d.setServerDown(err)
 	}
 }
 
@@ -170,6 +192,13 @@ func containsSerial(list []DeviceView, serial string) bool {
 func (d *devices) isDemoSerialLocked(s string) bool { return s != "" && s == d.demoSerial }
 
 func (d *devices) presentLocked(serial string) bool { return containsSerial(d.list, serial) }
+
+// isOnline reports whether serial is listed and online.
+func (d *devices) isOnline(serial string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.onlineLocked(serial)
+}
 
 func (d *devices) onlineLocked(serial string) bool {
 	for _, v := range d.list {

@@ -82,11 +82,32 @@ start:
 		return
 	}
 	a.log.Info("demo device started", "serial", dev.Serial())
-	<-ctx.Done()
+	a.keepDemoRegistered(ctx, dev.Serial())
 	// The demo serial is ours; nothing else is ever disconnected.
 	dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_ = a.adb.Disconnect(dctx, dev.Serial())
+}
+
+// keepDemoRegistered re-registers the demo device when the adb server forgot it (the
+// server was restarted), until ctx ends.
+func (a *App) keepDemoRegistered(ctx context.Context, serial string) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-a.devices.changes():
+		}
+		p := a.devices.payload()
+		if !p.ServerUp || containsSerial(p.Devices, serial) {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		if err := a.adb.Connect(cctx, serial); err != nil && ctx.Err() == nil {
+			a.log.Warn("re-register the demo device", "serial", serial, "err", err)
+		}
+		cancel()
+	}
 }
 
 func anyOnline(list []DeviceView) bool {

@@ -1,0 +1,68 @@
+package app
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"fixthis/adb"
+	"fixthis/adb/adbtest"
+	"fixthis/app/store"
+)
+
+// A killed adb server is reported, started again, and the demo device registers itself
+// again, so the console comes back without the user doing anything.
+func TestKilledADBServerRecoversWithDemoDevice(t *testing.T) {
+	srvADB := adbtest.StartServer(t)
+	client, err := adb.NewClient(adb.Options{Port: srvADB.Port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), t.TempDir(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Version: "test", Mode: ModeServe, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ADB: client, Store: st, Demo: DemoOn})
+	ctx, cancel := context.WithCancel(context.Background())
+	a.Run(ctx)
+	t.Cleanup(func() { a.Shutdown(); cancel(); a.Wait(); st.Close() })
+
+	demo := waitPayload(t, a, 15*time.Second, "the demo device online", func(p devicesPayload) bool {
+		for _, d := range p.Devices {
+			if d.IsDemo && d.Online() && p.SelectedSerial == d.Serial {
+				return true
+			}
+		}
+		return false
+	})
+	serial := demo.SelectedSerial
+
+	srvADB.Kill(t)
+	waitPayload(t, a, 5*time.Second, "the server reported down", func(p devicesPayload) bool { return !p.ServerUp && p.ServerError != "" })
+	start := time.Now()
+	waitPayload(t, a, 15*time.Second, "the demo device back after the restart", func(p devicesPayload) bool {
+		return p.ServerUp && containsSerial(p.Devices, serial) && a.devices.isOnline(serial)
+	})
+	t.Logf("server restarted and demo re-registered %v after the outage was seen", time.Since(start).Round(time.Millisecond))
+	// The restarted server is ours to clean: adbtest's cleanup kills it by port.
+}
+
+func waitPayload(t *testing.T, a *App, timeout time.Duration, what string, ok func(devicesPayload) bool) devicesPayload {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		p := a.devices.payload()
+		if ok(p) {
+			return p
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s; devices %+v", timeout, what, p)
+		}
+		select {
+		case <-a.devices.changes():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
