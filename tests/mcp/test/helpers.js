@@ -170,8 +170,13 @@ export async function stdioClient(dir, name = 'sdk-stdio-test') {
   await started;
   // The SDK spawns the child itself; register its pid so a crash of the test still ends it.
   const pid = transport.pid;
-  if (pid) children.add({ exitCode: null, signalCode: null, kill: (s) => { try { process.kill(pid, s); } catch { /* gone */ } } });
-  return { client, transport, stderr: () => stderr, close: () => client.close() };
+  const entry = { exitCode: null, signalCode: null, kill: (s) => { try { process.kill(pid, s); } catch { /* gone */ } } };
+  if (pid) children.add(entry);
+  const close = async () => {
+    await client.close();
+    children.delete(entry);
+  };
+  return { client, transport, stderr: () => stderr, close };
 }
 
 export async function httpClient(info, name = 'sdk-http-test') {
