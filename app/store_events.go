@@ -24,25 +24,41 @@ func (a *App) publishStoreChanges(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case c := <-changes:
-			// Coalesce a burst (a batch save touches a session several times) into one
-			// refetch per session.
-			pending := map[string]string{c.SessionID: c.Kind}
+			// Coalesce a burst (a batch save touches a session several times; an agent's
+			// claim commits the item and then its presence) into one refetch per session,
+			// remembering every kind so no change is shadowed by a later one.
+			pending := map[string]map[string]bool{c.SessionID: {c.Kind: true}}
 			timer := time.NewTimer(5 * time.Millisecond)
 		drain:
 			for {
 				select {
 				case c2 := <-changes:
-					if prev, ok := pending[c2.SessionID]; !ok || prev != store.ChangeSessionDeleted {
-						pending[c2.SessionID] = c2.Kind
+					if pending[c2.SessionID] == nil {
+						pending[c2.SessionID] = map[string]bool{}
 					}
+					pending[c2.SessionID][c2.Kind] = true
 				case <-timer.C:
 					break drain
 				}
 			}
-			for sessionID, kind := range pending {
-				a.publishSession(ctx, sessionID, kind)
+			for sessionID, kinds := range pending {
+				a.publishSessionChanges(ctx, sessionID, kinds)
 			}
 		}
+	}
+}
+
+// publishSessionChanges publishes what a burst of changes to one session means for
+// the console: its content (or its deletion) and the agent's presence.
+func (a *App) publishSessionChanges(ctx context.Context, sessionID string, kinds map[string]bool) {
+	switch {
+	case kinds[store.ChangeSessionDeleted]:
+		a.publishSession(ctx, sessionID, store.ChangeSessionDeleted)
+	case len(kinds) > 1 || !kinds[store.ChangePresence]:
+		a.publishSession(ctx, sessionID, store.ChangeSession)
+	}
+	if kinds[store.ChangePresence] {
+		a.publishSession(ctx, sessionID, store.ChangePresence)
 	}
 }
 

@@ -77,6 +77,10 @@ func NewServer(deps Deps) *server.MCPServer {
 	}
 	srv := server.NewMCPServer("fixthis", deps.Version,
 		server.WithToolCapabilities(false),
+		// Generic clients (and the conformance suite) probe resources and logging;
+		// answering with empty lists and accepting a level beats "method not found".
+		server.WithResourceCapabilities(false, false),
+		server.WithLogging(),
 		server.WithInstructions(instructions),
 		server.WithInputSchemaValidation(),
 		server.WithOutputSchemaValidation(),
@@ -86,8 +90,7 @@ func NewServer(deps Deps) *server.MCPServer {
 	return srv
 }
 
-// Tools returns every tool with its handler, in the order tools/list shows
-// them. One constructor per tool; they share the wait registry and presence
+// Tools returns every tool with its handler (tools/list sorts them by name). One constructor per tool; they share the wait registry and presence
 // tracker created here.
 func Tools(deps Deps) []server.ServerTool {
 	t := &toolset{deps: deps, waits: newWaitRegistry(), presence: newPresenceTracker(deps.Store, deps.OnPresence, deps.Logger)}
