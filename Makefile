@@ -18,7 +18,7 @@ BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 RUN_PKGS   := adb
 TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick
 
-.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-desktop bench deps deps-test deps-node clean
+.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-mcp test-desktop bench deps deps-test deps-node clean
 
 help:
 	@echo "make run    install what is missing, build, start FixThis (demo device when no phone is connected)"
@@ -35,10 +35,14 @@ deps: ## system packages needed to build and run
 deps-test: deps
 	@scripts/apt-ensure.sh $(TEST_PKGS)
 
-deps-node: frontend/node_modules/.package-lock.json
+deps-node: frontend/node_modules/.package-lock.json tests/mcp/node_modules/.package-lock.json
 
 frontend/node_modules/.package-lock.json: frontend/package.json frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+tests/mcp/node_modules/.package-lock.json: tests/mcp/package.json tests/mcp/package-lock.json
+	cd tests/mcp && npm ci --no-audit --no-fund
 	@touch $@
 
 ## Build ----------------------------------------------------------------------------
@@ -55,16 +59,20 @@ $(BIN): frontend/dist/index.html $(GO_SOURCES)
 
 ## Run ------------------------------------------------------------------------------
 
+# The demo device's app has its source in examples/trailhead, so by default the console
+# shows real source candidates. Point PROJECT at your own Android project instead.
+PROJECT ?= examples/trailhead
+
 run: build
-	./$(BIN) $(ARGS)
+	./$(BIN) --project-dir $(PROJECT) $(ARGS)
 
 serve: build
-	./$(BIN) serve $(ARGS)
+	./$(BIN) serve --project-dir $(PROJECT) $(ARGS)
 
 ## Test -----------------------------------------------------------------------------
 
 test: deps-test deps-node $(BIN)
-	$(MAKE) test-go test-frontend test-e2e test-desktop
+	$(MAKE) test-go test-frontend test-e2e test-mcp test-desktop
 
 test-go:
 	go vet ./...
@@ -75,6 +83,9 @@ test-frontend:
 
 test-e2e: $(BIN)
 	cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e
+
+test-mcp: $(BIN)
+	cd tests/mcp && FIXTHIS_BIN=$(abspath $(BIN)) npm test
 
 test-desktop: $(BIN)
 	scripts/desktop-smoke.sh $(BIN)
