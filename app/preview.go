@@ -50,13 +50,25 @@ type previewLoop struct {
 	status  previewStatus
 	frozen  bool
 	wake    chan struct{}
-	lastCRC uint32
+	lastCRC uint32 // pixels of the last frame handed to the encoder
+
+	// encode is a one-slot mailbox between capturing and encoding: while frame N is
+	// encoded, frame N+1 is already on its way from the device, and a frame that was
+	// not picked up yet is replaced by a newer one (latest wins, nothing queues).
+	encode chan pendingFrame
+}
+
+type pendingFrame struct {
+	serial     string
+	img        *image.NRGBA
+	sum        uint32
+	capturedAt time.Time
 }
 
 const keptPreviewFrames = 8
 
 func newPreviewLoop(a *App) *previewLoop {
-	return &previewLoop{a: a, wake: make(chan struct{}, 1), status: previewStatus{State: "no-device", Message: "Connect a device or use the demo device"}}
+	return &previewLoop{a: a, wake: make(chan struct{}, 1), encode: make(chan pendingFrame, 1), status: previewStatus{State: "no-device", Message: "Connect a device or use the demo device"}}
 }
 
 // poke wakes the loop early (a tap, a resume, a device change).
@@ -90,6 +102,7 @@ func (p *previewLoop) isFrozen() bool {
 // run is the loop. Intervals: as fast as the device answers while frames change,
 // doubling up to 1 s while they do not, 2 s between screen-state checks.
 func (p *previewLoop) run(ctx context.Context) {
+	go p.encodeLoop(ctx)
 	const minIdle, maxIdle = 50 * time.Millisecond, time.Second
 	idle := minIdle
 	var lastStateCheck time.Time
@@ -171,7 +184,9 @@ func (p *previewLoop) sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// captureOnce grabs one raw frame and announces it when its pixels changed.
+// captureOnce grabs one raw frame and hands it to the encoder when its pixels changed.
+// Equality is checked on the exact pixels (CRC-32C, about 1 ms for 1080×2400) rather
+// than the perceptual hash, which is too coarse to notice a typed character.
 func (p *previewLoop) captureOnce(ctx context.Context, serial string) (bool, error) {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -184,17 +199,10 @@ func (p *previewLoop) captureOnce(ctx context.Context, serial string) (bool, err
 	if err != nil {
 		return false, fmt.Errorf("decode frame from %s: %w", serial, err)
 	}
-	return p.publishFrame(serial, img, start)
-}
-
-// publishFrame turns a decoded frame into a JPEG preview and announces it, unless its
-// pixels are identical to the last announced frame. Equality is checked on the exact
-// pixels (CRC-32C, about 1 ms for 1080×2400) rather than the perceptual hash, which is
-// too coarse to notice a typed character.
-func (p *previewLoop) publishFrame(serial string, img *image.NRGBA, capturedAt time.Time) (bool, error) {
 	sum := crc32.Checksum(img.Pix, crcTable)
 	p.mu.Lock()
 	same := sum == p.lastCRC
+	p.lastCRC = sum
 	p.mu.Unlock()
 	if same {
 		if st := p.currentStatus(); st.State != "live" {
@@ -202,6 +210,42 @@ func (p *previewLoop) publishFrame(serial string, img *image.NRGBA, capturedAt t
 		}
 		return false, nil
 	}
+	next := pendingFrame{serial: serial, img: img, sum: sum, capturedAt: start}
+	select {
+	case p.encode <- next:
+	default:
+		// The encoder is still busy and an older frame waits: replace it.
+		select {
+		case <-p.encode:
+		default:
+		}
+		p.encode <- next
+	}
+	return true, nil
+}
+
+// encodeLoop turns handed-over frames into previews until ctx ends.
+func (p *previewLoop) encodeLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f := <-p.encode:
+			if _, err := p.publish(f.serial, f.img, f.sum, f.capturedAt); err != nil {
+				p.a.log.Warn("encode preview", "serial", f.serial, "err", err)
+			}
+		}
+	}
+}
+
+// publishFrame encodes and announces one decoded frame at once (benchmarks and tests;
+// the live loop goes through captureOnce and the encoder).
+func (p *previewLoop) publishFrame(serial string, img *image.NRGBA, capturedAt time.Time) (bool, error) {
+	return p.publish(serial, img, crc32.Checksum(img.Pix, crcTable), capturedAt)
+}
+
+// publish turns a decoded frame into a JPEG preview and announces it with preview-ready.
+func (p *previewLoop) publish(serial string, img *image.NRGBA, sum uint32, capturedAt time.Time) (bool, error) {
 	var buf bytes.Buffer
 	if _, _, err := capture.EncodePreview(&buf, img, capture.PreviewOptions{MaxHeight: 1200, Quality: 78}); err != nil {
 		return false, err
@@ -222,7 +266,6 @@ func (p *previewLoop) publishFrame(serial string, img *image.NRGBA, capturedAt t
 		p.mu.Unlock()
 		return false, nil // froze while we captured: the console shows the frozen frame
 	}
-	p.lastCRC = sum
 	p.frames = append(p.frames, frame)
 	if len(p.frames) > keptPreviewFrames {
 		p.frames = p.frames[len(p.frames)-keptPreviewFrames:]
