@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { clickNode, freeze, toPage, waitLive } from './steps.mjs';
 
 const missing = prerequisites();
 const diag = (page) => page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics());
@@ -11,22 +12,6 @@ const diag = (page) => page.evaluate(() => window.FixThisConsoleDebug.consoleEve
 async function hasRoute(server, method, path, body) {
   const r = await api(server, method, path, body);
   return !(r.status === 404 && r.body?.error === 'not_found' && /not a console API route/.test(r.body?.message ?? ''));
-}
-
-/** Presses A and returns the Freeze payload the console received. */
-async function freeze(page) {
-  const resp = page.waitForResponse((r) => r.url().includes('/api/preview/freeze') && r.request().method() === 'POST');
-  await page.keyboard.press('a');
-  const f = await (await resp).json();
-  await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Frozen for annotation', { what: 'frozen badge' });
-  await page.locator('.frame img').waitFor();
-  return f;
-}
-
-/** Page coordinates of a device point on the frame. */
-async function toPage(page, f, x, y) {
-  const box = await page.locator('.frame').boundingBox();
-  return { x: box.x + (x / f.screen.width) * box.width, y: box.y + (y / f.screen.height) * box.height };
 }
 
 /** A text node inside a smaller container (a list card), so the breadcrumb has ancestors. */
@@ -40,15 +25,6 @@ function textNode(f, skip = 0) {
   })[skip];
   assert.ok(n, 'the demo screen has a text node');
   return n;
-}
-
-async function clickNode(page, f, n) {
-  const p = await toPage(page, f, (n.bounds.left + n.bounds.right) / 2, (n.bounds.top + n.bounds.bottom) / 2);
-  await page.mouse.click(p.x, p.y);
-}
-
-async function waitLive(page) {
-  await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Live preview', { timeout: 20000, what: 'Live preview badge' });
 }
 
 describe('annotation workflow', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {

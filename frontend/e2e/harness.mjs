@@ -2,7 +2,7 @@
 // project dir) and a headless Debian Chromium through playwright-core. Never downloads
 // a browser: /usr/bin/chromium is required.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -35,12 +35,17 @@ export function prerequisites() {
   return missing;
 }
 
+/** The Android project the demo device's app is built from (source candidates). */
+export const TRAILHEAD = join(repoRoot, 'examples', 'trailhead');
+
 /**
  * Starts the server and resolves with its JSON line plus a stop() that ends it, its
- * private adb server and the temp project dir.
+ * private adb server and the temp project dir. `sources` is a directory copied into the
+ * temp project dir first (e.g. TRAILHEAD), so the source index has something to match.
  */
-export async function startServer({ demo = true, extraArgs = [] } = {}) {
+export async function startServer({ demo = true, extraArgs = [], sources = '' } = {}) {
   const projectDir = mkdtempSync(join(tmpdir(), 'fixthis-e2e-'));
+  if (sources) cpSync(sources, projectDir, { recursive: true, filter: (src) => !/[\\/](\.fixthis|build|\.gradle)$/.test(src) });
   const adbPort = await freePort();
   const env = { ...process.env, ANDROID_ADB_SERVER_PORT: String(adbPort) };
   // A private adb server for this run; the user's (and other tests') stay untouched.

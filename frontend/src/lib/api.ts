@@ -9,6 +9,7 @@ import type {
   EvidencePolicy,
   Freeze,
   Item,
+  ItemSources,
   Presence,
   Preview,
   Session,
@@ -170,6 +171,10 @@ export class Api {
   }
   resolve(itemId: string, sessionId: string, status: 'resolved' | 'wont_fix') {
     return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/resolve`, { sessionId, status });
+  }
+  /** Where a saved item probably lives in the Android sources (the prompt's candidates). */
+  itemSources(itemId: string, sessionId: string) {
+    return this.json<ItemSources>('GET', `/api/items/${encodeURIComponent(itemId)}/sources?sessionId=${encodeURIComponent(sessionId)}`);
   }
   agentHandoff(sessionId: string, itemIds: string[]) {
     return this.json<{ session: Session; prompt: string; batchId: string }>('POST', '/api/agent-handoffs', { sessionId, itemIds });

@@ -106,7 +106,8 @@ export async function activate(sessionId: string): Promise<void> {
   }
   if (!sessionId) return;
   await sync.reloadActiveSession();
-  if (app.activeSessionId === sessionId) checkRecovery(sessionId);
+  // Forced: a draft kept for later when leaving this session must be offered on return.
+  if (app.activeSessionId === sessionId) checkRecovery(sessionId, true);
   void refreshPresence(sessionId);
   switched = true;
 }
@@ -322,6 +323,12 @@ export function pickPoint(x: number, y: number): void {
   const node = draft.index?.hitTest(x, y);
   if (node) setPending(nodeTarget(node), nodeLabel(node), node.uid);
   else setPending({ type: 'area', bounds: { left: Math.max(0, x - 24), top: Math.max(0, y - 24), right: x + 24, bottom: y + 24 } }, 'Visual area');
+}
+
+/** Picks a node by uid, as a click on it would (keyboard annotation). */
+export function pickNode(uid: string): void {
+  const node = draft.index?.byUid.get(uid);
+  if (node) setPending(nodeTarget(node), nodeLabel(node), node.uid);
 }
 
 export function pickArea(bounds: { left: number; top: number; right: number; bottom: number }): void {

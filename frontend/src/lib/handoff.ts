@@ -6,6 +6,8 @@ import { summaryOf, upsertSummary } from './events';
 import { promptReadiness } from './readiness';
 import { app } from './state/app.svelte';
 import { draft } from './state/draft.svelte';
+import { sources } from './state/sources.svelte';
+import { sourcesKey } from './sources';
 import { ui } from './state/ui.svelte';
 import type { Item, Session, Severity } from './types';
 import { listWorkspaces, recoveryFor, removeWorkspace } from './workspace';
@@ -266,6 +268,39 @@ export function selectSavedItem(itemId: string): void {
     ui.savedScreenId = item.screenId;
   }
   ui.drawerOpen = false;
+}
+
+const INDEXING_RETRY_MS = 1500;
+
+/**
+ * Fetches a saved item's source candidates unless the cache already holds them for the
+ * item's current target and comment. While the index is still building it asks again
+ * shortly, as long as the item is still selected.
+ */
+export async function loadSources(item: Item, force = false): Promise<void> {
+  const sessionId = app.activeSessionId;
+  if (!sessionId) return;
+  const key = sourcesKey(item);
+  const have = sources.get(sessionId, item.itemId);
+  if (!force && have && have.key === key && have.status !== 'error') return;
+  sources.set(sessionId, item.itemId, { key, status: 'loading', data: have?.key === key ? have.data : undefined });
+  try {
+    const data = await ctx.api.itemSources(item.itemId, sessionId);
+    if (sources.get(sessionId, item.itemId)?.key !== key) return; // the item changed meanwhile
+    sources.set(sessionId, item.itemId, { key, status: 'ready', data });
+    if (data.reason === 'index-building' && (data.candidates ?? []).length === 0) {
+      setTimeout(() => {
+        const cur = app.session?.items.find((i) => i.itemId === item.itemId);
+        if (app.activeSessionId !== sessionId || !cur) return;
+        if (ui.selectedItemId === item.itemId) void loadSources(cur, true);
+        else sources.drop(sessionId, item.itemId); // fetch afresh when it is selected again
+      }, INDEXING_RETRY_MS);
+    }
+  } catch (err) {
+    if (sources.get(sessionId, item.itemId)?.key !== key) return;
+    const message = err instanceof ApiError && err.status === 0 ? 'The FixThis app is not reachable.' : (err as Error).message;
+    sources.set(sessionId, item.itemId, { key, status: 'error', error: message });
+  }
 }
 
 async function itemCall(what: string, fn: (sessionId: string) => Promise<{ item?: Item }>): Promise<void> {

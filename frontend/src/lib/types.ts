@@ -230,3 +230,37 @@ export interface BatchResponse {
   items: Item[];
   screenId?: string;
 }
+
+/** A place in the Android sources the item probably lives at (docs/api.md, sources). */
+export interface SourceCandidate {
+  file: string;
+  line: number;
+  confidence: 'high' | 'medium' | 'low' | string;
+  score?: number;
+  margin?: number;
+  owner?: string;
+  matched?: string[];
+  stale?: boolean;
+  caution?: string;
+}
+
+export interface EditSurface {
+  kind: string;
+  role: string;
+  file: string;
+  line?: number;
+  confidence: string;
+  why?: string[];
+  basis?: string;
+  action?: string;
+}
+
+/** Why there are no candidates: '' when the index is ready (then none means no match). */
+export type SourcesReason = '' | 'index-building' | 'index-error' | 'no-project-dir' | 'no-match' | string;
+
+export interface ItemSources {
+  itemId: string;
+  candidates: SourceCandidate[];
+  editSurfaces?: EditSurface[] | null;
+  reason: SourcesReason;
+}

@@ -33,6 +33,8 @@ export class UiState {
   pendingSeverity = $state<'high' | 'med' | 'low'>('med');
   /** Node outlined while hovering the frame or a breadcrumb crumb. */
   hoverNode = $state<UiNode | null>(null);
+  /** Node under the keyboard cursor on the frozen frame (Tab / arrows walk, Enter picks). */
+  keyNode = $state<UiNode | null>(null);
   drawerOpen = $state(false);
   connectOpen = $state(false);
   devicesOpen = $state(false);
@@ -49,6 +51,7 @@ export class UiState {
     this.editingDraftId = '';
     this.selectedItemId = '';
     this.hoverNode = null;
+    this.keyNode = null;
   }
 }
 

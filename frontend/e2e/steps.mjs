@@ -1,0 +1,38 @@
+// Console steps shared by the end-to-end suites: freeze, wait for live, map device
+// coordinates to the page.
+import { waitFor } from './harness.mjs';
+
+/** Presses A and returns the Freeze payload the console received. */
+export async function freeze(page) {
+  const resp = page.waitForResponse((r) => r.url().includes('/api/preview/freeze') && r.request().method() === 'POST');
+  await page.keyboard.press('a');
+  const f = await (await resp).json();
+  await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Frozen for annotation', { what: 'frozen badge' });
+  await page.locator('.frame img').waitFor();
+  return f;
+}
+
+/** Page coordinates of a device point on the frame. */
+export async function toPage(page, f, x, y) {
+  const box = await page.locator('.frame').boundingBox();
+  return { x: box.x + (x / f.screen.width) * box.width, y: box.y + (y / f.screen.height) * box.height };
+}
+
+export async function clickNode(page, f, n) {
+  const p = await toPage(page, f, (n.bounds.left + n.bounds.right) / 2, (n.bounds.top + n.bounds.bottom) / 2);
+  await page.mouse.click(p.x, p.y);
+}
+
+export async function waitLive(page) {
+  await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Live preview', { timeout: 20000, what: 'Live preview badge' });
+}
+
+/** Drags a visual area between two device points. */
+export async function dragArea(page, f, from, to) {
+  const a = await toPage(page, f, from.x, from.y);
+  const b = await toPage(page, f, to.x, to.y);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y, { steps: 6 });
+  await page.mouse.up();
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { reasonText, sourcesKey, splitPath, tokenText, topCandidates } from './sources';
+import type { Item } from './types';
+
+const node = (comment: string, text = 'Find your next trail', top = 186): Pick<Item, 'target' | 'comment'> => ({
+  comment,
+  target: { type: 'node', nodeUid: 'n1', bounds: { left: 53, top, right: 547, bottom: 270 }, snapshot: { text, testTag: 'screen_title' } },
+});
+
+describe('sourcesKey', () => {
+  it('is stable for the same target and comment', () => {
+    expect(sourcesKey(node('Bigger'))).toBe(sourcesKey(node('Bigger')));
+  });
+  it.each([
+    ['the comment changed', node('Smaller')],
+    ['the node text changed', node('Bigger', 'Find a trail')],
+    ['the bounds changed', node('Bigger', 'Find your next trail', 190)],
+    ['the target became an area', { comment: 'Bigger', target: { type: 'area' as const, bounds: { left: 53, top: 186, right: 547, bottom: 270 } } }],
+    ['the target became the screen', { comment: 'Bigger', target: { type: 'screen' as const } }],
+  ])('changes when %s', (_name, other) => {
+    expect(sourcesKey(other)).not.toBe(sourcesKey(node('Bigger')));
+  });
+});
+
+describe('reasonText', () => {
+  it.each([
+    ['index-building', 'Indexing sources…', true],
+    ['no-project-dir', 'No Android sources in the project folder', false],
+    ['index-error', 'The source index could not be built', false],
+    ['no-match', 'No confident match in the sources', false],
+    ['', 'No confident match in the sources', false],
+  ])('%s', (reason, title, busy) => {
+    expect(reasonText(reason)).toMatchObject({ title, busy });
+  });
+});
+
+describe('helpers', () => {
+  it('keeps the top three candidates with a file', () => {
+    const c = (file: string) => ({ file, line: 1, confidence: 'low' });
+    const data = { itemId: 'i', reason: '', candidates: [c('a.kt'), c(''), c('b.kt'), c('c.kt'), c('d.kt')] };
+    expect(topCandidates(data).map((x) => x.file)).toEqual(['a.kt', 'b.kt', 'c.kt']);
+    expect(topCandidates(undefined)).toEqual([]);
+  });
+  it('splits paths', () => {
+    expect(splitPath('app/src/ui/TrailListScreen.kt')).toEqual({ dir: 'app/src/ui', name: 'TrailListScreen.kt' });
+    expect(splitPath('Main.kt')).toEqual({ dir: '', name: 'Main.kt' });
+  });
+  it('spells reason tokens as words', () => {
+    expect(tokenText('nearbyText')).toBe('nearby text');
+    expect(tokenText('tag')).toBe('tag');
+  });
+});
