@@ -26,6 +26,7 @@ func runSource(ctx context.Context, env Env, args []string) error {
 		f.StringVar(&q.TestTag, "test-tag", "", "testTag of the target")
 		f.StringVar(&q.Role, "role", "", "role of the target (Button, Text, …)")
 		f.StringVar(&q.Activity, "activity", "", "foreground activity")
+		f.StringVar(&q.ResourceID, "resource-id", "", "resource-id of the target View (com.example:id/title)")
 	} else if sub != "index" {
 		return usagef("unknown subcommand %q: want index or match", sub)
 	}
@@ -55,8 +56,8 @@ func runSource(ctx context.Context, env Env, args []string) error {
 			st.Modules, st.Files, st.KotlinFiles, st.StringFiles, st.Composables, st.Entries, st.Tags, st.StringRes, st.Activities, st.SharedCallees, ms(built))
 		return nil
 	}
-	if q.Text == "" && q.ContentDescription == "" && q.TestTag == "" {
-		return usagef("give at least one of --text, --content-description, --test-tag")
+	if q.Text == "" && q.ContentDescription == "" && q.TestTag == "" && q.ResourceID == "" {
+		return usagef("give at least one of --text, --content-description, --test-tag, --resource-id")
 	}
 	start = time.Now()
 	cands := idx.Match(q)

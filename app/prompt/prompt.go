@@ -169,6 +169,9 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 	}
 	if idx != nil && it.Target.Type != store.TargetScreen {
 		q := source.Query{Text: t.Text, ContentDescription: t.ContentDescription, TestTag: t.Tag, Role: t.Role, Activity: sc.Activity}
+		if s := it.Target.Snapshot; s != nil {
+			q.ResourceID = s.ResourceID // a View's android:id, matched in layout XML
+		}
 		if t.Password || t.Editable || t.Sensitive {
 			q.Text = "" // never search for what the user typed
 		}
@@ -176,7 +179,7 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 			if n.UID == it.Target.NodeUID || n.Redacted {
 				continue
 			}
-			q.Nearby = append(q.Nearby, source.NearbyNode{Text: n.Text, ContentDescription: n.ContentDescription, TestTag: n.TestTag, Role: n.Role})
+			q.Nearby = append(q.Nearby, source.NearbyNode{Text: n.Text, ContentDescription: n.ContentDescription, TestTag: n.TestTag, Role: n.Role, ResourceID: n.ResourceID})
 		}
 		cands := idx.Match(q)
 		if len(cands) > maxCandidates {

@@ -7,7 +7,8 @@ import (
 
 // fun parses a function declaration after the `fun` keyword at j and records
 // it when it is @Composable, with the byte range of its body so every line
-// inside can name its owner.
+// inside can name its owner; other functions are kept as spans that name the
+// owners of layout and view-id references.
 func (s *kotlinScan) fun(j int, annotations []string) {
 	composable, preview := false, false
 	for _, a := range annotations {
@@ -17,9 +18,6 @@ func (s *kotlinScan) fun(j int, annotations []string) {
 		if strings.Contains(a, "Preview") {
 			preview = true
 		}
-	}
-	if !composable {
-		return
 	}
 	c := s.m.Code
 	k := s.skipSpace(j)
@@ -50,6 +48,11 @@ func (s *kotlinScan) fun(j int, annotations []string) {
 	k = s.matchBracket(k, '(', ')')
 	end := s.body(k)
 	start := j - len("fun")
+	if !composable {
+		// Plain functions only name the owner of layout and view-id references.
+		s.funs = append(s.funs, span{name, s.lineOf(start), s.lineOf(max(end-1, start))})
+		return
+	}
 	s.fi.Defs = append(s.fi.Defs, Def{
 		Name: name, Line: s.lineOf(start), EndLine: s.lineOf(max(end-1, start)),
 		Start: int32(start), End: int32(end), Preview: preview,
@@ -150,6 +153,9 @@ func (s *kotlinScan) class(j int) {
 	name, k := s.ident(k)
 	if name == "" {
 		return
+	}
+	if end := s.body(k); end > k {
+		s.classes = append(s.classes, span{name, s.lineOf(j), s.lineOf(end - 1)})
 	}
 	start := k
 	for ; k < len(c) && c[k] != '{' && c[k] != '}' && c[k] != '\n'; k++ {

@@ -27,8 +27,10 @@ type Index struct {
 	files   map[string]*FileIndex
 	// byValue maps a normalised string to the entries showing it.
 	byValue map[string][]posting
-	// byKey maps "res:x" (code using R.string.x), "xml:x" (its values) and
-	// "ref:NAME" (code passing constant NAME) to entries.
+	// byKey maps "res:x" (code or layouts using R.string.x), "xml:x" (its
+	// values), "ref:NAME" (code passing constant NAME), "id:x" (layout
+	// elements with android:id x), "idref:x" (code reaching view x) and
+	// "lay:kind/x" (code or <include> inflating layout x) to entries.
 	byKey map[string][]posting
 	// templated holds entries whose value has template holes; they are matched
 	// by scanning, since a hole can stand for any text.
@@ -58,6 +60,8 @@ type Stats struct {
 	Files         int           `json:"files"`
 	KotlinFiles   int           `json:"kotlinFiles"`
 	StringFiles   int           `json:"stringFiles"`
+	LayoutFiles   int           `json:"layoutFiles"`
+	ViewIDs       int           `json:"viewIds"`
 	Composables   int           `json:"composables"`
 	Entries       int           `json:"entries"`
 	Tags          int           `json:"testTags"`
@@ -170,6 +174,13 @@ func parseFile(root string, sf sourceFile) (*FileIndex, error) {
 		return nil, fmt.Errorf("read %s: %w", sf.Rel, err)
 	}
 	fi := &FileIndex{Path: sf.Rel, Module: sf.Module, SourceSet: sf.SourceSet, ModTime: st.ModTime().UnixNano(), Size: st.Size()}
+	if key, ok := layoutOf(sf.Rel); ok {
+		fi.Layout = key
+		if err := extractLayout(fi, src); err != nil {
+			return nil, err
+		}
+		return fi, nil
+	}
 	if strings.HasSuffix(sf.Rel, ".xml") {
 		if err := extractStrings(fi, src); err != nil {
 			return nil, err
@@ -206,13 +217,8 @@ func (idx *Index) addFile(fi *FileIndex) {
 				idx.byValue[k] = append(idx.byValue[k], p)
 			}
 		}
-		switch e.Kind {
-		case kindStringRes:
-			idx.byKey["res:"+e.Key] = append(idx.byKey["res:"+e.Key], p)
-		case kindXMLString:
-			idx.byKey["xml:"+e.Key] = append(idx.byKey["xml:"+e.Key], p)
-		case kindRef:
-			idx.byKey["ref:"+e.Key] = append(idx.byKey["ref:"+e.Key], p)
+		if k := entryKey(e); k != "" {
+			idx.byKey[k] = append(idx.byKey[k], p)
 		}
 	}
 	for i, d := range fi.Defs {
@@ -221,6 +227,25 @@ func (idx *Index) addFile(fi *FileIndex) {
 	for i, c := range fi.Calls {
 		idx.calls[c.Name] = append(idx.calls[c.Name], posting{fi, int32(i)})
 	}
+}
+
+// entryKey is the byKey key an entry is filed under, or "".
+func entryKey(e Entry) string {
+	switch e.Kind {
+	case kindStringRes:
+		return "res:" + e.Key
+	case kindXMLString:
+		return "xml:" + e.Key
+	case kindRef:
+		return "ref:" + e.Key
+	case kindViewID:
+		return "id:" + e.Key
+	case kindIDRef:
+		return "idref:" + e.Key
+	case kindLayoutRef:
+		return "lay:" + e.Key
+	}
+	return ""
 }
 
 // removeFile unlinks a file; only the lists it appears in are touched, which
@@ -248,13 +273,8 @@ func (idx *Index) removeFile(fi *FileIndex) {
 		} else if k := normalize(e.Value); k != "" {
 			drop(idx.byValue, k)
 		}
-		switch e.Kind {
-		case kindStringRes:
-			drop(idx.byKey, "res:"+e.Key)
-		case kindXMLString:
-			drop(idx.byKey, "xml:"+e.Key)
-		case kindRef:
-			drop(idx.byKey, "ref:"+e.Key)
+		if k := entryKey(e); k != "" {
+			drop(idx.byKey, k)
 		}
 	}
 	if templated {
@@ -283,7 +303,9 @@ func (idx *Index) Stats() Stats {
 	defer idx.mu.RUnlock()
 	st := Stats{Root: idx.root, Reason: idx.reason, Modules: len(idx.modules), Files: len(idx.files), BuildTime: idx.buildTime}
 	for _, fi := range idx.files {
-		if strings.HasSuffix(fi.Path, ".xml") {
+		if fi.Layout != "" {
+			st.LayoutFiles++
+		} else if strings.HasSuffix(fi.Path, ".xml") {
 			st.StringFiles++
 		} else {
 			st.KotlinFiles++
@@ -297,6 +319,8 @@ func (idx *Index) Stats() Stats {
 				st.Tags++
 			case kindXMLString:
 				st.StringRes++
+			case kindViewID:
+				st.ViewIDs++
 			}
 		}
 	}
@@ -317,7 +341,8 @@ type snapshot struct {
 	Files   []*FileIndex
 }
 
-const snapshotVersion = 1
+// Version 2 added layout files and view references.
+const snapshotVersion = 2
 
 // Marshal serialises the index so the app can cache it between runs.
 func (idx *Index) Marshal() ([]byte, error) {

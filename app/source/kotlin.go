@@ -18,6 +18,9 @@ const (
 	kindConst                      // val NAME = "…"; Key holds NAME
 	kindRef                        // identifier passed as text/cd/tag; Key holds it
 	kindXMLString                  // <string name="x">…</string>; Key holds x
+	kindViewID                     // android:id="@+id/x" in a layout; Key holds idKey(x), Value the element
+	kindLayoutRef                  // R.layout.x, XBinding.inflate, <include layout>; Key holds layoutKey
+	kindIDRef                      // R.id.x or binding.x in code; Key holds idKey(x)
 )
 
 // Entry is one piece of indexed evidence at a line of a file.
@@ -29,6 +32,8 @@ type Entry struct {
 	Key   string
 	Line  int32
 	// Owner indexes FileIndex.Defs (the innermost enclosing composable), or -1.
+	// For layout and view-id references in code, Value names the enclosing
+	// class and member function ("SettingsActivity.onCreate").
 	Owner int32
 	// LineHash fingerprints the trimmed source line, so a candidate can be
 	// reported stale when the file changed after indexing.
@@ -78,6 +83,8 @@ type kotlinScan struct {
 	lines    []int
 	fi       *FileIndex
 	consumed map[int]bool // literal starts already classified
+	funs     []span       // non-composable functions
+	classes  []span       // classes and named objects
 }
 
 // extractKotlin indexes one Kotlin file's source.
@@ -86,6 +93,7 @@ func extractKotlin(fi *FileIndex, src []byte) {
 	s.scan()
 	s.literals()
 	s.assignOwners()
+	s.linkOwners()
 }
 
 func lineStarts(src []byte) []int {
@@ -215,6 +223,9 @@ func (s *kotlinScan) scan() {
 			if ch >= 'A' && ch <= 'Z' {
 				s.call(i, j, name)
 			}
+			if strings.HasSuffix(name, "inding") {
+				s.binding(j, name)
+			}
 		}
 		i = j
 	}
@@ -285,6 +296,17 @@ func (s *kotlinScan) resource(i, j int) {
 		key, _ = s.ident(j + len(".string."))
 	case bytes.HasPrefix(rest, []byte(".plurals.")):
 		key, _ = s.ident(j + len(".plurals."))
+	case bytes.HasPrefix(rest, []byte(".layout.")):
+		s.layoutRef("layout", j+len(".layout."), i)
+		return
+	case bytes.HasPrefix(rest, []byte(".menu.")):
+		s.layoutRef("menu", j+len(".menu."), i)
+		return
+	case bytes.HasPrefix(rest, []byte(".id.")):
+		if id, _ := s.ident(j + len(".id.")); id != "" {
+			s.add(Entry{Kind: kindIDRef, Key: idKey(id)}, i)
+		}
+		return
 	default:
 		return
 	}

@@ -12,16 +12,21 @@ type NearbyNode struct {
 	ContentDescription string `json:"contentDescription,omitempty"`
 	TestTag            string `json:"testTag,omitempty"`
 	Role               string `json:"role,omitempty"`
+	// ResourceID is the uiautomator resource-id ("com.example:id/units_title").
+	ResourceID string `json:"resourceId,omitempty"`
 }
 
 // Query describes a selected UI target.
 type Query struct {
-	Text               string       `json:"text,omitempty"`
-	ContentDescription string       `json:"contentDescription,omitempty"`
-	TestTag            string       `json:"testTag,omitempty"`
-	Role               string       `json:"role,omitempty"`
-	Activity           string       `json:"activity,omitempty"`
-	Nearby             []NearbyNode `json:"nearby,omitempty"`
+	Text               string `json:"text,omitempty"`
+	ContentDescription string `json:"contentDescription,omitempty"`
+	TestTag            string `json:"testTag,omitempty"`
+	Role               string `json:"role,omitempty"`
+	Activity           string `json:"activity,omitempty"`
+	// ResourceID is the uiautomator resource-id of a View
+	// ("com.example:id/units_title"); it matches android:id in layouts.
+	ResourceID string       `json:"resourceId,omitempty"`
+	Nearby     []NearbyNode `json:"nearby,omitempty"`
 }
 
 // Candidate is one ranked source location for a target.
@@ -43,6 +48,10 @@ type Candidate struct {
 	// went through stringResource.
 	ResourceFile string `json:"resourceFile,omitempty"`
 	ResourceLine int    `json:"resourceLine,omitempty"`
+	// Usages lists the code lines ("file:line") that reach the view declared
+	// at a layout candidate (findViewById(R.id.x), binding.x), those in the
+	// inflating owner first.
+	Usages []string `json:"usages,omitempty"`
 }
 
 // Reason tokens of the handoff contract.
@@ -60,6 +69,8 @@ const (
 	TokActivity      = "activity"
 	TokStringRes     = "stringRes"
 	TokLiteral       = "literal"
+	TokResourceID    = "resourceId"
+	TokNearbyResID   = "nearbyResourceId"
 	maxCandidates    = 10
 	nearbySameOwner  = 0.25
 	nearbySameFile   = 0.08
@@ -70,6 +81,17 @@ const (
 	testPenalty      = 0.3
 	previewPenalty   = 0.6
 	nearbyOnlyWeight = 0.4
+	// A layout element with the selected view's android:id is as specific as
+	// a testTag; code reaching that id (findViewById, binding.x) is weaker,
+	// since text or state set there may belong to another view.
+	viewIDWeight    = 1.2
+	viewIDRefWeight = 0.6
+	// layoutTextWeight: android:text="@string/x" in a layout shows exactly
+	// that string on that view, unlike R.string.x in code, which may feed a
+	// dialog or a toast.
+	layoutTextWeight = 1.0
+	// layoutActivityBoost: the selected screen's Activity inflates the layout.
+	layoutActivityBoost = 0.15
 )
 
 // normalize makes screen text and source text comparable: case folded,
@@ -222,6 +244,8 @@ func (idx *Index) expand(hits []hit, p posting, sg signal, scale float64) []hit 
 			w := 0.95
 			if ue.Ctx != sg.ctx {
 				w = 0.7
+			} else if u.file.Layout != "" {
+				w = layoutTextWeight
 			}
 			tok := TokResolvedRes
 			if sg.nearby {

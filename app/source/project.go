@@ -26,6 +26,9 @@ type FileIndex struct {
 	Calls      []Call
 	Activities []Activity
 	Package    string
+	// Layout is set for res/layout*/ and res/menu*/ files: layoutKey of the
+	// file, which code references (R.layout.x, XBinding) resolve to.
+	Layout string
 }
 
 // isTest reports whether the file belongs to a test source set, whose strings
@@ -183,8 +186,8 @@ type sourceFile struct {
 	SourceSet string
 }
 
-// discover walks `<module>/src/*/` of every module for Kotlin sources and
-// res/values*/strings.xml.
+// discover walks `<module>/src/*/` of every module for Kotlin sources,
+// res/values*/strings.xml, res/layout*/*.xml and res/menu*/*.xml.
 func discover(ctx context.Context, root string, mods []module) ([]sourceFile, error) {
 	var files []sourceFile
 	seen := map[string]bool{}
@@ -241,6 +244,9 @@ func discover(ctx context.Context, root string, mods []module) ([]sourceFile, er
 // wanted reports whether a path is a file the index reads.
 func wanted(p string) bool {
 	if strings.HasSuffix(p, ".kt") || strings.HasSuffix(p, ".kts") {
+		return true
+	}
+	if _, ok := layoutOf(p); ok {
 		return true
 	}
 	if filepath.Base(p) != "strings.xml" {

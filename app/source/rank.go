@@ -62,6 +62,9 @@ func (idx *Index) Match(q Query) []Candidate {
 	add("text", q.Text, signal{ctx: kindText, direct: TokText})
 	add("cd", q.ContentDescription, signal{ctx: kindCD, direct: TokCD})
 	add("tag", q.TestTag, signal{ctx: kindTag, direct: TokTag})
+	if strings.TrimSpace(q.ResourceID) != "" {
+		fields = append(fields, field{"rid", idx.viewIDHits(q.ResourceID, TokResourceID)})
+	}
 	for _, f := range fields {
 		for _, h := range f.hits {
 			l := get(h)
@@ -133,6 +136,9 @@ func (idx *Index) nearby(q Query, locs map[string]*loc, get func(hit) *loc) {
 				hits = append(hits, idx.lookup(f.v, f.sg)...)
 			}
 		}
+		if strings.TrimSpace(n.ResourceID) != "" {
+			hits = append(hits, idx.viewIDHits(n.ResourceID, TokNearbyResID)...)
+		}
 		if !own {
 			for _, h := range hits {
 				l := get(h)
@@ -148,7 +154,8 @@ func (idx *Index) nearby(q Query, locs map[string]*loc, get func(hit) *loc) {
 					continue
 				}
 				w := nearbySameFile
-				if l.owner >= 0 && h.owner == l.owner {
+				// A layout file is one screen or item, like one composable.
+				if l.owner >= 0 && h.owner == l.owner || l.file.Layout != "" {
 					w = nearbySameOwner
 				}
 				if w > best {
@@ -204,6 +211,10 @@ func (idx *Index) roleAndActivity(q Query, locs map[string]*loc) {
 				break
 			}
 		}
+		if act != "" && l.file.Layout != "" && idx.inflatedBy(l.file, act) {
+			l.score += layoutActivityBoost
+			l.addToken(TokActivity)
+		}
 	}
 }
 
@@ -223,6 +234,9 @@ func (idx *Index) rank(locs map[string]*loc) []Candidate {
 		}
 		if (a.owner >= 0) != (b.owner >= 0) {
 			return a.owner >= 0
+		}
+		if qa, qb := a.file.Layout != "" && qualifiedLayout(a.file.Path), b.file.Layout != "" && qualifiedLayout(b.file.Path); qa != qb {
+			return qb // the default layout before its -land/-v21 variants
 		}
 		if a.file.Path != b.file.Path {
 			return a.file.Path < b.file.Path
@@ -251,6 +265,7 @@ func (idx *Index) rank(locs map[string]*loc) []Candidate {
 				c.Caution = fmt.Sprintf("SHARED_COMPONENT: %s is used at %d call sites; a change inside it changes all of them", d.Name, len(c.CallSites))
 			}
 		}
+		idx.viewOwner(&c, l)
 		if l.res != nil {
 			c.ResourceFile = l.res.file.Path
 			c.ResourceLine = int(l.res.file.Entries[l.res.n].Line)

@@ -1,0 +1,197 @@
+package source
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Layout XML (res/layout*/ and res/menu*/) is how classic View screens
+// declare their widgets. Every element with an android:id, and every text,
+// hint, title or content description it sets, becomes an entry at the line of
+// the element's start tag, so a selected view's resource-id and its text land
+// on the same candidate location.
+
+// layoutOf reports whether p is a layout or menu resource and returns its
+// layoutKey ("layout/activitysettings", "menu/main").
+func layoutOf(p string) (string, bool) {
+	p = strings.ReplaceAll(p, "\\", "/")
+	if !strings.HasSuffix(p, ".xml") {
+		return "", false
+	}
+	dir := path.Dir(p)
+	if path.Base(path.Dir(dir)) != "res" {
+		return "", false
+	}
+	kind := path.Base(dir)
+	if q, _, ok := strings.Cut(kind, "-"); ok {
+		kind = q // layout-land, layout-sw600dp, menu-v21, …
+	}
+	if kind != "layout" && kind != "menu" {
+		return "", false
+	}
+	return layoutKey(kind, strings.TrimSuffix(path.Base(p), ".xml")), true
+}
+
+// qualifiedLayout reports whether a layout file sits in a qualified folder
+// (layout-land, layout-v21), which ranks after the default variant on ties.
+func qualifiedLayout(p string) bool {
+	return strings.Contains(path.Base(path.Dir(p)), "-")
+}
+
+// idKey normalises a resource name so that the XML spelling (units_title),
+// the generated binding property (unitsTitle) and the binding class
+// (ActivitySettingsBinding ↔ activity_settings) compare equal.
+func idKey(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_':
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte(c + 'a' - 'A')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// layoutKey names a layout or menu resource: kind is "layout" or "menu".
+func layoutKey(kind, name string) string { return kind + "/" + idKey(name) }
+
+// ResourceIDName returns the entry name of a uiautomator resource-id
+// ("com.example:id/units_title" → "units_title"; "android:id/title" keeps
+// its "android:" prefix, since it names a framework id). A bare name is
+// returned as it is.
+func ResourceIDName(rid string) string {
+	rid = strings.TrimSpace(rid)
+	pkg, name, ok := strings.Cut(rid, ":id/")
+	if !ok {
+		return rid
+	}
+	if pkg == "android" {
+		return "android:" + name
+	}
+	return name
+}
+
+// resourceIDKey is the index key of a uiautomator resource-id.
+func resourceIDKey(rid string) string {
+	name := ResourceIDName(rid)
+	if rest, ok := strings.CutPrefix(name, "android:"); ok {
+		return "android:" + idKey(rest)
+	}
+	return idKey(name)
+}
+
+const (
+	nsAndroid = "http://schemas.android.com/apk/res/android"
+	nsApp     = "http://schemas.android.com/apk/res-auto"
+)
+
+// layoutTextAttrs are the attributes whose value is shown as text or read as
+// a content description.
+var layoutTextAttrs = map[string]uint8{
+	"text": kindText, "hint": kindText, "title": kindText, "subtitle": kindText,
+	"contentDescription": kindCD,
+}
+
+var bindingStringRef = regexp.MustCompile(`@string/(\w+)`)
+
+var attrEscapes = strings.NewReplacer(`\'`, "'", `\"`, `"`, `\n`, "\n", `\t`, "\t", `\@`, "@", `\?`, "?")
+
+// extractLayout indexes one layout or menu file. Comments are skipped by the
+// XML tokenizer, so a commented-out widget is never indexed; tools:
+// attributes (design-time only) are ignored; <include> records the layout it
+// pulls in, so the includer's Activity also owns the included file.
+func extractLayout(fi *FileIndex, src []byte) error {
+	lines := lineStarts(src)
+	lineAt := func(off int) int32 {
+		return int32(sort.Search(len(lines), func(i int) bool { return lines[i] > off }))
+	}
+	dec := xml.NewDecoder(bytes.NewReader(src))
+	dec.Strict = false
+	for {
+		off := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("parse layout %s: %w", fi.Path, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		if i := bytes.IndexByte(src[min(off, len(src)):], '<'); i >= 0 {
+			off += i
+		}
+		line := lineAt(off)
+		add := func(e Entry) {
+			e.Line, e.Owner = line, -1
+			e.LineHash = hashLine(lineText(src, lines, int(line)))
+			fi.Entries = append(fi.Entries, e)
+		}
+		for _, a := range se.Attr {
+			ns := a.Name.Space
+			android := ns == nsAndroid || ns == "android"
+			switch {
+			case se.Name.Local == "include" && ns == "" && a.Name.Local == "layout":
+				if name, ok := strings.CutPrefix(a.Value, "@layout/"); ok {
+					add(Entry{Kind: kindLayoutRef, Key: layoutKey("layout", name)})
+				}
+			case android && a.Name.Local == "id":
+				if key := layoutIDKey(a.Value); key != "" {
+					add(Entry{Kind: kindViewID, Key: key, Value: se.Name.Local})
+				}
+			case android || ns == nsApp || ns == "app":
+				ctx, ok := layoutTextAttrs[a.Name.Local]
+				if !ok {
+					continue
+				}
+				layoutText(a.Value, ctx, add)
+			}
+		}
+	}
+}
+
+// layoutIDKey turns "@+id/x", "@id/x" or "@android:id/x" into an index key.
+func layoutIDKey(v string) string {
+	v = strings.TrimSpace(v)
+	if name, ok := strings.CutPrefix(v, "@android:id/"); ok {
+		return "android:" + idKey(name)
+	}
+	for _, p := range []string{"@+id/", "@id/"} {
+		if name, ok := strings.CutPrefix(v, p); ok {
+			return idKey(name)
+		}
+	}
+	return ""
+}
+
+// layoutText records one text-like attribute value: a string resource
+// reference (also inside a data-binding expression) or a literal.
+func layoutText(v string, ctx uint8, add func(Entry)) {
+	switch {
+	case strings.HasPrefix(v, "@string/"):
+		add(Entry{Kind: kindStringRes, Ctx: ctx, Key: strings.TrimPrefix(v, "@string/")})
+	case strings.HasPrefix(v, "@{"):
+		for _, m := range bindingStringRef.FindAllStringSubmatch(v, -1) {
+			add(Entry{Kind: kindStringRes, Ctx: ctx, Key: m[1]})
+		}
+	case strings.HasPrefix(v, "@") || strings.HasPrefix(v, "?"):
+		// @android:string/…, theme attributes: nothing the project spells out.
+	default:
+		if s := attrEscapes.Replace(v); hasLetter(s) {
+			add(Entry{Kind: ctx, Value: s})
+		}
+	}
+}
