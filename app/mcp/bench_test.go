@@ -46,6 +46,11 @@ func BenchmarkToolCalls(b *testing.B) {
 			})
 		})
 	}
+	// A batch is queued and unacknowledged, so the wait returns it at once:
+	// this is the fixed cost of a wait (lease, queue read, result).
+	run("fixthis_wait_for_feedback", func(i int) map[string]any {
+		return map[string]any{"sessionId": items[0].SessionID, "timeoutSeconds": 5}
+	})
 	run("fixthis_list_feedback", func(i int) map[string]any { return map[string]any{"sessionId": items[0].SessionID} })
 	run("fixthis_read_feedback", func(i int) map[string]any {
 		it := items[i%len(items)]

@@ -106,27 +106,3 @@ func (p *presenceTracker) armAway(sessionID string) {
 		}
 	})
 }
-
-// waitRegistry allows one parked wait per session key in this process.
-type waitRegistry struct {
-	mu     sync.Mutex
-	parked map[string]bool
-}
-
-func newWaitRegistry() *waitRegistry { return &waitRegistry{parked: map[string]bool{}} }
-
-func (w *waitRegistry) acquire(key string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.parked[key] {
-		return false
-	}
-	w.parked[key] = true
-	return true
-}
-
-func (w *waitRegistry) release(key string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	delete(w.parked, key)
-}

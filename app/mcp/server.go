@@ -90,10 +90,14 @@ func NewServer(deps Deps) *server.MCPServer {
 	return srv
 }
 
-// Tools returns every tool with its handler (tools/list sorts them by name). One constructor per tool; they share the wait registry and presence
+// Tools returns every tool with its handler (tools/list sorts them by name).
+// One constructor per tool; they share the wait-owner ids and the presence
 // tracker created here.
 func Tools(deps Deps) []server.ServerTool {
-	t := &toolset{deps: deps, waits: newWaitRegistry(), presence: newPresenceTracker(deps.Store, deps.OnPresence, deps.Logger)}
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	t := &toolset{deps: deps, owners: newWaitOwners(), presence: newPresenceTracker(deps.Store, deps.OnPresence, deps.Logger)}
 	return []server.ServerTool{
 		t.listSessions(),
 		t.listFeedback(),
@@ -109,7 +113,7 @@ func Tools(deps Deps) []server.ServerTool {
 
 type toolset struct {
 	deps     Deps
-	waits    *waitRegistry
+	owners   *waitOwners
 	presence *presenceTracker
 }
 

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -21,7 +22,8 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_wait_for_feedback",
 		mcp.WithDescription("Wait until the developer hands you feedback (Save to MCP), answers one of your questions, or withdraws an item; "+
 			"returns that batch, or {\"status\":\"timeout\"} after timeoutSeconds (then call again). A batch is served again until you "+
-			"acknowledge it with fixthis_ack_feedback. One wait per session at a time."),
+			"acknowledge it with fixthis_ack_feedback. One wait per session at a time, across every agent on the project; "+
+			"a wait without sessionId counts for every session."),
 		mcp.WithTitleAnnotation("Wait for feedback"),
 		sessionIDArg(false, "Wait for this session only; without it, any session."),
 		mcp.WithNumber("timeoutSeconds", mcp.Description("Seconds to wait before returning a timeout (default 25, max 50)."),
@@ -43,12 +45,18 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 				return toolResult(err)
 			}
 		}
-		if !t.waits.acquire(sid) {
-			return mcp.NewToolResultError("WAIT_TAKEN: wait-taken: another fixthis_wait_for_feedback is already parked for this session; let it return first"), nil
+		owner := t.owners.next()
+		var taken *waitTakenError
+		if err := t.acquireLease(ctx, sid, owner); errors.As(err, &taken) {
+			return taken.result(), nil
+		} else if err != nil {
+			return toolResult(err)
 		}
-		defer t.waits.release(sid)
-		b, err := t.park(ctx, sid, timeout)
-		if err != nil {
+		defer t.releaseLease(sid, owner)
+		b, err := t.park(ctx, sid, owner, timeout)
+		if errors.As(err, &taken) {
+			return taken.result(), nil
+		} else if err != nil {
 			return toolResult(err)
 		}
 		if b == nil {
@@ -61,8 +69,8 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 // park blocks until a batch is queued for sid (any session when empty), the
 // timeout passes (nil batch) or the client cancels. It subscribes to the
 // change feed before looking at the queue, so a batch committed in between
-// is never missed.
-func (t *toolset) park(ctx context.Context, sid string, timeout time.Duration) (*store.AgentBatch, error) {
+// is never missed. owner's wait lease is renewed with each heartbeat.
+func (t *toolset) park(ctx context.Context, sid, owner string, timeout time.Duration) (*store.AgentBatch, error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	wake := make(chan struct{}, 1)
@@ -97,6 +105,12 @@ func (t *toolset) park(ctx context.Context, sid string, timeout time.Duration) (
 		case <-wake:
 		case <-beat.C:
 			t.presence.heartbeat(sid)
+			if err := t.renewLease(ctx, sid, owner); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return nil, err
+			}
 		case <-deadline.C:
 			return nil, nil
 		case <-ctx.Done():

@@ -105,3 +105,18 @@ func BenchmarkAgentOn1000Items(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkWaitLease is what the lease adds to every wait: one acquire and
+// one release (two short write transactions).
+func BenchmarkWaitLease(b *testing.B) {
+	ctx := context.Background()
+	s := newTestStore(b)
+	reportP50(b, func(i int) error {
+		owner := fmt.Sprintf("bench-w%d", i)
+		ok, _, err := s.AcquireWaitLease(ctx, "S", owner, 15*time.Second)
+		if err != nil || !ok {
+			return fmt.Errorf("acquire %s: %v %v", owner, ok, err)
+		}
+		return s.ReleaseWaitLease(ctx, "S", owner)
+	})
+}
