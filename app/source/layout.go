@@ -153,11 +153,17 @@ func extractLayout(fi *FileIndex, src []byte) error {
 					add(Entry{Kind: kindViewID, Key: key, Value: se.Name.Local})
 				}
 			case android || ns == nsApp || ns == "app":
-				ctx, ok := layoutTextAttrs[a.Name.Local]
-				if !ok {
+				if ctx, ok := layoutTextAttrs[a.Name.Local]; ok {
+					layoutText(a.Value, ctx, add)
 					continue
 				}
-				layoutText(a.Value, ctx, add)
+				// app:menu="@menu/drawer", app:headerLayout, ViewStub's
+				// android:layout: this layout's owner shows those too.
+				for _, kind := range []string{"layout", "menu"} {
+					if name, ok := strings.CutPrefix(a.Value, "@"+kind+"/"); ok {
+						add(Entry{Kind: kindLayoutRef, Key: layoutKey(kind, name)})
+					}
+				}
 			}
 		}
 	}
