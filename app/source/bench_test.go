@@ -31,8 +31,52 @@ func generateProject(tb testing.TB, dir string, n int) {
 	write(tb, filepath.Join(dir, "settings.gradle.kts"), settings.String())
 	for i := 0; i < n; i++ {
 		m := i % modules
+		if i%10 == 5 {
+			// One screen in ten is a classic View screen: a Fragment and its layout.
+			write(tb, filepath.Join(dir, fmt.Sprintf("feature/f%d/src/main/java/com/example/f%d/Screen%dFragment.kt", m, m, i)), fragmentSource(m, i))
+			write(tb, filepath.Join(dir, fmt.Sprintf("feature/f%d/src/main/res/layout/fragment_screen_%d.xml", m, i)), layoutSource(m, i))
+			continue
+		}
 		write(tb, filepath.Join(dir, fmt.Sprintf("feature/f%d/src/main/java/com/example/f%d/Screen%d.kt", m, m, i)), screenSource(m, i))
 	}
+}
+
+// fragmentSource is a View screen inflating fragment_screen_i.xml through
+// view binding and reaching its views by id.
+func fragmentSource(m, i int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "package com.example.f%d\n\nimport androidx.fragment.app.Fragment\n\n", m)
+	fmt.Fprintf(&b, "class Screen%dFragment : Fragment() {\n", i)
+	fmt.Fprintf(&b, "    private var _binding: FragmentScreen%dBinding? = null\n    private val binding get() = _binding!!\n\n", i)
+	b.WriteString("    override fun onCreateView(inflater: LayoutInflater, container: ViewGroup?, state: Bundle?): View {\n")
+	fmt.Fprintf(&b, "        _binding = FragmentScreen%dBinding.inflate(inflater, container, false)\n", i)
+	b.WriteString("        binding.toolbar.title = getString(R.string.app_name)\n")
+	for k := 0; k < 8; k++ {
+		fmt.Fprintf(&b, "        binding.row%d%d.setOnClickListener { open(%d) }\n", i, k, k)
+		fmt.Fprintf(&b, "        view.findViewById<TextView>(R.id.summary_%d_%d).text = \"Summary %d-%d\"\n", i, k, i, k)
+	}
+	b.WriteString("        return binding.root\n    }\n}\n")
+	return b.String()
+}
+
+// layoutSource is fragment_screen_i.xml: a toolbar and eight rows of title
+// and summary, with resource and literal texts and a comment.
+func layoutSource(m, i int) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
+	b.WriteString("<LinearLayout xmlns:android=\"http://schemas.android.com/apk/res/android\"\n")
+	b.WriteString("    xmlns:tools=\"http://schemas.android.com/tools\"\n    android:orientation=\"vertical\">\n")
+	b.WriteString("    <include layout=\"@layout/view_toolbar\" />\n")
+	b.WriteString("    <androidx.appcompat.widget.Toolbar android:id=\"@+id/toolbar\" android:layout_width=\"match_parent\" />\n")
+	for k := 0; k < 8; k++ {
+		fmt.Fprintf(&b, "    <!-- row %d: <TextView android:text=\"old\"/> -->\n", k)
+		fmt.Fprintf(&b, "    <LinearLayout android:id=\"@+id/row_%d_%d\" android:layout_width=\"match_parent\">\n", i, k)
+		fmt.Fprintf(&b, "        <TextView android:id=\"@+id/title_%d_%d\"\n            android:text=\"@string/title_%d_%d\" />\n", i, k, m, i/10)
+		fmt.Fprintf(&b, "        <TextView android:id=\"@+id/summary_%d_%d\"\n            tools:text=\"Summary\"\n            android:contentDescription=\"Row %d-%d details\" />\n", i, k, i, k)
+		b.WriteString("    </LinearLayout>\n")
+	}
+	b.WriteString("</LinearLayout>\n")
+	return b.String()
 }
 
 func screenSource(m, i int) string {
@@ -83,8 +127,8 @@ func BenchmarkColdIndex5000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if st := idx.Stats(); st.KotlinFiles != 5000 {
-			b.Fatalf("indexed %d Kotlin files", st.KotlinFiles)
+		if st := idx.Stats(); st.KotlinFiles != 5000 || st.LayoutFiles != 500 {
+			b.Fatalf("indexed %d Kotlin files, %d layouts", st.KotlinFiles, st.LayoutFiles)
 		}
 	}
 }
@@ -140,6 +184,47 @@ func BenchmarkMatch(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		if c := idx.Match(q); len(c) == 0 || !strings.HasSuffix(c[0].File, "Screen2417.kt") {
+			b.Fatalf("wrong match %+v", c)
+		}
+	}
+}
+
+// BenchmarkUpdateOneLayout re-indexes one changed layout file.
+func BenchmarkUpdateOneLayout(b *testing.B) {
+	dir := benchProject(b)
+	idx, err := Build(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rel := "feature/f5/src/main/res/layout/fragment_screen_15.xml"
+	p := filepath.Join(dir, rel)
+	n := 0
+	b.ResetTimer()
+	for b.Loop() {
+		n++
+		src := strings.Replace(layoutSource(5, 15), "details", fmt.Sprintf("details v%d", n), 1)
+		if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		if err := idx.Update(context.Background(), []string{rel}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMatchResourceID matches a View target (resource-id, text and a
+// nearby id) in the generated project.
+func BenchmarkMatchResourceID(b *testing.B) {
+	dir := benchProject(b)
+	idx, err := Build(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := Query{ContentDescription: "Row 2415-3 details", ResourceID: "com.example:id/summary_2415_3",
+		Nearby: []NearbyNode{{ResourceID: "com.example:id/toolbar"}, {ResourceID: "com.example:id/title_2415_3"}}}
+	b.ResetTimer()
+	for b.Loop() {
+		if c := idx.Match(q); len(c) == 0 || !strings.HasSuffix(c[0].File, "fragment_screen_2415.xml") || c[0].Owner != "Screen2415Fragment.onCreateView" {
 			b.Fatalf("wrong match %+v", c)
 		}
 	}
