@@ -126,6 +126,9 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 			if cands == nil {
 				cands = []source.Candidate{}
 			}
+			if len(cands) == 0 && reason == "" {
+				reason = "no-match"
+			}
 			writeJSON(w, http.StatusOK, map[string]any{"itemId": itemID, "candidates": cands, "editSurfaces": it.EditSurfaces, "reason": reason})
 			return
 		}
