@@ -249,3 +249,23 @@ func TestViewUpdate(t *testing.T) {
 		t.Errorf("deleted layout still matches: %+v", got)
 	}
 }
+
+// TestViewSnapshot checks that layouts and view references survive the
+// cache round trip, owners included.
+func TestViewSnapshot(t *testing.T) {
+	idx := buildTest(t, viewsProject)
+	data, err := idx.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Text: "Save", ResourceID: "com.example.views:id/save_button"}
+	want, got := idx.Match(q), back.Match(q)
+	if len(got) == 0 || len(got) != len(want) || got[0].File != want[0].File || got[0].Owner != want[0].Owner ||
+		!slices.Equal(got[0].Usages, want[0].Usages) || got[0].Owner != "ProfileFragment.onCreateView" {
+		t.Errorf("after round trip = %+v, want %+v", got, want)
+	}
+}
