@@ -3,7 +3,7 @@ import { applyEvent, applyPreview, type SyncModel } from './events';
 import type { Session } from './types';
 
 function model(): SyncModel {
-  return { version: '', mode: '', devices: [], selectedSerial: '', sessions: [], activeSessionId: 'A', session: null, preview: null, agent: null };
+  return { version: '', mode: '', devices: [], selectedSerial: '', adbError: '', sessions: [], activeSessionId: 'A', session: null, preview: null, agent: null };
 }
 
 const session = (id: string, updatedAt = '2025-01-01T00:00:00Z'): Session => ({
@@ -70,5 +70,15 @@ describe('applyEvent', () => {
     expect(applyEvent(m, 'agent', { sessionId: 'B', presence: 'listening' })).toBe('ignored-other-session');
     expect(applyEvent(m, 'agent', { sessionId: 'A', presence: 'listening' })).toBe('applied');
     expect(m.agent?.presence).toBe('listening');
+  });
+});
+
+describe('adb server state', () => {
+  it('records an outage from devices-updated and clears it when the server is back', () => {
+    const m = model();
+    applyEvent(m, 'devices-updated', { devices: [], selectedSerial: '', adbServerUp: false, adbServerError: 'track devices: EOF' });
+    expect(m.adbError).toBe('track devices: EOF');
+    applyEvent(m, 'devices-updated', { devices: [], selectedSerial: '', adbServerUp: true });
+    expect(m.adbError).toBe('');
   });
 });

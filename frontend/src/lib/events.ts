@@ -7,6 +7,8 @@ export interface SyncModel {
   mode: string;
   devices: Device[];
   selectedSerial: string;
+  /** The adb server's state: '' while it answers, else why it does not. */
+  adbError: string;
   sessions: SessionSummary[];
   activeSessionId: string;
   session: Session | null;
@@ -67,11 +69,18 @@ export function applyPreview(model: SyncModel, p: Partial<Preview> & { sessionId
   return 'applied';
 }
 
+/** Records whether the adb server answers (devices-updated and the snapshot carry it). */
+function applyADBState(model: SyncModel, d: Record<string, unknown>): void {
+  if (d.adbServerUp === true) model.adbError = '';
+  else if (d.adbServerUp === false) model.adbError = String(d.adbServerError || 'the adb server does not answer');
+}
+
 export function applySnapshot(model: SyncModel, s: Snapshot): void {
   if (s.version) model.version = s.version;
   if (s.mode) model.mode = s.mode;
   if (Array.isArray(s.devices)) model.devices = s.devices;
   if (typeof s.selectedSerial === 'string') model.selectedSerial = s.selectedSerial;
+  applyADBState(model, s as Record<string, unknown>);
   model.snapshotHadSessions = Array.isArray(s.sessions);
   if (Array.isArray(s.sessions)) model.sessions = sortSessions(s.sessions);
   // The snapshot is the one event applied whatever the active session.
@@ -88,6 +97,7 @@ export function applyEvent(model: SyncModel, type: string, data: unknown): Outco
     case 'devices-updated':
       if (Array.isArray(d.devices)) model.devices = d.devices as Device[];
       if (typeof d.selectedSerial === 'string') model.selectedSerial = d.selectedSerial;
+      applyADBState(model, d);
       return 'applied';
     case 'preview-ready':
       return applyPreview(model, d as Partial<Preview>);

@@ -188,6 +188,9 @@ export interface Snapshot {
   version?: string;
   devices?: Device[];
   selectedSerial?: string;
+  /** False while the adb server does not answer (FixThis restarts it). */
+  adbServerUp?: boolean;
+  adbServerError?: string;
   sessions?: SessionSummary[];
   preview?: Preview | null;
   agent?: Presence | null;

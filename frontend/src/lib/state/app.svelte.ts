@@ -18,6 +18,7 @@ export class AppState implements SyncModel {
   mode = $state('');
   devices = $state<Device[]>([]);
   selectedSerial = $state('');
+  adbError = $state('');
   sessions = $state<SessionSummary[]>([]);
   activeSessionId = $state('');
   session = $state<Session | null>(null);
