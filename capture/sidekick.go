@@ -170,11 +170,11 @@ func (c *SidekickClient) roundTrip(ctx context.Context, method string, params an
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}
-	if err := writeFrame(conn, body); err != nil {
+	if err := WriteSidekickFrame(conn, body); err != nil {
 		return fail(fmt.Errorf("write: %w", err))
 	}
 	for {
-		msg, err := readFrame(conn)
+		msg, err := ReadSidekickFrame(conn)
 		if err != nil {
 			return fail(fmt.Errorf("read: %w", err))
 		}
@@ -225,7 +225,10 @@ func (c *SidekickClient) Close() error {
 	return err
 }
 
-func writeFrame(w io.Writer, body []byte) error {
+// WriteSidekickFrame writes one message of the sidekick protocol: a 4-byte big-endian
+// length, then the JSON body. Both ends (this client and the simulated device's app)
+// use it, so the framing cannot drift.
+func WriteSidekickFrame(w io.Writer, body []byte) error {
 	buf := make([]byte, 4+len(body))
 	binary.BigEndian.PutUint32(buf, uint32(len(body)))
 	copy(buf[4:], body)
@@ -233,7 +236,9 @@ func writeFrame(w io.Writer, body []byte) error {
 	return err
 }
 
-func readFrame(r io.Reader) ([]byte, error) {
+// ReadSidekickFrame reads one message written by WriteSidekickFrame, refusing frames
+// over 32 MiB (a real screen is well under a megabyte).
+func ReadSidekickFrame(r io.Reader) ([]byte, error) {
 	var hdr [4]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ func serveSidekick(t *testing.T, conn net.Conn, token string, handle func(method
 	t.Helper()
 	defer conn.Close()
 	for {
-		msg, err := readFrame(conn)
+		msg, err := ReadSidekickFrame(conn)
 		if err != nil {
 			return
 		}
@@ -41,7 +41,7 @@ func serveSidekick(t *testing.T, conn net.Conn, token string, handle func(method
 		// A stale answer first, as after a timed-out call, which the client skips.
 		stale, _ := json.Marshal(map[string]any{"id": req.ID + 1000, "result": map[string]any{}})
 		body, _ := json.Marshal(resp)
-		if writeFrame(conn, stale) != nil || writeFrame(conn, body) != nil {
+		if WriteSidekickFrame(conn, stale) != nil || WriteSidekickFrame(conn, body) != nil {
 			return
 		}
 	}

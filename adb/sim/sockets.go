@@ -3,11 +3,12 @@ package sim
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"fixthis/capture"
 )
 
 // socketService connects a `localabstract:NAME` or `tcp:PORT` stream to a socket the
@@ -34,10 +35,7 @@ func (d *Device) socketService(name string) (service, error) {
 	return nil, fmt.Errorf("socket %q has unknown protocol %q", name, proto)
 }
 
-const (
-	sidekickProtocol = "1.3"
-	sidekickMaxFrame = 16 << 20
-)
+const sidekickProtocol = "1.3"
 
 // sidekickSession is the JSON the app writes to files/fixthis/session.json.
 func (d *Device) sidekickSession() []byte {
@@ -67,36 +65,11 @@ type sidekickResponse struct {
 	Error  *sidekickError  `json:"error,omitempty"`
 }
 
-// readFrame reads one 4-byte big-endian length-prefixed frame.
-func readFrame(r io.Reader, limit uint32) ([]byte, error) {
-	var h [4]byte
-	if _, err := io.ReadFull(r, h[:]); err != nil {
-		return nil, err
-	}
-	n := binary.BigEndian.Uint32(h[:])
-	if n > limit {
-		return nil, fmt.Errorf("sidekick frame of %d bytes over limit %d", n, limit)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, fmt.Errorf("read sidekick frame: %w", err)
-	}
-	return b, nil
-}
-
-func writeFrame(w io.Writer, payload []byte) error {
-	b := make([]byte, 4+len(payload))
-	binary.BigEndian.PutUint32(b, uint32(len(payload)))
-	copy(b[4:], payload)
-	_, err := w.Write(b)
-	return err
-}
-
 // sidekickService answers the FixThis sidekick protocol the demo app carries.
 func (d *Device) sidekickService(ctx context.Context, s *stream) error {
 	r := bufio.NewReader(s)
 	for ctx.Err() == nil {
-		frame, err := readFrame(r, sidekickMaxFrame)
+		frame, err := capture.ReadSidekickFrame(r)
 		if err != nil {
 			if errors.Is(err, errStreamClosed) || errors.Is(err, io.EOF) {
 				return nil
@@ -108,7 +81,7 @@ func (d *Device) sidekickService(ctx context.Context, s *stream) error {
 		if err != nil {
 			return fmt.Errorf("encode sidekick response: %w", err)
 		}
-		if err := writeFrame(s, out); err != nil {
+		if err := capture.WriteSidekickFrame(s, out); err != nil {
 			return err
 		}
 	}
