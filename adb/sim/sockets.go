@@ -35,7 +35,8 @@ func (d *Device) socketService(name string) (service, error) {
 	return nil, fmt.Errorf("socket %q has unknown protocol %q", name, proto)
 }
 
-const sidekickProtocol = "1.3"
+// sidekickProtocol is the version the demo app's sidekick speaks: the one FixThis expects.
+const sidekickProtocol = capture.SidekickProtocol
 
 // sidekickSession is the JSON the app writes to files/fixthis/session.json.
 func (d *Device) sidekickSession() []byte {
