@@ -44,3 +44,24 @@ if [ "$colours" -le 64 ]; then
   cat "$out/desktop-smoke.log" >&2
   exit 1
 fi
+
+# The window also serves MCP on its own loopback port, recorded for mcp-config --http.
+endpoint="$project/.fixthis/mcp-endpoint.json"
+for _ in $(seq 50); do [ -s "$endpoint" ] && break; sleep 0.1; done
+if [ ! -s "$endpoint" ]; then
+  echo "desktop smoke: no MCP endpoint recorded in $endpoint" >&2
+  exit 1
+fi
+perm=$(stat -c %a "$endpoint")
+[ "$perm" = 600 ] || { echo "desktop smoke: $endpoint is $perm, want 600" >&2; exit 1; }
+url=$(sed -n 's/.*"url": *"\([^"]*\)".*/\1/p' "$endpoint")
+token=$(sed -n 's/.*"token": *"\([^"]*\)".*/\1/p' "$endpoint")
+unauth=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url" -H 'Content-Type: application/json' -d '{}')
+init=$(curl -s -X POST "$url" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+  -H 'Accept: application/json, text/event-stream' \
+  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"smoke","version":"1"}}}')
+if [ "$unauth" != 401 ] || ! grep -q '"serverInfo"' <<<"$init"; then
+  echo "desktop smoke: MCP at $url answered $unauth without a token and '$init' with it" >&2
+  exit 1
+fi
+echo "desktop smoke: MCP endpoint $url answers (401 without the token, initialize with it)"
