@@ -16,7 +16,7 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.
 # screenshot checks).
 BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 RUN_PKGS   := adb
-TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl
+TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core
 
 .PHONY: help run serve build frontend test test-go test-frontend test-e2e test-mcp test-desktop bench deps deps-test deps-node clean
 
