@@ -18,13 +18,14 @@ BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 RUN_PKGS   := adb
 TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core
 
-.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-mcp test-desktop bench deps deps-test deps-node clean
+.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-mcp test-desktop bench install uninstall deps deps-test deps-node clean
 
 help:
 	@echo "make run    install what is missing, build, start FixThis (demo device when no phone is connected)"
 	@echo "make test   install test dependencies and run every test"
 	@echo "make build  build $(BIN) (console embedded)"
 	@echo "make bench  print performance figures against the simulated device"
+	@echo "make install  install fixthis, its launcher entry and icon under ~/.local"
 
 ## Set-up ---------------------------------------------------------------------------
 
@@ -89,6 +90,18 @@ test-mcp: $(BIN)
 
 test-desktop: $(BIN)
 	scripts/desktop-smoke.sh $(BIN)
+
+# Installs for the current user: the binary, a launcher entry and the icon (no root).
+PREFIX ?= $(HOME)/.local
+
+install: build
+	install -D -m 0755 $(BIN) $(PREFIX)/bin/fixthis
+	install -D -m 0644 build/linux/fixthis.desktop $(PREFIX)/share/applications/fixthis.desktop
+	install -D -m 0644 build/appicon.png $(PREFIX)/share/icons/hicolor/512x512/apps/fixthis.png
+	@echo "Installed $(PREFIX)/bin/fixthis; make sure $(PREFIX)/bin is on PATH."
+
+uninstall:
+	rm -f $(PREFIX)/bin/fixthis $(PREFIX)/share/applications/fixthis.desktop $(PREFIX)/share/icons/hicolor/512x512/apps/fixthis.png
 
 bench: build
 	scripts/bench.sh

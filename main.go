@@ -23,6 +23,11 @@ var version = "0.1.0-dev"
 //go:embed all:frontend/dist
 var consoleFiles embed.FS
 
+// appIcon is the window and taskbar icon.
+//
+//go:embed build/appicon.png
+var appIcon []byte
+
 func main() {
 	console, err := fs.Sub(consoleFiles, "frontend/dist")
 	if err != nil {
@@ -35,6 +40,7 @@ func main() {
 		Stderr:  os.Stderr,
 		Console: console,
 		Version: version,
+		Icon:    appIcon,
 		Getenv:  os.Getenv,
 	}, os.Args[1:])
 	stop()

@@ -33,7 +33,9 @@ type Options struct {
 	// Console is the built console (frontend/dist) served at "/" in serve mode and by
 	// the Wails asset server in desktop mode.
 	Console fs.FS
-	Logger  *slog.Logger
+	// Icon is the window icon (PNG).
+	Icon   []byte
+	Logger *slog.Logger
 	// KeepAliveEvery is the SSE keep-alive period (15 s; tests shorten it).
 	KeepAliveEvery time.Duration
 	// ADB is the adb server client every device operation goes through.
@@ -50,6 +52,7 @@ type App struct {
 	projectDir     string
 	mode           Mode
 	console        fs.FS
+	icon           []byte
 	log            *slog.Logger
 	bus            *Bus
 	keepAliveEvery time.Duration
@@ -96,6 +99,7 @@ func New(opts Options) *App {
 		projectDir:      opts.ProjectDir,
 		mode:            opts.Mode,
 		console:         opts.Console,
+		icon:            opts.Icon,
 		log:             opts.Logger,
 		bus:             NewBus(2048),
 		keepAliveEvery:  opts.KeepAliveEvery,

@@ -50,6 +50,7 @@ func (a *App) RunDesktop(ctx context.Context) error {
 		OnShutdown: func(context.Context) { a.Shutdown() },
 		Linux: &linux.Options{
 			ProgramName:         "fixthis",
+			Icon:                a.icon,
 			WebviewGpuPolicy:    linux.WebviewGpuPolicyOnDemand,
 			WindowIsTranslucent: false,
 		},

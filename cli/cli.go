@@ -19,6 +19,7 @@ type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Console        fs.FS
+	Icon           []byte // PNG for the window and taskbar
 	Version        string
 	Getenv         func(string) string
 }
