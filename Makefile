@@ -5,7 +5,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 BIN        := build/bin/fixthis
-VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
+VERSION    ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo local))
 GO_TAGS    := desktop,production,webkit2_41
 LDFLAGS    := -s -w -X main.version=$(VERSION)
 GO_SOURCES := $(shell find . -name '*.go' -not -path './frontend/node_modules/*' 2>/dev/null) go.mod go.sum
