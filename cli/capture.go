@@ -15,7 +15,7 @@ import (
 
 // runCapture takes one capture of the current screen: DIR/screen.png and DIR/tree.json.
 func runCapture(ctx context.Context, env Env, args []string) error {
-	f := newFlags("capture", env.Stderr)
+	f := newFlags("capture", env.Stdout)
 	serial := f.String("serial", "", "device serial (default: the only online device)")
 	out := f.String("out", ".", "directory for screen.png and tree.json")
 	asJSON := f.Bool("json", false, "print one JSON document")

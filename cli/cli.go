@@ -76,7 +76,7 @@ func Run(ctx context.Context, env Env, args []string) int {
 		err := c.run(ctx, env, args)
 		var ue usageError
 		switch {
-		case err == nil:
+		case err == nil, errors.Is(err, errHelpShown):
 			return 0
 		case errors.Is(err, flag.ErrHelp):
 			fmt.Fprint(env.Stdout, usage())
@@ -106,19 +106,31 @@ func usage() string {
 	return b.String()
 }
 
-// newFlags returns a flag set that reports errors instead of exiting, so Run decides
-// the exit code (2 for usage errors).
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fsFlags := flag.NewFlagSet("fixthis "+name, flag.ContinueOnError)
-	fsFlags.SetOutput(io.Discard)
-	return fsFlags
+// cmdFlags is a command's flag set plus where `-h` prints its help.
+type cmdFlags struct {
+	*flag.FlagSet
+	help io.Writer
 }
 
+// newFlags returns a flag set that reports errors instead of exiting, so Run decides
+// the exit code (2 for usage errors); `-h` prints the command's flags to help.
+func newFlags(name string, help io.Writer) *cmdFlags {
+	fsFlags := flag.NewFlagSet("fixthis "+name, flag.ContinueOnError)
+	fsFlags.SetOutput(io.Discard)
+	return &cmdFlags{FlagSet: fsFlags, help: help}
+}
+
+// errHelpShown ends a command after it printed its own -h text.
+var errHelpShown = errors.New("help shown")
+
 // parse parses args and turns flag errors into usage errors; stray arguments too.
-func parse(f *flag.FlagSet, args []string) error {
+func parse(f *cmdFlags, args []string) error {
 	if err := f.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return err
+			fmt.Fprintf(f.help, "Usage: %s [flags]\n\nFlags:\n", f.Name())
+			f.SetOutput(f.help)
+			f.PrintDefaults()
+			return errHelpShown
 		}
 		return usagef("%v", err)
 	}
@@ -129,7 +141,7 @@ func parse(f *flag.FlagSet, args []string) error {
 }
 
 func runVersion(ctx context.Context, env Env, args []string) error {
-	f := newFlags("version", env.Stderr)
+	f := newFlags("version", env.Stdout)
 	if err := parse(f, args); err != nil {
 		return err
 	}

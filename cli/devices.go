@@ -12,7 +12,7 @@ import (
 
 // runDevices lists what the adb server knows, described like the console's picker.
 func runDevices(ctx context.Context, env Env, args []string) error {
-	f := newFlags("devices", env.Stderr)
+	f := newFlags("devices", env.Stdout)
 	asJSON := f.Bool("json", false, "print one JSON document")
 	if err := parse(f, args); err != nil {
 		return err

@@ -24,7 +24,7 @@ type check struct {
 
 // runDoctor says what works and what to do about what does not.
 func runDoctor(ctx context.Context, env Env, args []string) error {
-	f := newFlags("doctor", env.Stderr)
+	f := newFlags("doctor", env.Stdout)
 	var af appFlags
 	f.StringVar(&af.projectDir, "project-dir", "", "project to check (default: current directory)")
 	asJSON := f.Bool("json", false, "print one JSON document")

@@ -19,7 +19,7 @@ import (
 // runMCP serves the MCP tools on stdio for an agent that spawns FixThis as a sidecar.
 // Stdout is the protocol: every log line goes to stderr.
 func runMCP(ctx context.Context, env Env, args []string) error {
-	f := newFlags("mcp", env.Stderr)
+	f := newFlags("mcp", env.Stdout)
 	var af appFlags
 	f.StringVar(&af.projectDir, "project-dir", "", "project whose .fixthis store to serve (default: current directory)")
 	if err := parse(f, args); err != nil {
@@ -67,7 +67,7 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 
 // runMCPConfig prints or writes the agent configuration for this project.
 func runMCPConfig(ctx context.Context, env Env, args []string) error {
-	f := newFlags("mcp-config", env.Stderr)
+	f := newFlags("mcp-config", env.Stdout)
 	var af appFlags
 	f.StringVar(&af.projectDir, "project-dir", "", "project to configure (default: current directory)")
 	target := f.String("target", "", "agent: claude, codex or cursor (required)")

@@ -19,7 +19,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // runPrompt prints the compact handoff prompt of a session (the newest by default).
 func runPrompt(ctx context.Context, env Env, args []string) error {
-	f := newFlags("prompt", env.Stderr)
+	f := newFlags("prompt", env.Stdout)
 	var af appFlags
 	f.StringVar(&af.projectDir, "project-dir", "", "project whose .fixthis store to read (default: current directory)")
 	sessionID := f.String("session", "", "session id (default: the most recently updated session)")

@@ -13,7 +13,7 @@ import (
 
 // runSemantics parses a uiautomator dump file and prints its nodes (debugging, tests).
 func runSemantics(ctx context.Context, env Env, args []string) error {
-	f := newFlags("semantics", env.Stderr)
+	f := newFlags("semantics", env.Stdout)
 	xmlPath := f.String("xml", "", "uiautomator dump file to parse (required)")
 	asJSON := f.Bool("json", false, "print one JSON document")
 	if err := parse(f, args); err != nil {

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -21,7 +20,7 @@ type appFlags struct {
 	noDemo     bool
 }
 
-func (f *appFlags) register(fs *flag.FlagSet) {
+func (f *appFlags) register(fs *cmdFlags) {
 	fs.StringVar(&f.projectDir, "project-dir", "", "Android project whose feedback lives in DIR/.fixthis (default: current directory)")
 	fs.BoolVar(&f.demo, "demo", false, "always start the simulated demo device")
 	fs.BoolVar(&f.noDemo, "no-demo", false, "never start the simulated demo device")
@@ -51,7 +50,7 @@ func (f *appFlags) resolve() error {
 }
 
 func runServe(ctx context.Context, env Env, args []string) error {
-	f := newFlags("serve", env.Stderr)
+	f := newFlags("serve", env.Stdout)
 	var af appFlags
 	af.register(f)
 	addr := f.String("addr", "127.0.0.1:0", "loopback address to listen on")
@@ -118,7 +117,7 @@ func serve(ctx context.Context, env Env, af appFlags, addr string, asJSON bool) 
 }
 
 func runDesktop(ctx context.Context, env Env, args []string) error {
-	f := newFlags("desktop", env.Stderr)
+	f := newFlags("desktop", env.Stdout)
 	var af appFlags
 	af.register(f)
 	if err := parse(f, args); err != nil {

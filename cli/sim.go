@@ -11,7 +11,7 @@ import (
 // runSim runs a simulated Android device until interrupted. With --connect it
 // registers itself with the adb server and, on exit, disconnects its own serial only.
 func runSim(ctx context.Context, env Env, args []string) error {
-	f := newFlags("sim", env.Stderr)
+	f := newFlags("sim", env.Stdout)
 	addr := f.String("addr", "127.0.0.1:0", "loopback address the device listens on")
 	scenario := f.String("scenario", "demo", "scenario: demo (built in) or a directory with scenario.json")
 	connect := f.Bool("connect", false, "register with the adb server (adb connect) and wait until it lists the device")

@@ -16,7 +16,7 @@ func runSource(ctx context.Context, env Env, args []string) error {
 		return usagef("want a subcommand: index or match")
 	}
 	sub, args := args[0], args[1:]
-	f := newFlags("source "+sub, env.Stderr)
+	f := newFlags("source "+sub, env.Stdout)
 	dir := f.String("project-dir", "", "Android project to index (required)")
 	asJSON := f.Bool("json", false, "print one JSON document")
 	var q source.Query
