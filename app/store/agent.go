@@ -147,13 +147,7 @@ func (s *Store) agentUpdate(ctx context.Context, op, action, sessionID, itemID s
 		if err != nil {
 			return err
 		}
-		if err := t.event(ctx, sessionID, itemID, ActorAgent, kind, payload); err != nil {
-			return err
-		}
-		if err := t.touchSession(ctx, sessionID, false); err != nil {
-			return err
-		}
-		out, err = getItem(ctx, t, sessionID, itemID)
+		out, err = t.itemChanged(ctx, sessionID, itemID, ActorAgent, kind, payload, false)
 		return err
 	})
 	if err != nil {

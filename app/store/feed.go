@@ -75,6 +75,19 @@ func (t *tx) event(ctx context.Context, sessionID, itemID, actor, kind string, p
 	return nil
 }
 
+// itemChanged finishes an item mutation: the event-log entry, the session touch
+// (bumpRevision for user-authored changes, which move the ETag) and the item as it
+// now reads.
+func (t *tx) itemChanged(ctx context.Context, sessionID, itemID, actor, kind string, payload any, bumpRevision bool) (Item, error) {
+	if err := t.event(ctx, sessionID, itemID, actor, kind, payload); err != nil {
+		return Item{}, err
+	}
+	if err := t.touchSession(ctx, sessionID, bumpRevision); err != nil {
+		return Item{}, err
+	}
+	return getItem(ctx, t, sessionID, itemID)
+}
+
 // touchSession marks the session as changed: updated_at, optionally the
 // revision (ETag), and one change-feed row.
 func (t *tx) touchSession(ctx context.Context, sessionID string, bumpRevision bool) error {

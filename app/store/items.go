@@ -81,13 +81,7 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 		if _, err := t.ExecContext(ctx, `UPDATE items SET `+strings.Join(sets, ", ")+` WHERE id = ?`, args...); err != nil {
 			return fmt.Errorf("update item: %w", err)
 		}
-		if err := t.event(ctx, sessionID, itemID, ActorUser, "item-updated", u); err != nil {
-			return err
-		}
-		if err := t.touchSession(ctx, sessionID, true); err != nil {
-			return err
-		}
-		out, err = getItem(ctx, t, sessionID, itemID)
+		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-updated", u, true)
 		return err
 	})
 	return &out, err
@@ -185,13 +179,7 @@ func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer st
 		if _, err := t.queueBatch(ctx, sessionID, BatchKindAnswer, batchPayload{Answers: []Answer{a}, ItemIDs: []string{itemID}}); err != nil {
 			return err
 		}
-		if err := t.event(ctx, sessionID, itemID, ActorUser, "question-answered", a); err != nil {
-			return err
-		}
-		if err := t.touchSession(ctx, sessionID, true); err != nil {
-			return err
-		}
-		out, err = getItem(ctx, t, sessionID, itemID)
+		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "question-answered", a, true)
 		return err
 	})
 	return &out, err
@@ -222,13 +210,7 @@ func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID, status str
 				return err
 			}
 		}
-		if err := t.event(ctx, sessionID, itemID, ActorUser, "item-resolved", map[string]string{"status": status}); err != nil {
-			return err
-		}
-		if err := t.touchSession(ctx, sessionID, true); err != nil {
-			return err
-		}
-		out, err = getItem(ctx, t, sessionID, itemID)
+		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-resolved", map[string]string{"status": status}, true)
 		return err
 	})
 	return &out, err
