@@ -7,7 +7,10 @@ out=${OUT_DIR:-test-results}
 mkdir -p "$out"
 project=$(mktemp -d)
 display=:$(( 90 + RANDOM % 100 ))
+# A private adb server for this run, never the user's 5037.
+export ANDROID_ADB_SERVER_PORT=$(( 20000 + RANDOM % 20000 ))
 cleanup() {
+  adb -P "$ANDROID_ADB_SERVER_PORT" kill-server >/dev/null 2>&1 || true
   [ -n "${app_pid:-}" ] && kill "$app_pid" 2>/dev/null || true
   [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null || true
   wait 2>/dev/null || true
