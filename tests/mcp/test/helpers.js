@@ -2,7 +2,7 @@
 // serve` process with its console API, MCP clients from the official SDK, and an SSE
 // reader for the console's event stream. Every process started here is killed when
 // the test process exits, and every temp project is removed.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,9 +32,10 @@ export const TOOL_NAMES = [
   'fixthis_capture_screen',
 ];
 
-// No adb server may be started by these tests: point every fixthis process at a port
-// where nothing listens, so device discovery fails fast instead of spawning `adb`.
-export const childEnv = { ...process.env, ANDROID_ADB_SERVER_PORT: '1' };
+// These checks need no device. fixthis starts an adb server when none answers, so each
+// test process gets a private port (never the user's 5037) and stops that server on exit.
+const adbPort = String(20000 + ((process.pid * 7919) % 20000));
+export const childEnv = { ...process.env, ANDROID_ADB_SERVER_PORT: adbPort };
 
 const children = new Set();
 const tempDirs = new Set();
@@ -46,6 +47,7 @@ function cleanupAll() {
     }
   }
   for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
+  spawnSync('adb', ['-P', adbPort, 'kill-server'], { stdio: 'ignore', timeout: 5000 });
 }
 process.on('exit', cleanupAll);
 for (const sig of ['SIGINT', 'SIGTERM']) {
