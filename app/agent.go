@@ -21,8 +21,14 @@ func (a *App) getPresence(ctx context.Context, sessionID string) (*store.Presenc
 	return a.store.GetPresence(ctx, sessionID)
 }
 
-// publishPresence forwards a session's agent presence to the console when it changed.
+// publishPresence forwards a session's agent presence to the console. A commit said it
+// changed, so it is published even when it reads the same as last time (a console may
+// have fetched an older value meanwhile); the timeout watcher publishes only changes.
 func (a *App) publishPresence(ctx context.Context, sessionID string) {
+	a.publishPresenceIf(ctx, sessionID, false)
+}
+
+func (a *App) publishPresenceIf(ctx context.Context, sessionID string, onlyChanges bool) {
 	p, err := a.getPresence(ctx, sessionID)
 	if err != nil {
 		return
@@ -34,7 +40,7 @@ func (a *App) publishPresence(ctx context.Context, sessionID string) {
 	changed := a.presenceSeen.last[sessionID] != p.Presence
 	a.presenceSeen.last[sessionID] = p.Presence
 	a.presenceSeen.mu.Unlock()
-	if changed {
+	if changed || !onlyChanges {
 		a.bus.Publish("agent", p)
 	}
 }
@@ -58,7 +64,7 @@ func (a *App) watchPresenceTimeouts(ctx context.Context) {
 		}
 		a.presenceSeen.mu.Unlock()
 		for _, id := range ids {
-			a.publishPresence(ctx, id)
+			a.publishPresenceIf(ctx, id, true)
 		}
 	}
 }

@@ -113,9 +113,11 @@ export async function activate(sessionId: string): Promise<void> {
 }
 
 async function refreshPresence(sessionId: string): Promise<void> {
+  const seq = app.agentSeq;
   try {
     const p = await api.agent(sessionId);
-    if (app.activeSessionId !== sessionId) return;
+    // An agent event that arrived while this request was in flight is newer: keep it.
+    if (app.activeSessionId !== sessionId || app.agentSeq !== seq) return;
     if (!p.sessionId || p.sessionId === sessionId) app.agent = p;
   } catch {
     // presence is optional: older servers or no MCP yet

@@ -82,3 +82,14 @@ describe('adb server state', () => {
     expect(m.adbError).toBe('');
   });
 });
+
+describe('agent presence', () => {
+  it('counts applied agent events so a late fetch cannot overwrite them', () => {
+    const m = model();
+    applyEvent(m, 'agent', { sessionId: 'A', presence: 'listening' });
+    expect(m.agent?.presence).toBe('listening');
+    expect(m.agentSeq).toBe(1);
+    expect(applyEvent(m, 'agent', { sessionId: 'B', presence: 'working' })).toBe('ignored-other-session');
+    expect(m.agentSeq).toBe(1);
+  });
+});

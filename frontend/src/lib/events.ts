@@ -14,6 +14,8 @@ export interface SyncModel {
   session: Session | null;
   preview: Preview | null;
   agent: Presence | null;
+  /** Counts applied agent events, so a slower presence fetch never overwrites a newer event. */
+  agentSeq?: number;
   snapshotHadSessions?: boolean;
 }
 
@@ -130,6 +132,7 @@ export function applyEvent(model: SyncModel, type: string, data: unknown): Outco
       const p = d as unknown as Presence;
       if (p.sessionId && model.activeSessionId && p.sessionId !== model.activeSessionId) return 'ignored-other-session';
       model.agent = p;
+      model.agentSeq = (model.agentSeq ?? 0) + 1;
       return 'applied';
     }
     case 'replay-overflow':

@@ -24,6 +24,7 @@ export class AppState implements SyncModel {
   session = $state<Session | null>(null);
   preview = $state<Preview | null>(null);
   agent = $state<Presence | null>(null);
+  agentSeq = 0;
   /** Whether the last snapshot carried the session list (older servers omit it). */
   snapshotHadSessions = false;
   /** Last ETag per session for If-Match on batch saves. */
