@@ -39,7 +39,7 @@ describe('conflict dialogs', { skip: missing.length ? `missing ${missing.join(',
     const created = await api(server, 'POST', '/api/sessions', { title: 'Two tabs' });
     const sessionId = created.body.sessionId;
     const { page: a, errors, context } = await openConsole(browser, server);
-    await waitLive(a);
+    await waitLive(a, server);
     await waitFor(() => a.evaluate((id) => localStorage.getItem('fixthis.activeSessionId') === id, sessionId), { what: 'tab A on the new session' });
 
     // Tab B works with its live stream down (the case where it cannot learn of A's save):
@@ -92,7 +92,7 @@ describe('conflict dialogs', { skip: missing.length ? `missing ${missing.join(',
 
   it('asks before switching sessions with a dirty draft; Cancel stays, Keep for later switches', async () => {
     const { page, errors, context } = await openConsole(browser, server);
-    await waitLive(page);
+    await waitLive(page, server);
     const before = await waitFor(() => page.evaluate(() => localStorage.getItem('fixthis.activeSessionId')), { what: 'active session' });
     const other = await api(server, 'POST', '/api/sessions', { title: 'Checkout polish' });
     assert.equal(other.status, 200);

@@ -44,7 +44,7 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
   it('picks a node, re-scopes with the breadcrumb, drags an area, and hands off', async (t) => {
     const { page, errors, context } = await openConsole(browser, server);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    await waitLive(page);
+    await waitLive(page, server);
     const f = await freeze(page);
     assert.ok(f.nodes.length > 0, 'freeze returns the UI tree');
 
@@ -114,7 +114,7 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
     // Save to MCP → rows become "sent".
     await page.locator('#sendAgentButton').click();
     await waitFor(async () => (await page.locator('[data-item-id][data-phase="sent"]').count()) === 3, { what: 'rows sent' });
-    await waitLive(page);
+    await waitLive(page, server);
     await page.screenshot({ path: shotPath('flow-sent-1440.png') });
     assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
     await context.close();
@@ -122,7 +122,7 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
 
   it('offers Recover after a reload with a pending draft', async () => {
     const { page, context } = await openConsole(browser, server);
-    await waitLive(page);
+    await waitLive(page, server);
     const f = await freeze(page);
     await clickNode(page, f, textNode(f));
     await page.keyboard.type('Kept across reloads');
@@ -148,7 +148,7 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const a = await context.newPage();
     await a.goto(server.consoleUrl);
-    await waitLive(a);
+    await waitLive(a, server);
     const b = await context.newPage();
     await b.goto(server.consoleUrl);
     await waitFor(async () => (await diag(b)).connected, { what: 'tab B connected' });
@@ -188,7 +188,7 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
 
   it('asks what to do when the screen changed since the freeze', async (t) => {
     const { page, context } = await openConsole(browser, server);
-    await waitLive(page);
+    await waitLive(page, server);
     const f = await freeze(page);
     const n = textNode(f);
     await clickNode(page, f, n);

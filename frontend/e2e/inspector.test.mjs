@@ -24,7 +24,7 @@ describe('keyboard annotation and source candidates', { skip: missing.length ? `
 
   it('picks a node with the keyboard only, then shows where it lives in code', async () => {
     const { page, errors, context } = await openConsole(browser, server);
-    await waitLive(page);
+    await waitLive(page, server);
     const f = await freeze(page);
     assert.ok(f.nodes.some((n) => n.text === TITLE), `the demo list screen shows "${TITLE}"`);
 

@@ -23,8 +23,21 @@ export async function clickNode(page, f, n) {
   await page.mouse.click(p.x, p.y);
 }
 
-export async function waitLive(page) {
-  await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Live preview', { timeout: 20000, what: 'Live preview badge' });
+export async function waitLive(page, server) {
+  try {
+    await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Live preview', { timeout: 20000, what: 'Live preview badge' });
+  } catch (err) {
+    // Say what the console and the server saw, so a failure in CI can be read.
+    const seen = await page
+      .evaluate(() => ({
+        badge: document.querySelector('#previewFrameStatus')?.textContent,
+        stage: document.querySelector('.stage')?.textContent?.replace(/\s+/g, ' ').slice(0, 300),
+        events: window.FixThisConsoleDebug?.consoleEventsDiagnostics?.(),
+      }))
+      .catch((e) => ({ error: String(e) }));
+    const log = server?.stderr?.().split('\n').slice(-15).join('\n') ?? '';
+    throw new Error(`${err.message}\nconsole: ${JSON.stringify(seen)}\nserver log tail:\n${log}`);
+  }
 }
 
 /** Drags a visual area between two device points. */
