@@ -27,6 +27,9 @@ describe('console shell', { skip: missing.length ? `missing ${missing.join(', ')
     const shown = await page.locator('#serverVersion').innerText();
     assert.equal(shown.replace(/^v/, ''), String(health.version).replace(/^v/, ''));
     assert.ok(!page.url().includes(server.token), 'token must be removed from the address bar');
+    // Images are where a token would leak (an <img src> with ?consoleToken=): wait for
+    // the first live frame before looking.
+    await page.locator('.frame img').waitFor({ timeout: 20000 });
     const html = await page.content();
     assert.ok(!html.includes(server.token), 'token must never be rendered');
     await waitFor(() => page.evaluate(() => window.FixThisConsoleDebug?.consoleEventsDiagnostics().connected), { what: 'SSE connected' });

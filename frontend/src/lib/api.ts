@@ -61,9 +61,27 @@ export class Api {
 
   constructor(private token: string | null) {}
 
-  /** A URL for <img>, <a download> or EventSource: they cannot send the header. */
+  /** A URL for EventSource, which cannot send the header. Never put it in the DOM. */
   url(path: string): string {
     return withToken(path, this.token);
+  }
+
+  /**
+   * Fetches an image or file with the token in the header and returns an object URL
+   * for it, so the token never appears in the page (an <img src> or <a href> would
+   * carry it). The caller revokes the URL when it is replaced.
+   */
+  async blobUrl(path: string): Promise<string> {
+    const h: Record<string, string> = {};
+    if (this.token) h['X-FixThis-Console-Token'] = this.token;
+    let res: Response;
+    try {
+      res = await fetch(path, { headers: h });
+    } catch (err) {
+      throw new ApiError(0, 'network', `The FixThis app did not answer (${(err as Error).message || 'network error'}).`);
+    }
+    if (!res.ok) throw new ApiError(res.status, `http_${res.status}`, `GET ${path.split('?')[0]} failed with HTTP ${res.status}`);
+    return URL.createObjectURL(await res.blob());
   }
 
   private count(method: string, path: string): void {
@@ -188,8 +206,8 @@ export class Api {
   connectInfo() {
     return this.json<ConnectInfo>('GET', '/api/connect');
   }
-  exportUrl(sessionId: string, format: 'json' | 'markdown'): string {
-    return this.url(`/api/sessions/${encodeURIComponent(sessionId)}/export?format=${format}`);
+  exportPath(sessionId: string, format: 'json' | 'markdown'): string {
+    return `/api/sessions/${encodeURIComponent(sessionId)}/export?format=${format}`;
   }
 
   /** Opens /api/events; returns a function that closes it. */
