@@ -175,7 +175,8 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
     const { page, context } = await openConsole(browser, server, { width: 800, height: 900 });
     await page.locator('#historyToggleButton').waitFor();
     assert.equal(await page.locator('#historyPane').count(), 0);
-    const active = await page.evaluate(() => localStorage.getItem('fixthis.activeSessionId'));
+    // The console picks the newest session on load; wait until it has, then compare.
+    const active = await waitFor(() => page.evaluate(() => localStorage.getItem('fixthis.activeSessionId')), { what: 'an active session' });
     await page.locator('#historyToggleButton').click();
     await page.locator('#historyPane.drawer').waitFor();
     assert.ok((await page.locator('#historyPane [data-session-id]').count()) >= 1);
