@@ -44,6 +44,9 @@ type previewLoop struct {
 	a        *App
 	seq      atomic.Uint64
 	lastPoll atomic.Int64 // unix nanos of the last GET /api/preview
+	// stageHeight is the console's stage height in device pixels; previews are encoded
+	// no taller (0: the default).
+	stageHeight atomic.Int64
 
 	mu      sync.Mutex
 	frames  []*previewFrame // newest last, bounded
@@ -247,7 +250,7 @@ func (p *previewLoop) publishFrame(serial string, img *image.NRGBA, capturedAt t
 // publish turns a decoded frame into a JPEG preview and announces it with preview-ready.
 func (p *previewLoop) publish(serial string, img *image.NRGBA, sum uint32, capturedAt time.Time) (bool, error) {
 	var buf bytes.Buffer
-	if _, _, err := capture.EncodePreview(&buf, img, capture.PreviewOptions{MaxHeight: 1200, Quality: 78}); err != nil {
+	if _, _, err := capture.EncodePreview(&buf, img, capture.LivePreview(int(p.stageHeight.Load()))); err != nil {
 		return false, err
 	}
 	b := img.Bounds()
@@ -357,6 +360,25 @@ func (p *previewLoop) frame(id string) *previewFrame {
 		}
 	}
 	return nil
+}
+
+// postPreviewStage records how tall the console's stage is in device pixels, so live
+// frames are encoded at the size they are shown.
+func (a *App) postPreviewStage(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Height int `json:"height"`
+	}
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Height <= 0 {
+		writeError(w, errorf(http.StatusUnprocessableEntity, "invalid_input", "INVALID_INPUT: height must be a positive number of device pixels"))
+		return
+	}
+	h := min(max(req.Height, 360), 2400)
+	a.preview.stageHeight.Store(int64(h))
+	writeJSON(w, http.StatusOK, map[string]int{"height": h})
 }
 
 func (a *App) getPreview(w http.ResponseWriter, r *http.Request) {

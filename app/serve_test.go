@@ -283,3 +283,29 @@ func TestServeRefusesNonLoopback(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestPreviewStageHeightIsClamped(t *testing.T) {
+	a := testApp(t)
+	h := a.APIHandler()
+	tests := []struct {
+		body       string
+		wantStatus int
+		wantHeight int64
+	}{
+		{`{"height":1400}`, 200, 1400},
+		{`{"height":90}`, 200, 360},
+		{`{"height":99999}`, 200, 2400},
+		{`{"height":0}`, 422, 2400},
+		{`not json`, 400, 2400},
+	}
+	for _, tc := range tests {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/preview/stage", strings.NewReader(tc.body)))
+		if rec.Code != tc.wantStatus {
+			t.Fatalf("%s: status %d, want %d (%s)", tc.body, rec.Code, tc.wantStatus, rec.Body)
+		}
+		if got := a.preview.stageHeight.Load(); got != tc.wantHeight {
+			t.Fatalf("%s: stage height %d, want %d", tc.body, got, tc.wantHeight)
+		}
+	}
+}

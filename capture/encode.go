@@ -17,6 +17,16 @@ type PreviewOptions struct {
 	Quality   int // JPEG quality 1-100; 0 means 75
 }
 
+// LivePreview is how the live preview encodes frames for a stage stageHeight device
+// pixels tall (the console reports it; 0 means 960): never taller than the stage shows,
+// so a 1× display pays for 700 px, not for the phone's 2400.
+func LivePreview(stageHeight int) PreviewOptions {
+	if stageHeight <= 0 {
+		stageHeight = 960
+	}
+	return PreviewOptions{MaxHeight: stageHeight, Quality: 78}
+}
+
 // EncodePreview writes a JPEG of img scaled down to fit the stage, keeping the
 // aspect ratio, and returns the size written. Frames are never scaled up.
 func EncodePreview(w io.Writer, img image.Image, opts PreviewOptions) (width, height int, err error) {

@@ -84,7 +84,7 @@ func TestEncodeEvidenceAndCrop(t *testing.T) {
 func benchRaw() []byte { return rawFrame(testScreen(1080, 2400, 0), FormatRGBA8888, 16, 0) }
 
 // BenchmarkFramePipeline is the live-preview budget: raw frame bytes → decoded image,
-// perceptual hash, 720-px JPEG.
+// perceptual hash, JPEG preview at the live loop's default settings (960 px).
 func BenchmarkFramePipeline(b *testing.B) {
 	raw := benchRaw()
 	var out bytes.Buffer
@@ -96,7 +96,7 @@ func BenchmarkFramePipeline(b *testing.B) {
 		}
 		_ = PerceptualHash(img)
 		out.Reset()
-		if _, _, err := EncodePreview(&out, img, PreviewOptions{}); err != nil {
+		if _, _, err := EncodePreview(&out, img, LivePreview(0)); err != nil {
 			b.Fatal(err)
 		}
 	}

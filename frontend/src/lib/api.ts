@@ -149,6 +149,11 @@ export class Api {
   resume() {
     return this.json<{ ok: boolean }>('POST', '/api/preview/resume');
   }
+  /** Tells the server how tall the stage is in device pixels (live JPEGs are sized to it). */
+  setStageHeight(height: number) {
+    return this.json<{ height: number }>('POST', '/api/preview/stage', { height: Math.round(height) });
+  }
+
   tap(x: number, y: number) {
     return this.json<{ ok: boolean }>('POST', '/api/preview/tap', { x: Math.round(x), y: Math.round(y) });
   }
