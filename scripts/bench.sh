@@ -194,7 +194,7 @@ row() {
 }
 
 printf "  %-50s %10s %10s\n" "path" "ms" "budget"
-row "$WORK/bench.capture" BenchmarkFramePipeline "raw 1080×2400 → decode, pHash, 720-px JPEG" 25 ns
+row "$WORK/bench.capture" BenchmarkFramePipeline "raw 1080×2400 → decode, pHash, 960-px JPEG" 25 ns
 row "$WORK/bench.app" BenchmarkFrameToPreviewReady "raw frame on host → preview-ready at SSE client, p50" 50 p50
 row "$WORK/bench.capture" BenchmarkParseDump1000 "parse a 1,000-node uiautomator dump" 5 ns
 row "$WORK/bench.capture" BenchmarkHitTest1000 "hit-test in 1,000 nodes" 0.1 ns
