@@ -75,9 +75,11 @@ serve: build
 test: deps-test deps-node $(BIN)
 	$(MAKE) test-go test-frontend test-e2e test-mcp test-desktop
 
+# One package at a time: several packages start, kill and restart private adb servers
+# and measure latencies; on two cores, running them side by side only adds noise.
 test-go:
 	go vet ./...
-	go test -count=1 ./...
+	go test -count=1 -p 1 ./...
 
 test-frontend:
 	cd frontend && npm run check && npm test && npm run bundle-size
