@@ -184,10 +184,9 @@ type hit struct {
 
 // signal says which query field a lookup serves and which tokens it yields.
 type signal struct {
-	ctx      uint8 // kindText, kindCD or kindTag
-	direct   string
-	nearby   bool
-	selected string // the query value, for reporting
+	ctx    uint8 // kindText, kindCD or kindTag
+	direct string
+	nearby bool
 }
 
 func (sg signal) token(kind uint8) string {

@@ -256,12 +256,6 @@ func wanted(p string) bool {
 	return dir == "values" || strings.HasPrefix(dir, "values-")
 }
 
-// isDefaultValues reports whether an indexed strings.xml holds default
-// (unqualified) values, the ones stringResource resolves to on a default device.
-func isDefaultValues(rel string) bool {
-	return strings.HasSuffix(rel, "/values/strings.xml")
-}
-
 // extractStrings indexes <string name="x">value</string> entries.
 func extractStrings(fi *FileIndex, src []byte) error {
 	lines := lineStarts(src)
