@@ -9,6 +9,7 @@ package adb
 import (
 	"context"
 	"errors"
+	"fixthis/internal/loopback"
 	"fmt"
 	"net"
 	"os"
@@ -138,7 +139,7 @@ func (c *Client) EnsureServer(ctx context.Context) error {
 	if err == nil || !errors.Is(err, ErrServerUnavailable) {
 		return err
 	}
-	if !isLoopbackHost(c.host) {
+	if !loopback.Host(c.host) {
 		return fmt.Errorf("adb server at %s does not answer and is not on this machine: %w", c.Addr(), err)
 	}
 	path, lerr := exec.LookPath(c.adbPath)
@@ -165,12 +166,4 @@ func (c *Client) startServer(ctx context.Context, adbPath string) error {
 		return fmt.Errorf("run %s -P %d start-server: %w: %s", adbPath, c.port, err, strings.TrimSpace(string(out)))
 	}
 	return nil
-}
-
-func isLoopbackHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -4,9 +4,8 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
-	"net"
+	"fixthis/internal/loopback"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -25,29 +24,6 @@ func newToken() string {
 // tokensEqual compares in constant time so the token cannot be guessed byte by byte.
 func tokensEqual(got, want string) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
-}
-
-// isLoopbackHost reports whether a Host header (host or host:port) names this machine.
-func isLoopbackHost(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// isLoopbackOrigin reports whether an Origin header is an http(s) origin on loopback.
-func isLoopbackOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
-	}
-	return isLoopbackHost(u.Host)
 }
 
 func isMutating(method string) bool {
@@ -70,7 +46,7 @@ type consoleGuard struct {
 
 func (g consoleGuard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !isLoopbackHost(r.Host) {
+		if !loopback.Host(r.Host) {
 			writeJSON(w, http.StatusForbidden, apiError{Code: "forbidden_host", Message: "the console API answers only on a loopback host name"})
 			return
 		}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fixthis/internal/loopback"
 	"fmt"
 	"io/fs"
 	"net"
@@ -32,7 +33,7 @@ func (a *App) Serve(ctx context.Context, addr string, onListen func(ServeInfo)) 
 	if err != nil {
 		return fmt.Errorf("serve: bad address %q: %w", addr, err)
 	}
-	if !isLoopbackHost(host) {
+	if !loopback.Host(host) {
 		return fmt.Errorf("serve: %s is not a loopback address; FixThis only listens on this machine (use 127.0.0.1)", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -105,7 +106,7 @@ func (a *App) consoleHandler() http.Handler {
 	}
 	files := http.FileServerFS(a.console)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !isLoopbackHost(r.Host) {
+		if !loopback.Host(r.Host) {
 			http.Error(w, "FixThis answers only on a loopback host name", http.StatusForbidden)
 			return
 		}

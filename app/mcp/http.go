@@ -2,11 +2,8 @@ package mcp
 
 import (
 	"crypto/subtle"
-	"net"
+	"fixthis/internal/loopback"
 	"net/http"
-	"net/netip"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -31,11 +28,11 @@ func HTTPHandler(srv *server.MCPServer, token string) http.Handler {
 	)
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
+		if origin := r.Header.Get("Origin"); origin != "" && !loopback.Origin(origin) {
 			http.Error(w, "forbidden origin: /mcp accepts only loopback origins", http.StatusForbidden)
 			return
 		}
-		if !loopbackHost(r.Host) {
+		if !loopback.Host(r.Host) {
 			http.Error(w, "forbidden host: /mcp is served on loopback only", http.StatusForbidden)
 			return
 		}
@@ -52,27 +49,4 @@ func HTTPHandler(srv *server.MCPServer, token string) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
 		inner.ServeHTTP(w, r)
 	})
-}
-
-func loopbackOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
-	}
-	return loopbackHost(u.Host)
-}
-
-// loopbackHost accepts "localhost", "127.0.0.1", "[::1]" with or without a
-// port.
-func loopbackHost(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		host = hostport
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }
