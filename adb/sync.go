@@ -59,11 +59,7 @@ func (c *Client) Push(ctx context.Context, serial string, src io.Reader, remote 
 		_ = writeSyncRequest(cn, "QUIT", nil)
 		return nil
 	case "FAIL":
-		msg, err := readSyncMessage(cn, n)
-		if err != nil {
-			return c.streamEnded(ctx, serial, op, err)
-		}
-		return fmt.Errorf("%s to %s: %s", op, serial, msg)
+		return c.syncFailed(ctx, cn, serial, op+" to", n)
 	default:
 		return fmt.Errorf("%s to %s: unexpected sync reply %q", op, serial, id)
 	}
@@ -98,11 +94,7 @@ func (c *Client) Pull(ctx context.Context, serial, remote string, dst io.Writer)
 			_ = writeSyncRequest(cn, "QUIT", nil)
 			return nil
 		case "FAIL":
-			msg, err := readSyncMessage(cn, n)
-			if err != nil {
-				return c.streamEnded(ctx, serial, op, err)
-			}
-			return fmt.Errorf("%s from %s: %s", op, serial, msg)
+			return c.syncFailed(ctx, cn, serial, op+" from", n)
 		default:
 			return fmt.Errorf("%s from %s: unexpected sync reply %q", op, serial, id)
 		}
@@ -139,4 +131,14 @@ func readSyncMessage(r io.Reader, n uint32) (string, error) {
 		return "", noEOF(err)
 	}
 	return string(b), nil
+}
+
+// syncFailed reads the message of a sync FAIL reply of n bytes and returns it as the
+// error of what ("push X to", "pull X from").
+func (c *Client) syncFailed(ctx context.Context, cn io.Reader, serial, what string, n uint32) error {
+	msg, err := readSyncMessage(cn, n)
+	if err != nil {
+		return c.streamEnded(ctx, serial, what, err)
+	}
+	return fmt.Errorf("%s %s: %s", what, serial, msg)
 }

@@ -71,7 +71,7 @@ type App struct {
 	sources      sourceIndex
 	prompts      *prompt.Builder
 	presenceSeen presenceWatch
-	bg           bgGroup
+	bg           sync.WaitGroup // background work started by Run
 
 	// watchers counts open /api/events streams; watchersChanged wakes whoever waits
 	// for that number to move (the live preview pauses when nobody watches).

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"fixthis/adb"
@@ -145,6 +144,3 @@ func (a *App) captureDevice(serial string) capture.Device {
 func CaptureDevice(client *adb.Client, serial string) capture.Device {
 	return serialDevice{client: client, serial: serial}
 }
-
-// bgGroup is the app's background goroutines.
-type bgGroup = sync.WaitGroup
