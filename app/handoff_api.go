@@ -114,24 +114,18 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 // source candidates and edit-surface hints the prompt will carry for this item.
 func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 	sessionID, itemID := r.URL.Query().Get("sessionId"), r.PathValue("id")
-	hs, _, err := a.prompts.Session(r.Context(), sessionID)
+	it, err := a.prompts.Item(r.Context(), sessionID, itemID)
 	if err != nil {
 		writeStoreError(w, err)
 		return
 	}
 	_, reason := a.sources.get()
-	for _, it := range hs.Items {
-		if it.ID == itemID {
-			cands := it.Candidates
-			if cands == nil {
-				cands = []source.Candidate{}
-			}
-			if len(cands) == 0 && reason == "" {
-				reason = "no-match"
-			}
-			writeJSON(w, http.StatusOK, map[string]any{"itemId": itemID, "candidates": cands, "editSurfaces": it.EditSurfaces, "reason": reason})
-			return
-		}
+	cands := it.Candidates
+	if cands == nil {
+		cands = []source.Candidate{}
 	}
-	writeStoreError(w, &store.Error{Code: store.CodeItemNotFound, Msg: "no item " + itemID + " in session " + sessionID})
+	if len(cands) == 0 && reason == "" {
+		reason = "no-match"
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"itemId": itemID, "candidates": cands, "editSurfaces": it.EditSurfaces, "reason": reason})
 }

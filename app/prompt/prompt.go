@@ -99,6 +99,29 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 	return out
 }
 
+// Item converts one item of a session, with its candidates: what the inspector shows
+// for a selected annotation, without matching every other item of the session.
+func (b *Builder) Item(ctx context.Context, sessionID, itemID string) (handoff.Item, error) {
+	sess, err := b.Store.GetSession(ctx, sessionID)
+	if err != nil {
+		return handoff.Item{}, err
+	}
+	for _, it := range sess.Items {
+		if it.ItemID != itemID {
+			continue
+		}
+		var sc store.Screen
+		for _, s := range sess.Screens {
+			if s.ScreenID == it.ScreenID {
+				sc = s
+			}
+		}
+		idx, _ := b.index()
+		return b.item(ctx, it, sc, idx), nil
+	}
+	return handoff.Item{}, &store.Error{Code: store.CodeItemNotFound, Msg: "no item " + itemID + " in session " + sessionID}
+}
+
 // displayName is the screen's short activity name ("MainActivity"), what a developer
 // calls the screen; the full name follows on the activity: line.
 func displayName(sc store.Screen) string {

@@ -100,3 +100,26 @@ func TestBuilderWithoutIndexSaysWhy(t *testing.T) {
 		t.Fatal("unknown session rendered")
 	}
 }
+
+func TestBuilderItemMatchesOneItem(t *testing.T) {
+	st, id := savedSession(t)
+	idx, err := source.Build(context.Background(), "../source/testdata/project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Store: st, Index: func() (*source.Index, string) { return idx, "" }}
+	hs, _, err := b.Session(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := b.Item(context.Background(), id, hs.Items[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.ID != hs.Items[0].ID || len(one.Candidates) == 0 || one.Candidates[0].File != hs.Items[0].Candidates[0].File {
+		t.Fatalf("Item differs from the session conversion: %+v vs %+v", one, hs.Items[0])
+	}
+	if _, err := b.Item(context.Background(), id, "nope"); err == nil {
+		t.Fatal("unknown item converted")
+	}
+}
