@@ -120,12 +120,6 @@ func New(opts Options) *App {
 	return a
 }
 
-// ConsoleToken is the per-launch token the console needs in serve mode.
-func (a *App) ConsoleToken() string { return a.consoleToken }
-
-// Bus is the app's event bus.
-func (a *App) Bus() *Bus { return a.bus }
-
 // Shutdown ends every open event stream so the HTTP server can stop promptly.
 func (a *App) Shutdown() {
 	a.shutdownOnce.Do(func() { close(a.shutdown) })
