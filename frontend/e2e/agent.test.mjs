@@ -23,10 +23,7 @@ describe('agent loop in the console', { skip: missing.length ? `missing ${missin
   });
 
   it('shows claim, question, answer and resolution live', async (t) => {
-    if (!server.mcpUrl) {
-      t.skip('fixthis serve --json printed no mcpUrl');
-      return;
-    }
+    assert.ok(server.mcpUrl && server.mcpToken, 'fixthis serve --json prints mcpUrl and mcpToken');
     // Set up a handed-off item through the console API, as the console would.
     const created = await api(server, 'POST', '/api/sessions', { title: 'Agent loop' });
     assert.equal(created.status, 200, JSON.stringify(created.body));
