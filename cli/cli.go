@@ -139,12 +139,3 @@ func parse(f *cmdFlags, args []string) error {
 	}
 	return nil
 }
-
-func runVersion(ctx context.Context, env Env, args []string) error {
-	f := newFlags("version", env.Stdout)
-	if err := parse(f, args); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "fixthis %s\n", env.Version)
-	return nil
-}
