@@ -41,7 +41,7 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 
 	add(check{Name: "version", OK: true, Detail: env.Version})
 	if path, err := exec.LookPath("adb"); err != nil {
-		add(check{Name: "adb", Detail: "the adb binary is not on PATH", Fix: "sudo apt-get install adb"})
+		add(check{Name: "adb", Detail: "the adb binary is not on PATH", Fix: adbInstallFix})
 	} else {
 		add(check{Name: "adb", OK: true, Detail: path})
 	}
@@ -64,7 +64,7 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 			}
 		}
 	}
-	display := env.Getenv("DISPLAY") != "" || env.Getenv("WAYLAND_DISPLAY") != ""
+	display := hasDisplay(env.Getenv)
 	switch {
 	case !app.DesktopAvailable:
 		add(check{Name: "desktop window", OK: true, Detail: "this build has no window; `fixthis` serves the console in a browser", Fix: "build with `make build` for the window"})

@@ -126,8 +126,8 @@ func runDesktop(ctx context.Context, env Env, args []string) error {
 	if err := af.resolve(); err != nil {
 		return err
 	}
-	if env.Getenv("DISPLAY") == "" && env.Getenv("WAYLAND_DISPLAY") == "" {
-		fmt.Fprintln(env.Stderr, "fixthis: no display (DISPLAY and WAYLAND_DISPLAY are unset); serving the console in a browser instead.")
+	if !hasDisplay(env.Getenv) {
+		fmt.Fprintf(env.Stderr, "fixthis: no display (%s); serving the console in a browser instead.\n", noDisplayReason)
 		return serve(ctx, env, af, "127.0.0.1:0", false)
 	}
 	if !app.DesktopAvailable {

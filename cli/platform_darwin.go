@@ -1,0 +1,10 @@
+package cli
+
+// hasDisplay is always true on macOS: a process runs inside a desktop session, and
+// there is no environment variable that says otherwise.
+func hasDisplay(func(string) string) bool { return true }
+
+const noDisplayReason = "no desktop session"
+
+// adbInstallFix points at Homebrew's cask or Google's platform-tools.
+const adbInstallFix = "brew install --cask android-platform-tools, or download Google's SDK Platform-Tools for macOS (https://developer.android.com/tools/releases/platform-tools) and add the platform-tools folder to PATH"

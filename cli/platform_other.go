@@ -1,0 +1,15 @@
+//go:build !windows && !darwin
+
+package cli
+
+// hasDisplay reports whether a window can open: on X11 and Wayland desktops the session
+// exports DISPLAY or WAYLAND_DISPLAY; over SSH neither is set.
+func hasDisplay(getenv func(string) string) bool {
+	return getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != ""
+}
+
+// noDisplayReason completes "no display (…)" when hasDisplay is false.
+const noDisplayReason = "DISPLAY and WAYLAND_DISPLAY are unset"
+
+// adbInstallFix says how to get adb on this system.
+const adbInstallFix = "sudo apt-get install adb (or your distribution's android-tools package)"
