@@ -7,7 +7,12 @@ SHELL := /bin/bash
 BIN        := build/bin/fixthis
 VERSION    ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo local))
 GO_TAGS    := desktop,production,webkit2_41
-LDFLAGS    := -s -w -X main.version=$(VERSION)
+COMMIT     := $(shell git rev-parse HEAD 2>/dev/null)
+BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+# PIE as Debian builds its Go programs; no local paths in the binary. make dist builds
+# with the same flags, so it reuses the compiled packages of `make build`.
+GO_BUILD_FLAGS := -trimpath -buildmode=pie
+LDFLAGS    := -s -w -X main.version=$(VERSION) -X fixthis/cli.commit=$(COMMIT) -X fixthis/cli.buildDate=$(BUILD_DATE)
 GO_SOURCES := $(shell find . -name '*.go' -not -path './frontend/node_modules/*' 2>/dev/null) go.mod go.sum
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/package.json -type f 2>/dev/null)
 
@@ -17,8 +22,20 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.
 BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 RUN_PKGS   := adb
 TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core
+# Release packaging (make dist): dpkg-shlibdeps and lintian, the launcher-entry
+# validator, NSIS for the Windows installer, `file` for the package checks.
+DIST_PKGS  := dpkg-dev lintian desktop-file-utils nsis file
 
-.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-mcp test-desktop bench install uninstall deps deps-test deps-node clean
+# macOS has no apt: `make build` there needs only the Xcode command line tools, Go and
+# Node. Wails' window links Cocoa and WebKit; newer SDKs also need
+# UniformTypeIdentifiers, which `wails build` adds the same way.
+UNAME_S := $(shell uname -s)
+ifeq ($(UNAME_S),Darwin)
+export CGO_CFLAGS  += -mmacosx-version-min=10.13
+export CGO_LDFLAGS += -framework UniformTypeIdentifiers -mmacosx-version-min=10.13
+endif
+
+.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist dist bench install uninstall deps deps-test deps-dist deps-node clean
 
 help:
 	@echo "make run    install what is missing, build, start FixThis (demo device when no phone is connected)"
@@ -26,15 +43,23 @@ help:
 	@echo "make build  build $(BIN) (console embedded)"
 	@echo "make bench  print performance figures against the simulated device"
 	@echo "make install  install fixthis, its launcher entry and icon under ~/.local"
+	@echo "make dist   build the release packages into dist/ (.deb, tarball, Windows exe and installer)"
 
 ## Set-up ---------------------------------------------------------------------------
 
 deps: ## system packages needed to build and run
+ifeq ($(UNAME_S),Darwin)
+	@xcode-select -p >/dev/null 2>&1 || { echo "error: install the Xcode command line tools: xcode-select --install" >&2; exit 1; }
+else
 	@scripts/apt-ensure.sh $(BUILD_PKGS) $(RUN_PKGS)
+endif
 	@scripts/check-toolchain.sh
 
 deps-test: deps
-	@scripts/apt-ensure.sh $(TEST_PKGS)
+	@scripts/apt-ensure.sh $(TEST_PKGS) $(DIST_PKGS)
+
+deps-dist: deps
+	@scripts/apt-ensure.sh $(DIST_PKGS)
 
 deps-node: frontend/node_modules/.package-lock.json tests/mcp/node_modules/.package-lock.json
 
@@ -56,7 +81,7 @@ frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SO
 build: deps deps-node $(BIN)
 
 $(BIN): frontend/dist/index.html $(GO_SOURCES)
-	go build -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+	go build $(GO_BUILD_FLAGS) -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 ## Run ------------------------------------------------------------------------------
 
@@ -73,7 +98,7 @@ serve: build
 ## Test -----------------------------------------------------------------------------
 
 test: deps-test deps-node $(BIN)
-	$(MAKE) test-go test-frontend test-e2e test-mcp test-desktop
+	$(MAKE) test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist
 
 # One package at a time: several packages start, kill and restart private adb servers
 # and measure latencies; on two cores, running them side by side only adds noise.
@@ -93,6 +118,26 @@ test-mcp: $(BIN)
 test-desktop: $(BIN)
 	scripts/desktop-smoke.sh $(BIN)
 
+# macOS and Windows cannot build the window here (macOS needs cgo against Cocoa), but
+# serve mode and every CLI command must compile for them.
+test-cross:
+	GOOS=darwin go vet ./...
+	GOOS=darwin go build -o /dev/null .
+	GOOS=windows go vet ./...
+	cd scripts/dist/disttool && go vet ./... && test -z "$$(gofmt -l .)"
+
+# Builds the packages, then installs and runs them (see scripts/dist/test.sh).
+test-dist: dist
+	scripts/dist/test.sh dist
+
+## Release packages ------------------------------------------------------------------
+
+# The Debian package's maintainer field; the last commit's author unless given.
+DEB_MAINTAINER ?= $(shell git log -1 --format='%an <%ae>' 2>/dev/null)
+
+dist: deps-dist frontend/dist/index.html
+	VERSION='$(VERSION)' GO_TAGS='$(GO_TAGS)' GO_BUILD_FLAGS='$(GO_BUILD_FLAGS)' LDFLAGS='$(LDFLAGS)' DEB_MAINTAINER='$(DEB_MAINTAINER)' scripts/dist/build.sh
+
 # Installs for the current user: the binary, a launcher entry and the icon (no root).
 PREFIX ?= $(HOME)/.local
 
@@ -109,4 +154,4 @@ bench: build
 	scripts/bench.sh
 
 clean:
-	rm -rf build/bin frontend/dist/assets frontend/dist/index.html test-results
+	rm -rf build/bin build/dist dist frontend/dist/assets frontend/dist/index.html test-results

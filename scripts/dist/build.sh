@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Builds the release artifacts into dist/: the Debian package, a tarball for other Linux
+# distributions, the Windows executable and its NSIS installer, and SHA256SUMS.
+# Called by `make dist`, which passes VERSION, GO_TAGS, GO_BUILD_FLAGS, LDFLAGS and
+# DEB_MAINTAINER and has already built the console (frontend/dist) every binary embeds.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+: "${VERSION:?}" "${GO_TAGS:?}" "${GO_BUILD_FLAGS:?}" "${LDFLAGS:?}" "${DEB_MAINTAINER:?}"
+[ -s frontend/dist/index.html ] || { echo "dist: frontend/dist is not built (run make frontend)" >&2; exit 1; }
+
+version=${VERSION#v}
+# Debian versions sort "~" before anything, so a pre-release such as 0.1.0-dev+abc
+# becomes 0.1.0~dev+abc (older than 0.1.0); git describe's "-N-gHASH" after a tag
+# becomes "+N.gHASH" (newer than the tag). A hyphen would mean a Debian revision.
+deb_version=$(sed -E 's/-([0-9]+)-g([0-9a-f]+)/+\1.g\2/; s/-/~/g' <<<"$version")
+work=build/dist
+out=dist
+rm -rf "$work" "$out"
+mkdir -p "$work" "$out"
+
+
+echo "dist: tools"
+go build -C scripts/dist/disttool -o "$PWD/$work/disttool" .
+disttool=$work/disttool
+wails_dir=$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)
+
+## Linux ----------------------------------------------------------------------------
+echo "dist: linux binary"
+CGO_ENABLED=1 go build $GO_BUILD_FLAGS -tags "$GO_TAGS" -ldflags "$LDFLAGS" -o "$work/linux/fixthis" .
+
+pkgroot=$work/deb/fixthis_${deb_version}_amd64
+install -D -m 0755 "$work/linux/fixthis" "$pkgroot/usr/bin/fixthis"
+install -D -m 0644 build/linux/fixthis.desktop "$pkgroot/usr/share/applications/fixthis.desktop"
+"$disttool" icons -icon build/appicon.png -out "$pkgroot/usr/share/icons/hicolor"
+install -d -m 0755 "$pkgroot/usr/share/man/man1" "$pkgroot/usr/share/doc/fixthis"
+gzip -9n <build/linux/fixthis.1 >"$pkgroot/usr/share/man/man1/fixthis.1.gz"
+# The notice's years run from the first to the last commit.
+years=$(git log --format=%cd --date=format:%Y 2>/dev/null | sort -u | sed -n '1p;$p' | paste -sd- || true)
+sed "s/@YEARS@/${years:-$(date -u +%Y)}/" build/linux/copyright >"$pkgroot/usr/share/doc/fixthis/copyright"
+chmod 0644 "$pkgroot/usr/share/doc/fixthis/copyright"
+{
+  printf 'fixthis (%s) unstable; urgency=medium\n\n' "$deb_version"
+  printf '  * Release %s, built from commit %s.\n\n' "$version" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  printf ' -- %s  %s\n' "$DEB_MAINTAINER" "$(LC_ALL=C date -u -R)"
+} | gzip -9n >"$pkgroot/usr/share/doc/fixthis/changelog.gz"
+chmod 0644 "$pkgroot/usr/share/doc/fixthis/changelog.gz" "$pkgroot/usr/share/man/man1/fixthis.1.gz"
+find "$pkgroot" -type d -exec chmod 0755 {} +
+
+# dpkg-shlibdeps reads the shared libraries the binary links and names the packages
+# that ship them, with minimum versions. It insists on a debian/control.
+shlib=$work/shlibdeps
+mkdir -p "$shlib/debian"
+printf 'Source: fixthis\n\nPackage: fixthis\nArchitecture: amd64\n' >"$shlib/debian/control"
+depends=$(cd "$shlib" && dpkg-shlibdeps -O "-e$OLDPWD/$pkgroot/usr/bin/fixthis" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+for lib in libgtk-3-0 libwebkit2gtk-4.1-0; do
+  grep -q "$lib" <<<"$depends" || { echo "dist: dpkg-shlibdeps found no $lib in: $depends" >&2; exit 1; }
+done
+
+mkdir -p "$pkgroot/DEBIAN"
+(cd "$pkgroot" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$pkgroot/DEBIAN/md5sums"
+cat >"$pkgroot/DEBIAN/control" <<CONTROL
+Package: fixthis
+Version: $deb_version
+Architecture: amd64
+Maintainer: $DEB_MAINTAINER
+Installed-Size: $(du -sk --apparent-size "$pkgroot/usr" | cut -f1)
+Depends: $depends
+Recommends: adb
+Section: devel
+Priority: optional
+Description: point at an Android app's UI and hand change requests to a coding agent
+ FixThis mirrors the screen of a running Android debug app in a desktop
+ window. Freeze a frame, click an element or drag an area, and write what
+ should change; FixThis resolves the element through the UI tree and finds
+ source candidates in the project.
+ .
+ The feedback goes to a coding agent (Claude Code, Codex, Cursor and others)
+ as a compact prompt or through FixThis's MCP tools, and the console shows
+ every claim, question and resolution as it happens. Without a phone a
+ built-in simulated device lets you try everything.
+CONTROL
+chmod 0644 "$pkgroot/DEBIAN/control" "$pkgroot/DEBIAN/md5sums"
+deb=$out/fixthis_${deb_version}_amd64.deb
+dpkg-deb --root-owner-group -Zxz --build "$pkgroot" "$deb" >/dev/null
+
+echo "dist: linux tarball"
+name=fixthis-$version-linux-amd64
+tardir=$work/tar/$name
+install -D -m 0755 "$work/linux/fixthis" "$tardir/fixthis"
+install -m 0644 build/linux/fixthis.desktop README.md build/linux/fixthis.1 "$tardir/"
+install -m 0644 "$pkgroot/usr/share/icons/hicolor/512x512/apps/fixthis.png" "$tardir/fixthis.png"
+for licence in LICENSE LICENSE.md LICENSE.txt COPYING; do
+  [ -f "$licence" ] && install -m 0644 "$licence" "$tardir/"
+done
+# Fixed owner, order and times make the tarball depend only on its contents.
+mtime=$(git log -1 --format=%cI 2>/dev/null || date -u -R)
+tar -C "$work/tar" --owner=0 --group=0 --numeric-owner --sort=name --mtime="$mtime" -cf - "$name" |
+  gzip -9n >"$out/$name.tar.gz"
+
+## Windows --------------------------------------------------------------------------
+echo "dist: windows executable"
+# The resource object must sit next to main.go to be linked; it is removed again so
+# it never ends up in a commit or in other builds.
+syso=fixthis_windows_amd64.syso
+trap 'rm -f "$syso"' EXIT
+"$disttool" resources -wails "$wails_dir" -project wails.json -version "$version" \
+  -icon build/appicon.png -syso "$syso" -ico "$work/windows-icon.ico"
+exe=$out/fixthis-$version-windows-amd64.exe
+# Wails' Windows backend is pure Go (WebView2 through COM), so no cgo is needed;
+# -H windowsgui makes it a GUI program that opens no console window.
+GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -trimpath -tags "${GO_TAGS/,webkit2_41/}" \
+  -ldflags "$LDFLAGS -H windowsgui" -o "$exe" .
+rm -f "$syso"
+"$disttool" check-pe -version "$version" "$exe"
+
+echo "dist: windows installer"
+"$disttool" installer -wails "$wails_dir" -project wails.json -version "$version" \
+  -exe "$exe" -ico "$work/windows-icon.ico" -out "$out/fixthis-$version-windows-amd64-setup.exe"
+
+(cd "$out" && sha256sum -- *.deb *.tar.gz *.exe >SHA256SUMS)
+echo "dist: done"
+ls -l "$out"

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// runInstaller builds the NSIS installer from Wails' own installer templates, laid out
+// the way `wails build -nsis` lays them out, so the installer behaves as any Wails
+// app's does: Start-menu and desktop shortcuts, an uninstaller registered with
+// Windows, and the WebView2 runtime bootstrapper when the runtime is missing.
+func runInstaller(args []string) error {
+	f := flag.NewFlagSet("installer", flag.ContinueOnError)
+	var c commonFlags
+	c.register(f)
+	exe := f.String("exe", "", "the Windows executable to install")
+	ico := f.String("ico", "", "the installer's icon (from `disttool resources`)")
+	out := f.String("out", "", "installer to write")
+	if err := f.Parse(args); err != nil {
+		return err
+	}
+	if *exe == "" || *ico == "" || *out == "" {
+		return fmt.Errorf("-exe, -ico and -out are required")
+	}
+	p, err := c.load()
+	if err != nil {
+		return err
+	}
+	exeAbs, err := filepath.Abs(*exe)
+	if err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "fixthis-nsis-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+
+	// project.nsi refers to ..\icon.ico, tmp\MicrosoftEdgeWebview2Setup.exe and
+	// ..\..\bin\ relative to the installer folder.
+	installerDir := filepath.Join(work, "build", "windows", "installer")
+	for _, dir := range []string{filepath.Join(installerDir, "tmp"), filepath.Join(work, "build", "bin")} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	tools, err := renderTemplate(c.wailsAsset("installer/wails_tools.nsh"), p)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(installerDir, "wails_tools.nsh"), tools, 0o644); err != nil {
+		return err
+	}
+	copies := map[string]string{
+		c.wailsAsset("installer/project.nsi"):                                                      filepath.Join(installerDir, "project.nsi"),
+		filepath.Join(c.wailsDir, "internal", "webview2runtime", "MicrosoftEdgeWebview2Setup.exe"): filepath.Join(installerDir, "tmp", "MicrosoftEdgeWebview2Setup.exe"),
+		*ico: filepath.Join(work, "build", "windows", "icon.ico"),
+	}
+	for src, dst := range copies {
+		if err := copyFile(src, dst); err != nil {
+			return err
+		}
+	}
+	// INFO_PROJECTNAME names the installed executable (fixthis.exe, the name agents'
+	// MCP configs and the docs use) and the installer's output file.
+	cmd := exec.Command("makensis", "-V2",
+		"-DARG_WAILS_AMD64_BINARY="+exeAbs,
+		"-DINFO_PROJECTNAME="+p.OutputFilename,
+		"project.nsi")
+	cmd.Dir = installerDir
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("makensis: %w", err)
+	}
+	built := filepath.Join(work, "build", "bin", p.OutputFilename+"-amd64-installer.exe")
+	return copyFile(built, *out)
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return writeWith(dst, func(w *os.File) error {
+		_, err := io.Copy(w, in)
+		return err
+	})
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Checks the release artifacts `make dist` wrote: checksums, lintian, the launcher
+# entry, the packaged binary (version, doctor, the desktop smoke test), the tarball,
+# installing and removing the .deb with dpkg and apt, and the Windows executables.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:-dist}
+results=${OUT_DIR:-test-results}/dist
+mkdir -p "$results"
+tmp=$(mktemp -d)
+export ANDROID_ADB_SERVER_PORT=$(( 20000 + RANDOM % 20000 ))
+installed=0
+cleanup() {
+  adb -P "$ANDROID_ADB_SERVER_PORT" kill-server >/dev/null 2>&1 || true
+  [ "$installed" = 1 ] && remove_deb >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "test-dist: $*" >&2; exit 1; }
+step() { echo "test-dist: $*"; }
+
+shopt -s nullglob
+debs=("$out"/fixthis_*_amd64.deb) tars=("$out"/fixthis-*-linux-amd64.tar.gz)
+exes=("$out"/fixthis-*-windows-amd64.exe) setups=("$out"/fixthis-*-windows-amd64-setup.exe)
+[ ${#debs[@]} = 1 ] && [ ${#tars[@]} = 1 ] && [ ${#exes[@]} = 1 ] && [ ${#setups[@]} = 1 ] ||
+  fail "want exactly one .deb, tarball, exe and setup exe in $out; have: $(ls "$out")"
+deb=${debs[0]} tarball=${tars[0]} exe=${exes[0]} setup=${setups[0]}
+version=${tarball##*/fixthis-}
+version=${version%-linux-amd64.tar.gz}
+
+step "checksums"
+(cd "$out" && sha256sum --quiet -c SHA256SUMS) || fail "SHA256SUMS does not match"
+[ "$(wc -l <"$out/SHA256SUMS")" = 4 ] || fail "SHA256SUMS should list 4 files"
+
+step "lintian"
+# Errors fail the build; warnings and notes are printed for the log.
+rc=0
+lintian --fail-on error --tag-display-limit 0 "$deb" >"$results/lintian.txt" 2>&1 || rc=$?
+grep -v '^running with root' "$results/lintian.txt" || true
+[ "$rc" = 0 ] || fail "lintian reports errors (exit $rc)"
+
+step "package metadata"
+control=$(dpkg-deb -f "$deb")
+for want in 'Package: fixthis' 'Recommends: adb' 'libgtk-3-0' 'libwebkit2gtk-4.1-0'; do
+  grep -q -- "$want" <<<"$control" || fail "control file lacks '$want':\n$control"
+done
+contents=$(dpkg-deb -c "$deb")
+for want in ./usr/bin/fixthis ./usr/share/applications/fixthis.desktop ./usr/share/man/man1/fixthis.1.gz \
+  ./usr/share/doc/fixthis/copyright ./usr/share/icons/hicolor/48x48/apps/fixthis.png \
+  ./usr/share/icons/hicolor/256x256/apps/fixthis.png ./usr/share/icons/hicolor/512x512/apps/fixthis.png; do
+  grep -q " $want\$" <<<"$contents" || fail "the .deb lacks $want"
+done
+
+step "launcher entries"
+dpkg-deb -x "$deb" "$tmp/deb"
+desktop-file-validate "$tmp/deb/usr/share/applications/fixthis.desktop"
+desktop-file-validate build/linux/fixthis.desktop
+
+# check_binary BIN: version --json names this release, the linked Wails and Go, the
+# commit and build date; doctor passes (no device is fine).
+check_binary() {
+  local bin=$1 json
+  json=$("$bin" version --json)
+  for key in '"version":"'"$version"'"' '"wailsVersion":"v2.' '"goVersion":"go' '"commit":"' '"buildDate":"'; do
+    grep -qF "$key" <<<"$json" || fail "$bin version --json lacks $key: $json"
+  done
+  "$bin" doctor --project-dir "$tmp/project" >"$results/doctor.txt" 2>&1 || { cat "$results/doctor.txt" >&2; fail "$bin doctor failed"; }
+  grep -q '^ok   adb server' "$results/doctor.txt" || fail "doctor did not reach the adb server: $(cat "$results/doctor.txt")"
+}
+mkdir -p "$tmp/project"
+
+step "extracted package: version, doctor"
+check_binary "$tmp/deb/usr/bin/fixthis"
+step "extracted package: desktop smoke test"
+OUT_DIR=$results scripts/desktop-smoke.sh "$tmp/deb/usr/bin/fixthis"
+
+step "tarball"
+mkdir -p "$tmp/tar"
+tar -C "$tmp/tar" -xzf "$tarball"
+tardir=$tmp/tar/fixthis-$version-linux-amd64
+for f in fixthis fixthis.desktop fixthis.png fixthis.1 README.md; do
+  [ -f "$tardir/$f" ] || fail "the tarball lacks $f"
+done
+cmp -s "$tardir/fixthis" "$tmp/deb/usr/bin/fixthis" || fail "the tarball and the .deb carry different binaries"
+desktop-file-validate "$tardir/fixthis.desktop"
+"$tardir/fixthis" version | grep -qF "fixthis $version" || fail "the tarball's binary does not report $version"
+
+step "Windows executables"
+file "$exe" | grep -q 'PE32+ executable (GUI) x86-64' || fail "$(file "$exe")"
+disttool=build/dist/disttool
+[ -x "$disttool" ] || go build -C scripts/dist/disttool -o "$PWD/$disttool" .
+"$disttool" check-pe -version "$version" "$exe"
+file "$setup" | grep -q 'Nullsoft Installer' || fail "$(file "$setup")"
+
+step "install with dpkg -i and apt-get -f install"
+sudo=()
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null && sudo -n true 2>/dev/null || fail "installing the .deb needs root or password-less sudo"
+  sudo=(sudo -n)
+fi
+if dpkg-query -W -f='${Status}' fixthis 2>/dev/null | grep -q 'install ok installed'; then
+  fail "a fixthis package is already installed; remove it first (this test installs and removes one)"
+fi
+# Other apt or dpkg runs on the machine hold the lock for a while: wait for them.
+apt_opts=(-o DPkg::Lock::Timeout=300 -y -q)
+dpkg_i() {
+  local i
+  for i in $(seq 60); do
+    "${sudo[@]}" dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1 && return 0
+    grep -q 'lock' "$tmp/dpkg.log" || return 1 # dependency problems: apt-get -f fixes them
+    sleep 5
+  done
+  return 1
+}
+remove_deb() { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" remove fixthis; }
+installed=1
+dpkg_i || { cat "$tmp/dpkg.log"; step "dpkg -i left dependencies to apt-get -f install"; }
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" -f install >"$tmp/apt.log" 2>&1 ||
+  { cat "$tmp/apt.log" >&2; fail "apt-get -f install failed"; }
+dpkg-query -W -f='${Status}' fixthis | grep -q 'install ok installed' || fail "fixthis is not installed after apt-get -f install"
+[ "$(command -v fixthis)" = /usr/bin/fixthis ] || fail "fixthis is not on PATH as /usr/bin/fixthis"
+check_binary /usr/bin/fixthis
+step "remove"
+remove_deb >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt-get remove failed"; }
+installed=0
+[ ! -e /usr/bin/fixthis ] || fail "/usr/bin/fixthis is still there after removal"
+[ ! -e /usr/share/applications/fixthis.desktop ] || fail "the launcher entry is still there after removal"
+
+echo "test-dist: all package checks passed ($(basename "$deb"), $(du -h "$deb" | cut -f1))"
