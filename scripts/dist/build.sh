@@ -11,8 +11,9 @@ cd "$(dirname "$0")/../.."
 version=${VERSION#v}
 # Debian versions sort "~" before anything, so a pre-release such as 0.1.0-dev+abc
 # becomes 0.1.0~dev+abc (older than 0.1.0); git describe's "-N-gHASH" after a tag
-# becomes "+N.gHASH" (newer than the tag). A hyphen would mean a Debian revision.
-deb_version=$(sed -E 's/-([0-9]+)-g([0-9a-f]+)/+\1.g\2/; s/-/~/g' <<<"$version")
+# becomes "+N.gHASH" (newer than the tag), and "-dirty" "+dirty". A hyphen would mean
+# a Debian revision.
+deb_version=$(sed -E 's/-dirty$/+dirty/; s/-([0-9]+)-g([0-9a-f]+)/+\1.g\2/; s/-/~/g' <<<"$version")
 work=build/dist
 out=dist
 rm -rf "$work" "$out"

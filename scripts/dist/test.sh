@@ -61,7 +61,9 @@ desktop-file-validate build/linux/fixthis.desktop
 check_binary() {
   local bin=$1 json
   json=$("$bin" version --json)
-  for key in '"version":"'"$version"'"' '"wailsVersion":"v2.' '"goVersion":"go' '"commit":"' '"buildDate":"'; do
+  # The file names drop the tag's leading "v"; the binary reports the tag as it is.
+  grep -qE '"version":"v?'"${version//+/\\+}"'"' <<<"$json" || fail "$bin version --json does not report $version: $json"
+  for key in '"wailsVersion":"v2.' '"goVersion":"go' '"commit":"' '"buildDate":"'; do
     grep -qF "$key" <<<"$json" || fail "$bin version --json lacks $key: $json"
   done
   "$bin" doctor --project-dir "$tmp/project" >"$results/doctor.txt" 2>&1 || { cat "$results/doctor.txt" >&2; fail "$bin doctor failed"; }
@@ -83,14 +85,15 @@ for f in fixthis fixthis.desktop fixthis.png fixthis.1 README.md; do
 done
 cmp -s "$tardir/fixthis" "$tmp/deb/usr/bin/fixthis" || fail "the tarball and the .deb carry different binaries"
 desktop-file-validate "$tardir/fixthis.desktop"
-"$tardir/fixthis" version | grep -qF "fixthis $version" || fail "the tarball's binary does not report $version"
+tar_version=$("$tardir/fixthis" version)
+grep -qE "^fixthis v?${version//+/\\+}\$" <<<"$tar_version" || fail "the tarball's binary does not report $version"
 
 step "Windows executables"
-file "$exe" | grep -q 'PE32+ executable (GUI) x86-64' || fail "$(file "$exe")"
+[[ $(file "$exe") == *'PE32+ executable (GUI) x86-64'* ]] || fail "$(file "$exe")"
 disttool=build/dist/disttool
 [ -x "$disttool" ] || go build -C scripts/dist/disttool -o "$PWD/$disttool" .
 "$disttool" check-pe -version "$version" "$exe"
-file "$setup" | grep -q 'Nullsoft Installer' || fail "$(file "$setup")"
+[[ $(file "$setup") == *'Nullsoft Installer'* ]] || fail "$(file "$setup")"
 
 step "install with dpkg -i and apt-get -f install"
 sudo=()
@@ -98,7 +101,7 @@ if [ "$(id -u)" != 0 ]; then
   command -v sudo >/dev/null && sudo -n true 2>/dev/null || fail "installing the .deb needs root or password-less sudo"
   sudo=(sudo -n)
 fi
-if dpkg-query -W -f='${Status}' fixthis 2>/dev/null | grep -q 'install ok installed'; then
+if [[ $(dpkg-query -W -f='${Status}' fixthis 2>/dev/null) == 'install ok installed' ]]; then
   fail "a fixthis package is already installed; remove it first (this test installs and removes one)"
 fi
 # Other apt or dpkg runs on the machine hold the lock for a while: wait for them.
@@ -117,7 +120,7 @@ installed=1
 dpkg_i || { cat "$tmp/dpkg.log"; step "dpkg -i left dependencies to apt-get -f install"; }
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" -f install >"$tmp/apt.log" 2>&1 ||
   { cat "$tmp/apt.log" >&2; fail "apt-get -f install failed"; }
-dpkg-query -W -f='${Status}' fixthis | grep -q 'install ok installed' || fail "fixthis is not installed after apt-get -f install"
+[[ $(dpkg-query -W -f='${Status}' fixthis) == 'install ok installed' ]] || fail "fixthis is not installed after apt-get -f install"
 [ "$(command -v fixthis)" = /usr/bin/fixthis ] || fail "fixthis is not on PATH as /usr/bin/fixthis"
 check_binary /usr/bin/fixthis
 step "remove"
