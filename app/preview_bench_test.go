@@ -73,7 +73,7 @@ func BenchmarkFrameToPreviewReady(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if changed, err := a.preview.publishFrame("bench", img, start); err != nil || !changed {
+		if changed, err := a.device.Preview.PublishFrame("bench", img, start); err != nil || !changed {
 			b.Fatalf("publish frame %d: changed %v, %v", i, changed, err)
 		}
 		var ev sseEvent

@@ -23,7 +23,7 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := a.store.ReleaseToAgent(r.Context(), req.SessionID, req.ItemIDs)
 	if err != nil {
-		writeStoreError(w, err)
+		writeError(w, err)
 		return
 	}
 	ids := make([]string, 0, len(res.Items))
@@ -32,7 +32,7 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	}
 	md, err := a.prompts.Markdown(r.Context(), req.SessionID, ids)
 	if err != nil {
-		writeStoreError(w, err)
+		writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"session": res.Session, "prompt": md, "batchId": res.BatchID, "handoff": res.Handoff})
@@ -53,7 +53,7 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 		// No choice made: every item the agent still has work on.
 		sess, err := a.store.GetSession(r.Context(), sessionID)
 		if err != nil {
-			writeStoreError(w, err)
+			writeError(w, err)
 			return
 		}
 		for _, it := range sess.Items {
@@ -62,20 +62,20 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if len(req.ItemIDs) == 0 {
-			writeStoreError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
+			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
 			return
 		}
 	}
 	md, err := a.prompts.Markdown(r.Context(), sessionID, req.ItemIDs)
 	if err != nil {
-		writeStoreError(w, err)
+		writeError(w, err)
 		return
 	}
 	resp := map[string]any{"markdown": md}
 	if req.MarkCopied {
 		sess, err := a.store.MarkCopied(r.Context(), sessionID, req.ItemIDs)
 		if err != nil {
-			writeStoreError(w, err)
+			writeError(w, err)
 			return
 		}
 		resp["session"] = sess
@@ -90,7 +90,7 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 	case "", "json":
 		data, err := a.prompts.ExportJSON(r.Context(), id)
 		if err != nil {
-			writeStoreError(w, err)
+			writeError(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -99,14 +99,14 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 	case "markdown", "md":
 		md, err := a.prompts.ExportMarkdown(r.Context(), id)
 		if err != nil {
-			writeStoreError(w, err)
+			writeError(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.md"`)
 		_, _ = w.Write([]byte(md))
 	default:
-		writeError(w, errorf(http.StatusUnprocessableEntity, "invalid_input", "INVALID_INPUT: format must be json or markdown, not %q", format))
+		writeError(w, invalidInput("format must be json or markdown, not %q", format))
 	}
 }
 
@@ -116,7 +116,7 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 	sessionID, itemID := r.URL.Query().Get("sessionId"), r.PathValue("id")
 	it, err := a.prompts.Item(r.Context(), sessionID, itemID)
 	if err != nil {
-		writeStoreError(w, err)
+		writeError(w, err)
 		return
 	}
 	_, reason := a.sources.get()
