@@ -13,6 +13,29 @@ type handoffRequest struct {
 	MarkCopied bool     `json:"markCopied"`
 }
 
+// AgentHandoff is the answer to Save to MCP.
+type AgentHandoff struct {
+	Session *store.Session `json:"session"`
+	Prompt  string         `json:"prompt"` // the compact prompt of the released items
+	BatchID string         `json:"batchId"`
+	Handoff store.Handoff  `json:"handoff"`
+}
+
+// HandoffPreview is the answer to Copy Prompt; Session is set with markCopied.
+type HandoffPreview struct {
+	Markdown string         `json:"markdown"`
+	Session  *store.Session `json:"session,omitempty"`
+}
+
+// ItemSources is what the inspector shows under a saved annotation. Reason says why
+// there are no candidates ("" when the index is ready).
+type ItemSources struct {
+	ItemID       string               `json:"itemId"`
+	Candidates   []source.Candidate   `json:"candidates"`
+	EditSurfaces []source.EditSurface `json:"editSurfaces"`
+	Reason       string               `json:"reason"`
+}
+
 // postAgentHandoffs is Save to MCP: the items become sent and a batch is queued for
 // the agent's next wait, in one transaction; the response carries the prompt too.
 func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
@@ -35,7 +58,7 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"session": res.Session, "prompt": md, "batchId": res.BatchID, "handoff": res.Handoff})
+	writeJSON(w, http.StatusOK, AgentHandoff{Session: res.Session, Prompt: md, BatchID: res.BatchID, Handoff: res.Handoff})
 }
 
 // postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with
@@ -71,14 +94,14 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	resp := map[string]any{"markdown": md}
+	resp := HandoffPreview{Markdown: md}
 	if req.MarkCopied {
 		sess, err := a.store.MarkCopied(r.Context(), sessionID, req.ItemIDs)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		resp["session"] = sess
+		resp.Session = sess
 	}
 	writeJSON(w, http.StatusOK, resp)
 }
@@ -127,5 +150,9 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 	if len(cands) == 0 && reason == "" {
 		reason = "no-match"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"itemId": itemID, "candidates": cands, "editSurfaces": it.EditSurfaces, "reason": reason})
+	surfaces := it.EditSurfaces
+	if surfaces == nil {
+		surfaces = []source.EditSurface{}
+	}
+	writeJSON(w, http.StatusOK, ItemSources{ItemID: itemID, Candidates: cands, EditSurfaces: surfaces, Reason: reason})
 }

@@ -10,6 +10,7 @@ package errcode
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Code is the stable, lowercase name of an error (`"session_closed"`).
@@ -95,6 +96,7 @@ func Codes() []Code {
 	for c := range prefixes {
 		out = append(out, c)
 	}
+	slices.Sort(out)
 	return out
 }
 
