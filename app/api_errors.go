@@ -35,6 +35,8 @@ var statusOf = map[errcode.Code]int{
 	errcode.CaptureFailed:       http.StatusBadGateway,
 	errcode.TapFailed:           http.StatusBadGateway,
 	errcode.PreviewNotFound:     http.StatusNotFound,
+	errcode.CaptureNotFound:     http.StatusNotFound,
+	errcode.ControlRefused:      http.StatusForbidden,
 	errcode.ForbiddenHost:       http.StatusForbidden,
 	errcode.ForbiddenOrigin:     http.StatusForbidden,
 	errcode.WrongToken:          http.StatusForbidden,
