@@ -6,7 +6,7 @@ import { ui } from '../state/ui.svelte';
 import type { Sync } from '../sync';
 import { transport } from '../transport';
 import type { BatchRequest, Session } from '../types';
-import { persistPending, resolveMismatch, resolveStale } from './save';
+import { copyPrompt, persistPending, resolveMismatch, resolveStale, saveToMcp } from './save';
 
 const session = (etag: string): Session => ({ sessionId: 'S', title: '', status: 'open', itemCount: 0, items: [], screens: [], etag });
 
@@ -23,6 +23,8 @@ beforeEach(() => {
       return answers.shift()!();
     }),
     resume: vi.fn(async () => ({ ok: true })),
+    handoffPreview: vi.fn(async () => ({ markdown: '# FixThis Feedback Handoff' })),
+    agentHandoff: vi.fn(async () => ({ session: session('"3"') })),
   } as unknown as Api;
   transport.sync = { reloadActiveSession: vi.fn(async () => undefined), reportHttpError: vi.fn() } as unknown as Sync;
   app.activeSessionId = 'S';
@@ -97,5 +99,37 @@ describe('persistPending', () => {
     });
     expect(await persistPending('copy', async () => undefined)).toBeNull();
     expect(ui.dialog).toBeNull();
+  });
+});
+
+describe('handing off', () => {
+  const withItems = (etag: string) => () => ({
+    data: { session: { ...session(etag), items: [{ itemId: 'i1', phase: 'draft' }, { itemId: 'i0', phase: 'sent' }] }, items: [{ itemId: 'i1' }] },
+    etag,
+  });
+
+  it('Save to MCP saves first, sends only unsent items, and ends the frozen draft', async () => {
+    answers.push(withItems('"2"'));
+    ui.enterFrozen();
+    await saveToMcp();
+    expect(transport.api.agentHandoff).toHaveBeenCalledWith('S', ['i1']);
+    expect(draft.workspace).toBeNull();
+    expect([ui.stageMode, ui.busy]).toEqual(['live', '']);
+    expect(transport.api.resume).toHaveBeenCalled();
+  });
+
+  it('Copy Prompt copies every open item and falls back to a dialog without a clipboard', async () => {
+    answers.push(withItems('"2"'));
+    await copyPrompt();
+    expect(transport.api.handoffPreview).toHaveBeenCalledWith('S', ['i1', 'i0'], true);
+    expect(ui.dialog).toEqual({ kind: 'clipboard', text: '# FixThis Feedback Handoff' });
+    expect(draft.items.map((i) => i.comment)).toEqual(['']); // the pin stays local
+  });
+
+  it('runs one handoff at a time', async () => {
+    ui.busy = 'freezing';
+    await saveToMcp();
+    expect(calls).toHaveLength(0);
+    ui.busy = '';
   });
 });

@@ -151,18 +151,44 @@ async function writeClipboard(text: string): Promise<boolean> {
 
 const plural = (n: number) => `${n} annotation${n === 1 ? '' : 's'}`;
 
-export async function copyPrompt(): Promise<void> {
+/**
+ * What Copy Prompt and Save to MCP share: one runs at a time, the pending annotations
+ * with a comment are saved first (`self` runs again after a conflict dialog), then
+ * `send` gets the saved items that readiness says this action takes.
+ */
+async function handOff(
+  action: 'copy' | 'save',
+  self: () => Promise<void>,
+  words: { nothing: string; failed: string; safeNext: string },
+  send: (sessionId: string, ids: string[]) => Promise<void>,
+): Promise<void> {
   if (ui.busy) return;
-  ui.busy = 'copying';
+  ui.busy = action === 'copy' ? 'copying' : 'sending';
   try {
-    const saved = await persistPending('copy', copyPrompt);
+    const saved = await persistPending(action, self);
     if (saved === null) return;
     const sessionId = app.activeSessionId;
-    const ids = readiness().copyItemIds;
+    const ready = readiness();
+    const ids = action === 'copy' ? ready.copyItemIds : ready.saveItemIds;
     if (!sessionId || ids.length === 0) {
-      app.notify('warning', 'Nothing to copy yet: write a comment on an annotation first.');
+      app.notify('warning', words.nothing);
       return;
     }
+    await send(sessionId, ids);
+  } catch (err) {
+    report(err, words.failed, words.safeNext);
+  } finally {
+    ui.busy = '';
+  }
+}
+
+export function copyPrompt(): Promise<void> {
+  const words = {
+    nothing: 'Nothing to copy yet: write a comment on an annotation first.',
+    failed: 'Copy Prompt failed',
+    safeNext: 'Your annotations are saved; try again.',
+  };
+  return handOff('copy', copyPrompt, words, async (sessionId, ids) => {
     const r = await transport.api.handoffPreview(sessionId, ids, true);
     if (app.activeSessionId !== sessionId) return;
     if (await writeClipboard(r.markdown)) {
@@ -171,25 +197,16 @@ export async function copyPrompt(): Promise<void> {
       ui.dialog = { kind: 'clipboard', text: r.markdown };
       app.notify('warning', 'The browser refused clipboard access. The prompt is selected in the dialog: press Ctrl/Cmd-C to copy it.', { topic: 'handoff' });
     }
-  } catch (err) {
-    report(err, 'Copy Prompt failed', 'Your annotations are saved; try again.');
-  } finally {
-    ui.busy = '';
-  }
+  });
 }
 
-export async function saveToMcp(): Promise<void> {
-  if (ui.busy) return;
-  ui.busy = 'sending';
-  try {
-    const saved = await persistPending('save', saveToMcp);
-    if (saved === null) return;
-    const sessionId = app.activeSessionId;
-    const ids = readiness().saveItemIds;
-    if (!sessionId || ids.length === 0) {
-      app.notify('warning', 'Nothing new to save to MCP: every annotation is already handed off or still needs a comment.');
-      return;
-    }
+export function saveToMcp(): Promise<void> {
+  const words = {
+    nothing: 'Nothing new to save to MCP: every annotation is already handed off or still needs a comment.',
+    failed: 'Save to MCP failed',
+    safeNext: 'Your annotations are kept; try again.',
+  };
+  return handOff('save', saveToMcp, words, async (sessionId, ids) => {
     const r = await transport.api.agentHandoff(sessionId, ids);
     if (app.activeSessionId !== sessionId) return;
     app.applySession(sessionId, r.session);
@@ -201,9 +218,5 @@ export async function saveToMcp(): Promise<void> {
     if (wasFrozen) void transport.api.resume().catch(() => undefined);
     const waiting = app.agent?.presence === 'listening' ? 'Your agent is listening and will pick them up now.' : 'They wait for your agent: ask it to call fixthis_wait_for_feedback.';
     app.notify('success', `Saved to MCP: ${plural(ids.length)}. ${waiting}`, { topic: 'handoff' });
-  } catch (err) {
-    report(err, 'Save to MCP failed', 'Your annotations are kept; try again.');
-  } finally {
-    ui.busy = '';
-  }
+  });
 }
