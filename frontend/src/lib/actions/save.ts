@@ -68,7 +68,7 @@ export async function persistPending(action: PersistAction, again: () => Promise
       return null;
     }
     if (err instanceof ApiError && err.status === 412) {
-      ui.dialog = { kind: 'staleDraft', action: asked, serverDraft: err.body.serverDraft ?? null };
+      ui.dialog = { kind: 'staleDraft', action: asked, serverDraft: (err.body.serverDraft as Session | undefined) ?? null };
       retry = again;
       return null;
     }
@@ -100,7 +100,7 @@ export async function resolveStale(choice: 'keep' | 'server' | 'cancel'): Promis
   // Use the server's version: local pending work goes, the server's session comes in.
   draft.close(true);
   ui.clearSelection();
-  const server = d.serverDraft as Session | null;
+  const server = d.serverDraft;
   if (server && Array.isArray(server.items) && server.sessionId === app.activeSessionId) app.applySession(server.sessionId, server, server.etag);
   else await transport.sync.reloadActiveSession();
   ui.backToLive();

@@ -1,5 +1,5 @@
 import type { Recovery } from '../workspace';
-import type { Target, UiNode } from '../types';
+import type { Session, Target, UiNode } from '../types';
 
 export type Tool = 'select' | 'annotate';
 export type StageMode = 'live' | 'frozen' | 'saved';
@@ -14,7 +14,7 @@ export interface PendingTarget {
 export type Dialog =
   | { kind: 'dirtySwitch'; toSessionId: string | null }
   | { kind: 'fingerprintMismatch'; frozen: string; current: string; action: 'copy' | 'save' }
-  | { kind: 'staleDraft'; action: 'copy' | 'save'; serverDraft: unknown }
+  | { kind: 'staleDraft'; action: 'copy' | 'save'; serverDraft: Session | null }
   | { kind: 'clipboard'; text: string }
   | { kind: 'confirmClearDraft' }
   | { kind: 'confirmDeleteSession'; sessionId: string; title: string };
