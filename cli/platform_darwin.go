@@ -8,3 +8,7 @@ const noDisplayReason = "no desktop session"
 
 // adbInstallFix points at Homebrew's cask or Google's platform-tools.
 const adbInstallFix = "brew install --cask android-platform-tools, or download Google's SDK Platform-Tools for macOS (https://developer.android.com/tools/releases/platform-tools) and add the platform-tools folder to PATH"
+
+// launchDir is the project directory when no --project-dir is given: the working
+// directory (FixThis is started from a terminal or by an agent).
+func launchDir(wd string) string { return wd }

@@ -13,3 +13,7 @@ const noDisplayReason = "DISPLAY and WAYLAND_DISPLAY are unset"
 
 // adbInstallFix says how to get adb on this system.
 const adbInstallFix = "sudo apt-get install adb (or your distribution's android-tools package)"
+
+// launchDir is the project directory when no --project-dir is given: the working
+// directory (launchers start in the home folder).
+func launchDir(wd string) string { return wd }

@@ -36,7 +36,7 @@ func (f *appFlags) resolve() error {
 		if err != nil {
 			return fmt.Errorf("find the current directory: %w", err)
 		}
-		f.projectDir = wd
+		f.projectDir = launchDir(wd)
 	}
 	abs, err := filepath.Abs(f.projectDir)
 	if err != nil {
