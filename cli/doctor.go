@@ -40,16 +40,21 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 	add := func(c check) { checks = append(checks, c) }
 
 	add(check{Name: "version", OK: true, Detail: env.Version})
-	if path, err := exec.LookPath("adb"); err != nil {
+	adbPath, adbErr := exec.LookPath("adb")
+	if adbErr != nil {
 		add(check{Name: "adb", Detail: "the adb binary is not on PATH", Fix: adbInstallFix})
 	} else {
-		add(check{Name: "adb", OK: true, Detail: path})
+		add(check{Name: "adb", OK: true, Detail: adbPath})
 	}
 	client, err := adb.NewClient(adb.Options{})
 	if err != nil {
 		add(check{Name: "adb server", Detail: err.Error(), Fix: "fix ANDROID_ADB_SERVER_PORT"})
 	} else if err := client.EnsureServer(ctx); err != nil {
-		add(check{Name: "adb server", Detail: err.Error(), Fix: "run `adb start-server` and read its error"})
+		fix := "run `adb start-server` and read its error"
+		if adbErr != nil {
+			fix = adbInstallFix // nothing to start the server with
+		}
+		add(check{Name: "adb server", Detail: err.Error(), Fix: fix})
 	} else {
 		add(check{Name: "adb server", OK: true, Detail: client.Addr()})
 		devs, err := client.Devices(ctx)

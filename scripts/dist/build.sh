@@ -19,7 +19,6 @@ out=dist
 rm -rf "$work" "$out"
 mkdir -p "$work" "$out"
 
-
 echo "dist: tools"
 go build -C scripts/dist/disttool -o "$PWD/$work/disttool" .
 disttool=$work/disttool
