@@ -50,6 +50,22 @@ func TestPinnedOutputsAnswerByLongestPrefix(t *testing.T) {
 	if got := srv.MustADB(t, "-s", dev.Serial(), "shell", "getprop ro.product.model"); got != "Pixel Replay\n" {
 		t.Errorf("after pinning getprop answered %q", got)
 	}
+	// A .delay file slows the commands it prefixes, pinned or not.
+	if err := os.WriteFile(filepath.Join(dir, "dumpsys_gfxinfo.delay"), []byte("300ms\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	if got := srv.MustADB(t, "-s", dev.Serial(), "shell", "dumpsys gfxinfo com.x.y"); strings.TrimSpace(got) != "from dumpsys_gfxinfo_com.x.y.txt" {
+		t.Errorf("delayed command answered %q", got)
+	}
+	if d := time.Since(t0); d < 300*time.Millisecond {
+		t.Errorf("delayed command took %v", d)
+	}
+	t0 = time.Now()
+	srv.MustADB(t, "-s", dev.Serial(), "shell", "dumpsys meminfo x")
+	if d := time.Since(t0); d >= 300*time.Millisecond {
+		t.Errorf("an undelayed command took %v", d)
+	}
 }
 
 func TestMissingOutputsDirFailsAtStart(t *testing.T) {

@@ -1,11 +1,13 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // spaceRun is what a command line's spaces become in a pinned output's name.
@@ -18,32 +20,67 @@ var spaceRun = regexp.MustCompile(`\s+`)
 // logcat.txt answers every logcat command. The directory is read on every
 // command, so a test can change what the device prints while it runs.
 func (d *Device) pinnedOutput(script string) ([]byte, bool) {
-	if d.outputs == "" {
+	name := d.pinnedName(script, ".txt")
+	if name == "" {
 		return nil, false
 	}
-	key := spaceRun.ReplaceAllString(strings.TrimSpace(script), "_")
-	entries, err := os.ReadDir(d.outputs)
-	if err != nil {
-		d.logf("sim: read outputs dir: %v", err)
-		return nil, false
-	}
-	best := ""
-	for _, en := range entries {
-		name, ok := strings.CutSuffix(en.Name(), ".txt")
-		if !ok || en.IsDir() || name == "" || !strings.HasPrefix(key, name) || len(name) <= len(best) {
-			continue
-		}
-		best = name
-	}
-	if best == "" {
-		return nil, false
-	}
-	b, err := os.ReadFile(filepath.Join(d.outputs, best+".txt"))
+	b, err := os.ReadFile(filepath.Join(d.outputs, name))
 	if err != nil {
 		d.logf("sim: read pinned output: %v", err)
 		return nil, false
 	}
 	return b, true
+}
+
+// pinnedDelay makes a command slow: DIR/<name>.delay, chosen the same way as
+// a pinned output, holds a duration ("3s") the command waits before it runs
+// or is answered. It is how tests make one collector time out.
+func (d *Device) pinnedDelay(ctx context.Context, script string) error {
+	name := d.pinnedName(script, ".delay")
+	if name == "" {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(d.outputs, name))
+	if err != nil {
+		d.logf("sim: read pinned delay: %v", err)
+		return nil
+	}
+	wait, err := time.ParseDuration(strings.TrimSpace(string(b)))
+	if err != nil {
+		d.logf("sim: %s: %v", name, err)
+		return nil
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// pinnedName is the file in the outputs directory with the given extension
+// whose name is the longest prefix of the command line ("" for none).
+func (d *Device) pinnedName(script, ext string) string {
+	if d.outputs == "" {
+		return ""
+	}
+	key := spaceRun.ReplaceAllString(strings.TrimSpace(script), "_")
+	entries, err := os.ReadDir(d.outputs)
+	if err != nil {
+		d.logf("sim: read outputs dir: %v", err)
+		return ""
+	}
+	best := ""
+	for _, en := range entries {
+		name, ok := strings.CutSuffix(en.Name(), ext)
+		if !ok || en.IsDir() || name == "" || !strings.HasPrefix(key, name) || len(name)+len(ext) <= len(best) {
+			continue
+		}
+		best = en.Name()
+	}
+	return best
 }
 
 // checkOutputs refuses an --outputs path that is not a readable directory, so a
