@@ -45,6 +45,10 @@ func (l Locations) MCPEndpoint() string { return filepath.Join(l.DataDir(), "mcp
 // re-reads the files that changed.
 func (l Locations) SourceIndexCache() string { return filepath.Join(l.DataDir(), "source-index.gob") }
 
+// RuntimeEvidenceDir holds redacted runtime evidence, one directory per session
+// and capture (see app/evidence.Store).
+func (l Locations) RuntimeEvidenceDir() string { return filepath.Join(l.DataDir(), "runtime-evidence") }
+
 func (l Locations) ArtifactsDir() string { return filepath.Join(l.DataDir(), "artifacts") }
 
 // artifactKey is "<64 hex sha256>.<ext>"; the strict pattern keeps a key

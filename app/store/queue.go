@@ -33,20 +33,25 @@ type batchPayload struct {
 	Answers     []Answer     `json:"answers,omitempty"`
 	Withdrawals []Withdrawal `json:"withdrawals,omitempty"`
 	HandoffID   string       `json:"handoffId,omitempty"`
+	// Evidence is Save to MCP's runtime evidence decision (release batches).
+	Evidence *EvidenceDecision `json:"evidence,omitempty"`
 }
 
 // AgentBatch is one unit of work served to the agent's wait. It is served
 // again, oldest first, until acknowledged.
 type AgentBatch struct {
-	BatchID     string       `json:"batchId"`
-	SessionID   string       `json:"sessionId"`
-	Kind        string       `json:"kind"` // release | answer | withdrawal
-	CreatedAt   time.Time    `json:"createdAt"`
-	ServeCount  int          `json:"serveCount"`
-	HandoffID   string       `json:"handoffId,omitempty"`
-	Items       []Item       `json:"items"`
-	Answers     []Answer     `json:"answers"`
-	Withdrawals []Withdrawal `json:"withdrawals"`
+	BatchID    string    `json:"batchId"`
+	SessionID  string    `json:"sessionId"`
+	Kind       string    `json:"kind"` // release | answer | withdrawal
+	CreatedAt  time.Time `json:"createdAt"`
+	ServeCount int       `json:"serveCount"`
+	HandoffID  string    `json:"handoffId,omitempty"`
+	// Evidence is Save to MCP's runtime evidence decision, for the prompt's
+	// runtimeEvidenceAttempt block (release batches; nil before it existed).
+	Evidence    *EvidenceDecision `json:"evidence,omitempty"`
+	Items       []Item            `json:"items"`
+	Answers     []Answer          `json:"answers"`
+	Withdrawals []Withdrawal      `json:"withdrawals"`
 }
 
 // queueBatch appends a batch for the agent and wakes waiters.
@@ -100,7 +105,7 @@ func (s *Store) NextAgentBatch(ctx context.Context, sessionID string) (*AgentBat
 			return err
 		}
 		b.ServeCount++
-		b.CreatedAt, b.HandoffID = fromMillis(created), p.HandoffID
+		b.CreatedAt, b.HandoffID, b.Evidence = fromMillis(created), p.HandoffID, p.Evidence
 		b.Answers, b.Withdrawals = nonNil(p.Answers), nonNil(p.Withdrawals)
 		b.Items = []Item{}
 		for _, id := range p.ItemIDs {
