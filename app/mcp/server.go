@@ -52,6 +52,8 @@ type Deps struct {
 	Prompt Prompter
 	// Device serves fixthis_capture_screen; nil in the stdio sidecar.
 	Device DeviceCapturer
+	// Evidence serves fixthis_capture_runtime_evidence; nil in the stdio sidecar.
+	Evidence EvidenceCollector
 	// OnPresence is told every presence change this process makes (the store
 	// also publishes it to other processes through its change feed).
 	OnPresence func(store.Presence)
@@ -108,6 +110,8 @@ func Tools(deps Deps) []server.ServerTool {
 		t.resolveFeedback(),
 		t.ask(),
 		t.captureScreen(),
+		t.getRuntimeEvidence(),
+		t.captureRuntimeEvidence(),
 	}
 }
 
