@@ -35,6 +35,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.CaptureFailed:       http.StatusBadGateway,
 	errcode.TapFailed:           http.StatusBadGateway,
 	errcode.PreviewNotFound:     http.StatusNotFound,
+	errcode.RuntimeEvidenceOff:  http.StatusConflict,
 	errcode.ForbiddenHost:       http.StatusForbidden,
 	errcode.ForbiddenOrigin:     http.StatusForbidden,
 	errcode.WrongToken:          http.StatusForbidden,

@@ -42,6 +42,8 @@ const (
 	TapFailed          Code = "tap_failed"           // `input tap` failed on the device
 	PreviewNotFound    Code = "preview_not_found"    // a live or frozen frame is gone
 
+	RuntimeEvidenceOff Code = "runtime_evidence_off" // the session's diagnostics policy is Off
+
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
 	WrongToken      Code = "wrong_token"      // a token of the other surface (MCP vs console)
@@ -74,6 +76,7 @@ var prefixes = map[Code]string{
 	CaptureFailed:       "DEVICE_NOT_AVAILABLE",
 	TapFailed:           "DEVICE_NOT_AVAILABLE",
 	PreviewNotFound:     "PREVIEW_NOT_FOUND",
+	RuntimeEvidenceOff:  "RUNTIME_EVIDENCE_OFF",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

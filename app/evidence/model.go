@@ -58,6 +58,10 @@ const (
 	ReasonStorageFailed     Reason = "storage-failed"
 )
 
+// Reasons lists every reason token (ReasonNone excepted).
+var Reasons = []Reason{ReasonNoDevice, ReasonDeviceGone, ReasonNoPackage, ReasonProcessNotRunning,
+	ReasonTimeout, ReasonCommandFailed, ReasonUnparsable, ReasonStorageFailed}
+
 // MaxWarnings bounds an attempt's warning tokens.
 const MaxWarnings = 8
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fixthis/app/errcode"
 	"fixthis/app/evidence"
 	"fixthis/app/store"
 )
@@ -18,7 +19,7 @@ type storeCollector struct {
 
 func (c storeCollector) CollectEvidence(ctx context.Context, itemID, trigger string) (*store.EvidenceRecord, error) {
 	if c.off {
-		return nil, ErrEvidenceOff
+		return nil, errcode.New(errcode.RuntimeEvidenceOff, "runtime diagnostics are off for this session")
 	}
 	d, err := c.s.ReadItem(ctx, "", itemID)
 	if err != nil {

@@ -15,14 +15,11 @@ import (
 
 // EvidenceCollector runs the runtime evidence preset for an item and stores
 // the result (fixthis_capture_runtime_evidence). Only processes that run a
-// device layer have one.
+// device layer have one. Under the Off policy it returns a
+// RUNTIME_EVIDENCE_OFF error.
 type EvidenceCollector interface {
 	CollectEvidence(ctx context.Context, itemID, trigger string) (*store.EvidenceRecord, error)
 }
-
-// ErrEvidenceOff is what an EvidenceCollector returns when the developer set
-// the session's runtime diagnostics to Off.
-var ErrEvidenceOff = errors.New("runtime diagnostics are off for this session")
 
 // attachmentOut is one collector's result as an agent sees it: status and a
 // bounded one-line summary, never raw output.
@@ -126,10 +123,8 @@ func (t *toolset) captureRuntimeEvidence() server.ServerTool {
 				"feedback store); capture through the running FixThis app's /mcp endpoint, or read what fixthis_get_runtime_evidence has"), nil
 		}
 		rec, err := t.deps.Evidence.CollectEvidence(ctx, strings.TrimSpace(iid), store.EvidenceTriggerAgent)
-		switch {
-		case errors.Is(err, ErrEvidenceOff):
-			return mcp.NewToolResultError("RUNTIME_EVIDENCE_OFF: the developer turned runtime diagnostics off for this session; do not capture"), nil
-		case err != nil:
+		if err != nil {
+			// Coded errors (RUNTIME_EVIDENCE_OFF, ITEM_NOT_FOUND) are the agent's to act on.
 			var se *store.Error
 			if errors.As(err, &se) {
 				return toolResult(err)

@@ -163,3 +163,20 @@ func DecisionOf(a evidence.Attempt) EvidenceDecision {
 func SkippedDecision(reason string) EvidenceDecision {
 	return EvidenceDecision{Status: string(evidence.StatusSkipped), Reason: strings.ToLower(reason)}
 }
+
+// Releasable returns the items Save to MCP would release now among itemIDs
+// (all of the session's when empty), so the app can collect runtime evidence
+// for exactly them before it releases them.
+func (s *Store) Releasable(ctx context.Context, sessionID string, itemIDs []string) ([]Item, error) {
+	var out []Item
+	err := s.read(ctx, "reading releasable items", func(t *sql.Tx) error {
+		items, err := loadItemsByID(ctx, t, sessionID, itemIDs)
+		for _, it := range items {
+			if releasable(it) {
+				out = append(out, it)
+			}
+		}
+		return err
+	})
+	return out, err
+}
