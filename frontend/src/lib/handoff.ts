@@ -2,6 +2,7 @@
 // actions and draft recovery. Every async result is fenced by the session that asked.
 import { ApiError } from './api';
 import { ctx } from './ctx';
+import { autoEvidenceText } from './evidence';
 import { summaryOf, upsertSummary } from './events';
 import { promptReadiness } from './readiness';
 import { app } from './state/app.svelte';
@@ -248,7 +249,8 @@ export async function saveToMcp(): Promise<void> {
     ui.tool = 'select';
     if (wasFrozen) void ctx.api.resume().catch(() => undefined);
     const waiting = app.agent?.presence === 'listening' ? 'Your agent is listening and will pick them up now.' : 'They wait for your agent: ask it to call fixthis_wait_for_feedback.';
-    app.notify('success', `Saved to MCP: ${ids.length} annotation${ids.length === 1 ? '' : 's'}. ${waiting}`, { topic: 'handoff' });
+    const diagnostics = autoEvidenceText(r.runtimeEvidence);
+    app.notify('success', `Saved to MCP: ${ids.length} annotation${ids.length === 1 ? '' : 's'}. ${waiting}${diagnostics ? ' ' + diagnostics : ''}`, { topic: 'handoff' });
   } catch (err) {
     report(err, 'Save to MCP failed', 'Your annotations are kept; try again.');
   } finally {
