@@ -30,6 +30,8 @@ export const TOOL_NAMES = [
   'fixthis_resolve_feedback',
   'fixthis_ask',
   'fixthis_capture_screen',
+  'fixthis_get_runtime_evidence',
+  'fixthis_capture_runtime_evidence',
 ];
 
 // These checks need no device. fixthis starts an adb server when none answers, so each
