@@ -244,7 +244,12 @@ func (d *Device) delay(ctx context.Context, base time.Duration) error {
 	if d.scale <= 0 || base <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(time.Duration(float64(base) * d.scale))
+	return sleep(ctx, time.Duration(float64(base)*d.scale))
+}
+
+// sleep waits for wait, or until ctx ends.
+func sleep(ctx context.Context, wait time.Duration) error {
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-t.C:

@@ -50,14 +50,7 @@ func (d *Device) pinnedDelay(ctx context.Context, script string) error {
 		d.logf("sim: %s: %v", name, err)
 		return nil
 	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return sleep(ctx, wait)
 }
 
 // pinnedName is the file in the outputs directory with the given extension

@@ -222,30 +222,34 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 func gfxinfoCommand(pkg string) string { return "dumpsys gfxinfo " + pkg }
 
 func runGfxinfo(ctx context.Context, sh Shell, req Request) (string, Attachment) {
-	text, r := shell(ctx, sh, req.Serial, gfxinfoCommand(req.Package))
-	if r != ReasonNone {
-		return "", failed(KindFrames, r)
-	}
-	sum, err := ParseGfxinfo(text)
-	if at, bad := parseFailure(KindFrames, err); bad {
-		return capRaw(text), at
-	}
-	return capRaw(text), Attachment{Status: StatusComplete, Summary: sum.Line(), Frames: &sum}
+	return runDumpsys(ctx, sh, req, KindFrames, gfxinfoCommand(req.Package), ParseGfxinfo,
+		func(at *Attachment, s FrameSummary) { at.Frames = &s })
 }
 
 // meminfoCommand is `dumpsys meminfo <pkg>`.
 func meminfoCommand(pkg string) string { return "dumpsys meminfo " + pkg }
 
 func runMeminfo(ctx context.Context, sh Shell, req Request) (string, Attachment) {
-	text, r := shell(ctx, sh, req.Serial, meminfoCommand(req.Package))
+	return runDumpsys(ctx, sh, req, KindMemory, meminfoCommand(req.Package), ParseMeminfo,
+		func(at *Attachment, s MemorySummary) { at.Memory = &s })
+}
+
+// runDumpsys runs one dumpsys collector: the command, its parser, and the
+// attachment with the parsed figures set by attach. What the device printed is
+// kept even when it does not parse, so the artifact shows why.
+func runDumpsys[S interface{ Line() string }](ctx context.Context, sh Shell, req Request, k Kind, cmd string,
+	parse func(string) (S, error), attach func(*Attachment, S)) (string, Attachment) {
+	text, r := shell(ctx, sh, req.Serial, cmd)
 	if r != ReasonNone {
-		return "", failed(KindMemory, r)
+		return "", failed(k, r)
 	}
-	sum, err := ParseMeminfo(text)
-	if at, bad := parseFailure(KindMemory, err); bad {
+	sum, err := parse(text)
+	if at, bad := parseFailure(k, err); bad {
 		return capRaw(text), at
 	}
-	return capRaw(text), Attachment{Status: StatusComplete, Summary: sum.Line(), Memory: &sum}
+	at := Attachment{Status: StatusComplete, Summary: sum.Line()}
+	attach(&at, sum)
+	return capRaw(text), at
 }
 
 // parseFailure maps a parser error: no process is unsupported (there is

@@ -1,8 +1,6 @@
 package handoff
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,19 +32,7 @@ func TestEvidenceGolden(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := Render(evidenceSession(), opts)
-			path := filepath.Join("testdata", name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("read golden (run with -update to create it): %v", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (run go test -update to accept):\n%s", path, got)
-			}
+			compareGolden(t, name, got)
 			if _, err := checkPrompt(got); err != nil {
 				t.Errorf("breaks the grammar: %v", err)
 			}
