@@ -37,6 +37,8 @@ var statusOf = map[errcode.Code]int{
 	errcode.PreviewNotFound:     http.StatusNotFound,
 	errcode.CaptureNotFound:     http.StatusNotFound,
 	errcode.ControlRefused:      http.StatusForbidden,
+	errcode.InputFailed:         http.StatusBadGateway,
+	errcode.NodeNotFound:        http.StatusNotFound,
 	errcode.ForbiddenHost:       http.StatusForbidden,
 	errcode.ForbiddenOrigin:     http.StatusForbidden,
 	errcode.WrongToken:          http.StatusForbidden,

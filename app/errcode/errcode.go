@@ -43,6 +43,8 @@ const (
 	PreviewNotFound    Code = "preview_not_found"    // a live or frozen frame is gone
 	CaptureNotFound    Code = "capture_not_found"    // no agent capture with that id
 	ControlRefused     Code = "control_refused"      // the user has not allowed agents to control the device
+	InputFailed        Code = "input_failed"         // an input command failed on the device
+	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
 
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
@@ -78,6 +80,8 @@ var prefixes = map[Code]string{
 	PreviewNotFound:     "PREVIEW_NOT_FOUND",
 	CaptureNotFound:     "CAPTURE_NOT_FOUND",
 	ControlRefused:      "DEVICE_CONTROL_REFUSED",
+	InputFailed:         "INPUT_FAILED",
+	NodeNotFound:        "NODE_NOT_FOUND",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

@@ -4,10 +4,10 @@
 export const BlockReasonValues = ["screen_off", "keyguard", "device_gone", "capture_failed"] as const;
 export type BlockReason = (typeof BlockReasonValues)[number];
 
-export const ErrorCodeValues = ["adb_unavailable", "batch_not_found", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_not_editable", "item_not_found", "no_draft_feedback", "not_found", "preview_not_found", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "wrong_token"] as const;
+export const ErrorCodeValues = ["adb_unavailable", "batch_not_found", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "preview_not_found", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "wrong_token"] as const;
 export type ErrorCode = (typeof ErrorCodeValues)[number];
 
-export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent"] as const;
+export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control"] as const;
 export type EventType = (typeof EventTypeValues)[number];
 
 export const ModeValues = ["desktop", "serve"] as const;
@@ -50,6 +50,13 @@ export interface ConnectInfo {
   configs: Record<string, AgentConfig>;
 }
 
+export interface ControlState {
+  serial: string;
+  allowed: boolean;
+  decided: boolean;
+  pending: boolean;
+}
+
 export interface Deleted {
   deleted: number;
 }
@@ -68,6 +75,19 @@ export interface Device {
   screen: DeviceScreen | null;
   hint: string;
   isDemo: boolean;
+}
+
+export interface DeviceAction {
+  seq: number;
+  serial: string;
+  action: string;
+  detail: string;
+  outcome: string;
+  createdAt: string;
+}
+
+export interface DeviceActionList {
+  actions: DeviceAction[];
 }
 
 export interface DeviceList {
