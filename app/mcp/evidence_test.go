@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"fixthis/app/errcode"
 	"fixthis/app/evidence"
 	"fixthis/app/store"
@@ -93,9 +95,19 @@ func TestCaptureRuntimeEvidenceRefusals(t *testing.T) {
 	s := openStore(t, t.TempDir())
 	_, items := seed(t, s, 1)
 	args := map[string]any{"itemId": items[0].ItemID}
-	sidecar := newClient(t, Deps{Store: s})
+	noApp := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, ErrAppNotRunning }
+	sidecar := newClient(t, Deps{Store: s, Forward: noApp})
 	if res := call(t, sidecar, "fixthis_capture_runtime_evidence", args, nil); !res.IsError || !strings.HasPrefix(text(res), "DEVICE_NOT_AVAILABLE") {
-		t.Errorf("sidecar: %s", text(res))
+		t.Errorf("sidecar without the app: %s", text(res))
+	}
+	var forwarded string
+	toApp := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		forwarded = req.Params.Name
+		return mcp.NewToolResultError("RUNTIME_EVIDENCE_OFF: off in the app"), nil
+	}
+	viaApp := newClient(t, Deps{Store: s, Forward: toApp})
+	if res := call(t, viaApp, "fixthis_capture_runtime_evidence", args, nil); text(res) != "RUNTIME_EVIDENCE_OFF: off in the app" || forwarded != "fixthis_capture_runtime_evidence" {
+		t.Errorf("sidecar with the app: %s (forwarded %q)", text(res), forwarded)
 	}
 	off := newClient(t, Deps{Store: s, Evidence: storeCollector{s: s, off: true}})
 	if res := call(t, off, "fixthis_capture_runtime_evidence", args, nil); !res.IsError || !strings.HasPrefix(text(res), "RUNTIME_EVIDENCE_OFF") {

@@ -103,8 +103,8 @@ func (t *toolset) captureRuntimeEvidence() server.ServerTool {
 	tool := mcp.NewTool("fixthis_capture_runtime_evidence",
 		mcp.WithDescription("Capture fresh runtime evidence for a feedback item from the device: the app's log since shortly before "+
 			"the annotated screen was frozen (crashes, ANRs), frame statistics and memory, redacted and stored locally. "+
-			"Takes up to about 3 s. Works where the FixThis app runs a device layer (its /mcp endpoint), not in the stdio sidecar, "+
-			"and not when the developer turned runtime diagnostics off for the session."),
+			"Takes up to about 3 s. The stdio sidecar hands the call to the running FixThis app, which owns the device selection; "+
+			"refused when the developer turned runtime diagnostics off for the session."),
 		mcp.WithTitleAnnotation("Capture runtime evidence"),
 		itemIDArg(true),
 		mcp.WithReadOnlyHintAnnotation(false),
@@ -119,8 +119,18 @@ func (t *toolset) captureRuntimeEvidence() server.ServerTool {
 			return invalidArg("%v", err), nil
 		}
 		if t.deps.Evidence == nil {
-			return mcp.NewToolResultError("DEVICE_NOT_AVAILABLE: no device layer in this process (the stdio sidecar only reads the " +
-				"feedback store); capture through the running FixThis app's /mcp endpoint, or read what fixthis_get_runtime_evidence has"), nil
+			// The sidecar: the app knows which device the developer selected.
+			if t.deps.Forward != nil {
+				res, err := t.deps.Forward(ctx, req)
+				if err == nil {
+					return res, nil
+				}
+				if !errors.Is(err, ErrAppNotRunning) {
+					return nil, err
+				}
+			}
+			return mcp.NewToolResultError("DEVICE_NOT_AVAILABLE: the FixThis app is not running for this project, and runtime " +
+				"evidence is captured by the app; start it, or read what fixthis_get_runtime_evidence has"), nil
 		}
 		rec, err := t.deps.Evidence.CollectEvidence(ctx, strings.TrimSpace(iid), store.EvidenceTriggerAgent)
 		if err != nil {

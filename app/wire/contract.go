@@ -5,6 +5,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/agentdevice"
 	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
@@ -44,6 +45,9 @@ var Console = Contract{
 		typeOf[app.ItemSources](),
 		typeOf[app.ConnectInfo](),
 		typeOf[store.Presence](),
+		typeOf[app.DeviceActionList](),
+		typeOf[store.DeviceAction](),
+		typeOf[agentdevice.ControlState](),
 		typeOf[app.EvidenceDoc](),
 		typeOf[store.EvidenceRecord](),
 	},

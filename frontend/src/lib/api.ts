@@ -1,7 +1,7 @@
 // The only module that talks to the server: every fetch and the EventSource live here.
+import { EventTypeValues, type EventType, type EvidenceDoc, type EvidenceRecord, type HandoffEvidence } from './wire.gen';
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
-import type { EvidenceDoc, EvidenceRecord, HandoffEvidence } from './wire.gen';
 import type {
   BatchRequest,
   BatchResponse,
@@ -36,19 +36,8 @@ export interface WithEtag<T> {
   etag: string | null;
 }
 
-export const EVENT_TYPES = [
-  'snapshot',
-  'devices-updated',
-  'preview-ready',
-  'preview-status',
-  'session-updated',
-  'sessions-updated',
-  'agent',
-  'heartbeat',
-  'replay-overflow',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Every event the server sends, generated from the Go event list. */
+export const EVENT_TYPES = EventTypeValues;
 
 export interface EventStreamHandlers {
   onOpen(): void;

@@ -1,10 +1,6 @@
-// Runtime evidence in the console: what Capture diagnostics shows on a saved item and
-// what Save to MCP's success status says Auto collected. Only bounded summaries and
-// status metadata reach the browser; raw collector output stays in the local files.
-import { ApiError } from './api';
-import { ctx } from './ctx';
-import { app } from './state/app.svelte';
-import { evidence } from './state/evidence.svelte';
+// Runtime evidence in words: what Capture diagnostics shows on a saved item and what
+// Save to MCP's success status says Auto collected. Only bounded summaries and status
+// metadata reach the browser; raw collector output stays in the local files.
 import type { EvidenceAttachment, EvidenceAttempt, EvidenceKind, EvidenceStatus, HandoffEvidence } from './wire.gen';
 
 const KIND_LABEL: Record<EvidenceKind, string> = { logcat: 'Log', frames: 'Frames', memory: 'Memory' };
@@ -66,40 +62,4 @@ export function autoEvidenceText(h: HandoffEvidence | undefined): string {
   const what = a ? collected(a) : 'nothing';
   const warn = d.warnings?.length ? ` (${d.warnings.map(warningText).join(', ')})` : '';
   return `Diagnostics ${d.status}: collected ${what}${warn}.`;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof ApiError && err.status === 0 ? 'The FixThis app is not reachable.' : (err as Error).message;
-}
-
-/** Fetches a saved item's captures (kept on screen while refreshing). */
-export async function loadEvidence(itemId: string): Promise<void> {
-  const sessionId = app.activeSessionId;
-  if (!sessionId) return;
-  const have = evidence.get(sessionId, itemId);
-  if (have?.status === 'collecting') return;
-  evidence.set(sessionId, itemId, { status: 'loading', attempts: have?.attempts ?? [] });
-  try {
-    const doc = await ctx.api.itemEvidence(itemId, sessionId);
-    if (evidence.get(sessionId, itemId)?.status === 'collecting') return;
-    evidence.set(sessionId, itemId, { status: 'ready', attempts: doc.attempts ?? [] });
-  } catch (err) {
-    evidence.set(sessionId, itemId, { status: 'error', attempts: have?.attempts ?? [], error: errorText(err) });
-  }
-}
-
-/** Capture diagnostics / Capture again. */
-export async function collectEvidence(itemId: string): Promise<void> {
-  const sessionId = app.activeSessionId;
-  if (!sessionId) return;
-  const have = evidence.get(sessionId, itemId);
-  if (have?.status === 'collecting') return;
-  const before = have?.attempts ?? [];
-  evidence.set(sessionId, itemId, { status: 'collecting', attempts: before });
-  try {
-    const rec = await ctx.api.collectEvidence(itemId);
-    evidence.set(sessionId, itemId, { status: 'ready', attempts: [rec, ...before] });
-  } catch (err) {
-    evidence.set(sessionId, itemId, { status: 'error', attempts: before, error: errorText(err) });
-  }
 }

@@ -128,12 +128,17 @@ test('Manual: skipped on Save to MCP, captured by the agent; Off: refused', asyn
   await serve.api.call('PUT', `/api/sessions/${sessionId}`, { runtimeEvidencePolicy: 'off' });
   assert.match(await toolError(agent.client, 'fixthis_capture_runtime_evidence', { itemId }), /^RUNTIME_EVIDENCE_OFF: /);
 
-  // The stdio sidecar has no device layer: it reads captures but cannot make one.
+  // The stdio sidecar reads captures from the store and hands a capture to the running
+  // app, whose answer (here: Off) it passes on.
   const side = await stdioClient(dir, 'sdk-evidence-stdio');
   try {
     const got = await call(side.client, 'fixthis_get_runtime_evidence', { itemId });
     assert.equal(got.attempts[0].captureId, fresh.captureId);
-    assert.match(await toolError(side.client, 'fixthis_capture_runtime_evidence', { itemId }), /^DEVICE_NOT_AVAILABLE: /);
+    assert.match(await toolError(side.client, 'fixthis_capture_runtime_evidence', { itemId }), /^RUNTIME_EVIDENCE_OFF: /);
+    await serve.api.call('PUT', `/api/sessions/${sessionId}`, { runtimeEvidencePolicy: 'manual' });
+    const viaApp = await call(side.client, 'fixthis_capture_runtime_evidence', { itemId });
+    assert.equal(viaApp.trigger, 'agent');
+    assert.equal(viaApp.status, 'complete');
   } finally {
     await side.close();
   }
