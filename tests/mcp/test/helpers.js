@@ -30,6 +30,12 @@ export const TOOL_NAMES = [
   'fixthis_resolve_feedback',
   'fixthis_ask',
   'fixthis_capture_screen',
+  'fixthis_tap',
+  'fixthis_swipe',
+  'fixthis_type_text',
+  'fixthis_press_key',
+  'fixthis_launch_app',
+  'fixthis_wait_for_screen',
   'fixthis_get_runtime_evidence',
   'fixthis_capture_runtime_evidence',
 ];
