@@ -2,6 +2,7 @@
 // stream. Polling runs only while the stream is down and stops the moment it is back.
 import type { Api } from './api';
 import { recordError } from './diagnostics';
+import { onAgentPhoneEvent } from './actions/agentPhone';
 import { applyEvent, applyPreview, sortSessions, summaryOf } from './events';
 import type { AppState } from './state/app.svelte';
 
@@ -62,6 +63,7 @@ export class Sync {
         d.eventsByType[type] = (d.eventsByType[type] ?? 0) + 1;
         if (id) d.lastEventId = id;
         const outcome = applyEvent(this.app, type, data);
+        onAgentPhoneEvent(type, data);
         if (type === 'session-updated') {
           const sess = (data as { session?: { sessionId?: string; etag?: string } }).session;
           if (outcome === 'applied' && sess?.sessionId && sess.etag) this.app.etags.set(sess.sessionId, sess.etag);
