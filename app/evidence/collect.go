@@ -183,6 +183,10 @@ func logcatCommand(since time.Time) string {
 	return fmt.Sprintf("logcat -d -v threadtime -b main,system,crash -t '%d.%03d'", ms/1000, ms%1000)
 }
 
+// logcatFallbackCommand is `logcat -d -v threadtime -t 5000`: the newest lines
+// of the default buffers, for logcats that refuse the command above.
+const logcatFallbackCommand = "logcat -d -v threadtime -t 5000"
+
 // pidofCommand is `pidof <pkg>`: the app's live process, if any.
 func pidofCommand(pkg string) string { return "pidof " + pkg }
 
@@ -204,6 +208,11 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 		}
 	}()
 	text, r := shell(ctx, sh, req.Serial, logcatCommand(since))
+	if r == ReasonCommandFailed {
+		// Before Android 7 there is no crash buffer and -t takes no epoch time:
+		// the default buffers' newest lines are the closest a device can give.
+		text, r = shell(ctx, sh, req.Serial, logcatFallbackCommand)
+	}
 	<-pidDone
 	if r != ReasonNone {
 		return "", failed(KindLogcat, r)

@@ -226,6 +226,21 @@ func TestWarningsAreBounded(t *testing.T) {
 	}
 }
 
+// An older logcat refuses the crash buffer and the epoch time: the collector asks
+// again for the default buffers' newest lines.
+func TestLogcatFallsBackOnOldDevices(t *testing.T) {
+	sh := fakeShell{answers: map[string]fakeAnswer{
+		"pidof ":                     {code: 1},
+		"logcat -d -v threadtime -b": {code: 1},
+		logcatFallbackCommand:        {out: readTestdata(t, "logcat_anr.txt")},
+		"dumpsys ":                   {out: readTestdata(t, "meminfo_api19.txt")},
+	}}
+	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo"})
+	if at := byKind(a)[KindLogcat]; at.Status != StatusComplete || at.Logcat.ANR == nil {
+		t.Errorf("logcat %+v", at)
+	}
+}
+
 func TestLogcatCommandUsesEpochTime(t *testing.T) {
 	got := logcatCommand(time.UnixMilli(1764582071005))
 	if got != "logcat -d -v threadtime -b main,system,crash -t '1764582071.005'" {
