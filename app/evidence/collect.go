@@ -217,14 +217,20 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 	if r != ReasonNone {
 		return "", failed(KindLogcat, r)
 	}
-	if len(text) > maxRaw {
-		text = text[len(text)-maxRaw:]
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			text = text[i+1:]
+	sum, kept := ParseLogcat(text, req.Package, pid)
+	// Only the app's own lines (with its crash and ANR records) are kept: other
+	// apps' logs are none of this feedback's business.
+	raw := ""
+	if len(kept) > 0 {
+		raw = strings.Join(kept, "\n") + "\n"
+	}
+	if len(raw) > maxRaw {
+		raw = raw[len(raw)-maxRaw:]
+		if i := strings.IndexByte(raw, '\n'); i >= 0 {
+			raw = raw[i+1:]
 		}
 	}
-	sum, _ := ParseLogcat(text, req.Package, pid)
-	return text, Attachment{Status: StatusComplete, Summary: sum.Line(), Logcat: &sum}
+	return raw, Attachment{Status: StatusComplete, Summary: sum.Line(), Logcat: &sum}
 }
 
 // gfxinfoCommand is `dumpsys gfxinfo <pkg>`.

@@ -104,6 +104,10 @@ func TestCollectCompleteStoresRedactedPrivateFiles(t *testing.T) {
 	if strings.Contains(string(raw), "ana.lopez@example.com") || strings.Contains(string(raw), "session=9f8e") || !strings.Contains(string(raw), "FATAL EXCEPTION") {
 		t.Errorf("stored logcat is not the redacted output:\n%s", raw)
 	}
+	// Only the app's lines are stored: not system_server's, not another app's crash.
+	if strings.Contains(string(raw), "com.example.weather") || strings.Contains(string(raw), " 1423 ") || strings.Count(string(raw), "\n") != 27 {
+		t.Errorf("stored logcat holds more than the app's 27 lines:\n%s", raw)
+	}
 }
 
 func TestCollectProcessGone(t *testing.T) {

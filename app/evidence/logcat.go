@@ -122,7 +122,7 @@ func ParseLogcat(text, pkg string, pid int) (LogcatSummary, []string) {
 				pids[anr.Pid] = true
 			}
 			for j := i; j < end; j++ {
-				kept = append(kept, raw[j])
+				kept = append(kept, strings.TrimRight(raw[j], "\r"))
 				sum.count(lines[j])
 			}
 			i = end - 1
@@ -137,13 +137,13 @@ func ParseLogcat(text, pkg string, pid int) (LogcatSummary, []string) {
 				sum.Crash = &c
 			}
 			for j := i; j < end; j++ {
-				kept = append(kept, raw[j])
+				kept = append(kept, strings.TrimRight(raw[j], "\r"))
 				sum.count(lines[j])
 			}
 			i = end - 1
 			continue
 		}
-		kept = append(kept, raw[i])
+		kept = append(kept, strings.TrimRight(raw[i], "\r"))
 		sum.count(l)
 	}
 	for p := range pids {
