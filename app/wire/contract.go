@@ -15,13 +15,24 @@ import (
 	"fixthis/capture"
 )
 
-//go:generate go run ./gen ../../frontend/src/lib/wire.gen.ts
+//go:generate go run ./gen ../../frontend/src/lib
+
+// MainFile is the module the console imports; it re-exports the split-off files.
+const MainFile = "wire.gen"
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 
 // Console is the console API's contract: every body the server sends, every event
 // payload, and the enums the console switches on.
 var Console = Contract{
+	// The store's and the source index's shapes (and the UI node they embed) are a
+	// lower layer: they never refer to the app's.
+	Split: map[string]string{
+		"fixthis/app/store":         "wire.store.gen",
+		"fixthis/app/source":        "wire.store.gen",
+		"fixthis/internal/sidekick": "wire.store.gen",
+		"fixthis/app/evidence":      "wire.store.gen",
+	},
 	Roots: []reflect.Type{
 		typeOf[app.Health](),
 		typeOf[app.Snapshot](),
