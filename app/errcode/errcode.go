@@ -24,6 +24,8 @@ const (
 	ItemNotFound        Code = "item_not_found"
 	ItemNotEditable     Code = "item_not_editable"
 	ItemAlreadyResolved Code = "item_already_resolved"
+	ItemClosedByUser    Code = "item_closed_by_user" // the user resolved, won't-fixed or deleted it: final
+	ItemClaimed         Code = "item_claimed"        // another live agent holds the claim
 	NoDraftFeedback     Code = "no_draft_feedback"
 	ScreenNotFound      Code = "screen_not_found"
 	BatchNotFound       Code = "batch_not_found"
@@ -35,12 +37,15 @@ const (
 	StorageReadOnly     Code = "storage_read_only"
 	StorageFailed       Code = "storage_failed"
 
-	DeviceNotAvailable Code = "device_not_available" // the selected device is offline or none is selected
-	DeviceNotFound     Code = "device_not_found"     // no device with that serial
-	ADBUnavailable     Code = "adb_unavailable"      // the adb server does not answer
-	CaptureFailed      Code = "capture_failed"       // the device did not give a frame or tree
-	TapFailed          Code = "tap_failed"           // `input tap` failed on the device
-	PreviewNotFound    Code = "preview_not_found"    // a live or frozen frame is gone
+	DeviceNotAvailable Code = "device_not_available"         // the selected device is offline or none is selected
+	DeviceNotFound     Code = "device_not_found"             // no device with that serial
+	ADBUnavailable     Code = "adb_unavailable"              // the adb server does not answer
+	CaptureFailed      Code = "capture_failed"               // the device did not give a frame or tree
+	TapFailed          Code = "tap_failed"                   // `input tap` failed on the device
+	PreviewNotFound    Code = "preview_not_found"            // a live or frozen frame is gone
+	ScreenshotNotFound Code = "preview_screenshot_not_found" // a frame's image is gone (its tree may remain)
+	SaveInProgress     Code = "preview_save_in_progress"     // another save of the same frame is running
+	TooLarge           Code = "payload_too_large"            // a body or field over its size limit
 
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
@@ -58,6 +63,8 @@ var prefixes = map[Code]string{
 	ItemNotFound:        "ITEM_NOT_FOUND",
 	ItemNotEditable:     "ITEM_NOT_EDITABLE",
 	ItemAlreadyResolved: "ITEM_ALREADY_RESOLVED",
+	ItemClosedByUser:    "ITEM_CLOSED_BY_USER",
+	ItemClaimed:         "ITEM_CLAIMED",
 	NoDraftFeedback:     "NO_DRAFT_FEEDBACK",
 	ScreenNotFound:      "SCREEN_NOT_FOUND",
 	BatchNotFound:       "BATCH_NOT_FOUND",
@@ -74,6 +81,9 @@ var prefixes = map[Code]string{
 	CaptureFailed:       "DEVICE_NOT_AVAILABLE",
 	TapFailed:           "DEVICE_NOT_AVAILABLE",
 	PreviewNotFound:     "PREVIEW_NOT_FOUND",
+	ScreenshotNotFound:  "PREVIEW_SCREENSHOT_NOT_FOUND",
+	SaveInProgress:      "PREVIEW_SAVE_IN_PROGRESS",
+	TooLarge:            "PAYLOAD_TOO_LARGE",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

@@ -200,8 +200,9 @@ func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID, status str
 		if err != nil {
 			return err
 		}
-		if _, err := t.ExecContext(ctx, `UPDATE items SET status = ?, resolved_by = 'user', updated_at = ? WHERE id = ?`,
-			status, millis(t.now), itemID); err != nil {
+		if _, err := t.ExecContext(ctx, `UPDATE items SET status = ?, resolved_by = 'user', resolved_at = ?,
+			claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`,
+			status, millis(t.now), millis(t.now), itemID); err != nil {
 			return fmt.Errorf("resolve item: %w", err)
 		}
 		if agentHasItem(it) {

@@ -210,7 +210,12 @@ func TestWaitLeaseAcrossHandles(t *testing.T) {
 func TestWaitLeaseMigration(t *testing.T) {
 	dir := t.TempDir()
 	s := openTest(t, dir)
-	if _, err := s.wdb.Exec(`DROP TABLE wait_leases; PRAGMA user_version = 1`); err != nil {
+	// Undo migrations 2 and later, back to a version-1 schema.
+	if _, err := s.wdb.Exec(`DROP TABLE wait_leases; DROP TABLE agent_connections;
+		ALTER TABLE items DROP COLUMN claimed_by; ALTER TABLE items DROP COLUMN claimed_at;
+		ALTER TABLE items DROP COLUMN resolved_at; ALTER TABLE items DROP COLUMN forced_save;
+		ALTER TABLE sessions DROP COLUMN agent_pickup; ALTER TABLE agent_batches DROP COLUMN served_to;
+		PRAGMA user_version = 1`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -19,17 +19,17 @@ type querier interface {
 const itemColumns = `id, session_id, COALESCE(screen_id, ''), sequence_number, client_workspace_id,
 	client_draft_item_id, target_json, severity, comment, delivery, status, modified_after_send,
 	resolved_by, agent_note, agent_summary, agent_question, user_answer, crop_artifact,
-	created_at, updated_at, last_handed_off_at`
+	created_at, updated_at, last_handed_off_at, claimed_by, claimed_at, resolved_at, forced_save`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
 	var target string
 	var created, updated int64
-	var handed sql.NullInt64
+	var handed, claimed, resolved sql.NullInt64
 	err := sc.Scan(&it.ItemID, &it.SessionID, &it.ScreenID, &it.SequenceNumber, &it.ClientWorkspaceID,
 		&it.ClientDraftItemID, &target, &it.Severity, &it.Comment, &it.Delivery, &it.Status,
 		&it.ModifiedAfterSend, &it.ResolvedBy, &it.AgentNote, &it.AgentSummary, &it.AgentQuestion,
-		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed)
+		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed, &it.ClaimedBy, &claimed, &resolved, &it.ForcedSave)
 	if err != nil {
 		return it, err
 	}
@@ -37,6 +37,7 @@ func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 		return it, fmt.Errorf("decode target of item %s: %w", it.ItemID, err)
 	}
 	it.CreatedAt, it.UpdatedAt, it.LastHandedOffAt = fromMillis(created), fromMillis(updated), fromNullMillis(handed)
+	it.ClaimedAt, it.ResolvedAt = fromNullMillis(claimed), fromNullMillis(resolved)
 	it.Phase = derivePhase(it.Delivery, it.Status, it.ModifiedAfterSend)
 	if it.CropArtifact != "" {
 		it.CropURL = "/api/items/" + url.PathEscape(it.ItemID) + "/crop?sessionId=" + url.QueryEscape(it.SessionID)

@@ -169,7 +169,17 @@ type Item struct {
 	CreatedAt         time.Time  `json:"createdAt"`
 	UpdatedAt         time.Time  `json:"updatedAt"`
 	LastHandedOffAt   *time.Time `json:"lastHandedOffAt"`
-	CropURL           string     `json:"cropUrl"`
+	// ResolvedAt is when the item became resolved or wont_fix (nil while open).
+	ResolvedAt *time.Time `json:"resolvedAt"`
+	// ForcedSave marks an item saved over a screen-fingerprint mismatch: its
+	// screenshot may not show the screen the comment was written on.
+	ForcedSave bool   `json:"forcedSave"`
+	CropURL    string `json:"cropUrl"`
+
+	// ClaimedBy names the agent connection holding the claim ("" when none);
+	// ClaimedAt is when it claimed.
+	ClaimedBy string     `json:"-"`
+	ClaimedAt *time.Time `json:"-"`
 
 	// CropArtifact is the crop's artifact key ("" when absent).
 	CropArtifact string `json:"-"`

@@ -1,0 +1,123 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestUserDecisionIsFinal: once the developer closes an item (resolved, won't
+// fix, deleted), the agent's claim, resolve and ask are ITEM_CLOSED_BY_USER
+// and the item keeps the developer's decision.
+func TestUserDecisionIsFinal(t *testing.T) {
+	ctx := context.Background()
+	agentCalls := map[string]func(s *Store, sid, iid string) error{
+		"claim":   func(s *Store, sid, iid string) error { _, err := s.Claim(ctx, sid, iid, ""); return err },
+		"resolve": func(s *Store, sid, iid string) error { _, err := s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, "fixed"}); return err },
+		"ask":     func(s *Store, sid, iid string) error { _, err := s.Ask(ctx, sid, iid, "which?"); return err },
+	}
+	decisions := map[string]func(s *Store, sid, iid string){
+		"wont_fix": func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusWontFix))(t) },
+		"resolved": func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t) },
+		"deleted": func(s *Store, sid, iid string) {
+			if err := s.DeleteItem(ctx, sid, iid); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+	for dname, decide := range decisions {
+		for cname, call := range agentCalls {
+			t.Run(dname+"/"+cname, func(t *testing.T) {
+				s := newTestStore(t)
+				sess, items := sessionWithItems(t, s, 1)
+				sid, iid := sess.SessionID, items[0].ItemID
+				mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+				mustOK(s.Claim(WithAgent(ctx, "a1"), sid, iid, ""))(t)
+				decide(s, sid, iid)
+				err := call(s, sid, iid)
+				if !errors.Is(err, ErrItemClosedByUser) || !strings.HasPrefix(err.Error(), "ITEM_CLOSED_BY_USER: ") {
+					t.Fatalf("%s after %s: %v, want ITEM_CLOSED_BY_USER", cname, dname, err)
+				}
+				if dname == "deleted" {
+					return
+				}
+				d, err := s.ReadItem(ctx, sid, iid)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.Item.Status != dname || d.Item.ResolvedBy != ResolvedByUser || d.Item.AgentSummary != "" || d.Item.ResolvedAt == nil {
+					t.Fatalf("item changed by the agent: %+v", d.Item)
+				}
+			})
+		}
+	}
+}
+
+// TestClaimIsExclusive: a claim belongs to one agent connection while it is
+// alive; the same agent may claim again, another gets ITEM_CLAIMED, and a
+// claim whose connection is gone can be taken over.
+func TestClaimIsExclusive(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess, items := sessionWithItems(t, s, 1)
+	sid, iid := sess.SessionID, items[0].ItemID
+	mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+	a, b := WithAgent(ctx, "agent-a"), WithAgent(ctx, "agent-b")
+	if err := s.TouchConnections(ctx, []string{"agent-a", "agent-b"}); err != nil {
+		t.Fatal(err)
+	}
+	first := mustOK(s.Claim(a, sid, iid, "on it"))(t)
+	again := mustOK(s.Claim(a, sid, iid, ""))(t)
+	if again.Status != StatusInProgress || again.AgentNote != "on it" || !again.ClaimedAt.Equal(*first.ClaimedAt) {
+		t.Fatalf("repeated claim changed the claim: %+v", again)
+	}
+	for name, call := range map[string]func() error{
+		"claim":   func() error { _, err := s.Claim(b, sid, iid, ""); return err },
+		"resolve": func() error { _, err := s.Resolve(b, ResolveInput{sid, iid, StatusResolved, "mine"}); return err },
+		"ask":     func() error { _, err := s.Ask(b, sid, iid, "?"); return err },
+	} {
+		err := call()
+		if !errors.Is(err, ErrItemClaimed) || !strings.Contains(err.Error(), "since "+first.ClaimedAt.UTC().Format("2006-01-02T15:04:05Z")) {
+			t.Fatalf("%s by a second agent: %v, want ITEM_CLAIMED naming since when", name, err)
+		}
+	}
+	if err := s.EndConnection(ctx, "agent-a"); err != nil {
+		t.Fatal(err)
+	}
+	taken := mustOK(s.Claim(b, sid, iid, "taking over"))(t)
+	if taken.ClaimedBy != "agent-b" {
+		t.Fatalf("claim of a gone connection not taken over: %+v", taken)
+	}
+}
+
+// TestBatchServedToOneAgent: an unacknowledged batch goes to one waiting
+// agent at a time; it is served again to the same agent, and to another
+// agent only once the first one's connection is gone.
+func TestBatchServedToOneAgent(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess, _ := sessionWithItems(t, s, 2)
+	sid := sess.SessionID
+	mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+	if err := s.TouchConnections(ctx, []string{"agent-a", "agent-b"}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := WithAgent(ctx, "agent-a"), WithAgent(ctx, "agent-b")
+	first := mustOK(s.NextAgentBatch(a, sid))(t)
+	if first == nil {
+		t.Fatal("no batch served")
+	}
+	if other := mustOK(s.NextAgentBatch(b, ""))(t); other != nil {
+		t.Fatalf("second agent was served %s, already served to the first", other.BatchID)
+	}
+	if again := mustOK(s.NextAgentBatch(a, sid))(t); again == nil || again.BatchID != first.BatchID {
+		t.Fatalf("first agent not served its batch again: %+v", again)
+	}
+	if err := s.EndConnection(ctx, "agent-a"); err != nil {
+		t.Fatal(err)
+	}
+	if moved := mustOK(s.NextAgentBatch(b, sid))(t); moved == nil || moved.BatchID != first.BatchID {
+		t.Fatalf("batch of a gone agent not served to the next: %+v", moved)
+	}
+}
