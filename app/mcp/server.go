@@ -69,13 +69,12 @@ Source hints are candidates: verify screenshot, target and code before editing.`
 
 // NewServer builds the MCP server with every FixThis tool.
 func NewServer(deps Deps) *server.MCPServer {
-	if deps.Logger == nil {
-		deps.Logger = slog.New(slog.DiscardHandler)
-	}
 	if deps.Version == "" {
 		deps.Version = "dev"
 	}
+	t := newToolset(deps)
 	srv := server.NewMCPServer("fixthis", deps.Version,
+		server.WithHooks(t.conns.hooks()),
 		server.WithToolCapabilities(false),
 		// Generic clients (and the conformance suite) probe resources and logging;
 		// answering with empty lists and accepting a level beats "method not found".
@@ -86,18 +85,27 @@ func NewServer(deps Deps) *server.MCPServer {
 		server.WithOutputSchemaValidation(),
 		server.WithRecovery(),
 	)
-	srv.AddTools(Tools(deps)...)
+	srv.AddTools(t.tools()...)
 	return srv
 }
 
 // Tools returns every tool with its handler (tools/list sorts them by name).
 // One constructor per tool; they share the wait-owner ids and the presence
 // tracker created here.
-func Tools(deps Deps) []server.ServerTool {
+func Tools(deps Deps) []server.ServerTool { return newToolset(deps).tools() }
+
+func newToolset(deps Deps) *toolset {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	t := &toolset{deps: deps, owners: newWaitOwners(), presence: newPresenceTracker(deps.Store, deps.OnPresence, deps.Logger)}
+	owners := newWaitOwners()
+	t := &toolset{deps: deps, owners: owners, presence: newPresenceTracker(deps.Store, deps.OnPresence, deps.Logger)}
+	t.conns = &connections{store: deps.Store, prefix: owners.prefix, log: deps.Logger, live: map[string]bool{},
+		onEnd: func(string) { t.presence.connectionEnded(t.conns.count()) }}
+	return t
+}
+
+func (t *toolset) tools() []server.ServerTool {
 	return []server.ServerTool{
 		t.listSessions(),
 		t.listFeedback(),
@@ -115,6 +123,7 @@ type toolset struct {
 	deps     Deps
 	owners   *waitOwners
 	presence *presenceTracker
+	conns    *connections
 }
 
 // ServeStdio serves the tools on in/out (the agent's pipes) until ctx ends or

@@ -22,8 +22,8 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_wait_for_feedback",
 		mcp.WithDescription("Wait until the developer hands you feedback (Save to MCP), answers one of your questions, or withdraws an item; "+
 			"returns that batch, or {\"status\":\"timeout\"} after timeoutSeconds (then call again). A batch is served again until you "+
-			"acknowledge it with fixthis_ack_feedback. One wait per session at a time, across every agent on the project; "+
-			"a wait without sessionId counts for every session."),
+			"acknowledge it with fixthis_ack_feedback; until then no other agent is served it while you stay connected. "+
+			"One wait per session at a time, across every agent on the project; a wait without sessionId counts for every session."),
 		mcp.WithTitleAnnotation("Wait for feedback"),
 		sessionIDArg(false, "Wait for this session only; without it, any session."),
 		mcp.WithNumber("timeoutSeconds", mcp.Description("Seconds to wait before returning a timeout (default 25, max 50)."),
@@ -53,7 +53,8 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 			return toolResult(err)
 		}
 		defer t.releaseLease(sid, owner)
-		b, err := t.park(ctx, sid, owner, timeout)
+		actx := t.conns.bind(ctx)
+		b, err := t.park(actx, sid, owner, timeout)
 		if errors.As(err, &taken) {
 			return taken.result(), nil
 		} else if err != nil {
@@ -62,7 +63,14 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 		if b == nil {
 			return structured(waitOut{Status: "timeout", Next: "call fixthis_wait_for_feedback again"})
 		}
-		return t.batchResult(ctx, b)
+		res, err := t.batchResult(ctx, b)
+		if err != nil || res.IsError {
+			// The agent never got this batch: it must not stay reserved to it.
+			if uerr := t.deps.Store.UnreserveBatch(actx, b.BatchID); uerr != nil {
+				t.deps.Logger.Warn("free an undelivered batch", "batch", b.BatchID, "err", uerr)
+			}
+		}
+		return res, err
 	}}
 }
 

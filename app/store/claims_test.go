@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUserDecisionIsFinal: once the developer closes an item (resolved, won't
@@ -119,5 +120,41 @@ func TestBatchServedToOneAgent(t *testing.T) {
 	}
 	if moved := mustOK(s.NextAgentBatch(b, sid))(t); moved == nil || moved.BatchID != first.BatchID {
 		t.Fatalf("batch of a gone agent not served to the next: %+v", moved)
+	}
+}
+
+// TestPresenceWorkingWhileClaimHeld: an agent that holds a claim on a live
+// connection is working through a long edit; it turns away when the
+// connection ends.
+func TestPresenceWorkingWhileClaimHeld(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s, err := Open(ctx, t.TempDir(), Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sess, items := sessionWithItems(t, s, 1)
+	sid := sess.SessionID
+	mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+	mustOK(s.SetPresence(ctx, sid, PresenceWorking))(t)
+	if err := s.TouchConnections(ctx, []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	mustOK(s.Claim(WithAgent(ctx, "a"), sid, items[0].ItemID, ""))(t)
+	for range 12 { // a 20-minute edit, the connection refreshed all along
+		now = now.Add(100 * time.Second)
+		if err := s.TouchConnections(ctx, []string{"a"}); err != nil {
+			t.Fatal(err)
+		}
+		if p := mustOK(s.GetPresence(ctx, sid))(t); p.Presence != PresenceWorking {
+			t.Fatalf("after %s of editing: %s, want working", p.LastSeenAt.Sub(now), p.Presence)
+		}
+	}
+	if err := s.EndConnection(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if p := mustOK(s.GetPresence(ctx, sid))(t); p.Presence != PresenceAway {
+		t.Fatalf("after the connection ended: %s, want away", p.Presence)
 	}
 }

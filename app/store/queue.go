@@ -129,6 +129,16 @@ func (s *Store) NextAgentBatch(ctx context.Context, sessionID string) (*AgentBat
 	return out, err
 }
 
+// UnreserveBatch frees a batch served to the agent of ctx that never reached
+// it (the answer could not be built), so any agent may be served it again.
+func (s *Store) UnreserveBatch(ctx context.Context, batchID string) error {
+	agent := AgentFrom(ctx)
+	return s.write(ctx, "freeing agent batch", func(t *tx) error {
+		_, err := t.ExecContext(ctx, `UPDATE agent_batches SET served_to = '' WHERE id = ? AND served_to = ?`, batchID, agent)
+		return err
+	})
+}
+
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
