@@ -42,7 +42,7 @@ func (t *toolset) claimFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_claim_feedback",
 		append([]mcp.ToolOption{
 			mcp.WithDescription("Claim a feedback item before editing code: it shows as in progress in the developer's console. " +
-				"A claim is yours alone while your connection is open: another agent's claim is refused with ITEM_CLAIMED, and claiming again is harmless. "+
+				"A claim is yours alone while your connection is open: another agent's claim is refused with ITEM_CLAIMED, and claiming again is harmless. " +
 				"Refused with ITEM_ALREADY_RESOLVED for items already resolved or wont_fix, and with ITEM_CLOSED_BY_USER for items the developer closed or deleted (their decision is final)."),
 			mcp.WithTitleAnnotation("Claim feedback item"),
 			sessionIDArg(true, "Session of the item."),

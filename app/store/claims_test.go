@@ -14,9 +14,12 @@ import (
 func TestUserDecisionIsFinal(t *testing.T) {
 	ctx := context.Background()
 	agentCalls := map[string]func(s *Store, sid, iid string) error{
-		"claim":   func(s *Store, sid, iid string) error { _, err := s.Claim(ctx, sid, iid, ""); return err },
-		"resolve": func(s *Store, sid, iid string) error { _, err := s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, "fixed"}); return err },
-		"ask":     func(s *Store, sid, iid string) error { _, err := s.Ask(ctx, sid, iid, "which?"); return err },
+		"claim": func(s *Store, sid, iid string) error { _, err := s.Claim(ctx, sid, iid, ""); return err },
+		"resolve": func(s *Store, sid, iid string) error {
+			_, err := s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, "fixed"})
+			return err
+		},
+		"ask": func(s *Store, sid, iid string) error { _, err := s.Ask(ctx, sid, iid, "which?"); return err },
 	}
 	decisions := map[string]func(s *Store, sid, iid string){
 		"wont_fix": func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusWontFix))(t) },
