@@ -146,7 +146,8 @@ type readOut struct {
 
 // waitOut is either a batch or {"status":"timeout"}.
 type waitOut struct {
-	Status      string             `json:"status"` // batch | timeout
+	Status      string             `json:"status"`           // batch | timeout | session_ended | console_gone
+	Reason      string             `json:"reason,omitempty"` // closed | deleted, with session_ended
 	BatchID     string             `json:"batchId,omitempty"`
 	SessionID   string             `json:"sessionId,omitempty"`
 	Kind        string             `json:"kind,omitempty"`

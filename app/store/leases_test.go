@@ -214,7 +214,7 @@ func TestWaitLeaseMigration(t *testing.T) {
 	if _, err := s.wdb.Exec(`DROP TABLE wait_leases; DROP TABLE agent_connections;
 		ALTER TABLE items DROP COLUMN claimed_by; ALTER TABLE items DROP COLUMN claimed_at;
 		ALTER TABLE items DROP COLUMN resolved_at; ALTER TABLE items DROP COLUMN forced_save;
-		ALTER TABLE sessions DROP COLUMN agent_pickup; ALTER TABLE agent_batches DROP COLUMN served_to;
+		ALTER TABLE sessions DROP COLUMN agent_pickup; ALTER TABLE agent_batches DROP COLUMN served_to; DROP TABLE console_seen;
 		PRAGMA user_version = 1`); err != nil {
 		t.Fatal(err)
 	}

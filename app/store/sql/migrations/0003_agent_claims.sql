@@ -24,3 +24,10 @@ CREATE TABLE agent_connections (
   id           TEXT PRIMARY KEY,
   last_seen_at INTEGER NOT NULL
 ) STRICT;
+
+-- When a console last had an event stream open on this project (one row).
+-- A waiting agent is told console_gone once no console was seen for a while.
+CREATE TABLE console_seen (
+  id           INTEGER PRIMARY KEY CHECK (id = 1),
+  last_seen_at INTEGER NOT NULL
+) STRICT;
