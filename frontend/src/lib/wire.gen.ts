@@ -161,6 +161,8 @@ export interface Item {
   createdAt: string;
   updatedAt: string;
   lastHandedOffAt: string | null;
+  resolvedAt: string | null;
+  forcedSave: boolean;
   cropUrl: string;
 }
 
@@ -367,7 +369,7 @@ export interface UiNode {
 
 export type BlockReason = "screen_off" | "keyguard" | "device_gone" | "capture_failed";
 
-export type ErrorCode = "adb_unavailable" | "batch_not_found" | "capture_failed" | "device_not_available" | "device_not_found" | "forbidden_host" | "forbidden_origin" | "internal" | "invalid_input" | "invalid_json" | "item_already_resolved" | "item_not_editable" | "item_not_found" | "no_draft_feedback" | "not_found" | "preview_not_found" | "screen_fingerprint_mismatch" | "screen_not_found" | "session_closed" | "session_not_found" | "stale_preview" | "storage_failed" | "storage_full" | "storage_read_only" | "tap_failed" | "unauthorized" | "wrong_token";
+export type ErrorCode = "adb_unavailable" | "batch_not_found" | "capture_failed" | "device_not_available" | "device_not_found" | "forbidden_host" | "forbidden_origin" | "internal" | "invalid_input" | "invalid_json" | "item_already_resolved" | "item_claimed" | "item_closed_by_user" | "item_not_editable" | "item_not_found" | "no_draft_feedback" | "not_found" | "payload_too_large" | "preview_not_found" | "preview_save_in_progress" | "preview_screenshot_not_found" | "screen_fingerprint_mismatch" | "screen_not_found" | "session_closed" | "session_not_found" | "stale_preview" | "storage_failed" | "storage_full" | "storage_read_only" | "tap_failed" | "unauthorized" | "wrong_token";
 
 export type EventType = "snapshot" | "replay-overflow" | "devices-updated" | "preview-ready" | "preview-status" | "session-updated" | "sessions-updated" | "agent";
 

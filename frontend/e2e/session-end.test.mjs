@@ -1,0 +1,65 @@
+// Closing a session from the console: a confirmation first, then the session is
+// closed and an agent waiting on it is told within a second (session_ended).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { McpClient } from './mcp.mjs';
+
+const missing = prerequisites();
+
+describe('close session', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer({ demo: true });
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('asks first, closes, and ends the waiting agent', async () => {
+    const created = await api(server, 'POST', '/api/sessions', { title: 'Close me' });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const sessionId = created.body.sessionId;
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.consoleUrl);
+
+    const agent = new McpClient(server.mcpUrl, server.mcpToken);
+    await agent.initialize();
+    const waiting = agent.call('fixthis_wait_for_feedback', { sessionId, timeoutSeconds: 30 });
+    await waitFor(async () => /listening/.test((await page.locator('#agentPresence').getAttribute('data-presence')) ?? ''), { timeout: 5000, what: 'agent listening' });
+
+    const button = page.locator('[data-action="close-session"]');
+    await button.click();
+    const dialog = page.locator('#closeSessionDialog');
+    await dialog.waitFor();
+    // Cancel keeps the session open.
+    await dialog.locator('[data-action="cancel"]').click();
+    await waitFor(async () => (await dialog.count()) === 0, { what: 'dialog closed' });
+    assert.equal((await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.status, 'open');
+
+    await button.click();
+    await page.screenshot({ path: shotPath('close-session-confirm-1440.png') });
+    const t0 = Date.now();
+    await page.locator('#closeSessionDialog [data-action="confirm"]').click();
+    const out = await waiting;
+    const took = Date.now() - t0;
+    assert.equal(out.status, 'session_ended', JSON.stringify(out));
+    assert.ok(took < 1500, `the wait ended ${took} ms after Close session`);
+    assert.equal((await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.status, 'closed');
+    await waitFor(async () => (await button.count()) === 0, { what: 'Close session hidden once closed' });
+    const again = await agent.call('fixthis_wait_for_feedback', { sessionId, timeoutSeconds: 10 });
+    assert.equal(again.status, 'session_ended');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
