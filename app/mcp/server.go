@@ -81,7 +81,6 @@ func NewServer(deps Deps) *server.MCPServer {
 		server.WithResourceCapabilities(false, false),
 		server.WithLogging(),
 		server.WithInstructions(instructions),
-		server.WithInputSchemaValidation(),
 		server.WithOutputSchemaValidation(),
 		server.WithRecovery(),
 	)
@@ -106,7 +105,7 @@ func newToolset(deps Deps) *toolset {
 }
 
 func (t *toolset) tools() []server.ServerTool {
-	return []server.ServerTool{
+	tools := []server.ServerTool{
 		t.listSessions(),
 		t.listFeedback(),
 		t.readFeedback(),
@@ -117,6 +116,10 @@ func (t *toolset) tools() []server.ServerTool {
 		t.ask(),
 		t.captureScreen(),
 	}
+	for i := range tools {
+		tools[i] = validated(tools[i])
+	}
+	return tools
 }
 
 type toolset struct {

@@ -252,7 +252,7 @@ func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
 	switch in.Status {
 	case StatusResolved, StatusWontFix, StatusNeedsClarification:
 	default:
-		return nil, invalid("status must be resolved, wont_fix or needs_clarification, not %q", in.Status)
+		return nil, invalid("status must be resolved, wont_fix or needs_clarification, not %s", echo(in.Status))
 	}
 	summary, err := cleanAgentText("summary", in.Summary, true)
 	if err != nil {

@@ -40,7 +40,7 @@ func (s *Store) SetPresence(ctx context.Context, sessionID, state string) (*Pres
 	switch state {
 	case PresenceListening, PresenceWorking, PresenceAway:
 	default:
-		return nil, invalid("presence must be listening, working or away, not %q", state)
+		return nil, invalid("presence must be listening, working or away, not %s", echo(state))
 	}
 	var out Presence
 	err := s.write(ctx, "recording agent presence", func(t *tx) error {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 const maxTitleLen = 200
@@ -41,8 +40,8 @@ func (s *Store) CreateSession(ctx context.Context, title string) (*Session, erro
 
 func cleanTitle(title string) (string, error) {
 	title = strings.TrimSpace(title)
-	if !utf8.ValidString(title) || utf8.RuneCountInString(title) > maxTitleLen {
-		return "", invalid("title must be valid text of at most %d characters", maxTitleLen)
+	if err := checkText("title", title, maxTitleLen, false); err != nil {
+		return "", err
 	}
 	return title, nil
 }
@@ -169,7 +168,7 @@ func (s *Store) UpdateSession(ctx context.Context, sessionID string, u SessionUp
 		}
 	}
 	if p := u.RuntimeEvidencePolicy; p != nil && *p != PolicyAuto && *p != PolicyManual && *p != PolicyOff {
-		return nil, invalid("runtimeEvidencePolicy must be auto, manual or off, not %q", *p)
+		return nil, invalid("runtimeEvidencePolicy must be auto, manual or off, not %s", echo(*p))
 	}
 	var out *Session
 	err := s.write(ctx, "updating session", func(t *tx) error {
