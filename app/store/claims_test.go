@@ -172,9 +172,12 @@ func TestAgentTextRefusesControlCharacters(t *testing.T) {
 	mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
 	for name, call := range map[string]func() error{
 		"question": func() error { _, err := s.Ask(ctx, sid, iid, "\u0000which?"); return err },
-		"summary":  func() error { _, err := s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, "done\u0008"}); return err },
-		"note":     func() error { _, err := s.Claim(ctx, sid, iid, "\u001b[31m"); return err },
-		"answer":   func() error { _, err := s.AnswerQuestion(ctx, sid, iid, "\u0000"); return err },
+		"summary": func() error {
+			_, err := s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, "done\u0008"})
+			return err
+		},
+		"note":   func() error { _, err := s.Claim(ctx, sid, iid, "\u001b[31m"); return err },
+		"answer": func() error { _, err := s.AnswerQuestion(ctx, sid, iid, "\u0000"); return err },
 	} {
 		if err := call(); !errors.Is(err, ErrInvalidInput) {
 			t.Errorf("%s with a control character: %v, want INVALID_INPUT", name, err)
