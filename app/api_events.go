@@ -157,6 +157,9 @@ func (a *App) snapshot(ctx context.Context) (Snapshot, error) {
 // consoleSeen records that a console has a stream open, so a waiting agent in
 // any process can tell a console that is gone for good (console_gone).
 func (a *App) consoleSeen() {
+	if a.store == nil {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := a.store.TouchConsole(ctx); err != nil {
