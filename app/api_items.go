@@ -51,6 +51,7 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("If-Match") == "*" {
 		in.IfMatch = "*"
 	}
+	in.Forced = req.ForceMismatchOverride
 	if fr, ok := a.device.Frozen(req.PreviewID); ok {
 		if req.FrozenFingerprint != "" && !req.ForceMismatchOverride {
 			if err := a.checkFingerprint(r.Context(), fr, req.FrozenFingerprint); err != nil {

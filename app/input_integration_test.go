@@ -81,3 +81,18 @@ func TestBadInputIsRefused(t *testing.T) {
 		t.Fatalf("refused requests stored %d items", len(sess.Session.Items))
 	}
 }
+
+// TestCopyPromptUnknownItem: Copy Prompt naming an unknown item is 404,
+// whether or not the copy is to be recorded.
+func TestCopyPromptUnknownItem(t *testing.T) {
+	e := newTestEnv(t)
+	sid := e.createSession("Copy")
+	_, saved, _ := e.saveDrafts(sid)
+	for _, mark := range []bool{false, true} {
+		r := e.do("POST", "/api/sessions/"+sid+"/handoff-preview",
+			map[string]any{"itemIds": []string{saved.Items[0].ItemID, "no-such-item"}, "markCopied": mark}, nil)
+		if r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), "ITEM_NOT_FOUND: ") {
+			t.Fatalf("markCopied=%v: %d %s", mark, r.Status, r.Body)
+		}
+	}
+}

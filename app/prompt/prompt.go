@@ -159,6 +159,9 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 	if sc.Fingerprint == "" && sc.ScreenID != "" {
 		hi.MissingFingerprint = true
 	}
+	// Saved over a fingerprint mismatch: the screenshot may show another screen,
+	// so the prompt warns and never sends the agent to the source first.
+	hi.ForcedMismatch = it.ForcedSave
 	t := &hi.Target
 	if it.Target.Bounds != nil {
 		bb := it.Target.Bounds

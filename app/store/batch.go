@@ -45,6 +45,9 @@ type SaveBatchInput struct {
 	IfMatch string
 	Screen  ScreenInput
 	Items   []BatchItem
+	// Forced: the user saved although the device's screen no longer matched
+	// the frozen one. Each new item records it.
+	Forced bool
 }
 
 // SaveBatchResult is the 200 body (session, items, screenId) plus the ETag
@@ -279,9 +282,9 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			id := newID()
 			if _, err := t.ExecContext(ctx, `INSERT INTO items(id, session_id, screen_id, sequence_number,
 				client_workspace_id, client_draft_item_id, target_json, severity, comment, crop_artifact,
-				created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+				forced_save, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				id, in.SessionID, screenID, seq, in.WorkspaceID, bi.DraftItemID, string(target), bi.Severity,
-				bi.Comment, crop, millis(t.now), millis(t.now)); err != nil {
+				bi.Comment, crop, in.Forced, millis(t.now), millis(t.now)); err != nil {
 				return fmt.Errorf("insert item %s: %w", bi.DraftItemID, err)
 			}
 			seq++
