@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
 	"os"
 	"strings"
@@ -213,6 +214,11 @@ func (s *Store) storeBatchArtifacts(ctx context.Context, in *SaveBatchInput, p *
 				return errorf(CodeScreenNotFound, "screen image %s is not stored", in.Screen.ImageArtifact)
 			}
 			p.imageKey = in.Screen.ImageArtifact
+		case in.PreviewID != "":
+			// A draft made on a frozen frame this process no longer has (FixThis
+			// restarted, or the frame expired): never saved without its image.
+			return errorf(errcode.PreviewNotFound, "the frozen screen %.80s is gone (FixThis restarted or it expired); "+
+				"recapture the screen and annotate again", in.PreviewID)
 		}
 		if len(in.Screen.NodesJSON) > 0 {
 			key, err := s.PutArtifact(ctx, in.Screen.NodesJSON, "json")
