@@ -1,5 +1,6 @@
 // Closing a session from the console: a confirmation first, then the session is
 // closed and an agent waiting on it is told within a second (session_ended).
+// Save to MCP on one saved annotation releases that annotation only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
@@ -60,6 +61,43 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
     const again = await agent.call('fixthis_wait_for_feedback', { sessionId, timeoutSeconds: 10 });
     assert.equal(again.status, 'session_ended');
     assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('Save to MCP on one annotation sends that one only', async () => {
+    const sessionId = (await api(server, 'POST', '/api/sessions', { title: 'One at a time' })).body.sessionId;
+    const devices = await waitFor(async () => {
+      const r = await api(server, 'GET', '/api/devices');
+      return r.body.selectedSerial ? r.body : null;
+    }, { timeout: 20000, what: 'demo device selected' });
+    const fr = await api(server, 'POST', '/api/preview/freeze', { serial: devices.selectedSerial, sessionId });
+    assert.equal(fr.status, 200, JSON.stringify(fr.body));
+    const batch = await api(server, 'POST', '/api/items/batch', {
+      sessionId,
+      previewId: fr.body.previewId,
+      workspaceId: 'ws-one',
+      items: [
+        { draftItemId: 'd1', target: { type: 'screen' }, severity: 'high', comment: 'First: send me' },
+        { draftItemId: 'd2', target: { type: 'screen' }, severity: 'low', comment: 'Second: keep me a draft' },
+      ],
+    });
+    assert.equal(batch.status, 200, JSON.stringify(batch.body));
+    await api(server, 'POST', '/api/preview/resume');
+    const [first, second] = batch.body.items;
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
+    const page = await context.newPage();
+    await page.goto(server.consoleUrl);
+    const row = page.locator(`[data-item-id="${first.itemId}"]`);
+    await row.waitFor();
+    await row.click();
+    await page.locator('#inspectorFooter [data-action="sendOne"]').click();
+    await waitFor(async () => (await row.getAttribute('data-phase')) === 'sent', { what: 'the one item sent' });
+    const sess = (await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session;
+    const phase = Object.fromEntries(sess.items.map((i) => [i.itemId, i.phase]));
+    assert.equal(phase[first.itemId], 'sent');
+    assert.equal(phase[second.itemId], 'draft', 'the other saved draft was not sent');
     await context.close();
   });
 });
