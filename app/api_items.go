@@ -63,6 +63,20 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		for i := range in.Items {
 			in.Items[i].CropPNG = cropFor(fr, in.Items[i].Target)
 		}
+	} else if req.PreviewID != "" {
+		// A draft made on a frame this process no longer has (FixThis restarted,
+		// or the frame expired) is never saved without its image; a retry of a
+		// save that already stored the screen needs no frame.
+		saved, err := a.store.PreviewScreenSaved(r.Context(), req.SessionID, req.PreviewID)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if !saved {
+			writeError(w, errcode.New(errcode.PreviewNotFound, "the frozen screen %.80s is gone (FixThis restarted or it expired); "+
+				"recapture the screen and annotate again", req.PreviewID))
+			return
+		}
 	}
 	res, err := a.store.SaveBatch(r.Context(), in)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"os"
 	"strings"
@@ -214,11 +213,6 @@ func (s *Store) storeBatchArtifacts(ctx context.Context, in *SaveBatchInput, p *
 				return errorf(CodeScreenNotFound, "screen image %s is not stored", in.Screen.ImageArtifact)
 			}
 			p.imageKey = in.Screen.ImageArtifact
-		case in.PreviewID != "":
-			// A draft made on a frozen frame this process no longer has (FixThis
-			// restarted, or the frame expired): never saved without its image.
-			return errorf(errcode.PreviewNotFound, "the frozen screen %.80s is gone (FixThis restarted or it expired); "+
-				"recapture the screen and annotate again", in.PreviewID)
 		}
 		if len(in.Screen.NodesJSON) > 0 {
 			key, err := s.PutArtifact(ctx, in.Screen.NodesJSON, "json")
@@ -304,6 +298,19 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		}); err != nil {
 			return err
 		}
+		if r.AgentPickup == PickupInstant {
+			// Instant pickup: each new item reaches the agent as its own batch,
+			// so an agent working in a loop takes them one by one.
+			for _, id := range added {
+				it, err := getItem(ctx, t, in.SessionID, id)
+				if err != nil {
+					return err
+				}
+				if _, _, _, err := t.release(ctx, in.SessionID, []Item{it}); err != nil {
+					return err
+				}
+			}
+		}
 		if err := t.touchSession(ctx, in.SessionID, true); err != nil {
 			return err
 		}
@@ -313,6 +320,15 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		return nil, err
 	}
 	return res, nil
+}
+
+// PreviewScreenSaved says whether a screen of the session was saved from the
+// frozen frame previewID (so a retry of that save needs no frame).
+func (s *Store) PreviewScreenSaved(ctx context.Context, sessionID, previewID string) (bool, error) {
+	var n int
+	err := s.rdb.QueryRowContext(ctx, `SELECT COUNT(*) FROM screens WHERE session_id = ? AND preview_id = ?`,
+		sessionID, previewID).Scan(&n)
+	return n > 0, storageErr("reading screens", err)
 }
 
 func fillBatchResult(ctx context.Context, q querier, in SaveBatchInput, res *SaveBatchResult, screenID string, noop bool) error {

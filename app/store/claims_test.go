@@ -184,3 +184,43 @@ func TestAgentTextRefusesControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentPickupInstant: with agentPickup instant every saved item reaches
+// the agent at once as its own batch; batch (the default) waits for Save to
+// MCP.
+func TestAgentPickupInstant(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess := mustSession(t, s)
+	if sess.AgentPickup != PickupBatch {
+		t.Fatalf("default pickup %q", sess.AgentPickup)
+	}
+	bad := "sometimes"
+	if _, err := s.UpdateSession(ctx, sess.SessionID, SessionUpdate{AgentPickup: &bad}); !errors.Is(err, ErrInvalidInput) {
+		t.Fatalf("bad pickup: %v", err)
+	}
+	mustSave(t, s, batchInput(t, sess.SessionID, "ws1", 1, false))
+	if n := mustOK(s.PendingBatches(ctx, sess.SessionID))(t); n != 0 {
+		t.Fatalf("batch pickup released %d batches on save", n)
+	}
+	instant := PickupInstant
+	up := mustOK(s.UpdateSession(ctx, sess.SessionID, SessionUpdate{AgentPickup: &instant}))(t)
+	if up.AgentPickup != PickupInstant {
+		t.Fatalf("pickup after update %q", up.AgentPickup)
+	}
+	in := batchInput(t, sess.SessionID, "ws2", 2, false)
+	in.IfMatch = "*"
+	res := mustSave(t, s, in)
+	for _, it := range res.Items {
+		if it.Phase != PhaseSent {
+			t.Errorf("item %d saved under instant pickup is %s, want sent", it.SequenceNumber, it.Phase)
+		}
+	}
+	for i, it := range res.Items {
+		b := mustOK(s.NextAgentBatch(WithAgent(ctx, "a"), sess.SessionID))(t)
+		if b == nil || len(b.Items) != 1 || b.Items[0].ItemID != it.ItemID {
+			t.Fatalf("batch %d: %+v, want item %s alone", i, b, it.ItemID)
+		}
+		mustOK(s.AckBatch(ctx, b.BatchID))(t)
+	}
+}

@@ -108,13 +108,13 @@ type sessionRow struct {
 
 func (r sessionRow) etag() string { return fmt.Sprintf(`"%d"`, r.revision) }
 
-const summarySelect = `SELECT s.id, s.title, s.status, s.runtime_evidence_policy, s.revision, s.next_sequence,
+const summarySelect = `SELECT s.id, s.title, s.status, s.runtime_evidence_policy, s.agent_pickup, s.revision, s.next_sequence,
 	s.created_at, s.updated_at FROM sessions s`
 
 func scanSession(sc interface{ Scan(...any) error }) (sessionRow, error) {
 	var r sessionRow
 	var created, updated int64
-	err := sc.Scan(&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.revision, &r.nextSequence,
+	err := sc.Scan(&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.AgentPickup, &r.revision, &r.nextSequence,
 		&created, &updated)
 	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return r, err
@@ -179,9 +179,9 @@ func openSessionForWrite(ctx context.Context, t *tx, sessionID, action string) (
 	}
 	var r sessionRow
 	var created, updated int64
-	err := t.QueryRowContext(ctx, `SELECT id, title, status, runtime_evidence_policy, revision, next_sequence,
+	err := t.QueryRowContext(ctx, `SELECT id, title, status, runtime_evidence_policy, agent_pickup, revision, next_sequence,
 		created_at, updated_at FROM sessions WHERE id = ?`, sessionID).Scan(
-		&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.revision, &r.nextSequence, &created, &updated)
+		&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.AgentPickup, &r.revision, &r.nextSequence, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, errorf(CodeSessionNotFound, "no session %s", sessionID)
 	}

@@ -15,6 +15,11 @@ const (
 	PolicyManual = "manual"
 	PolicyOff    = "off"
 
+	// PickupBatch: Save to MCP releases the drafts to the agent (the default).
+	// PickupInstant: each item is released as soon as it is saved.
+	PickupBatch   = "batch"
+	PickupInstant = "instant"
+
 	DeliveryDraft = "draft"
 	DeliverySent  = "sent"
 
@@ -90,6 +95,7 @@ type SessionSummary struct {
 	ItemCount             int         `json:"itemCount"`
 	PhaseCounts           PhaseCounts `json:"phaseCounts"`
 	RuntimeEvidencePolicy string      `json:"runtimeEvidencePolicy"`
+	AgentPickup           string      `json:"agentPickup"` // batch | instant
 }
 
 // Session is a summary plus everything the console renders for it.

@@ -77,6 +77,7 @@ var Console = Contract{
 		{typeOf[store.Target](), "Type", []string{store.TargetNode, store.TargetArea, store.TargetScreen}},
 		{typeOf[store.SessionSummary](), "Status", []string{store.SessionOpen, store.SessionClosed}},
 		{typeOf[store.SessionSummary](), "RuntimeEvidencePolicy", []string{store.PolicyAuto, store.PolicyManual, store.PolicyOff}},
+		{typeOf[store.SessionSummary](), "AgentPickup", []string{store.PickupBatch, store.PickupInstant}},
 		{typeOf[store.Presence](), "Presence", []string{store.PresenceListening, store.PresenceWorking, store.PresenceAway, store.PresenceNone}},
 	},
 }

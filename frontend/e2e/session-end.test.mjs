@@ -98,6 +98,11 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
     const phase = Object.fromEntries(sess.items.map((i) => [i.itemId, i.phase]));
     assert.equal(phase[first.itemId], 'sent');
     assert.equal(phase[second.itemId], 'draft', 'the other saved draft was not sent');
+
+    // The pickup mode sits next to Save to MCP and is stored on the session.
+    await page.locator('#agentPickup [data-value="instant"]').click();
+    await waitFor(async () => (await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.agentPickup === 'instant', { what: 'instant pickup stored' });
+    assert.equal(await page.locator('#agentPickup').getAttribute('data-pickup'), 'instant');
     await context.close();
   });
 });

@@ -158,6 +158,7 @@ export interface SessionSummary {
   itemCount: number;
   phaseCounts?: PhaseCounts;
   runtimeEvidencePolicy?: EvidencePolicy;
+  agentPickup?: 'batch' | 'instant';
 }
 
 export interface Handoff {

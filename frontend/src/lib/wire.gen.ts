@@ -256,6 +256,7 @@ export interface Session {
   itemCount: number;
   phaseCounts: PhaseCounts;
   runtimeEvidencePolicy: "auto" | "manual" | "off";
+  agentPickup: "batch" | "instant";
   items: Item[];
   screens: Screen[];
   handoffs: Handoff[];
@@ -280,6 +281,7 @@ export interface SessionSummary {
   itemCount: number;
   phaseCounts: PhaseCounts;
   runtimeEvidencePolicy: "auto" | "manual" | "off";
+  agentPickup: "batch" | "instant";
 }
 
 export interface SessionUpdate {
