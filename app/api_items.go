@@ -5,6 +5,7 @@ import (
 	"fixthis/app/store"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 // Item routes: saving annotations and the user's side of the agent loop.
@@ -52,6 +53,16 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		in.IfMatch = "*"
 	}
 	in.Forced = req.ForceMismatchOverride
+	if req.PreviewID != "" {
+		// One save per frozen frame at a time: a second one (another tab, a
+		// double click) is told to retry rather than racing the first.
+		release, ok := a.savesInFlight.start(req.SessionID + "\x00" + req.PreviewID)
+		if !ok {
+			writeError(w, errcode.New(errcode.SaveInProgress, "another save of this frozen screen is running; retry in a moment"))
+			return
+		}
+		defer release()
+	}
 	if fr, ok := a.device.Frozen(req.PreviewID); ok {
 		if req.FrozenFingerprint != "" && !req.ForceMismatchOverride {
 			if err := a.checkFingerprint(r.Context(), fr, req.FrozenFingerprint); err != nil {
@@ -171,4 +182,28 @@ func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", r.PathValue("id"), sess.SessionID))
+}
+
+// inFlight tracks keys with a request running.
+type inFlight struct {
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+// start marks key busy; ok is false when it already was. release frees it.
+func (f *inFlight) start(key string) (release func(), ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.keys[key] {
+		return nil, false
+	}
+	if f.keys == nil {
+		f.keys = map[string]bool{}
+	}
+	f.keys[key] = true
+	return func() {
+		f.mu.Lock()
+		delete(f.keys, key)
+		f.mu.Unlock()
+	}, true
 }

@@ -96,3 +96,39 @@ func TestCopyPromptUnknownItem(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewPrefixes: a second save of a frozen frame while one runs is
+// PREVIEW_SAVE_IN_PROGRESS; a screen without its screenshot is
+// PREVIEW_SCREENSHOT_NOT_FOUND.
+func TestPreviewPrefixes(t *testing.T) {
+	e := newTestEnv(t)
+	sid := e.createSession("Prefixes")
+	fr := e.freeze()
+	body := map[string]any{"sessionId": sid, "previewId": fr.PreviewID, "workspaceId": "ws-p",
+		"items": []map[string]any{{"draftItemId": "d1", "comment": "x", "target": map[string]any{"type": "screen"}}}}
+	release, ok := e.app.savesInFlight.start(sid + "\x00" + fr.PreviewID)
+	if !ok {
+		t.Fatal("key busy before any save")
+	}
+	r := e.do("POST", "/api/items/batch", body, nil)
+	release()
+	if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), `"PREVIEW_SAVE_IN_PROGRESS: `) {
+		t.Fatalf("save during another save: %d %s", r.Status, r.Body)
+	}
+	if r := e.do("POST", "/api/items/batch", body, nil); r.Status != http.StatusOK {
+		t.Fatalf("save after the other finished: %d %s", r.Status, r.Body)
+	}
+
+	// A screen saved without an image (no frozen frame named).
+	var res batchResponse
+	e.do("POST", "/api/items/batch", map[string]any{"sessionId": sid, "workspaceId": "ws-noimg",
+		"items": []map[string]any{{"draftItemId": "d9", "comment": "y", "target": map[string]any{"type": "screen"}}}},
+		map[string]string{"If-Match": "*"}).decode(t, &res)
+	if res.ScreenID == "" {
+		t.Skip("a save without a frame stores no screen")
+	}
+	r = e.do("GET", "/api/screens/"+res.ScreenID+"/image?sessionId="+sid, nil, nil)
+	if r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), "PREVIEW_SCREENSHOT_NOT_FOUND: ") {
+		t.Fatalf("screen without screenshot: %d %s", r.Status, r.Body)
+	}
+}
