@@ -105,4 +105,27 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
     assert.equal(await page.locator('#agentPickup').getAttribute('data-pickup'), 'instant');
     await context.close();
   });
+
+  it('offers Reload console when the app refuses the page (403)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(server.consoleUrl);
+    await page.locator('#workflowProgress').waitFor();
+    // The app refuses the next change, as it does for a foreign origin or token.
+    await page.route('**/api/sessions', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ error: 'forbidden_origin', message: 'FORBIDDEN: refused' }) })
+        : route.continue(),
+    );
+    await page.getByRole('button', { name: '+ New' }).click();
+    const reload = page.locator('[data-action="reload-console"]');
+    await reload.waitFor({ timeout: 5000 });
+    await page.screenshot({ path: shotPath('reload-console-403-1440.png') });
+    await page.unroute('**/api/sessions');
+    const navigated = page.waitForEvent('load');
+    await reload.click();
+    await navigated;
+    await page.locator('#workflowProgress').waitFor();
+    await context.close();
+  });
 });
