@@ -70,6 +70,7 @@ func (a *App) mcpHandler(own []string) http.Handler {
 		Store:   a.store,
 		Prompt:  a.prompts,
 		Device:  mcpCapturer{a: a},
+		Screen:  mcpScreen{a: a},
 		Version: a.version,
 		Logger:  a.log,
 	})

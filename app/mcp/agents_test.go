@@ -67,4 +67,9 @@ func TestAgentsShareOneProject(t *testing.T) {
 	if d.Item.Status != "wont_fix" || d.Item.ResolvedBy != "user" || d.Item.AgentSummary != "" {
 		t.Fatalf("the agent changed a closed item: %+v", d.Item)
 	}
+	var read readOut
+	call(t, a, "fixthis_read_feedback", ids(second), &read)
+	if read.Item == nil || read.Item.ResolvedAt == "" {
+		t.Fatalf("a won't-fix item carries no resolvedAt: %+v", read.Item)
+	}
 }

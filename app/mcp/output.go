@@ -26,6 +26,11 @@ type itemOut struct {
 	AgentQuestion  string    `json:"agentQuestion,omitempty"`
 	UserAnswer     string    `json:"userAnswer,omitempty"`
 	UpdatedAt      string    `json:"updatedAt"`
+	// ResolvedAt is set on resolved and wont_fix items.
+	ResolvedAt string `json:"resolvedAt,omitempty"`
+	// Orphaned: the item's node is no longer on the device's current screen.
+	// The item stays open: the feedback may apply to the node's replacement.
+	Orphaned bool `json:"orphaned,omitempty"`
 }
 
 type targetOut struct {
@@ -36,13 +41,17 @@ type targetOut struct {
 }
 
 func toItemOut(it store.Item) itemOut {
-	return itemOut{
+	out := itemOut{
 		ItemID: it.ItemID, SessionID: it.SessionID, ScreenID: it.ScreenID, SequenceNumber: it.SequenceNumber,
 		Phase: it.Phase, Status: it.Status, Severity: it.Severity, Comment: it.Comment,
 		Target:     targetOut{Type: it.Target.Type, NodeUID: it.Target.NodeUID, Bounds: it.Target.Bounds, Snapshot: it.Target.Snapshot},
 		ResolvedBy: it.ResolvedBy, AgentNote: it.AgentNote, AgentSummary: it.AgentSummary,
 		AgentQuestion: it.AgentQuestion, UserAnswer: it.UserAnswer, UpdatedAt: it.UpdatedAt.Format(time.RFC3339),
 	}
+	if it.ResolvedAt != nil {
+		out.ResolvedAt = it.ResolvedAt.Format(time.RFC3339)
+	}
+	return out
 }
 
 func toItemsOut(items []store.Item) []itemOut {

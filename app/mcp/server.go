@@ -30,6 +30,12 @@ type DeviceCapturer interface {
 	CaptureScreen(ctx context.Context, serial string) (*Capture, error)
 }
 
+// ScreenChecker looks for a node on the device's current screen. known is
+// false when it cannot tell (no device, capture failed, nothing to match on).
+type ScreenChecker interface {
+	NodeOnScreen(ctx context.Context, snap store.NodeSnapshot) (present, known bool)
+}
+
 // Capture is one captured screen.
 type Capture struct {
 	Serial      string
@@ -52,6 +58,9 @@ type Deps struct {
 	Prompt Prompter
 	// Device serves fixthis_capture_screen; nil in the stdio sidecar.
 	Device DeviceCapturer
+	// Screen tells read_feedback whether an item's node is still on the
+	// device's current screen (orphaned otherwise); nil in the stdio sidecar.
+	Screen ScreenChecker
 	// OnPresence is told every presence change this process makes (the store
 	// also publishes it to other processes through its change feed).
 	OnPresence func(store.Presence)
