@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
 import { McpClient } from './mcp.mjs';
+import { clickNode, freeze, waitLive } from './steps.mjs';
 
 const missing = prerequisites();
 
@@ -103,6 +104,25 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
     await page.locator('#agentPickup [data-value="instant"]').click();
     await waitFor(async () => (await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.agentPickup === 'instant', { what: 'instant pickup stored' });
     assert.equal(await page.locator('#agentPickup').getAttribute('data-pickup'), 'instant');
+
+    // Under instant pickup a finished annotation reaches the agent at once, alone.
+    await page.getByRole('button', { name: 'Back to live preview' }).click();
+    await waitLive(page, server);
+    const f = await freeze(page);
+    const node = f.nodes.find((n) => n.text && n.bounds.top > 300 && n.bounds.bottom - n.bounds.top > 20);
+    await clickNode(page, f, node);
+    await page.locator('#inspectorFooter[data-editor-state="pendingTarget"]').waitFor();
+    await page.keyboard.type('Instant: make this bolder');
+    await page.keyboard.press('Enter');
+    const agent = new McpClient(server.mcpUrl, server.mcpToken);
+    await agent.initialize();
+    // The first batch is the one Save to MCP sent above; the next is the instant one.
+    const earlier = await agent.call('fixthis_wait_for_feedback', { sessionId, timeoutSeconds: 10 });
+    assert.deepEqual(earlier.items.map((i) => i.comment), ['First: send me']);
+    await agent.call('fixthis_ack_feedback', { batchId: earlier.batchId });
+    const got = await agent.call('fixthis_wait_for_feedback', { sessionId, timeoutSeconds: 10 });
+    assert.equal(got.status, 'batch', JSON.stringify(got));
+    assert.deepEqual(got.items.map((i) => i.comment), ['Instant: make this bolder']);
     await context.close();
   });
 
