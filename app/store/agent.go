@@ -186,6 +186,17 @@ func notTerminal(_ *tx, it Item) error {
 	return nil
 }
 
+// openAndFree is the check of claim and ask: the item is not finished, and
+// no other live agent holds it.
+func openAndFree(ctx context.Context, agent string) func(*tx, Item) error {
+	return func(t *tx, it Item) error {
+		if err := notTerminal(t, it); err != nil {
+			return err
+		}
+		return claimFree(ctx, t, it, agent)
+	}
+}
+
 // claimFree refuses a claim while another agent whose connection is alive
 // holds the item. A claim of a connection that is gone can be taken over.
 func claimFree(ctx context.Context, t *tx, it Item, agent string) error {
@@ -215,12 +226,7 @@ func (s *Store) Claim(ctx context.Context, sessionID, itemID, agentNote string) 
 	}
 	agent := AgentFrom(ctx)
 	return s.agentUpdate(ctx, "claiming item", "run claim", sessionID, itemID,
-		func(t *tx, it Item) error {
-			if err := notTerminal(t, it); err != nil {
-				return err
-			}
-			return claimFree(ctx, t, it, agent)
-		},
+		openAndFree(ctx, agent),
 		func(t *tx, it Item) (string, any, error) {
 			if note == "" {
 				note = it.AgentNote
@@ -288,12 +294,7 @@ func (s *Store) Ask(ctx context.Context, sessionID, itemID, question string) (*I
 	}
 	agent := AgentFrom(ctx)
 	return s.agentUpdate(ctx, "asking question", "run ask", sessionID, itemID,
-		func(t *tx, it Item) error {
-			if err := notTerminal(t, it); err != nil {
-				return err
-			}
-			return claimFree(ctx, t, it, agent)
-		},
+		openAndFree(ctx, agent),
 		func(t *tx, it Item) (string, any, error) {
 			_, err := t.ExecContext(ctx, `UPDATE items SET status = 'needs_clarification', agent_question = ?, user_answer = '',
 				claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`, question, millis(t.now), itemID)

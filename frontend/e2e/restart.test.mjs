@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { api, prerequisites, startServer, waitFor } from './harness.mjs';
+import { api, prerequisites, startServer } from './harness.mjs';
+import { freezeViaApi } from './steps.mjs';
 
 const missing = prerequisites();
 
@@ -18,20 +19,10 @@ describe('restart', { skip: missing.length ? `missing ${missing.join(', ')}` : f
     rmSync(project, { recursive: true, force: true });
   });
 
-  async function freeze(sessionId) {
-    const devices = await waitFor(async () => {
-      const r = await api(server, 'GET', '/api/devices');
-      return r.body.selectedSerial ? r.body : null;
-    }, { timeout: 20000, what: 'demo device selected' });
-    const fr = await api(server, 'POST', '/api/preview/freeze', { serial: devices.selectedSerial, sessionId });
-    assert.equal(fr.status, 200, JSON.stringify(fr.body));
-    return fr.body;
-  }
-
   it('refuses a recovered draft whose frame is gone, and never reuses a frame id', async () => {
     server = await startServer({ demo: true, project });
     const sessionId = (await api(server, 'POST', '/api/sessions', { title: 'Restart' })).body.sessionId;
-    const first = await freeze(sessionId);
+    const first = await freezeViaApi(server, sessionId);
     await server.stop();
 
     server = await startServer({ demo: true, project });
@@ -47,7 +38,7 @@ describe('restart', { skip: missing.length ? `missing ${missing.join(', ')}` : f
     const sess = await api(server, 'GET', `/api/sessions/${sessionId}`);
     assert.equal(sess.body.session.items.length, 0, 'nothing saved without its image');
 
-    const second = await freeze(sessionId);
+    const second = await freezeViaApi(server, sessionId);
     assert.notEqual(second.previewId, first.previewId, 'a new run never reuses a frame id');
   });
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
 import { McpClient } from './mcp.mjs';
-import { clickNode, freeze, waitLive } from './steps.mjs';
+import { clickNode, freeze, freezeViaApi, waitLive } from './steps.mjs';
 
 const missing = prerequisites();
 
@@ -67,15 +67,10 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
 
   it('Save to MCP on one annotation sends that one only', async () => {
     const sessionId = (await api(server, 'POST', '/api/sessions', { title: 'One at a time' })).body.sessionId;
-    const devices = await waitFor(async () => {
-      const r = await api(server, 'GET', '/api/devices');
-      return r.body.selectedSerial ? r.body : null;
-    }, { timeout: 20000, what: 'demo device selected' });
-    const fr = await api(server, 'POST', '/api/preview/freeze', { serial: devices.selectedSerial, sessionId });
-    assert.equal(fr.status, 200, JSON.stringify(fr.body));
+    const fr = await freezeViaApi(server, sessionId);
     const batch = await api(server, 'POST', '/api/items/batch', {
       sessionId,
-      previewId: fr.body.previewId,
+      previewId: fr.previewId,
       workspaceId: 'ws-one',
       items: [
         { draftItemId: 'd1', target: { type: 'screen' }, severity: 'high', comment: 'First: send me' },
