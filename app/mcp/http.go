@@ -31,7 +31,9 @@ func HTTPHandler(srv *server.MCPServer, token string, ownOrigins func() []string
 	)
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !ownOrigin(origin, ownOrigins) {
+		// The app's own pages, or a page served from the very host:port this
+		// request is addressed to (same origin; the Host is checked below).
+		if origin := r.Header.Get("Origin"); origin != "" && !ownOrigin(origin, ownOrigins) && !strings.EqualFold(origin, "http://"+r.Host) {
 			http.Error(w, "forbidden origin: /mcp is for agents; only the FixThis app's own pages may send an Origin", http.StatusForbidden)
 			return
 		}

@@ -32,6 +32,7 @@ func TestHTTPHandlerGuards(t *testing.T) {
 		{"rebinding host", map[string]string{"Authorization": "Bearer secret-token"}, "evil.example:80", http.StatusForbidden},
 		{"other loopback origin", map[string]string{"Authorization": "Bearer secret-token", "Origin": "http://localhost:3000"}, "", http.StatusForbidden},
 		{"own origin", map[string]string{"Authorization": "Bearer secret-token", "Origin": ts.URL}, "", http.StatusOK},
+		{"same origin as the Host", map[string]string{"Authorization": "Bearer secret-token", "Origin": "http://localhost:4000"}, "localhost:4000", http.StatusOK},
 		{"plain", map[string]string{"Authorization": "Bearer secret-token"}, "", http.StatusOK},
 	}
 	for _, tc := range cases {
