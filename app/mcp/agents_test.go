@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+
+	"fixthis/app/store"
 )
 
 // TestAgentsShareOneProject runs three MCP servers on one project, as three
@@ -72,4 +74,27 @@ func TestAgentsShareOneProject(t *testing.T) {
 	if read.Item == nil || read.Item.ResolvedAt == "" {
 		t.Fatalf("a won't-fix item carries no resolvedAt: %+v", read.Item)
 	}
+}
+
+// TestPresenceFollowsTheConnection: an agent holding a claim is working for
+// as long as its connection is open, and away once it closes.
+func TestPresenceFollowsTheConnection(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	console := openStore(t, dir)
+	a := newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}})
+	sess, items := seed(t, console, 1)
+	sid := sess.SessionID
+	if _, err := console.ReleaseToAgent(ctx, sid, nil); err != nil {
+		t.Fatal(err)
+	}
+	var out waitOut
+	call(t, a, "fixthis_wait_for_feedback", map[string]any{"sessionId": sid, "timeoutSeconds": 1}, &out)
+	call(t, a, "fixthis_ack_feedback", map[string]any{"batchId": out.BatchID}, nil)
+	call(t, a, "fixthis_claim_feedback", map[string]any{"sessionId": sid, "itemId": items[0].ItemID}, nil)
+	waitForPresence(t, console, sid, store.PresenceWorking)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitForPresence(t, console, sid, store.PresenceAway)
 }
