@@ -60,5 +60,50 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, r.URL.Path))
 	})
-	return mux
+	return a.logServerErrors(mux)
+}
+
+// logServerErrors logs every 5xx answer (500, 502, 503, 507, …) with its error
+// body. Only the path is logged, never the query or the headers, where the
+// console token travels.
+func (a *App) logServerErrors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		if rec.status >= 500 {
+			a.log.Error("console API error", "method", r.Method, "path", r.URL.Path, "status", rec.status, "body", string(rec.body))
+		}
+	})
+}
+
+// statusRecorder keeps the status and the start of an error body.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	body   []byte
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	if s.status >= 500 && len(s.body) < 512 {
+		s.body = append(s.body, b[:min(len(b), 512-len(s.body))]...)
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Flush keeps the event stream working through the recorder.
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }

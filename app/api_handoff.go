@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fixthis/app/errcode"
 	"net/http"
 
 	"fixthis/app/source"
@@ -77,13 +78,13 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	sessionID := r.PathValue("id")
+	sess, err := a.store.GetSession(r.Context(), sessionID)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	if len(req.ItemIDs) == 0 {
 		// No choice made: every item the agent still has work on.
-		sess, err := a.store.GetSession(r.Context(), sessionID)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
 		for _, it := range sess.Items {
 			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
 				req.ItemIDs = append(req.ItemIDs, it.ItemID)
@@ -91,6 +92,18 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 		}
 		if len(req.ItemIDs) == 0 {
 			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
+			return
+		}
+	}
+	// An unknown id is a 404 whether or not the copy is recorded: a prompt
+	// silently missing an item would hand the agent less than the user chose.
+	known := make(map[string]bool, len(sess.Items))
+	for _, it := range sess.Items {
+		known[it.ItemID] = true
+	}
+	for _, id := range req.ItemIDs {
+		if !known[id] {
+			writeError(w, errcode.New(errcode.ItemNotFound, "no item %.80s in session %s", id, sessionID))
 			return
 		}
 	}

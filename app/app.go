@@ -57,6 +57,8 @@ type App struct {
 	log            *slog.Logger
 	bus            *events.Bus
 	keepAliveEvery time.Duration
+	// savesInFlight holds the frozen frames a batch save is running for.
+	savesInFlight inFlight
 
 	consoleToken string
 	mcpToken     string

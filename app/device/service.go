@@ -40,6 +40,7 @@ func New(opts Options) *Service {
 		opts.Log = slog.Default()
 	}
 	reg := NewRegistry(opts.ADB, opts.Bus)
+	reg.Log = opts.Log
 	capt := NewCapturer(opts.ADB)
 	return &Service{
 		adb:      opts.ADB,

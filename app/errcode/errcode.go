@@ -24,6 +24,8 @@ const (
 	ItemNotFound        Code = "item_not_found"
 	ItemNotEditable     Code = "item_not_editable"
 	ItemAlreadyResolved Code = "item_already_resolved"
+	ItemClosedByUser    Code = "item_closed_by_user" // the user resolved, won't-fixed or deleted it: final
+	ItemClaimed         Code = "item_claimed"        // another live agent holds the claim
 	NoDraftFeedback     Code = "no_draft_feedback"
 	ScreenNotFound      Code = "screen_not_found"
 	BatchNotFound       Code = "batch_not_found"
@@ -46,7 +48,10 @@ const (
 	InputFailed        Code = "input_failed"         // an input command failed on the device
 	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
 
-	RuntimeEvidenceOff Code = "runtime_evidence_off" // the session's diagnostics policy is Off
+	RuntimeEvidenceOff Code = "runtime_evidence_off"         // the session's diagnostics policy is Off
+	ScreenshotNotFound Code = "preview_screenshot_not_found" // a frame's image is gone (its tree may remain)
+	SaveInProgress     Code = "preview_save_in_progress"     // another save of the same frame is running
+	TooLarge           Code = "payload_too_large"            // a body or field over its size limit
 
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
@@ -64,6 +69,8 @@ var prefixes = map[Code]string{
 	ItemNotFound:        "ITEM_NOT_FOUND",
 	ItemNotEditable:     "ITEM_NOT_EDITABLE",
 	ItemAlreadyResolved: "ITEM_ALREADY_RESOLVED",
+	ItemClosedByUser:    "ITEM_CLOSED_BY_USER",
+	ItemClaimed:         "ITEM_CLAIMED",
 	NoDraftFeedback:     "NO_DRAFT_FEEDBACK",
 	ScreenNotFound:      "SCREEN_NOT_FOUND",
 	BatchNotFound:       "BATCH_NOT_FOUND",
@@ -85,6 +92,9 @@ var prefixes = map[Code]string{
 	InputFailed:         "INPUT_FAILED",
 	NodeNotFound:        "NODE_NOT_FOUND",
 	RuntimeEvidenceOff:  "RUNTIME_EVIDENCE_OFF",
+	ScreenshotNotFound:  "PREVIEW_SCREENSHOT_NOT_FOUND",
+	SaveInProgress:      "PREVIEW_SAVE_IN_PROGRESS",
+	TooLarge:            "PAYLOAD_TOO_LARGE",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

@@ -98,7 +98,7 @@ func warnings(it *Item) []string {
 		w = append(w, "stale source index: a candidate line changed after indexing; re-read the file")
 	}
 	if it.ForcedMismatch {
-		w = append(w, "forced screen mismatch: saved although the device screen had changed since the freeze")
+		w = append(w, "saved over a screen mismatch (forced)")
 	}
 	if it.MissingFingerprint {
 		w = append(w, "missing fingerprint: the screen could not be fingerprinted; it may not match the current app state")

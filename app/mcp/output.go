@@ -31,6 +31,11 @@ type itemOut struct {
 	Verification *store.Verification `json:"verification,omitempty"`
 	Verdict      string              `json:"verdict,omitempty"`
 	VerdictNote  string              `json:"verdictNote,omitempty"`
+	// ResolvedAt is set on resolved and wont_fix items.
+	ResolvedAt string `json:"resolvedAt,omitempty"`
+	// Orphaned: the item's node is no longer on the device's current screen.
+	// The item stays open: the feedback may apply to the node's replacement.
+	Orphaned bool `json:"orphaned,omitempty"`
 }
 
 type targetOut struct {
@@ -41,7 +46,7 @@ type targetOut struct {
 }
 
 func toItemOut(it store.Item) itemOut {
-	return itemOut{
+	out := itemOut{
 		ItemID: it.ItemID, SessionID: it.SessionID, ScreenID: it.ScreenID, SequenceNumber: it.SequenceNumber,
 		Phase: it.Phase, Status: it.Status, Severity: it.Severity, Comment: it.Comment,
 		Target:     targetOut{Type: it.Target.Type, NodeUID: it.Target.NodeUID, Bounds: it.Target.Bounds, Snapshot: it.Target.Snapshot},
@@ -49,6 +54,10 @@ func toItemOut(it store.Item) itemOut {
 		AgentQuestion: it.AgentQuestion, UserAnswer: it.UserAnswer, UpdatedAt: it.UpdatedAt.Format(time.RFC3339),
 		Verification: it.Verification, Verdict: it.Verdict, VerdictNote: it.VerdictNote,
 	}
+	if it.ResolvedAt != nil {
+		out.ResolvedAt = it.ResolvedAt.Format(time.RFC3339)
+	}
+	return out
 }
 
 func toItemsOut(items []store.Item) []itemOut {
@@ -160,7 +169,8 @@ type itemEvidenceOut struct {
 
 // waitOut is either a batch or {"status":"timeout"}.
 type waitOut struct {
-	Status      string             `json:"status"` // batch | timeout
+	Status      string             `json:"status"`           // batch | timeout | session_ended | console_gone
+	Reason      string             `json:"reason,omitempty"` // closed | deleted, with session_ended
 	BatchID     string             `json:"batchId,omitempty"`
 	SessionID   string             `json:"sessionId,omitempty"`
 	Kind        string             `json:"kind,omitempty"`

@@ -43,7 +43,8 @@ func (t *toolset) claimFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_claim_feedback",
 		append([]mcp.ToolOption{
 			mcp.WithDescription("Claim a feedback item before editing code: it shows as in progress in the developer's console. " +
-				"Refused with ITEM_ALREADY_RESOLVED for resolved or wont_fix items."),
+				"A claim is yours alone while your connection is open: another agent's claim is refused with ITEM_CLAIMED, and claiming again is harmless. " +
+				"Refused with ITEM_ALREADY_RESOLVED for items already resolved or wont_fix, and with ITEM_CLOSED_BY_USER for items the developer closed or deleted (their decision is final)."),
 			mcp.WithTitleAnnotation("Claim feedback item"),
 			sessionIDArg(true, "Session of the item."),
 			itemIDArg(true),
@@ -54,7 +55,7 @@ func (t *toolset) claimFeedback() server.ServerTool {
 		if bad != nil {
 			return bad, nil
 		}
-		it, err := t.deps.Store.Claim(ctx, sid, iid, req.GetString("agentNote", ""))
+		it, err := t.deps.Store.Claim(t.conns.bind(ctx), sid, iid, req.GetString("agentNote", ""))
 		if err != nil {
 			return toolResult(err)
 		}
@@ -66,7 +67,8 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_resolve_feedback",
 		append([]mcp.ToolOption{
 			mcp.WithDescription("Record the outcome of a feedback item with a summary the developer reads: resolved (fixed), " +
-				"wont_fix (with the reason), or needs_clarification (the summary is your question)."),
+				"wont_fix (with the reason), or needs_clarification (the summary is your question). Refused with ITEM_CLOSED_BY_USER once the developer closed " +
+				"or deleted the item, and with ITEM_CLAIMED while another agent holds it."),
 			mcp.WithTitleAnnotation("Resolve feedback item"),
 			sessionIDArg(true, "Session of the item."),
 			itemIDArg(true),
@@ -98,7 +100,7 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 				return toolResult(err)
 			}
 		}
-		it, err := t.deps.Store.Resolve(ctx, in)
+		it, err := t.deps.Store.Resolve(t.conns.bind(ctx), in)
 		if err != nil {
 			return toolResult(err)
 		}
@@ -125,7 +127,7 @@ func (t *toolset) ask() server.ServerTool {
 		if bad != nil {
 			return bad, nil
 		}
-		it, err := t.deps.Store.Ask(ctx, sid, iid, req.GetString("question", ""))
+		it, err := t.deps.Store.Ask(t.conns.bind(ctx), sid, iid, req.GetString("question", ""))
 		if err != nil {
 			return toolResult(err)
 		}

@@ -160,6 +160,7 @@ func (t *toolset) readItem(ctx context.Context, sid, iid string) (*mcp.CallToolR
 		return toolResult(err)
 	}
 	item := toItemOut(d.Item)
+	item.Orphaned = t.orphaned(ctx, d.Item)
 	out := readOut{SessionID: sid, Prompt: text, Item: &item, Screens: []screenOut{}}
 	if out.RuntimeEvidence, err = t.latestEvidence(ctx, sid, []string{iid}); err != nil {
 		return toolResult(err)
@@ -233,4 +234,15 @@ func (t *toolset) artifactImage(ctx context.Context, key, what string) (mcp.Cont
 		return mcp.NewTextContent(fmt.Sprintf("(%s not attached: %v)", what, err)), false
 	}
 	return imageContent(data, what)
+}
+
+// orphaned says whether an open node item's node is gone from the device's
+// current screen. Without a device layer, or when it cannot tell, it is false.
+func (t *toolset) orphaned(ctx context.Context, it store.Item) bool {
+	if t.deps.Screen == nil || it.Target.Type != store.TargetNode || it.Target.Snapshot == nil ||
+		it.Status == store.StatusResolved || it.Status == store.StatusWontFix {
+		return false
+	}
+	present, known := t.deps.Screen.NodeOnScreen(ctx, *it.Target.Snapshot)
+	return known && !present
 }

@@ -169,6 +169,9 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 		}
 		hi.Warnings = append(hi.Warnings, w)
 	}
+	// Saved over a fingerprint mismatch: the screenshot may show another screen,
+	// so the prompt warns and never sends the agent to the source first.
+	hi.ForcedMismatch = it.ForcedSave
 	t := &hi.Target
 	if it.Target.Bounds != nil {
 		bb := it.Target.Bounds

@@ -45,6 +45,9 @@ type SaveBatchInput struct {
 	IfMatch string
 	Screen  ScreenInput
 	Items   []BatchItem
+	// Forced: the user saved although the device's screen no longer matched
+	// the frozen one. Each new item records it.
+	Forced bool
 }
 
 // SaveBatchResult is the 200 body (session, items, screenId) plus the ETag
@@ -279,9 +282,9 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			id := newID()
 			if _, err := t.ExecContext(ctx, `INSERT INTO items(id, session_id, screen_id, sequence_number,
 				client_workspace_id, client_draft_item_id, target_json, severity, comment, crop_artifact,
-				created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+				forced_save, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				id, in.SessionID, screenID, seq, in.WorkspaceID, bi.DraftItemID, string(target), bi.Severity,
-				bi.Comment, crop, millis(t.now), millis(t.now)); err != nil {
+				bi.Comment, crop, in.Forced, millis(t.now), millis(t.now)); err != nil {
 				return fmt.Errorf("insert item %s: %w", bi.DraftItemID, err)
 			}
 			seq++
@@ -295,6 +298,19 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		}); err != nil {
 			return err
 		}
+		if r.AgentPickup == PickupInstant {
+			// Instant pickup: each new item reaches the agent as its own batch,
+			// so an agent working in a loop takes them one by one.
+			for _, id := range added {
+				it, err := getItem(ctx, t, in.SessionID, id)
+				if err != nil {
+					return err
+				}
+				if _, _, _, err := t.release(ctx, in.SessionID, []Item{it}, nil); err != nil {
+					return err
+				}
+			}
+		}
 		if err := t.touchSession(ctx, in.SessionID, true); err != nil {
 			return err
 		}
@@ -304,6 +320,15 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		return nil, err
 	}
 	return res, nil
+}
+
+// PreviewScreenSaved says whether a screen of the session was saved from the
+// frozen frame previewID (so a retry of that save needs no frame).
+func (s *Store) PreviewScreenSaved(ctx context.Context, sessionID, previewID string) (bool, error) {
+	var n int
+	err := s.rdb.QueryRowContext(ctx, `SELECT COUNT(*) FROM screens WHERE session_id = ? AND preview_id = ?`,
+		sessionID, previewID).Scan(&n)
+	return n > 0, storageErr("reading screens", err)
 }
 
 func fillBatchResult(ctx context.Context, q querier, in SaveBatchInput, res *SaveBatchResult, screenID string, noop bool) error {

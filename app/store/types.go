@@ -15,6 +15,11 @@ const (
 	PolicyManual = "manual"
 	PolicyOff    = "off"
 
+	// PickupBatch: Save to MCP releases the drafts to the agent (the default).
+	// PickupInstant: each item is released as soon as it is saved.
+	PickupBatch   = "batch"
+	PickupInstant = "instant"
+
 	DeliveryDraft = "draft"
 	DeliverySent  = "sent"
 
@@ -93,6 +98,7 @@ type SessionSummary struct {
 	ItemCount             int         `json:"itemCount"`
 	PhaseCounts           PhaseCounts `json:"phaseCounts"`
 	RuntimeEvidencePolicy string      `json:"runtimeEvidencePolicy"`
+	AgentPickup           string      `json:"agentPickup"` // batch | instant
 }
 
 // Session is a summary plus everything the console renders for it.
@@ -172,12 +178,22 @@ type Item struct {
 	CreatedAt         time.Time  `json:"createdAt"`
 	UpdatedAt         time.Time  `json:"updatedAt"`
 	LastHandedOffAt   *time.Time `json:"lastHandedOffAt"`
-	CropURL           string     `json:"cropUrl"`
+	// ResolvedAt is when the item became resolved or wont_fix (nil while open).
+	ResolvedAt *time.Time `json:"resolvedAt"`
+	// ForcedSave marks an item saved over a screen-fingerprint mismatch: its
+	// screenshot may not show the screen the comment was written on.
+	ForcedSave bool   `json:"forcedSave"`
+	CropURL    string `json:"cropUrl"`
 	// Verification is what the agent's capture after its fix shows; Verdict is the
 	// user's word on it ("" | verified | reopened) and VerdictNote the reopen note.
 	Verification *Verification `json:"verification,omitempty"`
 	Verdict      string        `json:"verdict,omitempty"`
 	VerdictNote  string        `json:"verdictNote,omitempty"`
+
+	// ClaimedBy names the agent connection holding the claim ("" when none);
+	// ClaimedAt is when it claimed.
+	ClaimedBy string     `json:"-"`
+	ClaimedAt *time.Time `json:"-"`
 
 	// CropArtifact is the crop's artifact key ("" when absent).
 	CropArtifact string `json:"-"`

@@ -107,6 +107,7 @@ var Console = Contract{
 		{typeOf[store.EvidenceDecision](), "Status", []string{"complete", "partial", "failed", "unsupported", "skipped"}},
 		{typeOf[store.EvidenceDecision](), "Reason", []string{"", "manual", "off", "skipped"}},
 		{typeOf[store.EvidenceRecord](), "Trigger", []string{store.EvidenceTriggerAuto, store.EvidenceTriggerManual, store.EvidenceTriggerAgent}},
+		{typeOf[store.SessionSummary](), "AgentPickup", []string{store.PickupBatch, store.PickupInstant}},
 		{typeOf[store.Presence](), "Presence", []string{store.PresenceListening, store.PresenceWorking, store.PresenceAway, store.PresenceNone}},
 	},
 }

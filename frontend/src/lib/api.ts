@@ -165,7 +165,7 @@ export class Api {
     const r = await this.request<{ session: Session }>('GET', `/api/sessions/${encodeURIComponent(id)}`);
     return { data: r.data.session, etag: r.etag };
   }
-  updateSession(id: string, patch: { title?: string; runtimeEvidencePolicy?: EvidencePolicy }) {
+  updateSession(id: string, patch: { title?: string; runtimeEvidencePolicy?: EvidencePolicy; agentPickup?: 'batch' | 'instant' }) {
     return this.json<{ session: Session }>('PUT', `/api/sessions/${encodeURIComponent(id)}`, patch);
   }
   deleteSession(id: string) {

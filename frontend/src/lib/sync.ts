@@ -226,7 +226,8 @@ export class Sync {
         topic: 'auth',
       });
     } else if (e.status === 403) {
-      this.app.notify('error', 'The FixThis app refused this page (origin check). Reload the console from the URL the app printed.', { topic: 'auth' });
+      // The topic gives the message its Reload console button (GlobalStatus).
+      this.app.notify('error', 'The FixThis app refused this page (origin or token check). Reload the console; if that does not help, open the URL the app printed.', { topic: 'reload-console' });
     }
   }
 

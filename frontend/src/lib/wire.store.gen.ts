@@ -149,6 +149,8 @@ export interface Item {
   createdAt: string;
   updatedAt: string;
   lastHandedOffAt: string | null;
+  resolvedAt: string | null;
+  forcedSave: boolean;
   cropUrl: string;
   verification?: Verification | null;
   verdict?: string;
@@ -228,6 +230,7 @@ export interface Session {
   itemCount: number;
   phaseCounts: PhaseCounts;
   runtimeEvidencePolicy: "auto" | "manual" | "off";
+  agentPickup: "batch" | "instant";
   items: Item[];
   screens: Screen[];
   handoffs: Handoff[];
@@ -243,6 +246,7 @@ export interface SessionSummary {
   itemCount: number;
   phaseCounts: PhaseCounts;
   runtimeEvidencePolicy: "auto" | "manual" | "off";
+  agentPickup: "batch" | "instant";
 }
 
 export interface SourceCandidate {

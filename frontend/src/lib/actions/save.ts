@@ -222,3 +222,32 @@ export function saveToMcp(): Promise<void> {
     app.notify('success', `Saved to MCP: ${plural(ids.length)}. ${waiting}${diagnostics ? ' ' + diagnostics : ''}`, { topic: 'handoff' });
   });
 }
+
+/** Save to MCP on one saved annotation: releases that item only. */
+export async function saveOneToMcp(itemId: string): Promise<void> {
+  if (ui.busy) return;
+  const sessionId = app.activeSessionId;
+  if (!sessionId) return;
+  ui.busy = 'sending';
+  try {
+    const r = await transport.api.agentHandoff(sessionId, [itemId]);
+    if (app.activeSessionId !== sessionId || !r.session) return;
+    app.applySession(sessionId, r.session);
+    const seq = r.session.items.find((i) => i.itemId === itemId)?.sequenceNumber;
+    app.notify('success', `Saved to MCP: annotation ${seq ?? ''}`.trim() + ' only.', { topic: 'handoff' });
+  } catch (err) {
+    report(err, 'Save to MCP failed', 'The annotation is kept; try again.');
+  } finally {
+    ui.busy = '';
+  }
+}
+
+/** Instant pickup: saves the finished annotations at once (the server releases them). */
+export async function saveInstantly(): Promise<void> {
+  ui.busy = 'sending';
+  try {
+    await persistPending('save', saveInstantly);
+  } finally {
+    ui.busy = '';
+  }
+}
