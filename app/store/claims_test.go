@@ -77,9 +77,12 @@ func TestClaimIsExclusive(t *testing.T) {
 		t.Fatalf("repeated claim changed the claim: %+v", again)
 	}
 	for name, call := range map[string]func() error{
-		"claim":   func() error { _, err := s.Claim(b, sid, iid, ""); return err },
-		"resolve": func() error { _, err := s.Resolve(b, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "mine"}); return err },
-		"ask":     func() error { _, err := s.Ask(b, sid, iid, "?"); return err },
+		"claim": func() error { _, err := s.Claim(b, sid, iid, ""); return err },
+		"resolve": func() error {
+			_, err := s.Resolve(b, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "mine"})
+			return err
+		},
+		"ask": func() error { _, err := s.Ask(b, sid, iid, "?"); return err },
 	} {
 		err := call()
 		if !errors.Is(err, ErrItemClaimed) || !strings.Contains(err.Error(), "since "+first.ClaimedAt.UTC().Format("2006-01-02T15:04:05Z")) {
