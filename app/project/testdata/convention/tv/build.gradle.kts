@@ -1,0 +1,7 @@
+plugins {
+    id("acme.tv.application")
+}
+android {
+    namespace = "com.acme.tv"
+    defaultConfig { applicationId = "com.acme.tv" }
+}
