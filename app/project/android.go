@@ -16,8 +16,8 @@ type androidConfig struct {
 	versionCode   int
 	minSdk        int
 
-	debugSuffix         string
-	debugSuffixDynamic  bool // set, but computed or conditional
+	debugSuffix          string
+	debugSuffixDynamic   bool // set, but computed or conditional
 	applicationIDDynamic bool
 
 	dimensions []string
@@ -163,7 +163,7 @@ func (cfg *androidConfig) merge(body string, r resolver) {
 }
 
 var (
-	bareFlavorRE     = regexp.MustCompile(`(?m)(?:create|register|maybeCreate)\s*\(\s*["']([A-Za-z0-9_]+)["']\s*\)\s*$`)
+	bareFlavorRE = regexp.MustCompile(`(?m)(?:create|register|maybeCreate)\s*\(\s*["']([A-Za-z0-9_]+)["']\s*\)\s*$`)
 )
 
 // applyFromRE finds `apply from: "x.gradle"` (Groovy) and `apply(from = "x.gradle.kts")`.

@@ -32,8 +32,12 @@ type manifestXML struct {
 type activityXML struct {
 	Attrs   xmlAttrs `xml:",any,attr"`
 	Filters []struct {
-		Actions    []struct{ Attrs xmlAttrs `xml:",any,attr"` } `xml:"action"`
-		Categories []struct{ Attrs xmlAttrs `xml:",any,attr"` } `xml:"category"`
+		Actions []struct {
+			Attrs xmlAttrs `xml:",any,attr"`
+		} `xml:"action"`
+		Categories []struct {
+			Attrs xmlAttrs `xml:",any,attr"`
+		} `xml:"category"`
 	} `xml:"intent-filter"`
 }
 

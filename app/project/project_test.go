@@ -12,9 +12,9 @@ import (
 // want is the part of a module a table row checks.
 type want struct {
 	path, appID, namespace, suffix, launcher, alias, versionName, via string
-	minSdk                                                             int
-	unresolved                                                         bool
-	flavors                                                            []string
+	minSdk                                                            int
+	unresolved                                                        bool
+	flavors                                                           []string
 }
 
 func got(m Module) want {
@@ -180,8 +180,8 @@ func TestRealProjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if !e.IsDir() {
-			continue
+		if st, err := os.Stat(filepath.Join(root, e.Name())); err != nil || !st.IsDir() {
+			continue // symlinked checkouts count too
 		}
 		t.Run(e.Name(), func(t *testing.T) {
 			p, err := Load(filepath.Join(root, e.Name()))
