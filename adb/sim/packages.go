@@ -96,8 +96,12 @@ type apkManifest struct {
 	Activities []struct {
 		Name    string `xml:"name,attr"`
 		Filters []struct {
-			Actions    []struct{ Name string `xml:"name,attr"` } `xml:"action"`
-			Categories []struct{ Name string `xml:"name,attr"` } `xml:"category"`
+			Actions []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"action"`
+			Categories []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"category"`
 		} `xml:"intent-filter"`
 	} `xml:"application>activity"`
 }
