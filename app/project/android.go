@@ -37,7 +37,7 @@ type resolver struct {
 }
 
 var (
-	constRE    = regexp.MustCompile(`(?m)^\s*(?:(?:private\s+)?(?:const\s+)?val|var|def|ext\.|project\.ext\.)\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*String\s*)?=\s*(["'][^"'\n$]*["'])\s*$`)
+	constRE    = regexp.MustCompile(`(?m)^\s*(?:(?:(?:private|internal|final|const)\s+)*(?:val|var|def)\b|ext\.|project\.ext\.)\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*String\s*)?=\s*(["'][^"'\n$]*["'])\s*$`)
 	propertyRE = regexp.MustCompile(`^(?:project\.)?(?:property|findProperty|providers\.gradleProperty)\(\s*["']([^"']+)["']\s*\)(?:\.get\(\))?(?:\s+as\s+String|\.toString\(\))?!*$`)
 )
 
@@ -123,7 +123,7 @@ func (cfg *androidConfig) merge(body string, r resolver) {
 			}
 		}
 	}
-	for _, bt := range find(body, "buildTypes") {
+	for _, bt := range findNested(body, 2, "buildTypes") {
 		for _, debug := range find(bt, "debug") {
 			n := deepAssignments(debug, "applicationIdSuffix")
 			if n == 0 {
@@ -138,10 +138,12 @@ func (cfg *androidConfig) merge(body string, r resolver) {
 		}
 	}
 	// flavorDimensions "a", "b" | flavorDimensions += listOf("a") | flavorDimensions = ["a"]
-	for _, v := range assignments(body, "flavorDimensions") {
-		cfg.dimensions = append(cfg.dimensions, quoted(v.raw)...)
+	for _, scope := range append([]string{body}, find(body, "defaultConfig")...) {
+		for _, v := range assignments(scope, "flavorDimensions") {
+			cfg.dimensions = append(cfg.dimensions, quoted(v.raw)...)
+		}
 	}
-	for _, pf := range find(body, "productFlavors") {
+	for _, pf := range findNested(body, 2, "productFlavors") {
 		for _, c := range children(pf) {
 			f := Flavor{Name: blockName(c.head)}
 			if v, ok := last(c.body, "dimension"); ok {
@@ -152,6 +154,9 @@ func (cfg *androidConfig) merge(body string, r resolver) {
 			}
 			if v, ok := last(c.body, "applicationId"); ok {
 				f.ApplicationID, _ = r.resolve(v)
+			}
+			if v, ok := last(c.body, "isDefault"); ok {
+				f.Default = strings.TrimSpace(v.raw) == "true"
 			}
 			cfg.flavors = append(cfg.flavors, f)
 		}

@@ -16,8 +16,10 @@ const AppPluginID = "com.android.application"
 // plugin itself plus every convention plugin (in build-logic/, buildSrc/ or another
 // included build) whose source applies one of them.
 type conventions struct {
-	app map[string]string           // plugin id -> where it comes from, for "appliedVia"
-	all map[string]conventionPlugin // every convention plugin, by id
+	app     map[string]string           // plugin id -> where it comes from, for "appliedVia"
+	all     map[string]conventionPlugin // every convention plugin, by id
+	cat     catalog
+	sources []string // every build-logic source, for constants such as Plugins.App.id
 }
 
 // conventionPlugin is one plugin defined in a build-logic source tree.
@@ -31,11 +33,13 @@ type conventionPlugin struct {
 // adding those that apply an already-known app plugin until nothing changes, so a
 // convention plugin applying another convention plugin is found too.
 func loadConventions(root string, builds []string, cat catalog) conventions {
-	conv := conventions{app: map[string]string{AppPluginID: AppPluginID}, all: map[string]conventionPlugin{}}
+	conv := conventions{app: map[string]string{AppPluginID: AppPluginID}, all: map[string]conventionPlugin{}, cat: cat}
 	dirs := append([]string{"buildSrc"}, builds...)
 	var plugins []conventionPlugin
 	for _, d := range dirs {
-		plugins = append(plugins, scanBuildLogic(root, d, cat)...)
+		ps, sources := scanBuildLogic(root, d, cat)
+		plugins = append(plugins, ps...)
+		conv.sources = append(conv.sources, sources...)
 	}
 	for _, p := range plugins {
 		conv.all[p.id] = p
@@ -46,7 +50,7 @@ func loadConventions(root string, builds []string, cat catalog) conventions {
 			if _, known := conv.app[p.id]; known {
 				continue
 			}
-			if appliesAny(p.source, conv.app, cat) {
+			if conv.appliedVia(p.source, conv.app) != "" {
 				conv.app[p.id] = p.file
 				changed = true
 			}
@@ -67,13 +71,14 @@ var (
 // plugins (`my.android.application.gradle.kts` is plugin `my.android.application`)
 // and classes registered in a `gradlePlugin { plugins { register(…) { id = …;
 // implementationClass = … } } }` block.
-func scanBuildLogic(root, dir string, cat catalog) []conventionPlugin {
+func scanBuildLogic(root, dir string, cat catalog) ([]conventionPlugin, []string) {
 	base := filepath.Join(root, dir)
 	if st, err := os.Stat(base); err != nil || !st.IsDir() {
-		return nil
+		return nil, nil
 	}
 	classes := map[string]conventionPlugin{} // class name -> source
 	var out []conventionPlugin
+	var sources []string
 	var registrations []string
 	_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -100,6 +105,7 @@ func scanBuildLogic(root, dir string, cat catalog) []conventionPlugin {
 			return nil
 		}
 		src := stripComments(string(data))
+		sources = append(sources, src)
 		rel, _ := filepath.Rel(root, p)
 		switch {
 		case strings.HasSuffix(name, ".gradle.kts") || strings.HasSuffix(name, ".gradle"):
@@ -124,7 +130,7 @@ func scanBuildLogic(root, dir string, cat catalog) []conventionPlugin {
 			}
 		}
 	}
-	return out
+	return out, sources
 }
 
 // registered turns one `register("x") { id = …; implementationClass = … }` body into
@@ -166,28 +172,29 @@ func hasAnySuffix(s string, suffixes []string) bool {
 	return false
 }
 
-// appliesAny reports whether src applies one of the plugin ids in ids, in any of the
-// forms Gradle accepts: `id("x")`, `id 'x'`, `apply(plugin = "x")`,
-// `apply plugin: 'x'`, `pluginManager.apply("x")`, or a catalog alias for x.
-// `apply false` (declared, not applied) does not count.
-func appliesAny(src string, ids map[string]string, cat catalog) bool {
-	return appliedVia(src, ids, cat) != ""
-}
+var (
+	applyLineRE = regexp.MustCompile(`\b(?:id|apply|alias|plugin)\b`)
+	idConstRE   = regexp.MustCompile(`\bid\(\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*\)`)
+)
 
-var applyLineRE = regexp.MustCompile(`\b(?:id|apply|alias|plugin)\b`)
-
-// appliedVia returns the plugin id through which src applies one of ids, or "".
-func appliedVia(src string, ids map[string]string, cat catalog) string {
+// appliedVia returns the plugin id (one of ids) that src applies, or "". It knows
+// the forms Gradle accepts: `id("x")`, `id 'x'`, `apply(plugin = "x")`,
+// `apply plugin: 'x'`, `pluginManager.apply("x")`, a catalog alias for x, and
+// `id(Plugins.App.x)` naming a constant in build-logic. `apply false` (declared,
+// not applied) and `withPlugin` (reacting to it) do not count.
+func (c conventions) appliedVia(src string, ids map[string]string) string {
 	for _, line := range strings.Split(src, "\n") {
 		if !applyLineRE.MatchString(line) || strings.Contains(line, "apply false") || strings.Contains(line, "withPlugin") {
 			continue
 		}
-		for _, lit := range quoted(line) {
-			if _, ok := ids[lit]; ok {
-				return lit
+		refs := quoted(line)
+		refs = append(refs, c.cat.pluginRefs(line)...)
+		for _, m := range idConstRE.FindAllStringSubmatch(line, -1) {
+			if v, ok := c.constant(m[1]); ok {
+				refs = append(refs, v)
 			}
 		}
-		for _, id := range cat.pluginRefs(line) {
+		for _, id := range refs {
 			if _, ok := ids[id]; ok {
 				return id
 			}
@@ -196,13 +203,39 @@ func appliedVia(src string, ids map[string]string, cat catalog) string {
 	return ""
 }
 
+// constant resolves `Outer.Inner.name` to the string of `const val name = "…"`
+// inside `object Outer { object Inner { … } }` in build-logic sources.
+func (c conventions) constant(path string) (string, bool) {
+	parts := strings.Split(path, ".")
+	for _, src := range c.sources {
+		scopes := []string{src}
+		for _, p := range parts[:len(parts)-1] {
+			var next []string
+			for _, s := range scopes {
+				next = append(next, find(s, p)...)
+			}
+			scopes = next
+		}
+		for _, s := range scopes {
+			for _, m := range constRE.FindAllStringSubmatch(topLevel(s), -1) {
+				if m[1] == parts[len(parts)-1] {
+					if v, ok := (value{raw: m[2]}).literal(); ok {
+						return v, true
+					}
+				}
+			}
+		}
+	}
+	return "", false
+}
+
 // configuredBy returns the convention plugins src applies whose code mentions word
 // (e.g. "Flavors", as in productFlavors or configureFlavors): settings the text
 // reader cannot see.
-func (c conventions) configuredBy(src, word string, cat catalog) []string {
+func (c conventions) configuredBy(src, word string) []string {
 	var out []string
 	for id, p := range c.all {
-		if strings.Contains(p.source, word) && appliesAny(src, map[string]string{id: ""}, cat) {
+		if strings.Contains(p.source, word) && c.appliedVia(src, map[string]string{id: ""}) != "" {
 			out = append(out, id)
 		}
 	}

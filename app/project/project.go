@@ -34,12 +34,15 @@ type Module struct {
 	// LauncherActivity is the fully qualified class of the MAIN/LAUNCHER activity (an
 	// activity-alias's targetActivity); LauncherAlias names the alias when the
 	// launcher is one, which is what `am start` must be given.
-	LauncherActivity string   `json:"launcherActivity"`
-	LauncherAlias    string   `json:"launcherAlias,omitempty"`
-	VersionName      string   `json:"versionName,omitempty"`
-	VersionCode      int      `json:"versionCode,omitempty"`
-	MinSdk           int      `json:"minSdk,omitempty"`
-	Flavors          []string `json:"flavors"`
+	LauncherActivity string `json:"launcherActivity"`
+	LauncherAlias    string `json:"launcherAlias,omitempty"`
+	// LauncherFrom names the module whose manifest declares the launcher when it is
+	// not the app module's own (manifests merge at build time).
+	LauncherFrom string   `json:"launcherFrom,omitempty"`
+	VersionName  string   `json:"versionName,omitempty"`
+	VersionCode  int      `json:"versionCode,omitempty"`
+	MinSdk       int      `json:"minSdk,omitempty"`
+	Flavors      []string `json:"flavors"`
 	// AppliedVia says how the module applies com.android.application: the plugin id
 	// itself or the convention plugin (and its source file) that does.
 	AppliedVia string `json:"appliedVia"`
@@ -52,6 +55,7 @@ type Module struct {
 // Flavor is one product flavor.
 type Flavor struct {
 	Name, Dimension, ApplicationID, ApplicationIDSuffix string
+	Default                                             bool // isDefault: Studio's pick for its dimension
 }
 
 // ErrNoAppModule is wrapped by Load's error when no module applies the app plugin.
@@ -85,6 +89,7 @@ func Load(dir string) (*Project, error) {
 	consts := map[string]string{}
 	readGradleProperties(abs, consts)
 
+	ld := loader{root: abs, set: set, conv: conv, cat: cat, consts: consts}
 	paths := append([]string{":"}, set.includes...) // the root project can be the app
 	seen := map[string]bool{}
 	for _, path := range paths {
@@ -96,7 +101,7 @@ func Load(dir string) (*Project, error) {
 		if path == ":" {
 			dirRel = "."
 		}
-		m, ok, warn := loadModule(abs, path, filepath.Join(abs, dirRel), conv, cat, consts)
+		m, ok, warn := ld.module(path, filepath.Join(abs, dirRel))
 		p.Warnings = append(p.Warnings, warn...)
 		if ok {
 			p.Modules = append(p.Modules, m)
@@ -116,8 +121,18 @@ func Load(dir string) (*Project, error) {
 	return p, nil
 }
 
-// loadModule reads one module; ok is false when it is not an application module.
-func loadModule(root, path, dir string, conv conventions, cat catalog, consts map[string]string) (Module, bool, []string) {
+// loader holds what every module's reading needs.
+type loader struct {
+	root   string
+	set    settings
+	conv   conventions
+	cat    catalog
+	consts map[string]string
+}
+
+// module reads one module; ok is false when it is not an application module.
+func (ld loader) module(path, dir string) (Module, bool, []string) {
+	root, conv, cat := ld.root, ld.conv, ld.cat
 	var src, file string
 	for _, name := range []string{"build.gradle.kts", "build.gradle"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
@@ -129,7 +144,7 @@ func loadModule(root, path, dir string, conv conventions, cat catalog, consts ma
 	if file == "" {
 		return Module{}, false, nil
 	}
-	via := pluginsApplied(src, conv, cat)
+	via := pluginsApplied(src, conv)
 	if via == "" {
 		return Module{}, false, nil
 	}
@@ -141,7 +156,7 @@ func loadModule(root, path, dir string, conv conventions, cat catalog, consts ma
 	warn := func(format string, args ...any) { warns = append(warns, path+": "+fmt.Sprintf(format, args...)) }
 
 	full := spliceApplied(src, dir, root, 0)
-	cfg := parseAndroid(full, resolver{cat: cat, consts: cloneMap(consts)})
+	cfg := parseAndroid(full, resolver{cat: cat, consts: cloneMap(ld.consts)})
 	man, err := readManifest(filepath.Join(dir, "src", "main", "AndroidManifest.xml"))
 	if err != nil {
 		warn("%v", err)
@@ -172,7 +187,7 @@ func loadModule(root, path, dir string, conv conventions, cat catalog, consts ma
 	}
 	if len(m.Flavors) == 0 {
 		plugins := strings.Join(find(src, "plugins"), "\n")
-		if by := conv.configuredBy(plugins, "Flavors", cat); len(by) > 0 {
+		if by := conv.configuredBy(plugins, "Flavors"); len(by) > 0 {
 			warn("product flavors come from %s, which this reader does not run; pass --variant with the full variant name", strings.Join(by, ", "))
 		} else if strings.Contains(full, "productFlavors") {
 			warn("product flavors are declared in code this reader does not run; pass --variant with the full variant name")
@@ -183,21 +198,27 @@ func loadModule(root, path, dir string, conv conventions, cat catalog, consts ma
 		m.LauncherAlias = qualify(m.Namespace, man.alias)
 	}
 	if m.LauncherActivity == "" {
-		warn("no activity with MAIN and LAUNCHER in src/main/AndroidManifest.xml")
+		// The launcher may come from a library module's manifest (merged at build).
+		if act, alias, from := ld.launcherFromDeps(full); act != "" {
+			m.LauncherActivity, m.LauncherAlias = act, alias
+			m.LauncherFrom = from
+		} else {
+			warn("no activity with MAIN and LAUNCHER in src/main/AndroidManifest.xml or the manifests of the project modules it depends on")
+		}
 	}
 	return m, true, warns
 }
 
 // pluginsApplied returns the app plugin id the script's plugins block (or an
 // `apply plugin:` line) applies, or "".
-func pluginsApplied(src string, conv conventions, cat catalog) string {
+func pluginsApplied(src string, conv conventions) string {
 	text := strings.Join(find(src, "plugins"), "\n")
 	for _, line := range strings.Split(src, "\n") {
 		if strings.Contains(line, "apply") && strings.Contains(line, "plugin") {
 			text += "\n" + line
 		}
 	}
-	return appliedVia(text, conv.app, cat)
+	return conv.appliedVia(text, conv.app)
 }
 
 func cloneMap(m map[string]string) map[string]string {

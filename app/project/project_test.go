@@ -41,7 +41,7 @@ func TestLoad(t *testing.T) {
 				via: "com.android.application", flavors: []string{}}},
 		},
 		{
-			name: "convention plugins: registered class via catalog id, precompiled script", dir: "testdata/convention",
+			name: "convention plugins: registered class via catalog id, precompiled script named by a Kotlin constant", dir: "testdata/convention",
 			modules: []want{
 				{path: ":phone", appID: "com.acme", namespace: "com.acme.phone", launcher: "com.acme.phone.MainActivity",
 					via: "acme.android.application (build-logic/convention/src/main/kotlin/AndroidApplicationConventionPlugin.kt)", flavors: []string{}},
@@ -50,10 +50,15 @@ func TestLoad(t *testing.T) {
 			},
 		},
 		{
-			name: "groovy: apply plugin, apply from, def constant, flavors, activity-alias, manifest package", dir: "testdata/groovy",
+			name: "launcher from a dependency's manifest, buildTypes inside defaultConfig, nested template quotes", dir: "testdata/merged",
+			modules: []want{{path: ":app", appID: "io.example.merged", namespace: "io.example.merged", suffix: ".dev",
+				launcher: "io.example.common.LaunchActivity", via: "com.android.application", flavors: []string{}}},
+		},
+		{
+			name: "groovy: apply plugin, apply from, final def constant, flavors with isDefault, activity-alias, manifest package", dir: "testdata/groovy",
 			modules: []want{{path: ":app", appID: "org.example.groovy", namespace: "org.example.groovy.legacy", suffix: ".dbg",
 				launcher: "org.example.groovy.legacy.MainActivity", alias: "org.example.groovy.legacy.Launcher",
-				versionName: "4.2", minSdk: 21, via: "com.android.application", flavors: []string{"paid", "free", "google"}}},
+				versionName: "4.2", minSdk: 21, via: "com.android.application", flavors: []string{"paid", "free", "google", "amazon"}}},
 		},
 		{
 			name: "computed suffix, projectDir override, include without colon, second filter", dir: "testdata/dynamic",
@@ -112,7 +117,7 @@ func TestVariant(t *testing.T) {
 		in, name, appID, task, dir string
 		note                       bool
 	}{
-		{"debug", "paidGoogleDebug", "org.example.groovy.dbg", ":app:assemblePaidGoogleDebug", "app/build/outputs/apk/paidGoogle/debug", true},
+		{"debug", "paidAmazonDebug", "org.example.groovy.dbg", ":app:assemblePaidAmazonDebug", "app/build/outputs/apk/paidAmazon/debug", true},
 		{"freeGoogleDebug", "freeGoogleDebug", "org.example.groovy.free.dbg", ":app:assembleFreeGoogleDebug", "app/build/outputs/apk/freeGoogle/debug", false},
 		{"paidGoogleRelease", "paidGoogleRelease", "org.example.groovy", ":app:assemblePaidGoogleRelease", "app/build/outputs/apk/paidGoogle/release", false},
 	}

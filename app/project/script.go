@@ -62,6 +62,11 @@ func stringEnd(src string, i int) int {
 		switch src[j] {
 		case '\\':
 			j++
+		case '$':
+			// A template `${…}` may hold strings of its own: "${env["X"]}".
+			if q == '"' && j+1 < len(src) && src[j+1] == '{' {
+				j = templateEnd(src, j+2) - 1
+			}
 		case q:
 			return j + 1
 		case '\n':
@@ -250,6 +255,49 @@ func quoted(src string) []string {
 				out = append(out, src[i+1:end-1])
 			}
 			i = end - 1
+		}
+	}
+	return out
+}
+
+// templateEnd returns the index just past the `}` closing a template expression
+// whose body starts at i.
+func templateEnd(src string, i int) int {
+	depth := 1
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '"', '\'':
+			i = stringEnd(src, i) - 1
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case '\n':
+			return i
+		}
+	}
+	return len(src)
+}
+
+// findNested is find that also looks inside child blocks, down to depth levels:
+// Kotlin lambdas see their outer receiver, so `buildTypes { }` written inside
+// `defaultConfig { }` still configures the android extension.
+func findNested(src string, depth int, names ...string) []string {
+	out := find(src, names...)
+	if depth <= 1 {
+		return out
+	}
+	for _, c := range children(src) {
+		n := blockName(c.head)
+		skip := false
+		for _, want := range names {
+			skip = skip || n == want
+		}
+		if !skip {
+			out = append(out, findNested(c.body, depth-1, names...)...)
 		}
 	}
 	return out

@@ -18,8 +18,8 @@ type Variant struct {
 }
 
 // Variant resolves a variant name. A bare build type ("debug") on a module with
-// flavors picks the first flavor of each dimension, as Android Studio does; note
-// says so.
+// flavors picks, per dimension, the flavor marked isDefault or else the first, as
+// Android Studio does; note says so.
 func (m *Module) Variant(name string) (v Variant, note string, err error) {
 	if name == "" {
 		name = "debug"
@@ -73,11 +73,17 @@ func (m *Module) defaultFlavors() []string {
 	}
 	var out []string
 	for _, d := range m.Dimensions {
+		pick := ""
 		for _, f := range m.FlavorSpec {
-			if f.Dimension == d {
-				out = append(out, f.Name)
-				break
+			if f.Dimension == d && (pick == "" || f.Default) {
+				pick = f.Name
+				if f.Default {
+					break
+				}
 			}
+		}
+		if pick != "" {
+			out = append(out, pick)
 		}
 	}
 	if len(out) == 0 {

@@ -1,5 +1,5 @@
 plugins {
-    id("acme.tv.application")
+    id(AcmePlugins.App.tv)
 }
 android {
     namespace = "com.acme.tv"
