@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"fixthis/internal/sidekick"
 )
 
 // appsPhone puts the package manager in front of the scenario's phone: `am start`
@@ -156,9 +158,9 @@ func (p *appsPhone) UIAutomatorXML() []byte {
 		html.EscapeString(pkg), w, h))
 }
 
-func (p *appsPhone) SidekickNodes() any {
+func (p *appsPhone) SidekickNodes() []sidekick.Node {
 	if _, _, _, ok := p.covering(); ok {
-		return []any{}
+		return []sidekick.Node{}
 	}
 	return p.Phone.SidekickNodes()
 }
