@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -24,6 +25,7 @@ func (a xmlAttrs) android(name string) string {
 type manifestXML struct {
 	Package     string `xml:"package,attr"`
 	Application struct {
+		Attrs      xmlAttrs      `xml:",any,attr"`
 		Activities []activityXML `xml:"activity"`
 		Aliases    []activityXML `xml:"activity-alias"`
 	} `xml:"application"`
@@ -66,6 +68,7 @@ type manifestInfo struct {
 	// launcher is the launcher activity's class name as written (maybe relative);
 	// alias is the activity-alias that declares the launcher intent filter, if one does.
 	launcher, alias string
+	label           string // android:label of <application>, maybe "@string/app_name"
 }
 
 // readManifest parses src/main/AndroidManifest.xml. A missing file is not an error:
@@ -82,7 +85,7 @@ func readManifest(path string) (manifestInfo, error) {
 	if err := xml.Unmarshal(data, &m); err != nil {
 		return manifestInfo{}, fmt.Errorf("parse %s: %w", path, err)
 	}
-	info := manifestInfo{pkg: m.Package}
+	info := manifestInfo{pkg: m.Package, label: m.Application.Attrs.android("label")}
 	for _, a := range m.Application.Activities {
 		if a.launcher() {
 			info.launcher = a.Attrs.android("name")
@@ -111,4 +114,32 @@ func qualify(namespace, name string) string {
 		return namespace + "." + name
 	}
 	return name
+}
+
+// appLabel resolves the application label: a literal, or "@string/x" looked up in the
+// module's src/main/res/values/strings.xml.
+func appLabel(moduleDir, label string) string {
+	name, ok := strings.CutPrefix(label, "@string/")
+	if !ok {
+		return label
+	}
+	data, err := os.ReadFile(filepath.Join(moduleDir, "src", "main", "res", "values", "strings.xml"))
+	if err != nil {
+		return ""
+	}
+	var res struct {
+		Strings []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:",chardata"`
+		} `xml:"string"`
+	}
+	if xml.Unmarshal(data, &res) != nil {
+		return ""
+	}
+	for _, s := range res.Strings {
+		if s.Name == name {
+			return strings.ReplaceAll(strings.TrimSpace(s.Value), `\'`, "'")
+		}
+	}
+	return ""
 }

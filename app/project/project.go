@@ -23,7 +23,10 @@ type Project struct {
 
 // Module is one application module.
 type Module struct {
-	Path          string `json:"path"` // Gradle path, ":app"
+	Path string `json:"path"` // Gradle path, ":app"
+	// Label is the app's name from the manifest's android:label (resolved from
+	// strings.xml); "" when the text does not say.
+	Label         string `json:"label,omitempty"`
 	ApplicationID string `json:"applicationId"`
 	Namespace     string `json:"namespace"`
 	// DebugApplicationIDSuffix is set when the debug build type's suffix is a literal.
@@ -161,6 +164,7 @@ func (ld loader) module(path, dir string) (Module, bool, []string) {
 	if err != nil {
 		warn("%v", err)
 	}
+	m.Label = appLabel(dir, man.label)
 	m.Namespace = cfg.namespace
 	if m.Namespace == "" {
 		m.Namespace = man.pkg // before AGP 7 the manifest's package attribute was the namespace

@@ -136,6 +136,9 @@ func TestVariant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if trail.Modules[0].Label != "Trailhead" {
+		t.Errorf("label = %q, want Trailhead (from @string/app_name)", trail.Modules[0].Label)
+	}
 	v, note, _ := trail.Modules[0].Variant("")
 	if v.Name != "debug" || trail.Modules[0].Task(v) != ":app:assembleDebug" || v.ApplicationID != "com.fixthis.demo" || note != "" {
 		t.Errorf("trailhead default variant = %+v note %q", v, note)
