@@ -41,13 +41,18 @@ var quietSim = sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string,
 
 func newTestEnv(t *testing.T) *testEnv {
 	t.Helper()
+	return newTestEnvIn(t, t.TempDir())
+}
+
+// newTestEnvIn is newTestEnv with dir as the project directory.
+func newTestEnvIn(t *testing.T, dir string) *testEnv {
+	t.Helper()
 	srvADB := adbtest.StartServer(t)
 	dev := srvADB.ConnectSim(t, quietSim)
 	client, err := adb.NewClient(adb.Options{Port: srvADB.Port})
 	if err != nil {
 		t.Fatalf("adb client for port %d: %v", srvADB.Port, err)
 	}
-	dir := t.TempDir()
 	ctx := context.Background()
 	st, err := store.Open(ctx, dir, store.Options{})
 	if err != nil {

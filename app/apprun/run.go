@@ -5,6 +5,7 @@ package apprun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -12,18 +13,27 @@ import (
 	"fixthis/app/project"
 )
 
+// ErrNotInstalled is wrapped when a launch-only run finds no installed build.
+var ErrNotInstalled = errors.New("not installed")
+
+// Stage is one step of a run.
+type Stage string
+
 // Stages of a run, in order.
 const (
-	StageBuild   = "build"
-	StageInstall = "install"
-	StageLaunch  = "launch"
-	StageConfirm = "confirm"
+	StageBuild   Stage = "build"
+	StageInstall Stage = "install"
+	StageLaunch  Stage = "launch"
+	StageConfirm Stage = "confirm"
 )
+
+// Stages lists them, for the console's generated types.
+var Stages = []Stage{StageBuild, StageInstall, StageLaunch, StageConfirm}
 
 // Progress is one step of a run. During the build every Gradle line arrives as
 // Line; Fraction is 0..1 when known, -1 when not (a first build of a task).
 type Progress struct {
-	Stage    string  `json:"stage"`
+	Stage    Stage   `json:"stage"`
 	Message  string  `json:"message,omitempty"`
 	Line     string  `json:"line,omitempty"`
 	Task     string  `json:"task,omitempty"`
@@ -154,7 +164,7 @@ func resolveInstalled(ctx context.Context, dev Device, mod *project.Module, v pr
 	}
 	pkg := project.InstalledPackage(project.ParsePackageList(string(out)), mod, v)
 	if pkg == "" {
-		return "", fmt.Errorf("%s is not installed on the device; run without --no-build to build and install it", v.ApplicationID)
+		return "", fmt.Errorf("%w: %s is not on the device; build and install it first (fixthis run without --no-build, or Run app)", ErrNotInstalled, v.ApplicationID)
 	}
 	return pkg, nil
 }

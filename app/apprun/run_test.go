@@ -58,8 +58,8 @@ func (l *progressLog) add(p apprun.Progress) { l.mu.Lock(); l.ps = append(l.ps, 
 func (l *progressLog) stages() []string {
 	var out []string
 	for _, p := range l.ps {
-		if len(out) == 0 || out[len(out)-1] != p.Stage {
-			out = append(out, p.Stage)
+		if len(out) == 0 || out[len(out)-1] != string(p.Stage) {
+			out = append(out, string(p.Stage))
 		}
 	}
 	return out

@@ -44,6 +44,11 @@ const (
 	CaptureNotFound    Code = "capture_not_found"    // no agent capture with that id
 	ControlRefused     Code = "control_refused"      // the user has not allowed agents to control the device
 
+	AppNotAvailable Code = "app_not_available" // the project has no Android application module
+	AppNotInstalled Code = "app_not_installed" // the app is not on the selected device
+	AppRunBusy      Code = "app_run_busy"      // a build-install-launch is already running
+	AppLaunchFailed Code = "app_launch_failed" // am start failed or the app did not come to the front
+
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
 	WrongToken      Code = "wrong_token"      // a token of the other surface (MCP vs console)
@@ -78,6 +83,10 @@ var prefixes = map[Code]string{
 	PreviewNotFound:     "PREVIEW_NOT_FOUND",
 	CaptureNotFound:     "CAPTURE_NOT_FOUND",
 	ControlRefused:      "DEVICE_CONTROL_REFUSED",
+	AppNotAvailable:     "APP_NOT_AVAILABLE",
+	AppNotInstalled:     "APP_NOT_INSTALLED",
+	AppRunBusy:          "APP_RUN_BUSY",
+	AppLaunchFailed:     "APP_LAUNCH_FAILED",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

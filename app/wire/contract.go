@@ -5,6 +5,8 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/apprun"
+	"fixthis/app/appwatch"
 	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
@@ -43,6 +45,11 @@ var Console = Contract{
 		typeOf[app.ItemSources](),
 		typeOf[app.ConnectInfo](),
 		typeOf[store.Presence](),
+		typeOf[appwatch.Doc](),
+		typeOf[appwatch.RunStarted](),
+		typeOf[appwatch.RunProgress](),
+		typeOf[appwatch.RunFinished](),
+		typeOf[apprun.Result](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():           "Device",
@@ -56,6 +63,14 @@ var Console = Contract{
 		typeOf[store.SaveBatchResult](): "BatchResponse",
 		typeOf[errcode.Code]():          "ErrorCode",
 		typeOf[events.Type]():           "EventType",
+		typeOf[appwatch.Doc]():          "AppDoc",
+		typeOf[appwatch.RunProgress]():  "AppRunProgress",
+		typeOf[appwatch.RunFinished]():  "AppRunFinished",
+		typeOf[appwatch.RunStarted]():   "AppRunStarted",
+		typeOf[appwatch.RunState]():     "AppRunState",
+		typeOf[apprun.Result]():         "AppRunResult",
+		typeOf[apprun.Progress]():       "AppProgress",
+		typeOf[apprun.Stage]():          "AppRunStage",
 	},
 	Enums: []Enum{
 		{typeOf[events.Type](), strs(events.All)},
@@ -63,6 +78,7 @@ var Console = Contract{
 		{typeOf[app.Mode](), []string{string(app.ModeDesktop), string(app.ModeServe)}},
 		{typeOf[device.PreviewState](), []string{string(device.StateLive), string(device.StateFrozen),
 			string(device.StateBlocked), string(device.StateNoDevice), string(device.StateStale)}},
+		{typeOf[apprun.Stage](), strs(apprun.Stages)},
 		{typeOf[device.BlockReason](), []string{string(device.ReasonScreenOff), string(device.ReasonKeyguard),
 			string(device.ReasonDeviceGone), string(device.ReasonCaptureFailed)}},
 	},

@@ -14,6 +14,74 @@ export interface AgentHandoff {
   handoff: Handoff;
 }
 
+export interface AppDoc {
+  available: boolean;
+  problem?: string;
+  applicationId: string;
+  label: string;
+  launcherActivity: string;
+  module: string;
+  serial: string;
+  installed: boolean;
+  versionName?: string;
+  versionCode?: number;
+  installedAt?: string | null;
+  lastEditAt?: string | null;
+  sourcesNewerThanInstall: boolean;
+  foreground: boolean;
+  focusedPackage: string;
+  running?: AppRunState | null;
+}
+
+export interface AppProgress {
+  stage: AppRunStage;
+  message?: string;
+  line?: string;
+  task?: string;
+  tasks?: number;
+  fraction: number;
+}
+
+export interface AppRunFinished {
+  runId: string;
+  ok: boolean;
+  result: AppRunResult;
+  error?: string;
+  stage?: AppRunStage;
+  lines?: string[];
+}
+
+export interface AppRunProgress {
+  runId: string;
+  stage: AppRunStage;
+  message?: string;
+  line?: string;
+  task?: string;
+  tasks?: number;
+  fraction: number;
+}
+
+export interface AppRunResult {
+  applicationId: string;
+  serial: string;
+  built: boolean;
+  installed: boolean;
+  launchMs: number;
+  foreground: boolean;
+  activity?: string;
+  apk?: string;
+  notes?: string[];
+}
+
+export interface AppRunStarted {
+  runId: string;
+}
+
+export interface AppRunState {
+  runId: string;
+  last: AppProgress;
+}
+
 export interface BatchResponse {
   session: Session | null;
   items: Item[];
@@ -162,6 +230,9 @@ export interface Item {
   updatedAt: string;
   lastHandedOffAt: string | null;
   cropUrl: string;
+  verification?: Verification | null;
+  verdict?: string;
+  verdictNote?: string;
 }
 
 export interface ItemDoc {
@@ -173,6 +244,16 @@ export interface ItemSources {
   candidates: SourceCandidate[];
   editSurfaces: EditSurface[];
   reason: string;
+}
+
+export interface NodeChange {
+  found: boolean;
+  matchedBy?: string;
+  before: string;
+  after?: string;
+  moved: boolean;
+  bounds?: TargetBounds | null;
+  visible: boolean;
 }
 
 export interface NodeSnapshot {
@@ -365,11 +446,23 @@ export interface UiNode {
   redacted?: boolean;
 }
 
+export interface Verification {
+  captureId: string;
+  afterImageUrl: string;
+  fingerprint: string;
+  regionChange: number;
+  node?: NodeChange | null;
+  summary: string;
+  verifiedAt: string;
+}
+
+export type AppRunStage = "build" | "install" | "launch" | "confirm";
+
 export type BlockReason = "screen_off" | "keyguard" | "device_gone" | "capture_failed";
 
-export type ErrorCode = "adb_unavailable" | "batch_not_found" | "capture_failed" | "device_not_available" | "device_not_found" | "forbidden_host" | "forbidden_origin" | "internal" | "invalid_input" | "invalid_json" | "item_already_resolved" | "item_not_editable" | "item_not_found" | "no_draft_feedback" | "not_found" | "preview_not_found" | "screen_fingerprint_mismatch" | "screen_not_found" | "session_closed" | "session_not_found" | "stale_preview" | "storage_failed" | "storage_full" | "storage_read_only" | "tap_failed" | "unauthorized" | "wrong_token";
+export type ErrorCode = "adb_unavailable" | "app_launch_failed" | "app_not_available" | "app_not_installed" | "app_run_busy" | "batch_not_found" | "capture_failed" | "capture_not_found" | "control_refused" | "device_not_available" | "device_not_found" | "forbidden_host" | "forbidden_origin" | "internal" | "invalid_input" | "invalid_json" | "item_already_resolved" | "item_not_editable" | "item_not_found" | "no_draft_feedback" | "not_found" | "preview_not_found" | "screen_fingerprint_mismatch" | "screen_not_found" | "session_closed" | "session_not_found" | "stale_preview" | "storage_failed" | "storage_full" | "storage_read_only" | "tap_failed" | "unauthorized" | "wrong_token";
 
-export type EventType = "snapshot" | "replay-overflow" | "devices-updated" | "preview-ready" | "preview-status" | "session-updated" | "sessions-updated" | "agent";
+export type EventType = "snapshot" | "replay-overflow" | "devices-updated" | "preview-ready" | "preview-status" | "session-updated" | "sessions-updated" | "agent" | "app-updated" | "app-run-progress" | "app-run-finished";
 
 export type Mode = "desktop" | "serve";
 
