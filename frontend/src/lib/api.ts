@@ -1,6 +1,7 @@
 // The only module that talks to the server: every fetch and the EventSource live here.
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
+import type { AppDoc, AppRunResult, AppRunStarted } from './wire.gen';
 import type {
   BatchRequest,
   BatchResponse,
@@ -43,6 +44,9 @@ export const EVENT_TYPES = [
   'session-updated',
   'sessions-updated',
   'agent',
+  'app-updated',
+  'app-run-progress',
+  'app-run-finished',
   'heartbeat',
   'replay-overflow',
 ] as const;
@@ -210,6 +214,18 @@ export class Api {
   }
   connectInfo() {
     return this.json<ConnectInfo>('GET', '/api/connect');
+  }
+  /** The user's app on the selected device. */
+  app() {
+    return this.json<AppDoc>('GET', '/api/app');
+  }
+  /** Brings the installed app to the front; resolves once its window has focus. */
+  launchApp() {
+    return this.json<AppRunResult>('POST', '/api/app/launch');
+  }
+  /** Starts a build, install and launch; app-run-* events follow. */
+  runApp() {
+    return this.json<AppRunStarted>('POST', '/api/app/run');
   }
   exportPath(sessionId: string, format: 'json' | 'markdown'): string {
     return `/api/sessions/${encodeURIComponent(sessionId)}/export?format=${format}`;
