@@ -49,6 +49,7 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	a.recordAppBuild(r.Context(), req.SessionID)
 	ids := make([]string, 0, len(res.Items))
 	for _, it := range res.Items {
 		ids = append(ids, it.ItemID)
@@ -88,6 +89,9 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
 			return
 		}
+	}
+	if req.MarkCopied {
+		a.recordAppBuild(r.Context(), sessionID) // a copy is a handoff: its prompt names the build
 	}
 	md, err := a.prompts.Markdown(r.Context(), sessionID, req.ItemIDs)
 	if err != nil {

@@ -1,11 +1,16 @@
 package app
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"fixthis/app/appwatch"
+	"fixthis/app/store"
 	"fixthis/internal/apktest"
 )
 
@@ -123,5 +128,44 @@ func TestAppWithoutAnAppModule(t *testing.T) {
 	}
 	if r := e.do("POST", "/api/app/run", nil, nil); r.Status != 404 || !strings.Contains(string(r.Body), "APP_NOT_AVAILABLE") {
 		t.Errorf("run without an app module = %d %s", r.Status, r.Body)
+	}
+}
+
+// A handoff records the build on the phone and the project's git state, and the
+// prompt's header names them.
+func TestHandoffRecordsTheAppBuild(t *testing.T) {
+	e, dir := newAppEnv(t)
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "start")
+	head := git("rev-parse", "HEAD")
+	os.WriteFile(filepath.Join(dir, "app", "src", "main", "res", "values", "strings.xml"), []byte("<resources/>\n"), 0o644)
+
+	sessionID := e.createSession("Build")
+	_, saved, _ := e.saveDrafts(sessionID)
+	var out struct {
+		Session store.Session `json:"session"`
+		Prompt  string        `json:"prompt"`
+	}
+	e.mustJSON("POST", "/api/agent-handoffs", map[string]any{"sessionId": sessionID, "itemIds": itemIDs(saved.Items)}, &out)
+	want := regexp.MustCompile("(?m)^- App build: `com\\.fixthis\\.demo` 2\\.4\\.1 \\(versionCode 241\\), installed \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC; source: git " + head[:8] + ", uncommitted changes$")
+	if !want.MatchString(out.Prompt) {
+		t.Errorf("the prompt's header lacks the build:\n%s", out.Prompt)
+	}
+	var sess struct {
+		Session store.Session `json:"session"`
+	}
+	e.mustJSON("GET", "/api/sessions/"+sessionID, nil, &sess)
+	b := sess.Session.AppBuild
+	if b == nil || b.Package != "com.fixthis.demo" || b.VersionCode != 241 || b.GitHead != head || !b.GitDirty || b.LastUpdateTime.IsZero() {
+		t.Errorf("recorded build = %+v", b)
 	}
 }

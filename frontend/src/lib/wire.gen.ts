@@ -14,6 +14,16 @@ export interface AgentHandoff {
   handoff: Handoff;
 }
 
+export interface AppBuild {
+  package: string;
+  versionName?: string;
+  versionCode?: number;
+  lastUpdateTime: string;
+  gitHead?: string;
+  gitDirty?: boolean;
+  recordedAt: string;
+}
+
 export interface AppDoc {
   available: boolean;
   problem?: string;
@@ -339,6 +349,7 @@ export interface Session {
   screens: Screen[];
   handoffs: Handoff[];
   etag: string;
+  appBuild?: AppBuild | null;
 }
 
 export interface SessionDoc {
