@@ -103,7 +103,8 @@ func New(opts Options) *App {
 	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
 	a.appw = appwatch.New(appwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
-		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, LastEdit: a.sources.lastEdit,
+		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
+		LastEdit: a.sources.lastEdit,
 	})
 	a.loadMCPToken()
 	return a

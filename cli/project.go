@@ -171,7 +171,7 @@ func (r *runPrinter) progress(p apprun.Progress) {
 			status += "  " + p.Task
 		}
 	}
-	fmt.Fprintf(r.w, "\r\033[K%-8s %s %s", p.Stage, bar(p.Fraction), truncate(status, 60))
+	fmt.Fprintf(r.w, "\r\033[K%-8s %s %s", string(p.Stage), bar(p.Fraction), truncate(status, 60))
 	r.drawn = true
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
+	"fixthis/app/apprun"
 	"fixthis/internal/apktest"
 )
 
@@ -86,5 +87,23 @@ func TestRunCommand(t *testing.T) {
 	code, out, errOut = runCLI("run", "--project-dir", dir, "--no-build")
 	if code != 0 || !strings.Contains(out, "com.fixthis.demo launched on") {
 		t.Errorf("--no-build: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// On a terminal the run shows one redrawn line: stage, bar, task; and clears it.
+func TestRunPrinterOnATerminal(t *testing.T) {
+	var buf bytes.Buffer
+	p := &runPrinter{w: &buf, tty: true}
+	p.progress(apprun.Progress{Stage: apprun.StageBuild, Line: "> Task :app:compileDebugKotlin", Task: ":app:compileDebugKotlin", Tasks: 19, Fraction: 0.5})
+	p.progress(apprun.Progress{Stage: apprun.StageInstall, Message: "installing app-debug.apk (1 kB)", Fraction: 1})
+	p.finish()
+	out := buf.String()
+	for _, want := range []string{"\r\033[Kbuild    [██████████          ] 19 tasks  :app:compileDebugKotlin", "\r\033[Kinstall  [████████████████████] installing app-debug.apk (1 kB)", "\r\033[K"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal output %q lacks %q", out, want)
+		}
+	}
+	if strings.Contains(out, "\n") {
+		t.Errorf("the progress line printed a newline: %q", out)
 	}
 }

@@ -59,6 +59,9 @@ type Options struct {
 	Selected func() string
 	// Changes returns a channel closed at the next device change (a new selection).
 	Changes func() <-chan struct{}
+	// Watched reports whether a console listens; without one the loop does not
+	// touch the device (dumpsys costs the phone something every second).
+	Watched func() bool
 	// LastEdit returns the newest source file's time (zero when unknown).
 	LastEdit func() time.Time
 	// Every is the focus polling period; 1 s when zero.
@@ -148,7 +151,9 @@ func (w *Watcher) Run(ctx context.Context) {
 		if w.opts.Changes != nil {
 			changes = w.opts.Changes()
 		}
-		w.refresh(ctx, false)
+		if w.opts.Watched == nil || w.opts.Watched() || w.busy() {
+			w.refresh(ctx, false)
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -252,6 +257,13 @@ func (w *Watcher) installedOn(ctx context.Context, dev apprun.Device, serial str
 	w.installed = c
 	w.mu.Unlock()
 	return c
+}
+
+// busy reports whether a run is in progress.
+func (w *Watcher) busy() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.running != nil
 }
 
 // forgetInstalled makes the next Doc read the device's package facts again.
