@@ -41,6 +41,8 @@ var statusOf = map[errcode.Code]int{
 	errcode.AppNotInstalled:     http.StatusConflict,
 	errcode.AppRunBusy:          http.StatusConflict,
 	errcode.AppLaunchFailed:     http.StatusBadGateway,
+	errcode.InputFailed:         http.StatusBadGateway,
+	errcode.NodeNotFound:        http.StatusNotFound,
 	errcode.ForbiddenHost:       http.StatusForbidden,
 	errcode.ForbiddenOrigin:     http.StatusForbidden,
 	errcode.WrongToken:          http.StatusForbidden,

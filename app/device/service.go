@@ -121,3 +121,6 @@ func (s *Service) Image(id string) (data []byte, contentType string, ok bool) {
 	}
 	return nil, "", false
 }
+
+// ADB is the adb client every device operation goes through.
+func (s *Service) ADB() *adb.Client { return s.adb }

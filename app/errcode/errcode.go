@@ -43,6 +43,8 @@ const (
 	PreviewNotFound    Code = "preview_not_found"    // a live or frozen frame is gone
 	CaptureNotFound    Code = "capture_not_found"    // no agent capture with that id
 	ControlRefused     Code = "control_refused"      // the user has not allowed agents to control the device
+	InputFailed        Code = "input_failed"         // an input command failed on the device
+	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
 
 	AppNotAvailable Code = "app_not_available" // the project has no Android application module
 	AppNotInstalled Code = "app_not_installed" // the app is not on the selected device
@@ -87,6 +89,8 @@ var prefixes = map[Code]string{
 	AppNotInstalled:     "APP_NOT_INSTALLED",
 	AppRunBusy:          "APP_RUN_BUSY",
 	AppLaunchFailed:     "APP_LAUNCH_FAILED",
+	InputFailed:         "INPUT_FAILED",
+	NodeNotFound:        "NODE_NOT_FOUND",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

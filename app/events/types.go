@@ -23,6 +23,10 @@ const (
 	SessionsUpdated Type = "sessions-updated"
 	// AgentPresence carries store.Presence for one session.
 	AgentPresence Type = "agent"
+	// DeviceAction carries store.DeviceAction: an agent tapped, typed, captured, ….
+	DeviceAction Type = "device-action"
+	// AgentControl carries agentdevice.ControlState for the selected device.
+	AgentControl Type = "agent-control"
 	// AppUpdated carries appwatch.Doc when the app's install or focus changes.
 	AppUpdated Type = "app-updated"
 	// AppRunProgress carries appwatch.RunProgress while a build-install-launch runs.
@@ -32,5 +36,5 @@ const (
 )
 
 // All lists every event type, for the generated console types and the docs.
-var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated, SessionsUpdated, AgentPresence,
-	AppUpdated, AppRunProgress, AppRunFinished}
+var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated,
+	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished}

@@ -5,6 +5,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/agentdevice"
 	"fixthis/app/apprun"
 	"fixthis/app/appwatch"
 	"fixthis/app/device"
@@ -50,6 +51,9 @@ var Console = Contract{
 		typeOf[appwatch.RunProgress](),
 		typeOf[appwatch.RunFinished](),
 		typeOf[apprun.Result](),
+		typeOf[app.DeviceActionList](),
+		typeOf[store.DeviceAction](),
+		typeOf[agentdevice.ControlState](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():           "Device",

@@ -3,6 +3,7 @@
 import type { Api } from './api';
 import { recordError } from './diagnostics';
 import { announceRun, loadApp } from './actions/app';
+import { onAgentPhoneEvent } from './actions/agentPhone';
 import { applyAppEvent } from './appEvents';
 import { applyEvent, applyPreview, sortSessions, summaryOf } from './events';
 import { appInfo } from './state/appinfo.svelte';
@@ -70,6 +71,7 @@ export class Sync {
           return;
         }
         const outcome = applyEvent(this.app, type, data);
+        onAgentPhoneEvent(type, data);
         if (type === 'session-updated') {
           const sess = (data as { session?: { sessionId?: string; etag?: string } }).session;
           if (outcome === 'applied' && sess?.sessionId && sess.etag) this.app.etags.set(sess.sessionId, sess.etag);
