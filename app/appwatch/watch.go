@@ -9,6 +9,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -29,10 +31,12 @@ type Doc struct {
 	Label            string `json:"label"`
 	LauncherActivity string `json:"launcherActivity"`
 	Module           string `json:"module"`
-	Serial           string `json:"serial"`
-	Installed        bool   `json:"installed"`
-	VersionName      string `json:"versionName,omitempty"`
-	VersionCode      int    `json:"versionCode,omitempty"`
+	// Gradlew says the project has its Gradle wrapper, which Run app builds with.
+	Gradlew     bool   `json:"gradlew"`
+	Serial      string `json:"serial"`
+	Installed   bool   `json:"installed"`
+	VersionName string `json:"versionName,omitempty"`
+	VersionCode int    `json:"versionCode,omitempty"`
 	// InstalledAt is the package's lastUpdateTime; LastEditAt the newest source file.
 	InstalledAt             *time.Time `json:"installedAt,omitempty"`
 	LastEditAt              *time.Time `json:"lastEditAt,omitempty"`
@@ -188,7 +192,7 @@ func sameDoc(a, b Doc) bool {
 		}
 		return *p
 	}
-	return a.Available == b.Available && a.ApplicationID == b.ApplicationID && a.Serial == b.Serial &&
+	return a.Available == b.Available && a.ApplicationID == b.ApplicationID && a.Serial == b.Serial && a.Gradlew == b.Gradlew &&
 		a.Installed == b.Installed && a.VersionName == b.VersionName && a.VersionCode == b.VersionCode &&
 		t(a.InstalledAt).Equal(t(b.InstalledAt)) && t(a.LastEditAt).Equal(t(b.LastEditAt)) &&
 		a.Foreground == b.Foreground && a.FocusedPackage == b.FocusedPackage && (a.Running == nil) == (b.Running == nil)
@@ -201,6 +205,9 @@ func (w *Watcher) Doc(ctx context.Context) Doc {
 		return Doc{Problem: err.Error()}
 	}
 	d := Doc{Available: true, ApplicationID: m.ApplicationID, Label: m.Label, LauncherActivity: m.LauncherActivity, Module: m.Path}
+	if st, err := os.Stat(filepath.Join(w.opts.ProjectDir, "gradlew")); err == nil && !st.IsDir() {
+		d.Gradlew = true
+	}
 	if d.Label == "" {
 		d.Label = m.ApplicationID
 	}

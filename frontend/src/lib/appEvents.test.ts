@@ -4,7 +4,7 @@ import type { AppDoc } from './wire.gen';
 
 const doc = (over: Partial<AppDoc> = {}): AppDoc => ({
   available: true, applicationId: 'com.fixthis.demo', label: 'Trailhead', launcherActivity: 'com.fixthis.demo.MainActivity',
-  module: ':app', serial: 'sim', installed: true, versionName: '2.4.1', sourcesNewerThanInstall: false,
+  module: ':app', gradlew: true, serial: 'sim', installed: true, versionName: '2.4.1', sourcesNewerThanInstall: false,
   foreground: true, focusedPackage: 'com.fixthis.demo', ...over,
 });
 

@@ -49,6 +49,7 @@ export interface AppDoc {
   label: string;
   launcherActivity: string;
   module: string;
+  gradlew: boolean;
   serial: string;
   installed: boolean;
   versionName?: string;
