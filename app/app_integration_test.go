@@ -31,7 +31,7 @@ func TestAppFollowsTheDevice(t *testing.T) {
 		return doc.Installed && doc.Foreground
 	})
 	if !doc.Available || doc.ApplicationID != "com.fixthis.demo" || doc.Label != "Trailhead" || doc.VersionName != "2.4.1" ||
-		doc.InstalledAt == nil || doc.FocusedPackage != "com.fixthis.demo" || doc.Module != ":app" {
+		doc.InstalledAt == nil || doc.FocusedPackage != "com.fixthis.demo" || doc.Module != ":app" || !doc.Gradlew {
 		t.Errorf("GET /api/app = %+v", doc)
 	}
 
