@@ -229,7 +229,8 @@ func (w *Watcher) Doc(ctx context.Context) Doc {
 		if !in.info.LastUpdate.IsZero() {
 			at := in.info.LastUpdate
 			d.InstalledAt = &at
-			d.SourcesNewerThanInstall = d.LastEditAt != nil && d.LastEditAt.After(at)
+			// dumpsys prints whole seconds: an edit within the install's second is not newer.
+			d.SourcesNewerThanInstall = d.LastEditAt != nil && d.LastEditAt.After(at.Add(time.Second))
 		}
 	}
 	if f, err := apprun.ReadFocus(ctx, dev); err == nil {

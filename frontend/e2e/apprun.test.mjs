@@ -44,6 +44,7 @@ describe('run the app from the console', { skip: missing.length ? `missing ${mis
     await chip.waitFor({ timeout: 15000 });
     await waitFor(async () => (await page.locator('#appChipVersion').textContent())?.trim() === '2.4.1', { what: 'the installed versionName on the chip' });
     assert.equal((await page.locator('#appChipName').textContent()).trim(), 'Trailhead');
+    assert.equal(await chip.getAttribute('data-stale'), 'false', 'sources copied just before the demo phone booted are not newer than its install');
     await page.locator('.topbar').screenshot({ path: shotPath('app-chip-1440.png') });
 
     // Another app takes the screen: the notice follows within 2 s, no reload, no polling.
