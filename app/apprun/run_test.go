@@ -234,3 +234,35 @@ func TestWaitForegroundSaysWhatIsInFront(t *testing.T) {
 		t.Errorf("launching a missing activity: %v", err)
 	}
 }
+
+// noCmd is a device without the cmd service (before Android 7): installs go
+// through a push and `pm install FILE`.
+type noCmd struct{ apprun.Device }
+
+func (noCmd) Features(context.Context) ([]string, error) { return []string{"shell_v2"}, nil }
+
+func TestInstallFallsBackToPushAndPmInstall(t *testing.T) {
+	r := newRig(t)
+	apk := filepath.Join(t.TempDir(), "app.apk")
+	os.WriteFile(apk, apktest.Build(trailhead), 0o644)
+	var msgs []string
+	err := apprun.Install(context.Background(), noCmd{r.dev}, apk, func(p apprun.Progress) { msgs = append(msgs, p.Message) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := r.installedVersion(t); v != "2.5.0" {
+		t.Errorf("installed versionName = %s after the push install", v)
+	}
+	if out := r.srv.MustADB(t, "-s", r.serial, "shell", "ls", "/data/local/tmp"); strings.Contains(out, "fixthis-") {
+		t.Errorf("the pushed APK was left behind: %q", out)
+	}
+
+	newer := trailhead
+	newer.MinSdk = 99
+	os.WriteFile(apk, apktest.Build(newer), 0o644)
+	err = apprun.Install(context.Background(), r.dev, apk, func(apprun.Progress) {})
+	var ie *apprun.InstallError
+	if !errors.As(err, &ie) || ie.Code != "INSTALL_FAILED_OLDER_SDK" || !strings.Contains(err.Error(), "minSdk") {
+		t.Errorf("minSdk 99 on an API 34 phone: %v", err)
+	}
+}
