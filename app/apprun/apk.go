@@ -6,7 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"fixthis/app/project"
 )
 
 // APK is a built APK and what AGP's output-metadata.json says about it.
@@ -54,13 +57,25 @@ func readOutputMetadata(dir string) (APK, error) {
 }
 
 // newestAPK looks under moduleDir/build/outputs/apk for the newest metadata (or
-// APK) of buildType written after since.
-func newestAPK(moduleDir, buildType string, since time.Time) (APK, error) {
+// APK) of the variant written after since. AGP writes a variant to
+// apk/<flavors>/<buildType>/, so "demoDebug" is apk/demo/debug; a variant whose
+// flavors the scripts did not tell is found that way too.
+func newestAPK(moduleDir string, v project.Variant, since time.Time) (APK, error) {
+	return newestIn(moduleDir, since, func(dir string) bool { return variantDir(dir, v) })
+}
+
+// newestAPKOfType is newestAPK for any flavor of the build type: what a bare
+// `assembleDebug` of a module with flavors the scripts did not tell produced.
+func newestAPKOfType(moduleDir, buildType string, since time.Time) (APK, error) {
+	return newestIn(moduleDir, since, func(dir string) bool { return filepath.Base(dir) == buildType })
+}
+
+func newestIn(moduleDir string, since time.Time, match func(dir string) bool) (APK, error) {
 	var best APK
 	var bestTime time.Time
 	root := filepath.Join(moduleDir, "build", "outputs", "apk")
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Base(filepath.Dir(p)) != buildType {
+		if err != nil || d.IsDir() || !match(filepath.Dir(p)) {
 			return nil
 		}
 		info, err := d.Info()
@@ -82,4 +97,13 @@ func newestAPK(moduleDir, buildType string, since time.Time) (APK, error) {
 		return APK{}, fs.ErrNotExist
 	}
 	return best, nil
+}
+
+// variantDir reports whether dir (…/apk/<flavors>/<buildType>) holds variant v.
+func variantDir(dir string, v project.Variant) bool {
+	base, parent := filepath.Base(dir), filepath.Base(filepath.Dir(dir))
+	if parent == "apk" {
+		return base == v.Name || base == v.BuildType
+	}
+	return parent+strings.ToUpper(base[:1])+base[1:] == v.Name
 }

@@ -177,7 +177,10 @@ func findAPK(mod *project.Module, v project.Variant, since time.Time) (APK, erro
 	if apk, err := readOutputMetadata(dir); err == nil {
 		return apk, nil
 	}
-	apk, err := newestAPK(mod.Dir, v.BuildType, since.Add(-2*time.Second))
+	apk, err := newestAPK(mod.Dir, v, since.Add(-2*time.Second))
+	if err != nil && len(v.Flavors) == 0 {
+		apk, err = newestAPKOfType(mod.Dir, v.BuildType, since.Add(-2*time.Second))
+	}
 	if err != nil {
 		return APK{}, fmt.Errorf("the build succeeded but no APK for %s is in %s: %w", v.Name, dir, err)
 	}
