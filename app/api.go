@@ -44,6 +44,10 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/sessions/{id}/handoff-preview", a.postHandoffPreview)
 	mux.HandleFunc("GET /api/sessions/{id}/export", a.getSessionExport)
 
+	mux.HandleFunc("GET /api/app", a.getApp)
+	mux.HandleFunc("POST /api/app/launch", a.postAppLaunch)
+	mux.HandleFunc("POST /api/app/run", a.postAppRun)
+
 	mux.HandleFunc("GET /api/agent", a.getAgent)
 	mux.HandleFunc("GET /api/connect", a.getConnect)
 	mux.HandleFunc("GET /api/agent-control", a.getAgentControl)

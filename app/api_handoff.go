@@ -55,6 +55,7 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	a.recordAppBuild(r.Context(), req.SessionID)
 	ids := make([]string, 0, len(res.Items))
 	for _, it := range res.Items {
 		ids = append(ids, it.ItemID)
@@ -106,6 +107,9 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 			writeError(w, errcode.New(errcode.ItemNotFound, "no item %.80s in session %s", id, sessionID))
 			return
 		}
+	}
+	if req.MarkCopied {
+		a.recordAppBuild(r.Context(), sessionID) // a copy is a handoff: its prompt names the build
 	}
 	md, err := a.prompts.Markdown(r.Context(), sessionID, req.ItemIDs)
 	if err != nil {

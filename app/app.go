@@ -7,6 +7,7 @@ package app
 import (
 	"context"
 	"fixthis/adb"
+	"fixthis/app/appwatch"
 	"fixthis/app/device"
 	"fixthis/app/events"
 	"fixthis/app/prompt"
@@ -67,6 +68,7 @@ type App struct {
 	store        *store.Store
 	adb          *adb.Client
 	device       *device.Service
+	appw         *appwatch.Watcher
 	sources      sourceIndex
 	prompts      *prompt.Builder
 	presenceSeen presenceWatch
@@ -105,6 +107,11 @@ func New(opts Options) *App {
 	}
 	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo})
 	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
+	a.appw = appwatch.New(appwatch.Options{
+		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
+		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
+		LastEdit: a.sources.lastEdit,
+	})
 	a.loadMCPToken()
 	return a
 }
@@ -118,7 +125,8 @@ func (a *App) Shutdown() {
 // change feed, presence timeouts) and returns at once; everything stops when ctx ends.
 // Call Wait to wait for it.
 func (a *App) Run(ctx context.Context) {
-	a.bg.Add(4)
+	a.bg.Add(5)
+	go func() { defer a.bg.Done(); a.appw.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
 	go func() { defer a.bg.Done(); a.runSourceIndex(ctx) }()
 	go func() { defer a.bg.Done(); a.device.Run(ctx) }()

@@ -46,6 +46,8 @@ func commands() []command {
 		{"devices", "list the devices the adb server knows", runDevices},
 		{"sim", "run a simulated Android device (the demo app) on the real adb transport", runSim},
 		{"capture", "capture the current screen: screen.png and tree.json", runCapture},
+		{"project", "show the Android project's app modules: applicationId, launcher, flavors", runProject},
+		{"run", "build, install and launch the app, and confirm it is in front", runRun},
 		{"semantics", "parse a uiautomator dump file and print its nodes", runSemantics},
 		{"prompt", "print the compact handoff prompt of a feedback session", runPrompt},
 		{"source", "index an Android project's sources or match a target (index|match)", runSource},

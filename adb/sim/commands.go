@@ -229,6 +229,10 @@ func cmdID(e *cmdEnv) int {
 }
 
 func cmdDate(e *cmdEnv) int {
+	if len(e.args) > 1 && strings.HasPrefix(e.args[1], "+") {
+		e.printf("%s\n", strftime(e.args[1][1:], time.Now()))
+		return 0
+	}
 	e.printf("%s\n", time.Now().Format("Mon Jan _2 15:04:05 MST 2006"))
 	return 0
 }

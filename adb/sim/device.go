@@ -60,6 +60,7 @@ type Device struct {
 	token   string // the sidekick session token
 	proc    appProcess
 	logs    logBuffer
+	pkgs    packageDB
 
 	mu         sync.Mutex
 	conns      map[net.Conn]struct{}
@@ -103,6 +104,8 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 		fs: newDeviceFS(profile), token: token, outputs: opts.Outputs,
 		conns: map[net.Conn]struct{}{}, socketDefs: map[string]string{},
 	}
+	d.phone = newAppsPhone(phone, d)
+	d.bootPackages(time.Now())
 	if err := d.installApp(); err != nil {
 		ln.Close()
 		cancel()

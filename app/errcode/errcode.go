@@ -52,6 +52,10 @@ const (
 	ScreenshotNotFound Code = "preview_screenshot_not_found" // a frame's image is gone (its tree may remain)
 	SaveInProgress     Code = "preview_save_in_progress"     // another save of the same frame is running
 	TooLarge           Code = "payload_too_large"            // a body or field over its size limit
+	AppNotAvailable    Code = "app_not_available"            // the project has no Android application module
+	AppNotInstalled    Code = "app_not_installed"            // the app is not on the selected device
+	AppRunBusy         Code = "app_run_busy"                 // a build-install-launch is already running
+	AppLaunchFailed    Code = "app_launch_failed"            // am start failed or the app did not come to the front
 
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
@@ -89,6 +93,10 @@ var prefixes = map[Code]string{
 	PreviewNotFound:     "PREVIEW_NOT_FOUND",
 	CaptureNotFound:     "CAPTURE_NOT_FOUND",
 	ControlRefused:      "DEVICE_CONTROL_REFUSED",
+	AppNotAvailable:     "APP_NOT_AVAILABLE",
+	AppNotInstalled:     "APP_NOT_INSTALLED",
+	AppRunBusy:          "APP_RUN_BUSY",
+	AppLaunchFailed:     "APP_LAUNCH_FAILED",
 	InputFailed:         "INPUT_FAILED",
 	NodeNotFound:        "NODE_NOT_FOUND",
 	RuntimeEvidenceOff:  "RUNTIME_EVIDENCE_OFF",

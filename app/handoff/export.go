@@ -95,6 +95,9 @@ func ExportMarkdown(s Session) string {
 	w.line("")
 	w.line("- Session: `" + oneLine(s.ID) + "`")
 	w.line("- Package: `" + oneLine(s.Package) + "`")
+	if s.Build != nil {
+		w.line(buildLine(s.Build))
+	}
 	if s.Status != "" {
 		w.line("- Status: " + oneLine(s.Status))
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"fixthis/app/source"
 )
@@ -33,6 +34,8 @@ func fullSession() Session {
 	stale.Stale = true
 	return Session{
 		ID: "sess-2f6c", Package: "com.example.shop",
+		Build: &Build{Package: "com.example.shop.debug", VersionName: "3.1.0-dev", VersionCode: 310,
+			Installed: time.Date(2026, 12, 1, 8, 29, 7, 0, time.FixedZone("+0100", 3600)), GitHead: "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d", GitDirty: true},
 		Screens: []Screen{
 			{ID: screenHome, DisplayName: "Home", ScreenshotPath: ".fixthis/artifacts/ab/abcdef.png", Width: 1080, Height: 2400, Activity: "com.example.shop/.MainActivity"},
 			{ID: screenLogin, DisplayName: "LoginActivity", Activity: "LoginActivity"},

@@ -13,6 +13,7 @@ import (
 var (
 	rxPackage     = regexp.MustCompile("^- Package: `[^`]*`$")
 	rxSourceRoot  = regexp.MustCompile("^- Source root: `([^`]+/)`$")
+	rxAppBuild    = regexp.MustCompile("^- App build: `[^`]+`( \\S+)?( \\(versionCode \\d+\\))?(, installed \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC)?; source: (git [0-9a-f]{1,8}(, uncommitted changes)?|not a git work tree)$")
 	rxQuality     = regexp.MustCompile(`^Handoff quality: [a-z-]+=\d+(, [a-z-]+=\d+)*$`)
 	rxScreen      = regexp.MustCompile(`^Screen ([^ :]{1,8}): (.+)$`)
 	rxScreenshot  = regexp.MustCompile(`^screenshot: \S.*$`)
@@ -115,6 +116,7 @@ func checkPrompt(text string) ([]parsedItem, error) {
 	if err := g.expect(rxPackage, "package line"); err != nil {
 		return nil, err
 	}
+	g.accept(rxAppBuild)
 	if l, ok := g.peek(); ok && rxSourceRoot.MatchString(l) {
 		g.root = rxSourceRoot.FindStringSubmatch(l)[1]
 		if len(g.root) < 10 {

@@ -17,8 +17,21 @@ type Session struct {
 	Package   string    `json:"package"`
 	Status    string    `json:"status,omitempty"`
 	CreatedAt time.Time `json:"createdAt,omitzero"`
-	Screens   []Screen  `json:"screens"`
-	Items     []Item    `json:"items"`
+	// Build is the app build the feedback was handed off against (nil: unknown).
+	Build   *Build   `json:"appBuild,omitempty"`
+	Screens []Screen `json:"screens"`
+	Items   []Item   `json:"items"`
+}
+
+// Build is the installed build of the user's app and the project's source state
+// at handoff, so the agent knows which build the screenshots came from.
+type Build struct {
+	Package     string    `json:"package"`
+	VersionName string    `json:"versionName,omitempty"`
+	VersionCode int       `json:"versionCode,omitempty"`
+	Installed   time.Time `json:"lastUpdateTime,omitzero"`
+	GitHead     string    `json:"gitHead,omitempty"`
+	GitDirty    bool      `json:"gitDirty,omitempty"`
 }
 
 // Screen is a persisted evidence screen.

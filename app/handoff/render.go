@@ -45,6 +45,9 @@ func Render(s Session, opts Options) string {
 		pkg = "unknown"
 	}
 	w.line("- Package: `" + strings.ReplaceAll(pkg, "`", "'") + "`")
+	if b := s.Build; b != nil {
+		w.line(buildLine(b))
+	}
 	root := sourceRoot(plans)
 	if root != "" {
 		w.line("- Source root: `" + strings.ReplaceAll(root, "`", "'") + "`")
@@ -353,4 +356,30 @@ func quote(s string) string {
 	s = bounded(oneLine(s), maxValueRunes)
 	s = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
 	return `"` + s + `"`
+}
+
+// buildLine is the header's app build: package, version, install time (UTC) and the
+// source commit, e.g.
+// "- App build: `com.x.debug` 2.5.0 (versionCode 250), installed 2026-12-01 08:29 UTC; source: git 1a2b3c4d, uncommitted changes".
+func buildLine(b *Build) string {
+	var sb strings.Builder
+	sb.WriteString("- App build: `" + strings.ReplaceAll(oneLine(b.Package), "`", "'") + "`")
+	if v := oneLine(b.VersionName); v != "" {
+		sb.WriteString(" " + v)
+	}
+	if b.VersionCode > 0 {
+		fmt.Fprintf(&sb, " (versionCode %d)", b.VersionCode)
+	}
+	if !b.Installed.IsZero() {
+		sb.WriteString(", installed " + b.Installed.UTC().Format("2006-01-02 15:04") + " UTC")
+	}
+	switch head := oneLine(b.GitHead); {
+	case head == "":
+		sb.WriteString("; source: not a git work tree")
+	case b.GitDirty:
+		sb.WriteString("; source: git " + shortID(head) + ", uncommitted changes")
+	default:
+		sb.WriteString("; source: git " + shortID(head))
+	}
+	return sb.String()
 }

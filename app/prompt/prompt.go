@@ -74,6 +74,10 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 		Status:    sess.Status,
 		CreatedAt: sess.CreatedAt,
 	}
+	if b := sess.AppBuild; b != nil {
+		out.Build = &handoff.Build{Package: b.Package, VersionName: b.VersionName, VersionCode: b.VersionCode,
+			Installed: b.LastUpdateTime, GitHead: b.GitHead, GitDirty: b.GitDirty}
+	}
 	screens := map[string]store.Screen{}
 	for _, sc := range sess.Screens {
 		screens[sc.ScreenID] = sc

@@ -108,6 +108,9 @@ func loadSession(ctx context.Context, q querier, sessionID string) (*Session, er
 		return nil, err
 	}
 	sess := &Session{SessionSummary: r.SessionSummary, ETag: r.etag(), Screens: []Screen{}, Handoffs: []Handoff{}}
+	if sess.AppBuild, err = loadAppBuild(ctx, q, sessionID); err != nil {
+		return nil, err
+	}
 	if sess.Items, err = queryItems(ctx, q, `WHERE session_id = ? ORDER BY sequence_number`, sessionID); err != nil {
 		return nil, err
 	}

@@ -108,6 +108,8 @@ type Session struct {
 	Screens  []Screen  `json:"screens"`
 	Handoffs []Handoff `json:"handoffs"`
 	ETag     string    `json:"etag"`
+	// AppBuild is the app build the last handoff was made against (nil before one).
+	AppBuild *AppBuild `json:"appBuild,omitempty"`
 }
 
 // Screen is a persisted evidence snapshot (never a live preview frame).

@@ -6,6 +6,8 @@ import (
 	"fixthis/adb"
 	"fixthis/app"
 	"fixthis/app/agentdevice"
+	"fixthis/app/apprun"
+	"fixthis/app/appwatch"
 	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
@@ -56,6 +58,11 @@ var Console = Contract{
 		typeOf[app.ItemSources](),
 		typeOf[app.ConnectInfo](),
 		typeOf[store.Presence](),
+		typeOf[appwatch.Doc](),
+		typeOf[appwatch.RunStarted](),
+		typeOf[appwatch.RunProgress](),
+		typeOf[appwatch.RunFinished](),
+		typeOf[apprun.Result](),
 		typeOf[app.DeviceActionList](),
 		typeOf[store.DeviceAction](),
 		typeOf[agentdevice.ControlState](),
@@ -79,6 +86,14 @@ var Console = Contract{
 		typeOf[evidence.Kind]():         "EvidenceKind",
 		typeOf[evidence.Status]():       "EvidenceStatus",
 		typeOf[evidence.Reason]():       "EvidenceReason",
+		typeOf[appwatch.Doc]():          "AppDoc",
+		typeOf[appwatch.RunProgress]():  "AppRunProgress",
+		typeOf[appwatch.RunFinished]():  "AppRunFinished",
+		typeOf[appwatch.RunStarted]():   "AppRunStarted",
+		typeOf[appwatch.RunState]():     "AppRunState",
+		typeOf[apprun.Result]():         "AppRunResult",
+		typeOf[apprun.Progress]():       "AppProgress",
+		typeOf[apprun.Stage]():          "AppRunStage",
 	},
 	Enums: []Enum{
 		{typeOf[events.Type](), strs(events.All)},
@@ -90,6 +105,7 @@ var Console = Contract{
 		{typeOf[evidence.Status](), []string{string(evidence.StatusComplete), string(evidence.StatusPartial),
 			string(evidence.StatusFailed), string(evidence.StatusUnsupported), string(evidence.StatusSkipped)}},
 		{typeOf[evidence.Reason](), strs(evidence.Reasons)},
+		{typeOf[apprun.Stage](), strs(apprun.Stages)},
 		{typeOf[device.BlockReason](), []string{string(device.ReasonScreenOff), string(device.ReasonKeyguard),
 			string(device.ReasonDeviceGone), string(device.ReasonCaptureFailed)}},
 	},

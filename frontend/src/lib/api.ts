@@ -7,6 +7,9 @@ import {
   type EvidenceDoc,
   type EvidenceRecord,
   type HandoffEvidence,
+  type AppDoc,
+  type AppRunResult,
+  type AppRunStarted,
 } from './wire.gen';
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
@@ -233,6 +236,18 @@ export class Api {
   }
   connectInfo() {
     return this.json<ConnectInfo>('GET', '/api/connect');
+  }
+  /** The user's app on the selected device. */
+  app() {
+    return this.json<AppDoc>('GET', '/api/app');
+  }
+  /** Brings the installed app to the front; resolves once its window has focus. */
+  launchApp() {
+    return this.json<AppRunResult>('POST', '/api/app/launch');
+  }
+  /** Starts a build, install and launch; app-run-* events follow. */
+  runApp() {
+    return this.json<AppRunStarted>('POST', '/api/app/run');
   }
   exportPath(sessionId: string, format: 'json' | 'markdown'): string {
     return `/api/sessions/${encodeURIComponent(sessionId)}/export?format=${format}`;

@@ -4,13 +4,16 @@
 import type { DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceRecord, Handoff, Item, Presence, Session, SessionSummary, SourceCandidate, UiNode } from './wire.store.gen';
 export * from './wire.store.gen';
 
+export const AppRunStageValues = ["build", "install", "launch", "confirm"] as const;
+export type AppRunStage = (typeof AppRunStageValues)[number];
+
 export const BlockReasonValues = ["screen_off", "keyguard", "device_gone", "capture_failed"] as const;
 export type BlockReason = (typeof BlockReasonValues)[number];
 
-export const ErrorCodeValues = ["adb_unavailable", "batch_not_found", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "wrong_token"] as const;
+export const ErrorCodeValues = ["adb_unavailable", "app_launch_failed", "app_not_available", "app_not_installed", "app_run_busy", "batch_not_found", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "wrong_token"] as const;
 export type ErrorCode = (typeof ErrorCodeValues)[number];
 
-export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control"] as const;
+export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control", "app-updated", "app-run-progress", "app-run-finished"] as const;
 export type EventType = (typeof EventTypeValues)[number];
 
 export const ModeValues = ["desktop", "serve"] as const;
@@ -31,6 +34,75 @@ export interface AgentHandoff {
   batchId: string;
   handoff: Handoff;
   runtimeEvidence: HandoffEvidence;
+}
+
+export interface AppDoc {
+  available: boolean;
+  problem?: string;
+  applicationId: string;
+  label: string;
+  launcherActivity: string;
+  module: string;
+  gradlew: boolean;
+  serial: string;
+  installed: boolean;
+  versionName?: string;
+  versionCode?: number;
+  installedAt?: string | null;
+  lastEditAt?: string | null;
+  sourcesNewerThanInstall: boolean;
+  foreground: boolean;
+  focusedPackage: string;
+  running?: AppRunState | null;
+}
+
+export interface AppProgress {
+  stage: AppRunStage;
+  message?: string;
+  line?: string;
+  task?: string;
+  tasks?: number;
+  fraction: number;
+}
+
+export interface AppRunFinished {
+  runId: string;
+  ok: boolean;
+  result: AppRunResult;
+  error?: string;
+  stage?: AppRunStage;
+  lines?: string[];
+}
+
+export interface AppRunProgress {
+  runId: string;
+  stage: AppRunStage;
+  message?: string;
+  line?: string;
+  task?: string;
+  tasks?: number;
+  fraction: number;
+}
+
+export interface AppRunResult {
+  applicationId: string;
+  serial: string;
+  built: boolean;
+  installed: boolean;
+  launchMs: number;
+  foreground: boolean;
+  activity?: string;
+  apk?: string;
+  notes?: string[];
+}
+
+export interface AppRunStarted {
+  runId: string;
+}
+
+export interface AppRunState {
+  runId: string;
+  last: AppProgress;
 }
 
 export interface ConnectInfo {

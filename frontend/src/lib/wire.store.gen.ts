@@ -17,6 +17,16 @@ export interface ANR {
   reason?: string;
 }
 
+export interface AppBuild {
+  package: string;
+  versionName?: string;
+  versionCode?: number;
+  lastUpdateTime: string;
+  gitHead?: string;
+  gitDirty?: boolean;
+  recordedAt: string;
+}
+
 export interface BatchResponse {
   session: Session | null;
   items: Item[];
@@ -235,6 +245,7 @@ export interface Session {
   screens: Screen[];
   handoffs: Handoff[];
   etag: string;
+  appBuild?: AppBuild | null;
 }
 
 export interface SessionSummary {
