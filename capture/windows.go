@@ -53,54 +53,57 @@ var (
 	rectRE         = regexp.MustCompile(`\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]`)
 	skRegionRE     = regexp.MustCompile(`touchable region=SkRegion\(\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)`)
 	frameRE        = regexp.MustCompile(`\bmFrame=(\[-?\d+,-?\d+\]\[-?\d+,-?\d+\])`)
-	displaySizeRE  = regexp.MustCompile(`\bmBounds=Rect\(0, 0 - (\d+), (\d+)\)`)
+	// The display a window lays out in: "mDisplayFrame=" (Android 4-9), "display="
+	// in the Frames line (Android 10+).
+	windowDisplayRE = regexp.MustCompile(`\b(?:mDisplayFrame|display)=(\[-?\d+,-?\d+\]\[-?\d+,-?\d+\])`)
+	displaySizeRE   = regexp.MustCompile(`\bmBounds=Rect\(0, 0 - (\d+), (\d+)\)`)
 )
 
 // ParseWindowList reads the window list of `dumpsys window` (the whole dump or just
 // its "windows" section) from Android 4 to 14.
 func ParseWindowList(out string) WindowList {
-	text := strings.ReplaceAll(out, "\r", "")
+	all := strings.ReplaceAll(out, "\r", "")
+	// The focus is in the displays section on Android 10+, in the windows one before.
+	var list WindowList
+	focusHash := ""
+	if m := focusHashRE.FindStringSubmatch(all); m != nil {
+		focusHash = m[1]
+	}
+	if m := focusedAppRE.FindStringSubmatch(all); m != nil {
+		list.FocusedApp = m[1]
+	}
+	text := all
 	if i := strings.Index(text, "WINDOW MANAGER WINDOWS"); i >= 0 {
 		text = text[i:]
 		if j := strings.Index(text[1:], "\nWINDOW MANAGER "); j >= 0 {
 			text = text[:j+1]
 		}
 	}
-	var list WindowList
-	focusHash := ""
-	if m := focusHashRE.FindStringSubmatch(text); m != nil {
-		focusHash = m[1]
-	}
-	if m := focusedAppRE.FindStringSubmatch(text); m != nil {
-		list.FocusedApp = m[1]
-	}
-	screen := displayBounds(text)
-	var cur *windowBlock
-	flush := func() {
-		if cur != nil {
-			w := cur.window(screen)
-			w.Focused = focusHash != "" && cur.hash == focusHash
-			list.Windows = append(list.Windows, w)
-		}
-	}
+	var blocks []*windowBlock
+lines:
 	for _, l := range strings.Split(text, "\n") {
 		if m := windowHeaderRE.FindStringSubmatch(l); m != nil {
-			flush()
-			cur = &windowBlock{hash: m[1], title: strings.TrimSpace(m[2])}
+			blocks = append(blocks, &windowBlock{hash: m[1], title: strings.TrimSpace(m[2])})
 			continue
 		}
-		if cur == nil {
-			continue
+		switch {
+		case len(blocks) == 0:
+		case strings.HasPrefix(l, "    ") || strings.TrimSpace(l) == "":
+			b := blocks[len(blocks)-1]
+			b.lines = append(b.lines, strings.TrimSpace(l))
+		default: // a window's lines are indented by four, the list's trailer by two
+			break lines
 		}
-		// The window block ends where the list's trailer starts (two-space keys).
-		if strings.HasPrefix(l, "  m") || strings.HasPrefix(l, "  ime") {
-			flush()
-			cur = nil
-			continue
-		}
-		cur.lines = append(cur.lines, strings.TrimSpace(l))
 	}
-	flush()
+	screen := displayBounds(text)
+	if screen.Empty() {
+		screen = commonDisplay(blocks)
+	}
+	for _, b := range blocks {
+		w := b.window(screen)
+		w.Focused = focusHash != "" && b.hash == focusHash
+		list.Windows = append(list.Windows, w)
+	}
 	if list.FocusedApp == "" {
 		for _, w := range list.Windows {
 			if w.Focused {
@@ -124,6 +127,26 @@ func displayBounds(text string) Bounds {
 		return Bounds{0, 0, w, h}
 	}
 	return Bounds{}
+}
+
+// commonDisplay is the display frame most windows lay out in, for dumps without a
+// global configuration (Android 4-9). Frames not at the origin are not the screen.
+func commonDisplay(blocks []*windowBlock) Bounds {
+	count := map[Bounds]int{}
+	var best Bounds
+	for _, b := range blocks {
+		for _, l := range b.lines {
+			if m := windowDisplayRE.FindStringSubmatch(l); m != nil {
+				if r := parseRect(m[1]); r.Left == 0 && r.Top == 0 && !r.Empty() {
+					count[r]++
+					if count[r] > count[best] {
+						best = r
+					}
+				}
+			}
+		}
+	}
+	return best
 }
 
 // windowBlock is the text of one "Window #N" entry.

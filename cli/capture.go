@@ -85,6 +85,10 @@ func runCapture(ctx context.Context, env Env, args []string) error {
 			"package":     snap.State.Package,
 			"activity":    snap.State.Activity,
 			"orientation": snap.State.Orientation,
+			"rotation":    snap.State.Rotation,
+			"windows":     windowsOrEmpty(snap.State.Windows),
+			"imeVisible":  snap.State.IMEVisible,
+			"secure":      snap.State.Secure,
 			"fingerprint": snap.Fingerprint,
 			"nodes":       len(snap.Nodes),
 			"treeSource":  snap.TreeSource,
@@ -100,6 +104,14 @@ func runCapture(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "%s %dx%d %s — %d nodes (%s) in %.0f ms → %s\n", *serial, snap.Width, snap.Height,
 		snap.State.Activity, len(snap.Nodes), snap.TreeSource, ms(total), *out)
 	return nil
+}
+
+// windowsOrEmpty keeps "windows" a list in JSON when dumpsys listed none.
+func windowsOrEmpty(w []capture.Window) []capture.Window {
+	if w == nil {
+		return []capture.Window{}
+	}
+	return w
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -86,6 +86,8 @@ func cmdAm(e *cmdEnv) int {
 		return 0
 	case "kill":
 		return 0
+	case "broadcast":
+		return cmdBroadcast(e)
 	}
 	return e.errorf(255, "Error: Unknown command: %s\n", e.args[1])
 }
