@@ -163,7 +163,7 @@ UI hierchary dumped to: /dev/tty
 			t.Errorf("node %d = %+v, want %+v", i, n, w)
 		}
 	}
-	if b := h.Nodes[4].Bounds; b != (Bounds{-5, 300, 1085, 400}) {
+	if b := h.Nodes[4].Bounds; b != (Bounds{Left: -5, Top: 300, Right: 1085, Bottom: 400}) {
 		t.Errorf("negative bounds parsed as %+v", b)
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // reportP50 runs op b.N times and reports the median latency in ms, the
-// budget DESIGN.md sets (p50 ≤ 5 ms for the agent's calls).
+// budget in docs/benchmarks.md (p50 ≤ 5 ms for the agent's calls).
 func reportP50(b *testing.B, op func(i int) error) {
 	b.Helper()
 	durs := make([]time.Duration, 0, b.N)

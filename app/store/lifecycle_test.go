@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 	"errors"
-	"net/http"
+	"fixthis/app/errcode"
 	"strings"
 	"testing"
 )
@@ -124,9 +124,6 @@ func TestReleaseToAgent(t *testing.T) {
 	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{"nope"}); !errors.Is(err, ErrItemNotFound) {
 		t.Fatalf("unknown id: %v", err)
 	}
-	if st, code := HTTPStatus(&Error{Code: CodeNoDraftFeedback}); st != http.StatusConflict || code != "no_draft_feedback" {
-		t.Fatalf("mapping %d %s", st, code)
-	}
 }
 
 func TestMarkCopied(t *testing.T) {
@@ -214,7 +211,7 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 				if !errors.Is(err, tc.wantErr) {
 					t.Fatalf("got %v, want %v", err, tc.wantErr)
 				}
-				prefix := string(tc.wantErr.(*Error).Code) + ": "
+				prefix := tc.wantErr.(*Error).Code.Prefix() + ": "
 				if !strings.HasPrefix(err.Error(), prefix) {
 					t.Fatalf("message %q lacks prefix %q", err, prefix)
 				}
@@ -432,27 +429,21 @@ func TestPhaseSQLMatchesGo(t *testing.T) {
 	}
 }
 
-func TestHTTPStatus(t *testing.T) {
+func TestErrorCodes(t *testing.T) {
 	cases := []struct {
 		err    error
-		status int
-		code   string
+		code   Code
+		prefix string
 	}{
-		{errorf(CodeSessionNotFound, "x"), 404, "session_not_found"},
-		{errorf(CodeItemNotFound, "x"), 404, "item_not_found"},
-		{errorf(CodeScreenNotFound, "x"), 404, "screen_not_found"},
-		{errorf(CodeSessionClosed, "x"), 409, "session_closed"},
-		{errorf(CodeItemNotEditable, "x"), 409, "item_not_editable"},
-		{errorf(CodeItemAlreadyResolved, "x"), 409, "item_already_resolved"},
-		{invalid("x"), 422, "invalid_input"},
-		{&StaleDraftError{}, 412, "stale_preview"},
-		{&FingerprintMismatchError{"a", "b"}, 409, "screen_fingerprint_mismatch"},
-		{storageErr("saving batch", errors.New("boom")), 500, "internal"},
-		{nil, 200, ""},
+		{errorf(CodeSessionNotFound, "x"), CodeSessionNotFound, "SESSION_NOT_FOUND: x"},
+		{invalid("x"), CodeInvalidInput, "INVALID_INPUT: x"},
+		{&StaleDraftError{}, CodeStalePreview, "STALE_PREVIEW: "},
+		{&FingerprintMismatchError{"a", "b"}, CodeFingerprintMismatch, "SCREEN_FINGERPRINT_MISMATCH: "},
+		{storageErr("saving batch", errors.New("boom")), errcode.Internal, "store: saving batch: boom"},
 	}
 	for _, tc := range cases {
-		if st, code := HTTPStatus(tc.err); st != tc.status || code != tc.code {
-			t.Errorf("%v: got %d %s, want %d %s", tc.err, st, code, tc.status, tc.code)
+		if code := errcode.Of(tc.err); code != tc.code || !strings.HasPrefix(tc.err.Error(), tc.prefix) {
+			t.Errorf("%v: got %s, want %s with prefix %q", tc.err, code, tc.code, tc.prefix)
 		}
 	}
 }

@@ -2,10 +2,10 @@ package app
 
 import (
 	"context"
-	"net/http"
 	"sync"
 	"time"
 
+	"fixthis/app/events"
 	"fixthis/app/store"
 )
 
@@ -41,7 +41,7 @@ func (a *App) publishPresenceIf(ctx context.Context, sessionID string, onlyChang
 	a.presenceSeen.last[sessionID] = p.Presence
 	a.presenceSeen.mu.Unlock()
 	if changed || !onlyChanges {
-		a.bus.Publish("agent", p)
+		a.bus.Publish(events.AgentPresence, p)
 	}
 }
 
@@ -67,14 +67,4 @@ func (a *App) watchPresenceTimeouts(ctx context.Context) {
 			a.publishPresenceIf(ctx, id, true)
 		}
 	}
-}
-
-// getAgent is GET /api/agent?sessionId=: the agent's presence for a session.
-func (a *App) getAgent(w http.ResponseWriter, r *http.Request) {
-	p, err := a.getPresence(r.Context(), r.URL.Query().Get("sessionId"))
-	if err != nil {
-		writeStoreError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, p)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"fixthis/app/events"
 	"fixthis/app/store"
 )
 
@@ -71,15 +72,29 @@ func (a *App) publishSession(ctx context.Context, sessionID, kind string) {
 		return
 	}
 	if kind == store.ChangeSessionDeleted {
-		a.bus.Publish("sessions-updated", map[string]any{"sessionId": sessionID, "summary": nil, "deleted": true})
+		a.bus.Publish(events.SessionsUpdated, SessionsUpdate{SessionID: sessionID, Deleted: true})
 		return
 	}
 	sess, err := a.store.GetSession(ctx, sessionID)
 	if err != nil {
 		// Deleted between the change and the read.
-		a.bus.Publish("sessions-updated", map[string]any{"sessionId": sessionID, "summary": nil, "deleted": true})
+		a.bus.Publish(events.SessionsUpdated, SessionsUpdate{SessionID: sessionID, Deleted: true})
 		return
 	}
-	a.bus.Publish("session-updated", map[string]any{"sessionId": sessionID, "session": sess})
-	a.bus.Publish("sessions-updated", map[string]any{"sessionId": sessionID, "summary": sess.SessionSummary})
+	a.bus.Publish(events.SessionUpdated, SessionUpdate{SessionID: sessionID, Session: sess})
+	a.bus.Publish(events.SessionsUpdated, SessionsUpdate{SessionID: sessionID, Summary: &sess.SessionSummary})
+}
+
+// SessionUpdate is the payload of session-updated: one session in full.
+type SessionUpdate struct {
+	SessionID string         `json:"sessionId"`
+	Session   *store.Session `json:"session"`
+}
+
+// SessionsUpdate is the payload of sessions-updated: a session's new summary, or
+// Deleted with a nil summary.
+type SessionsUpdate struct {
+	SessionID string                `json:"sessionId"`
+	Summary   *store.SessionSummary `json:"summary"`
+	Deleted   bool                  `json:"deleted,omitempty"`
 }

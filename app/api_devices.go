@@ -1,19 +1,26 @@
 package app
 
 import (
+	"fixthis/app/device"
 	"net/http"
 )
 
+// DeviceSelection is the answer to selecting or clearing a device.
+type DeviceSelection struct {
+	SelectedSerial string       `json:"selectedSerial"`
+	Device         *device.View `json:"device,omitempty"`
+}
+
 func (a *App) getDevices(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, a.devices.payload())
+	writeJSON(w, http.StatusOK, a.device.Registry.List())
 }
 
 func (a *App) postDevicesRefresh(w http.ResponseWriter, r *http.Request) {
-	if err := a.devices.Refresh(r.Context()); err != nil {
+	if err := a.device.Registry.Refresh(r.Context()); err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, a.devices.payload())
+	writeJSON(w, http.StatusOK, a.device.Registry.List())
 }
 
 func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
@@ -25,26 +32,22 @@ func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Serial == "" {
-		writeError(w, errorf(http.StatusUnprocessableEntity, "invalid_input", "INVALID_INPUT: serial is required"))
+		writeError(w, invalidInput("serial is required"))
 		return
 	}
-	dev, err := a.devices.Select(req.Serial)
+	dev, err := a.device.Select(req.Serial)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	a.preview.poke()
-	writeJSON(w, http.StatusOK, map[string]any{"selectedSerial": dev.Serial, "device": dev})
+	writeJSON(w, http.StatusOK, DeviceSelection{SelectedSerial: dev.Serial, Device: &dev})
 }
 
 // postDeviceDisconnect is the device chip's ×: FixThis's selection and forwards only.
 func (a *App) postDeviceDisconnect(w http.ResponseWriter, r *http.Request) {
-	if dev, err := a.devices.Selected(); err == nil {
-		a.sidekicks.forget(r.Context(), dev.Serial)
-	}
-	if err := a.devices.Clear(r.Context()); err != nil {
+	if err := a.device.Disconnect(r.Context()); err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"selectedSerial": ""})
+	writeJSON(w, http.StatusOK, DeviceSelection{})
 }

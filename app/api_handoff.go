@@ -13,6 +13,29 @@ type handoffRequest struct {
 	MarkCopied bool     `json:"markCopied"`
 }
 
+// AgentHandoff is the answer to Save to MCP.
+type AgentHandoff struct {
+	Session *store.Session `json:"session"`
+	Prompt  string         `json:"prompt"` // the compact prompt of the released items
+	BatchID string         `json:"batchId"`
+	Handoff store.Handoff  `json:"handoff"`
+}
+
+// HandoffPreview is the answer to Copy Prompt; Session is set with markCopied.
+type HandoffPreview struct {
+	Markdown string         `json:"markdown"`
+	Session  *store.Session `json:"session,omitempty"`
+}
+
+// ItemSources is what the inspector shows under a saved annotation. Reason says why
+// there are no candidates ("" when the index is ready).
+type ItemSources struct {
+	ItemID       string               `json:"itemId"`
+	Candidates   []source.Candidate   `json:"candidates"`
+	EditSurfaces []source.EditSurface `json:"editSurfaces"`
+	Reason       string               `json:"reason"`
+}
+
 // postAgentHandoffs is Save to MCP: the items become sent and a batch is queued for
 // the agent's next wait, in one transaction; the response carries the prompt too.
 func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
@@ -23,7 +46,7 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := a.store.ReleaseToAgent(r.Context(), req.SessionID, req.ItemIDs)
 	if err != nil {
-		writeStoreError(w, err)
+		writeError(w, err)
 		return
 	}
 	ids := make([]string, 0, len(res.Items))
@@ -32,10 +55,10 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	}
 	md, err := a.prompts.Markdown(r.Context(), req.SessionID, ids)
 	if err != nil {
-		writeStoreError(w, err)
+		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"session": res.Session, "prompt": md, "batchId": res.BatchID, "handoff": res.Handoff})
+	writeJSON(w, http.StatusOK, AgentHandoff{Session: res.Session, Prompt: md, BatchID: res.BatchID, Handoff: res.Handoff})
 }
 
 // postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with
@@ -53,7 +76,7 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 		// No choice made: every item the agent still has work on.
 		sess, err := a.store.GetSession(r.Context(), sessionID)
 		if err != nil {
-			writeStoreError(w, err)
+			writeError(w, err)
 			return
 		}
 		for _, it := range sess.Items {
@@ -62,23 +85,23 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if len(req.ItemIDs) == 0 {
-			writeStoreError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
+			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
 			return
 		}
 	}
 	md, err := a.prompts.Markdown(r.Context(), sessionID, req.ItemIDs)
 	if err != nil {
-		writeStoreError(w, err)
+		writeError(w, err)
 		return
 	}
-	resp := map[string]any{"markdown": md}
+	resp := HandoffPreview{Markdown: md}
 	if req.MarkCopied {
 		sess, err := a.store.MarkCopied(r.Context(), sessionID, req.ItemIDs)
 		if err != nil {
-			writeStoreError(w, err)
+			writeError(w, err)
 			return
 		}
-		resp["session"] = sess
+		resp.Session = sess
 	}
 	writeJSON(w, http.StatusOK, resp)
 }
@@ -90,7 +113,7 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 	case "", "json":
 		data, err := a.prompts.ExportJSON(r.Context(), id)
 		if err != nil {
-			writeStoreError(w, err)
+			writeError(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -99,14 +122,14 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 	case "markdown", "md":
 		md, err := a.prompts.ExportMarkdown(r.Context(), id)
 		if err != nil {
-			writeStoreError(w, err)
+			writeError(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.md"`)
 		_, _ = w.Write([]byte(md))
 	default:
-		writeError(w, errorf(http.StatusUnprocessableEntity, "invalid_input", "INVALID_INPUT: format must be json or markdown, not %q", format))
+		writeError(w, invalidInput("format must be json or markdown, not %q", format))
 	}
 }
 
@@ -116,7 +139,7 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 	sessionID, itemID := r.URL.Query().Get("sessionId"), r.PathValue("id")
 	it, err := a.prompts.Item(r.Context(), sessionID, itemID)
 	if err != nil {
-		writeStoreError(w, err)
+		writeError(w, err)
 		return
 	}
 	_, reason := a.sources.get()
@@ -127,5 +150,9 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 	if len(cands) == 0 && reason == "" {
 		reason = "no-match"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"itemId": itemID, "candidates": cands, "editSurfaces": it.EditSurfaces, "reason": reason})
+	surfaces := it.EditSurfaces
+	if surfaces == nil {
+		surfaces = []source.EditSurface{}
+	}
+	writeJSON(w, http.StatusOK, ItemSources{ItemID: itemID, Candidates: cands, EditSurfaces: surfaces, Reason: reason})
 }

@@ -1,4 +1,7 @@
-package app
+// Package events is the console's event bus: typed events with increasing ids, a
+// bounded history for Last-Event-ID replay, and fan-out to subscribers that never
+// blocks a publisher. Across processes the store's change feed feeds it.
+package events
 
 import (
 	"encoding/json"
@@ -10,12 +13,12 @@ import (
 // an SSE client's Last-Event-ID is enough to resume where it left off.
 type Event struct {
 	ID   uint64
-	Type string
+	Type Type
 	Data json.RawMessage
 	At   time.Time
 }
 
-// Bus fans events out to subscribers (SSE streams, MCP waiters) and keeps a bounded
+// Bus fans events out to subscribers (the console's SSE streams) and keeps a bounded
 // history for replay. Slow subscribers never block publishers: their buffered channel
 // overflows, they are closed, and they resume with Last-Event-ID.
 type Bus struct {
@@ -42,7 +45,7 @@ func NewBus(historyLimit int) *Bus {
 }
 
 // Publish marshals data and delivers it to every subscriber. It returns the event id.
-func (b *Bus) Publish(typ string, data any) uint64 {
+func (b *Bus) Publish(typ Type, data any) uint64 {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		raw = json.RawMessage(`{}`)
@@ -93,13 +96,6 @@ func (b *Bus) Subscribe(sinceID uint64) (sub *Subscription, replay []Event, over
 		}
 	}
 	return sub, replay, false
-}
-
-// Subscribers counts live subscriptions; the preview loop pauses when nobody watches.
-func (b *Bus) Subscribers() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.subs)
 }
 
 // Close ends the subscription; its channel is closed.

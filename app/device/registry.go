@@ -1,33 +1,39 @@
-package app
+// Package device is FixThis's device side: the live device list and FixThis's own
+// selection (Registry), the built-in demo device, one way to capture a screen
+// (Capturer, with the app's sidekick when it has one), the live preview loop and the
+// frozen frames Annotate works on. The console API and the MCP tools use it; it knows
+// nothing of HTTP.
+package device
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"sync"
 	"time"
 
 	"fixthis/adb"
+	"fixthis/app/errcode"
+	"fixthis/app/events"
 )
 
-// DeviceView is a device as the console sees it: the adb entry plus whether it is the
+// View is a device as the console sees it: the adb entry plus whether it is the
 // built-in simulated demo device.
-type DeviceView struct {
+type View struct {
 	adb.Device
 	IsDemo bool `json:"isDemo"`
 }
 
-// devices keeps the live device list from the adb server and FixThis's own device
+// Registry keeps the live device list from the adb server and FixThis's own device
 // selection. Selection is FixThis state only: clearing it removes the forwards FixThis
 // created and nothing else (never `adb disconnect` or `kill-server`).
-type devices struct {
+type Registry struct {
 	client *adb.Client
-	bus    *Bus
+	bus    *events.Bus
 
 	mu         sync.Mutex
-	list       []DeviceView
+	list       []View
 	described  map[string]adb.Device // serial → Describe result for the current transport
 	selected   string
 	demoSerial string
@@ -39,18 +45,17 @@ type devices struct {
 	changed     chan struct{}
 }
 
-var (
-	// ErrNoDevice means the console asked for a device while none is selected.
-	ErrNoDevice = errorf(http.StatusConflict, "device_not_available", "DEVICE_NOT_AVAILABLE: no device is selected; connect a phone or use the demo device")
-)
+// ErrNoDevice means a device was asked for while none is selected.
+var ErrNoDevice = errcode.New(errcode.DeviceNotAvailable, "no device is selected; connect a phone or use the demo device")
 
-func newDevices(client *adb.Client, bus *Bus) *devices {
-	return &devices{client: client, bus: bus, described: map[string]adb.Device{}, changed: make(chan struct{})}
+// NewRegistry returns a registry that publishes devices-updated on bus.
+func NewRegistry(client *adb.Client, bus *events.Bus) *Registry {
+	return &Registry{client: client, bus: bus, described: map[string]adb.Device{}, changed: make(chan struct{})}
 }
 
-// run follows the adb server's device list until ctx ends, reconnecting when the server
+// Run follows the adb server's device list until ctx ends, reconnecting when the server
 // goes away, and publishes devices-updated on every change.
-func (d *devices) run(ctx context.Context) {
+func (d *Registry) Run(ctx context.Context) {
 	for {
 		if err := d.client.EnsureServer(ctx); err != nil {
 			d.setServerDown(err)
@@ -82,7 +87,7 @@ func (d *devices) run(ctx context.Context) {
 
 // restartServer waits a moment (a `adb kill-server; adb start-server` by hand should
 // win) and starts the server if it is still down.
-func (d *devices) restartServer(ctx context.Context) {
+func (d *Registry) restartServer(ctx context.Context) {
 	select {
 	case <-ctx.Done():
 		return
@@ -99,7 +104,7 @@ func (d *devices) restartServer(ctx context.Context) {
 	}
 }
 
-func (d *devices) setServerDown(err error) {
+func (d *Registry) setServerDown(err error) {
 	d.mu.Lock()
 	d.serverUp = false
 	if err != nil {
@@ -112,8 +117,8 @@ func (d *devices) setServerDown(err error) {
 
 // setList merges a new adb list: online devices are described once per transport (the
 // Android version and screen size do not change while connected).
-func (d *devices) setList(ctx context.Context, devs []adb.Device) {
-	views := make([]DeviceView, 0, len(devs))
+func (d *Registry) setList(ctx context.Context, devs []adb.Device) {
+	views := make([]View, 0, len(devs))
 	for _, dev := range devs {
 		if dev.Online() {
 			d.mu.Lock()
@@ -140,7 +145,7 @@ func (d *devices) setList(ctx context.Context, devs []adb.Device) {
 				dev.Model = cached.Model
 			}
 		}
-		views = append(views, DeviceView{Device: dev})
+		views = append(views, View{Device: dev})
 	}
 	d.mu.Lock()
 	for i := range views {
@@ -157,7 +162,7 @@ func (d *devices) setList(ctx context.Context, devs []adb.Device) {
 
 // autoSelectLocked keeps a valid selection: when nothing is selected (or the selected
 // device vanished), pick the first online real device, else the demo device.
-func (d *devices) autoSelectLocked(prev []DeviceView) {
+func (d *Registry) autoSelectLocked(prev []View) {
 	if d.selected != "" && d.onlineLocked(d.selected) {
 		return
 	}
@@ -185,22 +190,22 @@ func (d *devices) autoSelectLocked(prev []DeviceView) {
 	}
 }
 
-func containsSerial(list []DeviceView, serial string) bool {
-	return slices.ContainsFunc(list, func(v DeviceView) bool { return v.Serial == serial })
+func containsSerial(list []View, serial string) bool {
+	return slices.ContainsFunc(list, func(v View) bool { return v.Serial == serial })
 }
 
-func (d *devices) isDemoSerialLocked(s string) bool { return s != "" && s == d.demoSerial }
+func (d *Registry) isDemoSerialLocked(s string) bool { return s != "" && s == d.demoSerial }
 
-func (d *devices) presentLocked(serial string) bool { return containsSerial(d.list, serial) }
+func (d *Registry) presentLocked(serial string) bool { return containsSerial(d.list, serial) }
 
-// isOnline reports whether serial is listed and online.
-func (d *devices) isOnline(serial string) bool {
+// IsOnline reports whether serial is listed and online.
+func (d *Registry) IsOnline(serial string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.onlineLocked(serial)
 }
 
-func (d *devices) onlineLocked(serial string) bool {
+func (d *Registry) onlineLocked(serial string) bool {
 	for _, v := range d.list {
 		if v.Serial == serial {
 			return v.Online()
@@ -209,56 +214,57 @@ func (d *devices) onlineLocked(serial string) bool {
 	return false
 }
 
-// devicesPayload is the body of GET /api/devices and of devices-updated.
-type devicesPayload struct {
-	Devices        []DeviceView `json:"devices"`
-	SelectedSerial string       `json:"selectedSerial"`
-	ServerUp       bool         `json:"adbServerUp"`
-	ServerError    string       `json:"adbServerError,omitempty"`
+// List is the body of GET /api/devices and of devices-updated.
+type List struct {
+	Devices        []View `json:"devices"`
+	SelectedSerial string `json:"selectedSerial"`
+	ServerUp       bool   `json:"adbServerUp"`
+	ServerError    string `json:"adbServerError,omitempty"`
 }
 
-func (d *devices) payload() devicesPayload {
+// List returns the current list and selection.
+func (d *Registry) List() List {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	list := slices.Clone(d.list)
 	if list == nil {
-		list = []DeviceView{}
+		list = []View{}
 	}
-	return devicesPayload{Devices: list, SelectedSerial: d.selected, ServerUp: d.serverUp, ServerError: d.serverErr}
+	return List{Devices: list, SelectedSerial: d.selected, ServerUp: d.serverUp, ServerError: d.serverErr}
 }
 
-func (d *devices) publish() {
-	d.bus.Publish("devices-updated", d.payload())
+func (d *Registry) publish() {
+	d.bus.Publish(events.DevicesUpdated, d.List())
 	d.mu.Lock()
 	close(d.changed)
 	d.changed = make(chan struct{})
 	d.mu.Unlock()
 }
 
-// changes returns a channel closed at the next device-list or selection change.
-func (d *devices) changes() <-chan struct{} {
+// Changes returns a channel closed at the next device-list or selection change.
+func (d *Registry) Changes() <-chan struct{} {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.changed
 }
 
 // Selected returns the selected device when it is online.
-func (d *devices) Selected() (DeviceView, error) {
+func (d *Registry) Selected() (View, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, v := range d.list {
 		if v.Serial == d.selected {
 			if !v.Online() {
-				return v, errorf(http.StatusConflict, "device_not_available", "DEVICE_NOT_AVAILABLE: %s is %s. %s", v.Serial, v.State, v.Hint)
+				return v, errcode.New(errcode.DeviceNotAvailable, "%s is %s. %s", v.Serial, v.State, v.Hint)
 			}
 			return v, nil
 		}
 	}
-	return DeviceView{}, ErrNoDevice
+	return View{}, ErrNoDevice
 }
 
 // Lookup returns a listed, online device by serial (or the selection when serial is "").
-func (d *devices) Lookup(serial string) (DeviceView, error) {
+func (d *Registry) Lookup(serial string) (View, error) {
 	if serial == "" {
 		return d.Selected()
 	}
@@ -267,17 +273,18 @@ func (d *devices) Lookup(serial string) (DeviceView, error) {
 	for _, v := range d.list {
 		if v.Serial == serial {
 			if !v.Online() {
-				return v, errorf(http.StatusConflict, "device_not_available", "DEVICE_NOT_AVAILABLE: %s is %s. %s", v.Serial, v.State, v.Hint)
+				return v, errcode.New(errcode.DeviceNotAvailable, "%s is %s. %s", v.Serial, v.State, v.Hint)
 			}
 			return v, nil
 		}
 	}
-	return DeviceView{}, errorf(http.StatusNotFound, "device_not_found", "DEVICE_NOT_AVAILABLE: no device %q is connected", serial)
+	return View{}, errcode.New(errcode.DeviceNotFound, "no device %q is connected", serial)
 }
 
-func (d *devices) Select(serial string) (DeviceView, error) {
+// Select makes serial FixThis's device.
+func (d *Registry) Select(serial string) (View, error) {
 	d.mu.Lock()
-	var found *DeviceView
+	var found *View
 	for i := range d.list {
 		if d.list[i].Serial == serial {
 			found = &d.list[i]
@@ -285,7 +292,7 @@ func (d *devices) Select(serial string) (DeviceView, error) {
 	}
 	if found == nil {
 		d.mu.Unlock()
-		return DeviceView{}, errorf(http.StatusNotFound, "device_not_found", "DEVICE_NOT_AVAILABLE: no device %q is connected; press Refresh devices", serial)
+		return View{}, errcode.New(errcode.DeviceNotFound, "no device %q is connected; press Refresh devices", serial)
 	}
 	view := *found
 	d.selected = serial
@@ -296,7 +303,7 @@ func (d *devices) Select(serial string) (DeviceView, error) {
 }
 
 // Clear drops FixThis's selection and removes the forwards FixThis created for it.
-func (d *devices) Clear(ctx context.Context) error {
+func (d *Registry) Clear(ctx context.Context) error {
 	d.mu.Lock()
 	serial := d.selected
 	d.selected = ""
@@ -313,22 +320,22 @@ func (d *devices) Clear(ctx context.Context) error {
 }
 
 // Refresh re-reads the list from the server (the Refresh devices button).
-func (d *devices) Refresh(ctx context.Context) error {
+func (d *Registry) Refresh(ctx context.Context) error {
 	if err := d.client.EnsureServer(ctx); err != nil {
 		d.setServerDown(err)
-		return errorf(http.StatusServiceUnavailable, "adb_unavailable", "DEVICE_NOT_AVAILABLE: %v", err)
+		return errcode.New(errcode.ADBUnavailable, "%v", err)
 	}
 	list, err := d.client.Devices(ctx)
 	if err != nil {
 		d.setServerDown(err)
-		return errorf(http.StatusServiceUnavailable, "adb_unavailable", "DEVICE_NOT_AVAILABLE: %v", err)
+		return errcode.New(errcode.ADBUnavailable, "%v", err)
 	}
 	d.setList(ctx, list)
 	return nil
 }
 
 // setDemo marks serial as the built-in demo device.
-func (d *devices) setDemo(serial string) {
+func (d *Registry) setDemo(serial string) {
 	d.mu.Lock()
 	d.demoSerial = serial
 	for i := range d.list {
@@ -336,3 +343,6 @@ func (d *devices) setDemo(serial string) {
 	}
 	d.mu.Unlock()
 }
+
+// Has reports whether serial is in the list, in any state.
+func (l List) Has(serial string) bool { return containsSerial(l.Devices, serial) }

@@ -1,8 +1,14 @@
 package app
 
 import (
+	"context"
+	"slices"
+
 	"bytes"
 	"encoding/json"
+	"fixthis/app/device"
+	"fixthis/app/events"
+	"fixthis/app/store"
 	"net/http"
 	"strconv"
 	"time"
@@ -23,10 +29,8 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	sub, replay, overflow := a.bus.Subscribe(since)
 	defer sub.Close()
-	a.watchers.Add(1)
-	defer a.watchers.Add(-1)
-	a.notifyWatchers()
-	defer a.notifyWatchers()
+	// An open stream is a console watching: the live preview runs while there is one.
+	defer a.device.Preview.Watch()()
 
 	// The snapshot is computed before any header is committed, so a failure is still
 	// an ordinary JSON error.
@@ -42,12 +46,12 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	send := func(id uint64, typ string, data []byte) bool {
+	send := func(id uint64, typ events.Type, data []byte) bool {
 		var buf bytes.Buffer
 		if id > 0 {
 			buf.WriteString("id: " + strconv.FormatUint(id, 10) + "\n")
 		}
-		buf.WriteString("event: " + typ + "\n")
+		buf.WriteString("event: " + string(typ) + "\n")
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			buf.WriteString("data: ")
 			buf.Write(line)
@@ -65,11 +69,11 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 
 	snapJSON, _ := json.Marshal(snap)
 	// The snapshot carries the current bus id so a reconnect resumes after it.
-	if !send(a.bus.LastID(), "snapshot", snapJSON) {
+	if !send(a.bus.LastID(), events.Snapshot, snapJSON) {
 		return
 	}
 	if overflow {
-		if !send(0, "replay-overflow", []byte(`{}`)) {
+		if !send(0, events.ReplayOverflow, []byte(`{}`)) {
 			return
 		}
 	}
@@ -86,7 +90,7 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 		case ev, ok := <-sub.C:
 			if !ok {
 				// Dropped for falling behind: tell the client to resync.
-				send(0, "replay-overflow", []byte(`{}`))
+				send(0, events.ReplayOverflow, []byte(`{}`))
 				return
 			}
 			if !send(ev.ID, ev.Type, ev.Data) {
@@ -105,4 +109,45 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// Snapshot is the first event of every stream: everything the console needs to render.
+type Snapshot struct {
+	Sessions       []store.SessionSummary `json:"sessions"`
+	Agent          *store.Presence        `json:"agent"`
+	Version        string                 `json:"version"`
+	Mode           Mode                   `json:"mode"`
+	Devices        []device.View          `json:"devices"`
+	SelectedSerial string                 `json:"selectedSerial"`
+	ADBServerUp    bool                   `json:"adbServerUp"`
+	ADBServerError string                 `json:"adbServerError"`
+	Preview        device.PreviewDoc      `json:"preview"`
+}
+
+func (a *App) snapshot(ctx context.Context) (Snapshot, error) {
+	dev := a.device.Registry.List()
+	sessions := []store.SessionSummary{}
+	if a.store != nil {
+		list, err := a.store.ListSessions(ctx)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		sessions = append(sessions, list...)
+	}
+	var agent *store.Presence
+	if len(sessions) > 0 {
+		latest := slices.MaxFunc(sessions, func(x, y store.SessionSummary) int { return x.UpdatedAt.Compare(y.UpdatedAt) })
+		agent, _ = a.store.GetPresence(ctx, latest.SessionID)
+	}
+	return Snapshot{
+		Sessions:       sessions,
+		Agent:          agent,
+		Version:        a.version,
+		Mode:           a.mode,
+		Devices:        dev.Devices,
+		SelectedSerial: dev.SelectedSerial,
+		ADBServerUp:    dev.ServerUp,
+		ADBServerError: dev.ServerError,
+		Preview:        a.device.Preview.Latest(),
+	}, nil
 }

@@ -1,4 +1,4 @@
-package app
+package device
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // (the forward stays up as long as it is used) and remembers apps without one for a
 // while, so a freeze does not pay `run-as` every time.
 type sidekicks struct {
-	a       *App
+	client  *adb.Client
 	mu      sync.Mutex
 	clients map[string]*capture.SidekickClient // serial|pkg → client
 	absent  map[string]time.Time               // serial|pkg → when we last found none
@@ -25,8 +25,8 @@ type sidekicks struct {
 
 const sidekickRetryAfter = 30 * time.Second
 
-func newSidekicks(a *App) *sidekicks {
-	return &sidekicks{a: a, clients: map[string]*capture.SidekickClient{}, absent: map[string]time.Time{}, lastPkg: map[string]string{}}
+func newSidekicks(client *adb.Client) *sidekicks {
+	return &sidekicks{client: client, clients: map[string]*capture.SidekickClient{}, absent: map[string]time.Time{}, lastPkg: map[string]string{}}
 }
 
 // notePackage records the foreground package of serial (from the preview's state checks).
@@ -44,7 +44,7 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) *capture.Sidek
 	s.mu.Unlock()
 	if pkg == "" {
 		// No state check has run yet (nobody watched the live preview): ask once.
-		if st, err := capture.ReadScreenState(ctx, s.a.captureDevice(serial)); err == nil {
+		if st, err := capture.ReadScreenState(ctx, On(s.client, serial)); err == nil {
 			pkg = st.Package
 			s.notePackage(serial, pkg)
 		}
@@ -60,7 +60,7 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) *capture.Sidek
 	if missing && time.Since(missingSince) < sidekickRetryAfter {
 		return nil
 	}
-	c, err := s.open(ctx, serial, pkg)
+	c, err := openSidekick(ctx, s.client, serial, pkg)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -71,18 +71,14 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) *capture.Sidek
 	return c
 }
 
-func (s *sidekicks) open(ctx context.Context, serial, pkg string) (*capture.SidekickClient, error) {
-	return OpenSidekick(ctx, s.a.adb, serial, pkg)
-}
-
-// OpenSidekick connects to the FixThis sidekick of pkg on serial: it reads the app's
+// openSidekick connects to the FixThis sidekick of pkg on serial: it reads the app's
 // session file with run-as and forwards the sidekick's abstract socket to a local port
 // (a FixThis-owned forward, removed with the device selection). It fails with
 // capture.ErrNoSidekick when the app does not carry one.
-func OpenSidekick(ctx context.Context, client *adb.Client, serial, pkg string) (*capture.SidekickClient, error) {
+func openSidekick(ctx context.Context, client *adb.Client, serial, pkg string) (*capture.SidekickClient, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	sess, err := capture.ReadSidekickSession(ctx, CaptureDevice(client, serial), pkg)
+	sess, err := capture.ReadSidekickSession(ctx, On(client, serial), pkg)
 	if err != nil {
 		return nil, err
 	}
@@ -115,18 +111,20 @@ func (s *sidekicks) forget(ctx context.Context, serial string) {
 	}
 	s.mu.Unlock()
 	if dropped {
-		_ = s.a.adb.RemoveOwnForwards(ctx, serial)
+		_ = s.client.RemoveOwnForwards(ctx, serial)
 	}
 }
 
-// captureWithSidekick captures serial, reading the tree through the app's sidekick
-// when it has one. A sidekick that failed to answer is dropped, so the next capture
-// reconnects instead of paying uiautomator for the rest of the run.
-func (a *App) captureWithSidekick(ctx context.Context, serial string) (*capture.Snapshot, error) {
-	sk := a.sidekicks.forDevice(ctx, serial)
-	snap, err := capture.Capture(ctx, a.captureDevice(serial), capture.Options{Sidekick: sk})
-	if sk != nil && (err != nil || snap.TreeSource != capture.TreeFromSidekick) {
-		a.sidekicks.forget(context.WithoutCancel(ctx), serial)
+// forgetAll forgets every device's sidekicks.
+func (s *sidekicks) forgetAll(ctx context.Context) {
+	s.mu.Lock()
+	serials := map[string]bool{}
+	for key := range s.clients {
+		serial, _, _ := strings.Cut(key, "|")
+		serials[serial] = true
 	}
-	return snap, err
+	s.mu.Unlock()
+	for serial := range serials {
+		s.forget(ctx, serial)
+	}
 }
