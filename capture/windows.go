@@ -124,7 +124,7 @@ func displayBounds(text string) Bounds {
 	if m := displaySizeRE.FindStringSubmatch(text[i:]); m != nil {
 		w, _ := strconv.Atoi(m[1])
 		h, _ := strconv.Atoi(m[2])
-		return Bounds{0, 0, w, h}
+		return Bounds{Right: w, Bottom: h}
 	}
 	return Bounds{}
 }
@@ -238,7 +238,7 @@ func parseRect(s string) Bounds {
 	for i := range v {
 		v[i], _ = strconv.Atoi(m[i+1])
 	}
-	return Bounds{v[0], v[1], v[2], v[3]}
+	return Bounds{Left: v[0], Top: v[1], Right: v[2], Bottom: v[3]}
 }
 
 // flagSecure is WindowManager.LayoutParams.FLAG_SECURE, for dumps that print the

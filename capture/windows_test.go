@@ -4,6 +4,8 @@ import (
 	"testing"
 )
 
+func bx(l, t, r, b int) Bounds { return Bounds{Left: l, Top: t, Right: r, Bottom: b} }
+
 // find returns the first window with that title.
 func find(t *testing.T, ws []Window, title string) Window {
 	t.Helper()
@@ -23,32 +25,32 @@ func TestParseWindowListRealDevices(t *testing.T) {
 		want  []Window // checked by title; others only counted
 	}{
 		{"dumpsys_window_windows_api31_appium.txt", 8, []Window{
-			{Title: "pip-dismiss-overlay", Type: WindowSystem, Package: "com.android.systemui", Bounds: Bounds{0, 1592, 1080, 2280}},
-			{Title: "NavigationBar0", Type: WindowNavigationBar, Package: "com.android.systemui", Bounds: Bounds{0, 2148, 1080, 2280}, Visible: true},
-			{Title: "NotificationShade", Type: WindowNotificationShade, Package: "com.android.systemui", Bounds: Bounds{0, 0, 1080, 2280}},
-			{Title: "StatusBar", Type: WindowStatusBar, Package: "com.android.systemui", Bounds: Bounds{0, 0, 1080, 83}, Visible: true},
-			{Title: "ShellDropTarget", Type: WindowOverlay, Package: "com.android.systemui", Bounds: Bounds{0, 0, 1080, 2280}},
+			{Title: "pip-dismiss-overlay", Type: WindowSystem, Package: "com.android.systemui", Bounds: bx(0, 1592, 1080, 2280)},
+			{Title: "NavigationBar0", Type: WindowNavigationBar, Package: "com.android.systemui", Bounds: bx(0, 2148, 1080, 2280), Visible: true},
+			{Title: "NotificationShade", Type: WindowNotificationShade, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 2280)},
+			{Title: "StatusBar", Type: WindowStatusBar, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 83), Visible: true},
+			{Title: "ShellDropTarget", Type: WindowOverlay, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 2280)},
 			// The keyboard is GONE: an empty frame at the bottom edge.
 			{Title: "InputMethod", Type: WindowIME, Package: "com.android.inputmethod.latin"},
-			{Title: "com.android.launcher3/com.android.launcher3.uioverrides.QuickstepLauncher", Type: WindowApp, Package: "com.android.launcher3", Bounds: Bounds{0, 0, 1080, 2280}, Visible: true},
+			{Title: "com.android.launcher3/com.android.launcher3.uioverrides.QuickstepLauncher", Type: WindowApp, Package: "com.android.launcher3", Bounds: bx(0, 0, 1080, 2280), Visible: true},
 			// The wallpaper is wider than the screen; bounds stay on screen.
-			{Title: "com.android.systemui.ImageWallpaper", Type: WindowWallpaper, Package: "com.android.systemui", Bounds: Bounds{0, 0, 1080, 2280}, Visible: true},
+			{Title: "com.android.systemui.ImageWallpaper", Type: WindowWallpaper, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 2280), Visible: true},
 		}},
 		{"dumpsys_window_windows_api30_appium.txt", 10, []Window{
-			{Title: "NavigationBar0", Type: WindowNavigationBar, Package: "com.android.systemui", Bounds: Bounds{0, 1794, 1080, 1920}, Visible: true},
-			{Title: "StatusBar", Type: WindowStatusBar, Package: "com.android.systemui", Bounds: Bounds{0, 0, 1080, 63}, Visible: true},
-			{Title: "NotificationShade", Type: WindowNotificationShade, Package: "com.android.systemui", Bounds: Bounds{0, 0, 1080, 1920}},
-			{Title: "Application Not Responding: com.android.systemui", Type: WindowOverlay, Package: "android", Bounds: Bounds{28, 671, 1052, 1185}, Visible: true},
-			{Title: "InputMethod", Type: WindowIME, Package: "com.google.android.inputmethod.latin", Bounds: Bounds{0, 1794, 1080, 1920}},
+			{Title: "NavigationBar0", Type: WindowNavigationBar, Package: "com.android.systemui", Bounds: bx(0, 1794, 1080, 1920), Visible: true},
+			{Title: "StatusBar", Type: WindowStatusBar, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 63), Visible: true},
+			{Title: "NotificationShade", Type: WindowNotificationShade, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 1920)},
+			{Title: "Application Not Responding: com.android.systemui", Type: WindowOverlay, Package: "android", Bounds: bx(28, 671, 1052, 1185), Visible: true},
+			{Title: "InputMethod", Type: WindowIME, Package: "com.google.android.inputmethod.latin", Bounds: bx(0, 1794, 1080, 1920)},
 		}},
 		{"dumpsys_window_windows_api17_avc.txt", 8, []Window{
-			{Title: "StatusBar", Type: WindowStatusBar, Bounds: Bounds{0, 0, 480, 38}, Visible: true},
+			{Title: "StatusBar", Type: WindowStatusBar, Bounds: bx(0, 0, 480, 38), Visible: true},
 			// The pulled-up shade sits above the screen.
 			{Title: "StatusBarExpanded", Type: WindowNotificationShade},
-			{Title: "Keyguard", Type: WindowKeyguard, Bounds: Bounds{0, 38, 480, 800}},
-			{Title: "com.dtmilano.android.sampleui/com.dtmilano.android.sampleui.MainActivity", Type: WindowApp, Package: "com.dtmilano.android.sampleui", Bounds: Bounds{0, 0, 480, 800}, Visible: true, Focused: true},
-			{Title: "com.android.launcher/com.android.launcher2.Launcher", Type: WindowApp, Package: "com.android.launcher", Bounds: Bounds{0, 0, 480, 800}},
-			{Title: "RecentsPanel", Type: WindowSystem, Bounds: Bounds{0, 0, 480, 800}},
+			{Title: "Keyguard", Type: WindowKeyguard, Bounds: bx(0, 38, 480, 800)},
+			{Title: "com.dtmilano.android.sampleui/com.dtmilano.android.sampleui.MainActivity", Type: WindowApp, Package: "com.dtmilano.android.sampleui", Bounds: bx(0, 0, 480, 800), Visible: true, Focused: true},
+			{Title: "com.android.launcher/com.android.launcher2.Launcher", Type: WindowApp, Package: "com.android.launcher", Bounds: bx(0, 0, 480, 800)},
+			{Title: "RecentsPanel", Type: WindowSystem, Bounds: bx(0, 0, 480, 800)},
 		}},
 	}
 	for _, tt := range tests {
@@ -70,7 +72,7 @@ func TestParseWindowListKeyboardDialogSecure(t *testing.T) {
 	kb := ParseWindowList(readTestdata(t, "dumpsys_window_windows_api34_keyboard.txt"))
 	ime := find(t, kb.Windows, "InputMethod")
 	// The keyboard's window fills the screen; the keys are its touchable region.
-	if ime.Type != WindowIME || !ime.Visible || ime.Bounds != (Bounds{0, 1368, 1080, 2400}) {
+	if ime.Type != WindowIME || !ime.Visible || ime.Bounds != (bx(0, 1368, 1080, 2400)) {
 		t.Errorf("ime = %+v", ime)
 	}
 	var st ScreenState
@@ -93,7 +95,7 @@ func TestParseWindowListKeyboardDialogSecure(t *testing.T) {
 		t.Errorf("focused app = %q", sd.FocusedApp)
 	}
 	dlg := sd.Windows[2]
-	if dlg.Type != WindowDialog || !dlg.Focused || dlg.Bounds != (Bounds{780, 240, 1620, 840}) || dlg.Secure {
+	if dlg.Type != WindowDialog || !dlg.Focused || dlg.Bounds != (bx(780, 240, 1620, 840)) || dlg.Secure {
 		t.Errorf("dialog = %+v", dlg)
 	}
 	if app := sd.Windows[3]; app.Type != WindowApp || app.Focused || !app.Secure || !app.Visible {
