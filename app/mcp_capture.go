@@ -39,6 +39,7 @@ func (c mcpCapturer) CaptureScreen(ctx context.Context, serial string) (*mcp.Cap
 		Height:      snap.Height,
 		PNG:         png.Bytes(),
 		Tree:        treeSummary(snap),
+		Display:     snap.Display(),
 	}, nil
 }
 

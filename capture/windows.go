@@ -325,3 +325,53 @@ func (s ScreenState) WindowAt(x, y int) *Window {
 	}
 	return nil
 }
+
+// Dialog returns the dialog window the UI tree came from: the focused dialog, else
+// the topmost visible one (some dumps name no focus). Nil when no dialog is up.
+func (s ScreenState) Dialog() *Window {
+	var top *Window
+	for i := range s.Windows {
+		w := &s.Windows[i]
+		if w.Type != WindowDialog || !w.Visible {
+			continue
+		}
+		if w.Focused {
+			return w
+		}
+		if top == nil {
+			top = w
+		}
+	}
+	return top
+}
+
+// Keyboard returns where the on-screen keyboard's keys are, or nil when it is hidden.
+func (s ScreenState) Keyboard() *Bounds {
+	for _, w := range s.Windows {
+		if w.Type == WindowIME && w.Visible && !w.Bounds.Empty() {
+			b := w.Bounds
+			return &b
+		}
+	}
+	return nil
+}
+
+// Display is what a capture says about the screen beyond its pixels and tree. The
+// freeze response, `fixthis capture --json` and the MCP capture tool all report it.
+type Display struct {
+	Orientation string   `json:"orientation"` // PORTRAIT | LANDSCAPE
+	Rotation    int      `json:"rotation"`    // 0-3 quarter turns
+	Windows     []Window `json:"windows"`     // top first
+	IMEVisible  bool     `json:"imeVisible"`
+	Secure      bool     `json:"secure"`
+}
+
+// Display of the snapshot; Windows is never nil, so it encodes as a list.
+func (s *Snapshot) Display() Display {
+	w := s.State.Windows
+	if w == nil {
+		w = []Window{}
+	}
+	return Display{Orientation: s.State.Orientation, Rotation: s.State.Rotation, Windows: w,
+		IMEVisible: s.State.IMEVisible, Secure: s.State.Secure}
+}

@@ -89,6 +89,9 @@ func TestParseWindowListKeyboardDialogSecure(t *testing.T) {
 	if w := st.WindowAt(540, 600); w == nil || w.Type != WindowApp || !w.Focused {
 		t.Errorf("WindowAt above the keys = %+v", w)
 	}
+	if k := st.Keyboard(); k == nil || *k != bx(0, 1368, 1080, 2400) || st.Dialog() != nil {
+		t.Errorf("keyboard %v, dialog %v", k, st.Dialog())
+	}
 
 	sd := ParseWindowList(readTestdata(t, "dumpsys_window_windows_api34_secure_dialog.txt"))
 	if sd.FocusedApp != "com.example.bank" {
@@ -105,6 +108,9 @@ func TestParseWindowListKeyboardDialogSecure(t *testing.T) {
 	applyWindows(&st, sd, false)
 	if !st.Secure || st.IMEVisible {
 		t.Errorf("secure state = %+v", st)
+	}
+	if d := st.Dialog(); d == nil || d.Bounds != bx(780, 240, 1620, 840) || st.Keyboard() != nil {
+		t.Errorf("dialog %v, keyboard %v", d, st.Keyboard())
 	}
 	// Another app's FLAG_SECURE window does not make this screen protected.
 	other := ParseWindowList(readTestdata(t, "dumpsys_window_windows_api34_secure_dialog.txt"))

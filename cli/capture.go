@@ -70,21 +70,12 @@ func runCapture(ctx context.Context, env Env, args []string) error {
 	}
 	total := time.Since(start)
 	if *asJSON {
-		doc, _ := json.Marshal(map[string]any{
-			"serial":      *serial,
-			"width":       snap.Width,
-			"height":      snap.Height,
-			"package":     snap.State.Package,
-			"activity":    snap.State.Activity,
-			"orientation": snap.State.Orientation,
-			"rotation":    snap.State.Rotation,
-			"windows":     windowsOrEmpty(snap.State.Windows),
-			"imeVisible":  snap.State.IMEVisible,
-			"secure":      snap.State.Secure,
-			"fingerprint": snap.Fingerprint,
-			"nodes":       len(snap.Nodes),
-			"treeSource":  snap.TreeSource,
-			"timingsMs": map[string]float64{
+		doc, _ := json.Marshal(captureJSON{
+			Serial: *serial, Width: snap.Width, Height: snap.Height,
+			Package: snap.State.Package, Activity: snap.State.Activity,
+			Display:     snap.Display(),
+			Fingerprint: snap.Fingerprint, Nodes: len(snap.Nodes), TreeSource: snap.TreeSource,
+			TimingsMs: map[string]float64{
 				"frame": ms(snap.Timings.Frame),
 				"tree":  ms(snap.Timings.Tree),
 				"total": ms(total),
@@ -98,12 +89,18 @@ func runCapture(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// windowsOrEmpty keeps "windows" a list in JSON when dumpsys listed none.
-func windowsOrEmpty(w []capture.Window) []capture.Window {
-	if w == nil {
-		return []capture.Window{}
-	}
-	return w
+// captureJSON is what `fixthis capture --json` prints.
+type captureJSON struct {
+	Serial   string `json:"serial"`
+	Width    int    `json:"width"`
+	Height   int    `json:"height"`
+	Package  string `json:"package"`
+	Activity string `json:"activity"`
+	capture.Display
+	Fingerprint capture.Fingerprint `json:"fingerprint"`
+	Nodes       int                 `json:"nodes"`
+	TreeSource  string              `json:"treeSource"`
+	TimingsMs   map[string]float64  `json:"timingsMs"`
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

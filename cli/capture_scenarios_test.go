@@ -28,8 +28,8 @@ type captureDoc struct {
 	Activity      string
 }
 
-// captureJSON runs `fixthis capture --json` against the adb server and decodes it.
-func captureJSON(t *testing.T, serial, out string) captureDoc {
+// runCaptureJSON runs `fixthis capture --json` against the adb server and decodes it.
+func runCaptureJSON(t *testing.T, serial, out string) captureDoc {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -78,7 +78,7 @@ func TestCaptureScenarios(t *testing.T) {
 
 	t.Run("demo", func(t *testing.T) {
 		show("demo")
-		doc := captureJSON(t, serial, t.TempDir())
+		doc := runCaptureJSON(t, serial, t.TempDir())
 		if doc.Width != 1080 || doc.Height != 2400 || doc.Orientation != "PORTRAIT" || doc.Rotation != 0 || doc.IMEVisible || doc.Secure {
 			t.Fatalf("demo = %+v", doc)
 		}
@@ -90,7 +90,7 @@ func TestCaptureScenarios(t *testing.T) {
 	})
 	t.Run("landscape", func(t *testing.T) {
 		show("landscape")
-		doc := captureJSON(t, serial, t.TempDir())
+		doc := runCaptureJSON(t, serial, t.TempDir())
 		if doc.Width != 2400 || doc.Height != 1080 || doc.Orientation != "LANDSCAPE" || doc.Rotation != 1 {
 			t.Fatalf("landscape = %+v", doc)
 		}
@@ -105,7 +105,7 @@ func TestCaptureScenarios(t *testing.T) {
 	t.Run("dialog", func(t *testing.T) {
 		show("dialog")
 		dir := t.TempDir()
-		doc := captureJSON(t, serial, dir)
+		doc := runCaptureJSON(t, serial, dir)
 		dlg := windowOf(doc, capture.WindowDialog)
 		if dlg == nil || !dlg.Focused || dlg.Title != "com.fixthis.demo/com.fixthis.demo.MainActivity" || dlg.Bounds.Width() >= 1080 {
 			t.Fatalf("dialog window = %+v in %+v", dlg, doc.Windows)
@@ -124,7 +124,7 @@ func TestCaptureScenarios(t *testing.T) {
 	t.Run("keyboard", func(t *testing.T) {
 		show("keyboard")
 		dir := t.TempDir()
-		doc := captureJSON(t, serial, dir)
+		doc := runCaptureJSON(t, serial, dir)
 		ime := windowOf(doc, capture.WindowIME)
 		if !doc.IMEVisible || ime == nil || ime.Package != "com.google.android.inputmethod.latin" || ime.Bounds.Bottom != 2400 || ime.Bounds.Top < 1200 {
 			t.Fatalf("keyboard = %+v, ime window %+v", doc, ime)
@@ -146,7 +146,7 @@ func TestCaptureScenarios(t *testing.T) {
 	t.Run("secure", func(t *testing.T) {
 		show("secure")
 		dir := t.TempDir()
-		doc := captureJSON(t, serial, dir)
+		doc := runCaptureJSON(t, serial, dir)
 		if !doc.Secure || doc.Nodes < 5 {
 			t.Fatalf("secure = %+v", doc)
 		}

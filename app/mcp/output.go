@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fixthis/app/store"
+	"fixthis/capture"
 )
 
 // itemOut is an item as an agent needs it: no URLs, no client draft keys.
@@ -170,5 +171,6 @@ type captureOut struct {
 	Fingerprint string `json:"fingerprint"`
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
-	Tree        string `json:"tree"`
+	capture.Display
+	Tree string `json:"tree"`
 }

@@ -36,6 +36,6 @@ func (t *toolset) captureScreen() server.ServerTool {
 			extra = append(extra, img)
 		}
 		return structured(captureOut{Serial: c.Serial, Package: c.Package, Activity: c.Activity, Fingerprint: c.Fingerprint,
-			Width: c.Width, Height: c.Height, Tree: c.Tree}, extra...)
+			Width: c.Width, Height: c.Height, Display: c.Display, Tree: c.Tree}, extra...)
 	}}
 }

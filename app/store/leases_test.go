@@ -210,7 +210,7 @@ func TestWaitLeaseAcrossHandles(t *testing.T) {
 func TestWaitLeaseMigration(t *testing.T) {
 	dir := t.TempDir()
 	s := openTest(t, dir)
-	if _, err := s.wdb.Exec(`DROP TABLE wait_leases; PRAGMA user_version = 1`); err != nil {
+	if _, err := s.wdb.Exec(`DROP TABLE wait_leases; ALTER TABLE screens DROP COLUMN display_json; PRAGMA user_version = 1`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

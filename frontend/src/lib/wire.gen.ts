@@ -117,8 +117,12 @@ export interface FrozenScreen {
   height: number;
   package: string;
   activity: string;
-  orientation: string;
   density: number;
+  orientation: string;
+  rotation: number;
+  windows: ScreenWindow[];
+  imeVisible: boolean;
+  secure: boolean;
 }
 
 export interface Handoff {
@@ -237,12 +241,30 @@ export interface Screen {
   activity: string;
   imageUrl: string;
   createdAt: string;
+  display: ScreenDisplay;
+}
+
+export interface ScreenDisplay {
+  rotation: number;
+  dialogWindow?: string;
+  keyboard?: TargetBounds | null;
+  secure: boolean;
 }
 
 export interface ScreenFingerprints {
   structural: string;
   perceptual: string;
   structure: string;
+}
+
+export interface ScreenWindow {
+  title: string;
+  type: "app" | "dialog" | "ime" | "status_bar" | "navigation_bar" | "notification_shade" | "wallpaper" | "keyguard" | "toast" | "overlay" | "system";
+  package?: string;
+  bounds: Bounds;
+  visible: boolean;
+  focused: boolean;
+  secure?: boolean;
 }
 
 export interface Session {
