@@ -1,7 +1,7 @@
 // Wires the transport to the state and implements what the user can do. Components call
 // these functions; they never talk to the server themselves.
 import { Api } from './api';
-import { NodeIndex, nodeLabel, snapshotOf } from './hittest';
+import { IME_LABEL, NodeIndex, keyboardAt, nodeLabel, snapshotOf } from './hittest';
 import { app } from './state/app.svelte';
 import { draft } from './state/draft.svelte';
 import { ui } from './state/ui.svelte';
@@ -322,6 +322,13 @@ function setPending(target: Target, label: string, nodeUid?: string): void {
 }
 
 export function pickPoint(x: number, y: number): void {
+  // The dump is the app's window only: nodes lie under the keyboard too, but a click
+  // there is on the input method.
+  const ime = keyboardAt(draft.workspace?.frozenScreen?.windows, x, y);
+  if (ime) {
+    setPending({ type: 'area', bounds: { ...ime.bounds } }, IME_LABEL);
+    return;
+  }
   const node = draft.index?.hitTest(x, y);
   if (node) setPending(nodeTarget(node), nodeLabel(node), node.uid);
   else setPending({ type: 'area', bounds: { left: Math.max(0, x - 24), top: Math.max(0, y - 24), right: x + 24, bottom: y + 24 } }, 'Visual area');

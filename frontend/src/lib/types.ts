@@ -1,5 +1,9 @@
 // Shapes of the console API (docs/api.md). Optional fields are ones the server may omit.
 
+import type { ScreenDisplay, ScreenWindow } from './wire.gen';
+
+export type { ScreenDisplay, ScreenWindow };
+
 export interface Bounds {
   left: number;
   top: number;
@@ -28,6 +32,8 @@ export interface PreviewStatus {
   state: PreviewState;
   reason?: string;
   message?: string;
+  /** FLAG_SECURE: live frames are black, the UI tree still reads. */
+  secure?: boolean;
 }
 
 export interface Preview {
@@ -74,6 +80,11 @@ export interface FrozenScreen {
   activity?: string;
   orientation?: number | string;
   density?: number;
+  rotation?: number;
+  /** The window list, top first: the dialog, the keyboard, the system bars. */
+  windows?: ScreenWindow[];
+  imeVisible?: boolean;
+  secure?: boolean;
 }
 
 export interface Freeze {
@@ -147,6 +158,7 @@ export interface Screen {
   activity?: string;
   imageUrl: string;
   createdAt?: string;
+  display?: ScreenDisplay;
 }
 
 export interface SessionSummary {

@@ -224,6 +224,7 @@ export interface PreviewStatus {
   state: PreviewState;
   reason?: BlockReason;
   message?: string;
+  secure?: boolean;
 }
 
 export interface PreviewStatusEvent {
