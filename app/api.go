@@ -37,6 +37,8 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("DELETE /api/items/{id}", a.deleteItem)
 	mux.HandleFunc("POST /api/items/{id}/answer", a.postItemAnswer)
 	mux.HandleFunc("POST /api/items/{id}/resolve", a.postItemResolve)
+	mux.HandleFunc("POST /api/items/{id}/verify", a.postItemVerify)
+	mux.HandleFunc("POST /api/items/{id}/reopen", a.postItemReopen)
 
 	mux.HandleFunc("POST /api/agent-handoffs", a.postAgentHandoffs)
 	mux.HandleFunc("POST /api/sessions/{id}/handoff-preview", a.postHandoffPreview)
@@ -44,6 +46,10 @@ func (a *App) APIHandler() http.Handler {
 
 	mux.HandleFunc("GET /api/agent", a.getAgent)
 	mux.HandleFunc("GET /api/connect", a.getConnect)
+	mux.HandleFunc("GET /api/agent-control", a.getAgentControl)
+	mux.HandleFunc("PUT /api/agent-control", a.putAgentControl)
+	mux.HandleFunc("GET /api/device-actions", a.getDeviceActions)
+	mux.HandleFunc("GET /api/captures/{id}/image", a.getCaptureImage)
 
 	mux.HandleFunc("GET /api/screens/{screenId}/image", a.getScreenImage)
 	mux.HandleFunc("GET /api/items/{id}/crop", a.getItemCrop)

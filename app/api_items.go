@@ -157,3 +157,38 @@ func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
 	}
 	writeError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", r.PathValue("id"), sess.SessionID))
 }
+
+type verdictRequest struct {
+	SessionID string `json:"sessionId"`
+	Note      string `json:"note"`
+}
+
+// postItemVerify is "Looks right": the user agrees with the agent's verified fix.
+func (a *App) postItemVerify(w http.ResponseWriter, r *http.Request) {
+	var req verdictRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	it, err := a.store.ConfirmFix(r.Context(), req.SessionID, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
+}
+
+// postItemReopen is "Reopen": the item goes back to the agent with the user's note.
+func (a *App) postItemReopen(w http.ResponseWriter, r *http.Request) {
+	var req verdictRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	it, err := a.store.Reopen(r.Context(), req.SessionID, r.PathValue("id"), req.Note)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
+}

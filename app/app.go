@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -66,6 +67,7 @@ type App struct {
 	sources      sourceIndex
 	prompts      *prompt.Builder
 	presenceSeen presenceWatch
+	actionSeq    atomic.Int64   // newest device action published to consoles
 	bg           sync.WaitGroup // background work started by Run
 
 	shutdownOnce sync.Once

@@ -69,7 +69,7 @@ func (a *App) mcpHandler() http.Handler {
 	srv := mcp.NewServer(mcp.Deps{
 		Store:   a.store,
 		Prompt:  a.prompts,
-		Device:  mcpCapturer{a: a},
+		Device:  a.agentPhone(),
 		Version: a.version,
 		Logger:  a.log,
 	})

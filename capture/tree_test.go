@@ -1,10 +1,6 @@
 package capture
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // A list screen: full-screen containers, a row (clickable) holding an icon, a title
 // and a button, a second row, and a zero-size node.
@@ -142,11 +138,7 @@ func TestHitArea(t *testing.T) {
 }
 
 func TestHitTestFixtures(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(fixturesDir, "CaAlO22__LingBook-Android__window_dump.xml"))
-	if err != nil {
-		t.Skip(err)
-	}
-	nodes, err := ParseDump(data)
+	nodes, err := ParseDump(readFixture(t, "CaAlO22__LingBook-Android__window_dump.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}

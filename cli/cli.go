@@ -51,6 +51,7 @@ func commands() []command {
 		{"source", "index an Android project's sources or match a target (index|match)", runSource},
 		{"mcp", "serve the MCP tools on stdio (an agent starts this)", runMCP},
 		{"mcp-config", "print or write the MCP config for claude, codex or cursor", runMCPConfig},
+		{"control", "say whether agents may control a device: allow, deny or status", runControl},
 		{"doctor", "check adb, devices, the display and the project's store", runDoctor},
 		{"version", "print the version", runVersion},
 		{"help", "show this help", nil},

@@ -4,7 +4,7 @@
 #         adb CLI pair most tools use (screencap -p, then uiautomator dump);
 #   (ii)  the live preview as a browser sees it: capturedAt → preview-ready over SSE,
 #         capturedAt → JPEG received, frames per second while the screen changes;
-#   (iii) the Go micro-benchmarks behind DESIGN.md's budgets.
+#   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md).
 # Everything runs on a private adb server on a free port (never 5037) and is torn down
 # on exit, failure or Ctrl-C. Usage: scripts/bench.sh (after `make build`), or make bench.
 # Knobs: FIXTHIS_BIN (default build/bin/fixthis), BENCH_RUNS (10), BENCH_FRAMES (30).
@@ -164,10 +164,10 @@ echo "  (capturedAt is taken when the raw screencap request starts: these includ
 echo "   40 ms raw screencap, the transfer of 10 MB of pixels, decode, hash and JPEG encode)"
 
 # ---------------------------------------------------------------------------------
-# (iii) micro-benchmarks against DESIGN.md's budgets.
+# (iii) micro-benchmarks against the performance budgets.
 
 echo
-echo "(iii) Go benchmarks against DESIGN.md budgets"
+echo "(iii) Go benchmarks against the performance budgets"
 go test -run '^$' -bench . -benchtime 20x ./capture/ >"$WORK/bench.capture" 2>&1 || die "capture benchmarks failed: $(tail "$WORK/bench.capture")"
 go test -run '^$' -bench . -benchtime 20x ./app/store/ >"$WORK/bench.store" 2>&1 || die "store benchmarks failed: $(tail "$WORK/bench.store")"
 go test -run '^$' -bench . -benchtime 3x ./app/source/ >"$WORK/bench.source" 2>&1 || die "source benchmarks failed: $(tail "$WORK/bench.source")"

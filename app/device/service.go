@@ -122,6 +122,9 @@ func (s *Service) Image(id string) (data []byte, contentType string, ok bool) {
 	return nil, "", false
 }
 
+// ADB is the adb client every device operation goes through.
+func (s *Service) ADB() *adb.Client { return s.adb }
+
 // onScreen reports whether (x, y) lies on a w×h panel in any rotation: `wm size` gives
 // the panel in its natural orientation, while taps come in the display's current one
 // (2400×1080 for a 1080×2400 phone held sideways).

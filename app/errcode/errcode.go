@@ -41,6 +41,10 @@ const (
 	CaptureFailed      Code = "capture_failed"       // the device did not give a frame or tree
 	TapFailed          Code = "tap_failed"           // `input tap` failed on the device
 	PreviewNotFound    Code = "preview_not_found"    // a live or frozen frame is gone
+	CaptureNotFound    Code = "capture_not_found"    // no agent capture with that id
+	ControlRefused     Code = "control_refused"      // the user has not allowed agents to control the device
+	InputFailed        Code = "input_failed"         // an input command failed on the device
+	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
 
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
@@ -74,6 +78,10 @@ var prefixes = map[Code]string{
 	CaptureFailed:       "DEVICE_NOT_AVAILABLE",
 	TapFailed:           "DEVICE_NOT_AVAILABLE",
 	PreviewNotFound:     "PREVIEW_NOT_FOUND",
+	CaptureNotFound:     "CAPTURE_NOT_FOUND",
+	ControlRefused:      "DEVICE_CONTROL_REFUSED",
+	InputFailed:         "INPUT_FAILED",
+	NodeNotFound:        "NODE_NOT_FOUND",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

@@ -23,7 +23,12 @@ const (
 	SessionsUpdated Type = "sessions-updated"
 	// AgentPresence carries store.Presence for one session.
 	AgentPresence Type = "agent"
+	// DeviceAction carries store.DeviceAction: an agent tapped, typed, captured, ….
+	DeviceAction Type = "device-action"
+	// AgentControl carries agentdevice.ControlState for the selected device.
+	AgentControl Type = "agent-control"
 )
 
 // All lists every event type, for the generated console types and the docs.
-var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated, SessionsUpdated, AgentPresence}
+var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated,
+	SessionsUpdated, AgentPresence, DeviceAction, AgentControl}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"fixthis/app/store"
-	"fixthis/capture"
 )
 
 // itemOut is an item as an agent needs it: no URLs, no client draft keys.
@@ -27,6 +26,11 @@ type itemOut struct {
 	AgentQuestion  string    `json:"agentQuestion,omitempty"`
 	UserAnswer     string    `json:"userAnswer,omitempty"`
 	UpdatedAt      string    `json:"updatedAt"`
+	// Verification is the after-fix capture's comparison; Verdict the user's word on
+	// it (verified | reopened) and VerdictNote why it was reopened.
+	Verification *store.Verification `json:"verification,omitempty"`
+	Verdict      string              `json:"verdict,omitempty"`
+	VerdictNote  string              `json:"verdictNote,omitempty"`
 }
 
 type targetOut struct {
@@ -43,6 +47,7 @@ func toItemOut(it store.Item) itemOut {
 		Target:     targetOut{Type: it.Target.Type, NodeUID: it.Target.NodeUID, Bounds: it.Target.Bounds, Snapshot: it.Target.Snapshot},
 		ResolvedBy: it.ResolvedBy, AgentNote: it.AgentNote, AgentSummary: it.AgentSummary,
 		AgentQuestion: it.AgentQuestion, UserAnswer: it.UserAnswer, UpdatedAt: it.UpdatedAt.Format(time.RFC3339),
+		Verification: it.Verification, Verdict: it.Verdict, VerdictNote: it.VerdictNote,
 	}
 }
 
@@ -155,6 +160,7 @@ type waitOut struct {
 	Items       []itemOut          `json:"items,omitempty"`
 	Answers     []store.Answer     `json:"answers,omitempty"`
 	Withdrawals []store.Withdrawal `json:"withdrawals,omitempty"`
+	Reopened    []store.Reopen     `json:"reopened,omitempty"`
 	Prompt      string             `json:"prompt,omitempty"`
 	Next        string             `json:"next"`
 }
@@ -162,15 +168,4 @@ type waitOut struct {
 type itemResultOut struct {
 	Item itemOut `json:"item"`
 	Next string  `json:"next"`
-}
-
-type captureOut struct {
-	Serial      string `json:"serial"`
-	Package     string `json:"package"`
-	Activity    string `json:"activity"`
-	Fingerprint string `json:"fingerprint"`
-	Width       int    `json:"width"`
-	Height      int    `json:"height"`
-	capture.Display
-	Tree string `json:"tree"`
 }

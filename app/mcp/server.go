@@ -25,14 +25,9 @@ type Prompter interface {
 	Markdown(ctx context.Context, sessionID string, itemIDs []string) (string, error)
 }
 
-// DeviceCapturer captures the current screen of a device for
-// fixthis_capture_screen. Only processes that run a device layer have one.
-type DeviceCapturer interface {
-	CaptureScreen(ctx context.Context, serial string) (*Capture, error)
-}
-
 // Capture is one captured screen.
 type Capture struct {
+	CaptureID   string
 	Serial      string
 	Package     string
 	Activity    string
@@ -53,8 +48,10 @@ type Deps struct {
 	// Prompt renders compact prompts; without it read_feedback and wait send
 	// the items as JSON only.
 	Prompt Prompter
-	// Device serves fixthis_capture_screen; nil in the stdio sidecar.
-	Device DeviceCapturer
+	// Device serves the device tools (capture, tap, swipe, type, keys, launch, wait).
+	Device Device
+	// Forward, in the stdio sidecar, hands device tools to the running app first.
+	Forward Forwarder
 	// OnPresence is told every presence change this process makes (the store
 	// also publishes it to other processes through its change feed).
 	OnPresence func(store.Presence)
@@ -111,6 +108,12 @@ func Tools(deps Deps) []server.ServerTool {
 		t.resolveFeedback(),
 		t.ask(),
 		t.captureScreen(),
+		t.tap(),
+		t.swipe(),
+		t.typeText(),
+		t.pressKey(),
+		t.launchApp(),
+		t.waitForScreen(),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"fixthis/app/store"
+	"fixthis/app/verify"
 )
 
 // itemWriteTool is the annotation set of claim / resolve / ask: they change
@@ -73,14 +74,31 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 				mcp.Description("resolved | wont_fix | needs_clarification")),
 			mcp.WithString("summary", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(20000),
 				mcp.Description("What you changed (file:line), why not, or what you need to know.")),
+			mcp.WithObject("verification", mcp.Description("With status resolved: a capture taken after the fix "+
+				"(fixthis_capture_screen). FixThis keeps it as the item's after screen beside the user's before screen, "+
+				"and says what changed in the item's region; the user then confirms or reopens."),
+				mcp.Properties(map[string]any{"captureId": map[string]any{"type": "string", "maxLength": 200}}),
+				mcp.AdditionalProperties(false)),
 		}, itemWriteTool()...)...)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		sid, iid, bad := requireIDs(req)
 		if bad != nil {
 			return bad, nil
 		}
-		it, err := t.deps.Store.Resolve(ctx, store.ResolveInput{SessionID: sid, ItemID: iid,
-			Status: req.GetString("status", ""), Summary: req.GetString("summary", "")})
+		in := store.ResolveInput{SessionID: sid, ItemID: iid, Status: req.GetString("status", ""), Summary: req.GetString("summary", "")}
+		if captureID := verificationCapture(req); captureID != "" {
+			if in.Status != store.StatusResolved {
+				return invalidArg("verification goes with status resolved"), nil
+			}
+			detail, err := t.deps.Store.ReadItem(ctx, sid, iid)
+			if err != nil {
+				return toolResult(err)
+			}
+			if in.Verification, err = verify.Compute(ctx, t.deps.Store, detail.Item, captureID); err != nil {
+				return toolResult(err)
+			}
+		}
+		it, err := t.deps.Store.Resolve(ctx, in)
 		if err != nil {
 			return toolResult(err)
 		}
@@ -113,4 +131,11 @@ func (t *toolset) ask() server.ServerTool {
 		}
 		return t.itemDone(sid, it, "call fixthis_wait_for_feedback for the answer")
 	}}
+}
+
+// verificationCapture is verification.captureId of a resolve call ("" when absent).
+func verificationCapture(req mcp.CallToolRequest) string {
+	v, _ := req.GetArguments()["verification"].(map[string]any)
+	id, _ := v["captureId"].(string)
+	return strings.TrimSpace(id)
 }

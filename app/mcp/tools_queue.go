@@ -121,7 +121,7 @@ func (t *toolset) park(ctx context.Context, sid, owner string, timeout time.Dura
 
 func (t *toolset) batchResult(ctx context.Context, b *store.AgentBatch) (*mcp.CallToolResult, error) {
 	out := waitOut{Status: "batch", BatchID: b.BatchID, SessionID: b.SessionID, Kind: b.Kind, ServeCount: b.ServeCount,
-		Items: toItemsOut(b.Items), Answers: b.Answers, Withdrawals: b.Withdrawals}
+		Items: toItemsOut(b.Items), Answers: b.Answers, Withdrawals: b.Withdrawals, Reopened: b.Reopened}
 	switch b.Kind {
 	case store.BatchKindRelease:
 		ids := make([]string, 0, len(b.Items))
@@ -136,6 +136,9 @@ func (t *toolset) batchResult(ctx context.Context, b *store.AgentBatch) (*mcp.Ca
 		out.Next = "fixthis_ack_feedback(batchId) now; then per item fixthis_claim_feedback, edit, fixthis_resolve_feedback"
 	case store.BatchKindAnswer:
 		out.Next = "fixthis_ack_feedback(batchId); the developer answered your question, continue with the item"
+	case store.BatchKindReopen:
+		out.Next = "fixthis_ack_feedback(batchId); the developer says the fix is not right: read the note, " +
+			"fixthis_claim_feedback, fix it, check on the phone, fixthis_resolve_feedback with verification"
 	default:
 		out.Next = "fixthis_ack_feedback(batchId); stop working on the withdrawn items"
 	}

@@ -94,7 +94,7 @@ func BenchmarkAgentOn1000Items(b *testing.B) {
 	b.Run("Resolve", func(b *testing.B) {
 		reportP50(b, func(i int) error {
 			it := items[i%len(items)]
-			_, err := s.Resolve(ctx, ResolveInput{it.SessionID, it.ItemID, StatusResolved, "done"})
+			_, err := s.Resolve(ctx, ResolveInput{SessionID: it.SessionID, ItemID: it.ItemID, Status: StatusResolved, Summary: "done"})
 			return err
 		})
 	})

@@ -33,6 +33,7 @@ const (
 	CodeStorageFull         = errcode.StorageFull
 	CodeStorageReadOnly     = errcode.StorageReadOnly
 	CodeStorageFailed       = errcode.StorageFailed
+	CodeCaptureNotFound     = errcode.CaptureNotFound
 )
 
 // Sentinels for errors.Is; they match every error carrying the same code.

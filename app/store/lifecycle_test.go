@@ -168,30 +168,30 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 		{"claim resolved", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t) },
 			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
 		{"claim wont_fix", func(s *Store, sid, iid string) {
-			mustOK(s.Resolve(ctx, ResolveInput{sid, iid, StatusWontFix, "no"}))(t)
+			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusWontFix, Summary: "no"}))(t)
 		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
 		{"claim closed session", func(s *Store, sid, iid string) { mustOK(s.CloseSession(ctx, sid))(t) },
 			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrSessionClosed, "", nil},
 		{"claim unknown item", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, "x", "") }, ErrItemNotFound, "", nil},
 		{"resolve", nil, func(s *Store, sid, iid string) (*Item, error) {
-			return s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, "Made it bigger in Button.kt"})
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "Made it bigger in Button.kt"})
 		}, nil, PhaseResolved, func(t *testing.T, it *Item) {
 			if it.ResolvedBy != ResolvedByAgent || it.AgentSummary == "" {
 				t.Errorf("resolved: %+v", it)
 			}
 		}},
 		{"resolve needs_clarification", nil, func(s *Store, sid, iid string) (*Item, error) {
-			return s.Resolve(ctx, ResolveInput{sid, iid, StatusNeedsClarification, "Which screen?"})
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusNeedsClarification, Summary: "Which screen?"})
 		}, nil, PhaseNeedsClarify, func(t *testing.T, it *Item) {
 			if it.AgentQuestion != "Which screen?" || it.ResolvedBy != "" {
 				t.Errorf("clarify: %+v", it)
 			}
 		}},
 		{"resolve without summary", nil, func(s *Store, sid, iid string) (*Item, error) {
-			return s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, " "})
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: " "})
 		}, ErrInvalidInput, "", nil},
 		{"resolve bad status", nil, func(s *Store, sid, iid string) (*Item, error) {
-			return s.Resolve(ctx, ResolveInput{sid, iid, "done", "x"})
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: "done", Summary: "x"})
 		}, ErrInvalidInput, "", nil},
 		{"ask", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "Which colour?") },
 			nil, PhaseNeedsClarify, nil},
@@ -385,7 +385,7 @@ func TestListAndReadFeedback(t *testing.T) {
 	}
 	mustOK(s.ReleaseToAgent(ctx, sess.SessionID, []string{res.Items[0].ItemID, res.Items[1].ItemID}))(t)
 	mustOK(s.MarkCopied(ctx, sess.SessionID, []string{res.Items[2].ItemID}))(t)
-	mustOK(s.Resolve(ctx, ResolveInput{sess.SessionID, res.Items[1].ItemID, StatusResolved, "ok"}))(t)
+	mustOK(s.Resolve(ctx, ResolveInput{SessionID: sess.SessionID, ItemID: res.Items[1].ItemID, Status: StatusResolved, Summary: "ok"}))(t)
 	if got := ids(mustOK(s.ListFeedback(ctx, FeedbackQuery{}))(t).Items); len(got) != 2 || got[0] != 1 || got[1] != 3 {
 		t.Fatalf("default list %v, want [1 3]", got)
 	}

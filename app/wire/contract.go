@@ -5,6 +5,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/agentdevice"
 	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
@@ -43,6 +44,9 @@ var Console = Contract{
 		typeOf[app.ItemSources](),
 		typeOf[app.ConnectInfo](),
 		typeOf[store.Presence](),
+		typeOf[app.DeviceActionList](),
+		typeOf[store.DeviceAction](),
+		typeOf[agentdevice.ControlState](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():           "Device",

@@ -161,7 +161,10 @@ func (g *generator) declare(t reflect.Type) (string, error) {
 func (g *generator) decl(t reflect.Type) (string, error) {
 	n := g.named[t]
 	if vals, ok := g.enums[t]; ok {
-		return fmt.Sprintf("export type %s = %s;\n", n, union(vals)), nil
+		// The values as a constant too, so the console can iterate them.
+		quoted := strings.Split(union(vals), " | ")
+		return fmt.Sprintf("export const %sValues = [%s] as const;\nexport type %s = (typeof %sValues)[number];\n",
+			n, strings.Join(quoted, ", "), n, n), nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "export interface %s {\n", n)

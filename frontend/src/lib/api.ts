@@ -1,4 +1,5 @@
 // The only module that talks to the server: every fetch and the EventSource live here.
+import { EventTypeValues, type ControlState, type DeviceActionList, type EventType } from './wire.gen';
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
 import type {
@@ -35,19 +36,8 @@ export interface WithEtag<T> {
   etag: string | null;
 }
 
-export const EVENT_TYPES = [
-  'snapshot',
-  'devices-updated',
-  'preview-ready',
-  'preview-status',
-  'session-updated',
-  'sessions-updated',
-  'agent',
-  'heartbeat',
-  'replay-overflow',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Every event the server sends, generated from the Go event list. */
+export const EVENT_TYPES = EventTypeValues;
 
 export interface EventStreamHandlers {
   onOpen(): void;
@@ -194,6 +184,23 @@ export class Api {
   }
   resolve(itemId: string, sessionId: string, status: 'resolved' | 'wont_fix') {
     return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/resolve`, { sessionId, status });
+  }
+  /** "Looks right": the user agrees with the agent's verified fix. */
+  verifyItem(itemId: string, sessionId: string) {
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/verify`, { sessionId });
+  }
+  /** "Reopen": the item goes back to the agent with the user's note. */
+  reopenItem(itemId: string, sessionId: string, note: string) {
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/reopen`, { sessionId, note });
+  }
+  agentControl(serial: string) {
+    return this.json<ControlState>('GET', `/api/agent-control?serial=${encodeURIComponent(serial)}`);
+  }
+  setAgentControl(serial: string, allowed: boolean) {
+    return this.json<ControlState>('PUT', '/api/agent-control', { serial, allowed });
+  }
+  deviceActions(after = 0) {
+    return this.json<DeviceActionList>('GET', `/api/device-actions?after=${after}`);
   }
   /** Where a saved item probably lives in the Android sources (the prompt's candidates). */
   itemSources(itemId: string, sessionId: string) {

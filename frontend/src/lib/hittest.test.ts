@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { NodeIndex, isMeaningful, keyboardAt, nodeLabel, normalizeRect, windowAt } from './hittest';
 import type { ScreenWindow, UiNode } from './types';
+import { node } from './testing/fixtures';
 
 const b = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
 
 // A small Compose-like tree: root › content › list › row(clickable) › title text + icon
 const nodes: UiNode[] = [
-  { uid: 'root', parentUid: null, indexPath: '0', class: 'android.widget.FrameLayout', bounds: b(0, 0, 1080, 2400) },
-  { uid: 'content', parentUid: 'root', indexPath: '0.0', class: 'androidx.compose.ui.platform.ComposeView', resourceId: 'android:id/content', bounds: b(0, 0, 1080, 2400) },
-  { uid: 'list', parentUid: 'content', indexPath: '0.0.0', class: 'android.view.View', testTag: 'inbox_list', bounds: b(0, 200, 1080, 2200) },
-  { uid: 'row', parentUid: 'list', indexPath: '0.0.0.0', class: 'android.view.View', clickable: true, bounds: b(0, 200, 1080, 400) },
-  { uid: 'title', parentUid: 'row', indexPath: '0.0.0.0.0', class: 'android.widget.TextView', text: 'Quarterly report', bounds: b(40, 220, 700, 280) },
-  { uid: 'deco', parentUid: 'row', indexPath: '0.0.0.0.1', class: 'android.view.View', bounds: b(800, 220, 900, 300) },
-  { uid: 'pwd', parentUid: 'list', indexPath: '0.0.0.1', class: 'android.widget.EditText', text: 'hunter2', password: true, bounds: b(0, 500, 1080, 600) },
+  node({ uid: 'root', parentUid: '', indexPath: '0', class: 'android.widget.FrameLayout', bounds: b(0, 0, 1080, 2400) }),
+  node({ uid: 'content', parentUid: 'root', indexPath: '0.0', class: 'androidx.compose.ui.platform.ComposeView', resourceId: 'android:id/content', bounds: b(0, 0, 1080, 2400) }),
+  node({ uid: 'list', parentUid: 'content', indexPath: '0.0.0', class: 'android.view.View', testTag: 'inbox_list', bounds: b(0, 200, 1080, 2200) }),
+  node({ uid: 'row', parentUid: 'list', indexPath: '0.0.0.0', class: 'android.view.View', clickable: true, bounds: b(0, 200, 1080, 400) }),
+  node({ uid: 'title', parentUid: 'row', indexPath: '0.0.0.0.0', class: 'android.widget.TextView', text: 'Quarterly report', bounds: b(40, 220, 700, 280) }),
+  node({ uid: 'deco', parentUid: 'row', indexPath: '0.0.0.0.1', class: 'android.view.View', bounds: b(800, 220, 900, 300) }),
+  node({ uid: 'pwd', parentUid: 'list', indexPath: '0.0.0.1', class: 'android.widget.EditText', text: 'hunter2', password: true, bounds: b(0, 500, 1080, 600) }),
 ];
 const index = new NodeIndex(nodes, 1080, 2400);
 
@@ -47,9 +48,9 @@ describe('ancestry and crumbs', () => {
   it('accepts parentless top-level nodes that are not full-screen (semantics trees)', () => {
     const flat = new NodeIndex(
       [
-        { uid: 'n0', parentUid: '', text: 'Good morning', bounds: b(53, 128, 374, 181) },
-        { uid: 'n4', parentUid: '', testTag: 'filter_all', clickable: true, bounds: b(53, 315, 228, 399) },
-        { uid: 'n4.0', parentUid: 'n4', text: 'All', bounds: b(142, 330, 186, 383) },
+        node({ uid: 'n0', parentUid: '', text: 'Good morning', bounds: b(53, 128, 374, 181) }),
+        node({ uid: 'n4', parentUid: '', testTag: 'filter_all', clickable: true, bounds: b(53, 315, 228, 399) }),
+        node({ uid: 'n4.0', parentUid: 'n4', text: 'All', bounds: b(142, 330, 186, 383) }),
       ],
       1080,
       2400,
@@ -62,8 +63,8 @@ describe('ancestry and crumbs', () => {
   it('survives parent cycles', () => {
     const cyc = new NodeIndex(
       [
-        { uid: 'a', parentUid: 'b', bounds: b(0, 0, 1, 1) },
-        { uid: 'b', parentUid: 'a', bounds: b(0, 0, 1, 1) },
+        node({ uid: 'a', parentUid: 'b', bounds: b(0, 0, 1, 1) }),
+        node({ uid: 'b', parentUid: 'a', bounds: b(0, 0, 1, 1) }),
       ],
       10,
       10,

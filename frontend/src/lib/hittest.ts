@@ -151,7 +151,7 @@ export function shortClass(cls: string | undefined): string {
 }
 
 /** A short human label for a node: its text, description or tag, else its role/class. */
-export function nodeLabel(node: Pick<UiNode, 'text' | 'contentDescription' | 'testTag' | 'resourceId' | 'role' | 'class' | 'password'>): string {
+export function nodeLabel(node: Partial<Pick<UiNode, 'text' | 'contentDescription' | 'testTag' | 'resourceId' | 'role' | 'class' | 'password'>>): string {
   const pick = node.password ? '' : node.text || node.contentDescription || node.testTag || '';
   const kind = node.role || shortClass(node.class);
   if (!pick) {

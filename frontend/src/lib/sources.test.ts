@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { reasonText, sourcesKey, splitPath, tokenText, topCandidates } from './sources';
 import type { Item } from './types';
+import { snapshot, sources } from './testing/fixtures';
 
 const node = (comment: string, text = 'Find your next trail', top = 186): Pick<Item, 'target' | 'comment'> => ({
   comment,
-  target: { type: 'node', nodeUid: 'n1', bounds: { left: 53, top, right: 547, bottom: 270 }, snapshot: { text, testTag: 'screen_title' } },
+  target: { type: 'node', nodeUid: 'n1', bounds: { left: 53, top, right: 547, bottom: 270 }, snapshot: snapshot({ text, testTag: 'screen_title' }) },
 });
 
 describe('sourcesKey', () => {
@@ -36,8 +37,8 @@ describe('reasonText', () => {
 
 describe('helpers', () => {
   it('keeps the top three candidates with a file', () => {
-    const c = (file: string) => ({ file, line: 1, confidence: 'low' });
-    const data = { itemId: 'i', reason: '', candidates: [c('a.kt'), c(''), c('b.kt'), c('c.kt'), c('d.kt')] };
+    const c = (file: string) => ({ file, line: 1, confidence: 'low', score: 0, margin: 0, matched: [] });
+    const data = sources({ itemId: 'i', candidates: [c('a.kt'), c(''), c('b.kt'), c('c.kt'), c('d.kt')] });
     expect(topCandidates(data).map((x) => x.file)).toEqual(['a.kt', 'b.kt', 'c.kt']);
     expect(topCandidates(undefined)).toEqual([]);
   });

@@ -2,6 +2,7 @@
 // stream. Polling runs only while the stream is down and stops the moment it is back.
 import type { Api } from './api';
 import { recordError } from './diagnostics';
+import { onAgentPhoneEvent } from './actions/agentPhone';
 import { applyEvent, applyPreview, sortSessions, summaryOf } from './events';
 import type { AppState } from './state/app.svelte';
 
@@ -62,6 +63,7 @@ export class Sync {
         d.eventsByType[type] = (d.eventsByType[type] ?? 0) + 1;
         if (id) d.lastEventId = id;
         const outcome = applyEvent(this.app, type, data);
+        onAgentPhoneEvent(type, data);
         if (type === 'session-updated') {
           const sess = (data as { session?: { sessionId?: string; etag?: string } }).session;
           if (outcome === 'applied' && sess?.sessionId && sess.etag) this.app.etags.set(sess.sessionId, sess.etag);
@@ -168,13 +170,9 @@ export class Sync {
       const [r, devs] = await Promise.all([this.api.sessions(), this.api.devices().catch(() => null)]);
       if (this.app.connected) return;
       this.app.sessions = sortSessions(r.sessions ?? []);
-      this.app.snapshotHadSessions = true;
-      if (devs) {
-        this.app.devices = devs.devices ?? [];
-        this.app.selectedSerial = devs.selectedSerial ?? '';
-      }
+      if (devs) this.app.setDevices(devs.devices, devs.selectedSerial);
       if (!this.snapshotSeen) {
-        // No snapshot ever arrived: let the controller pick the session from the poll.
+        // No snapshot ever arrived: pick the session from the poll instead.
         this.snapshotSeen = true;
         this.hooks.onResync();
         return;
@@ -210,8 +208,7 @@ export class Sync {
     try {
       const [devs, sess, prev] = await Promise.all([this.api.devices(), this.api.sessions(), this.api.preview().catch(() => null)]);
       if (gen !== this.generation) return;
-      this.app.devices = devs.devices ?? [];
-      this.app.selectedSerial = devs.selectedSerial ?? '';
+      this.app.setDevices(devs.devices, devs.selectedSerial);
       this.app.sessions = sortSessions(sess.sessions ?? []);
       if (prev) applyPreview(this.app, prev);
       await this.reloadActiveSession();
