@@ -82,7 +82,9 @@ func ParseWindowList(out string) WindowList {
 	var blocks []*windowBlock
 lines:
 	for _, l := range strings.Split(text, "\n") {
-		if m := windowHeaderRE.FindStringSubmatch(l); m != nil {
+		// The regexps run only on lines that can match: the parse runs with every
+		// screen-state check.
+		if m := headerOf(l); m != nil {
 			blocks = append(blocks, &windowBlock{hash: m[1], title: strings.TrimSpace(m[2])})
 			continue
 		}
@@ -129,6 +131,13 @@ func displayBounds(text string) Bounds {
 	return Bounds{}
 }
 
+func headerOf(l string) []string {
+	if !strings.Contains(l, "Window #") {
+		return nil
+	}
+	return windowHeaderRE.FindStringSubmatch(l)
+}
+
 // commonDisplay is the display frame most windows lay out in, for dumps without a
 // global configuration (Android 4-9). Frames not at the origin are not the screen.
 func commonDisplay(blocks []*windowBlock) Bounds {
@@ -163,6 +172,9 @@ func (b *windowBlock) window(screen Bounds) Window {
 	var frame, region Bounds
 	insetTop := 0
 	for _, l := range b.lines {
+		if !strings.Contains(l, "=") {
+			continue
+		}
 		for _, f := range strings.Fields(l) {
 			k, v, ok := strings.Cut(f, "=")
 			if !ok {
@@ -186,14 +198,18 @@ func (b *windowBlock) window(screen Bounds) Window {
 		if rest, ok := strings.CutPrefix(l, "fl="); ok { // Android 10+: one flag name per word
 			flags = append(flags, strings.Fields(rest)...)
 		}
-		if m := frameRE.FindStringSubmatch(l); m != nil {
-			frame = parseRect(m[1])
-		}
-		if m := skRegionRE.FindStringSubmatch(l); m != nil {
-			region = parseRect("[" + m[1] + "," + m[2] + "][" + m[3] + "," + m[4] + "]")
-		}
 		if rest, ok := strings.CutPrefix(l, "mGivenContentInsets="); ok {
 			insetTop = parseRect(rest).Top
+		}
+		if strings.Contains(l, "mFrame=") {
+			if m := frameRE.FindStringSubmatch(l); m != nil {
+				frame = parseRect(m[1])
+			}
+		}
+		if strings.Contains(l, "touchable region=") {
+			if m := skRegionRE.FindStringSubmatch(l); m != nil {
+				region = parseRect("[" + m[1] + "," + m[2] + "][" + m[3] + "," + m[4] + "]")
+			}
 		}
 	}
 	w.Type = windowType(typ, w.Title)

@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -136,4 +138,32 @@ func TestHexSecureFlag(t *testing.T) {
 	if !hasSecureFlag([]string{"#1812100"}) || hasSecureFlag([]string{"#1810100"}) || hasSecureFlag([]string{"#zz"}) {
 		t.Error("hex FLAG_SECURE misread")
 	}
+}
+
+// FuzzParseWindowList: any text parses without a panic, and every window it reports
+// has a type and bounds that are empty or well-formed.
+func FuzzParseWindowList(f *testing.F) {
+	for _, name := range []string{"dumpsys_window_windows_api31_appium.txt", "dumpsys_window_windows_api17_avc.txt",
+		"dumpsys_window_windows_api34_keyboard.txt", "dumpsys_window_windows_api34_secure_dialog.txt"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add("  Window #0 Window{1 u0 x}:\n    mFrame=[5,5][1,1] ty=INPUT_METHOD touchable region=SkRegion((9,9,0,0))\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		st := ScreenState{}
+		applyWindows(&st, ParseWindowList(s), false)
+		for _, w := range st.Windows {
+			if w.Type == "" || (!w.Bounds.Empty() && (w.Bounds.Right <= w.Bounds.Left || w.Bounds.Bottom <= w.Bounds.Top)) {
+				t.Fatalf("window %+v", w)
+			}
+			if w.Visible && w.Bounds.Empty() {
+				t.Fatalf("visible window with empty bounds: %+v", w)
+			}
+		}
+		_ = st.Keyboard()
+		_ = st.Dialog()
+	})
 }

@@ -93,3 +93,24 @@ func cmdUserRotation(e *cmdEnv) int {
 	}
 	return e.errorf(255, "Error: lock or free expected, got %s\n", args[0])
 }
+
+// rotationSetting answers the rotation settings (`settings get|put system
+// user_rotation|accelerometer_rotation`); put sets when value is not "". Other keys
+// read "null", as unset settings do. The sim has no sensor: auto-rotate reads off, so
+// user_rotation turns the display as it does on a phone with rotation locked.
+func rotationSetting(e *cmdEnv, namespace, key, value string) string {
+	if namespace != "system" {
+		return "null"
+	}
+	switch key {
+	case "accelerometer_rotation":
+		return "0"
+	case "user_rotation":
+		se := e.dev.Session()
+		if n, err := strconv.Atoi(value); err == nil && n >= 0 && n <= 3 && se != nil {
+			se.SetRotation(n)
+		}
+		return strconv.Itoa(e.dev.phone.State().Rotation)
+	}
+	return "null"
+}
