@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"fixthis/adb"
@@ -14,6 +15,11 @@ import (
 // runControl answers "may agents control this phone?" from a terminal, as the
 // console's switch does: `fixthis control allow|deny|status [--serial S]`.
 func runControl(ctx context.Context, env Env, args []string) error {
+	// The verb may come first (`fixthis control allow --serial S`), as people type it.
+	verb := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		verb, args = args[0], args[1:]
+	}
 	f := newFlags("control", env.Stdout)
 	var af appFlags
 	f.StringVar(&af.projectDir, "project-dir", "", "project whose agents this is about (default: current directory)")
@@ -22,10 +28,11 @@ func runControl(ctx context.Context, env Env, args []string) error {
 	if err := parse(f, args); err != nil {
 		return err
 	}
-	if f.NArg() != 1 {
+	if verb == "" && f.NArg() == 1 {
+		verb = f.Arg(0)
+	} else if verb == "" || f.NArg() != 0 {
 		return usagef("say allow, deny or status")
 	}
-	verb := f.Arg(0)
 	if verb != "allow" && verb != "deny" && verb != "status" {
 		return usagef("unknown control %q: say allow, deny or status", verb)
 	}

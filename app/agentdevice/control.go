@@ -74,24 +74,28 @@ func SetControl(ctx context.Context, st *store.Store, serial string, allow bool)
 // allowed asks the store whether agents may drive t, asking the user (through the
 // console) the first time and waiting a while for the answer.
 func (p *Phone) allowed(ctx context.Context, t Target) error {
-	s, err := Control(ctx, p.o.Store, t.Serial, t.Demo)
-	if err != nil {
-		return err
-	}
-	if s.Decided {
-		if s.Allowed {
-			return nil
-		}
-		return errcode.New(errcode.ControlRefused, "the user does not let agents control %s; they can allow it in the FixThis console (Agents may control the phone)", name(t))
-	}
-	if err := p.o.Store.SetSetting(ctx, RequestKey(t.Serial), strconv.FormatInt(time.Now().UnixMilli(), 10)); err != nil {
-		return err
-	}
+	asked := false
 	deadline := time.NewTimer(p.o.AskTimeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
+		s, err := Control(ctx, p.o.Store, t.Serial, t.Demo)
+		switch {
+		case err != nil:
+			return err
+		case s.Decided && s.Allowed:
+			return nil
+		case s.Decided:
+			return errcode.New(errcode.ControlRefused, "the user does not let agents control %s; they can allow it in "+
+				"the FixThis console (Agents may control the phone)", name(t))
+		case !asked:
+			// The console shows the question while this request is fresh.
+			if err := p.o.Store.SetSetting(ctx, RequestKey(t.Serial), strconv.FormatInt(time.Now().UnixMilli(), 10)); err != nil {
+				return err
+			}
+			asked = true
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -99,16 +103,6 @@ func (p *Phone) allowed(ctx context.Context, t Target) error {
 			return errcode.New(errcode.ControlRefused, "the user has not answered whether agents may control %s; "+
 				"ask them to answer in the FixThis console, then try again", name(t))
 		case <-tick.C:
-		}
-		s, err := Control(ctx, p.o.Store, t.Serial, t.Demo)
-		if err != nil {
-			return err
-		}
-		if s.Decided {
-			if s.Allowed {
-				return nil
-			}
-			return errcode.New(errcode.ControlRefused, "the user did not allow agents to control %s", name(t))
 		}
 	}
 }

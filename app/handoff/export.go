@@ -185,4 +185,9 @@ func markdownItem(w *writer, p *itemPlan, group int) {
 	field("Agent question", it.AgentQuestion)
 	field("User answer", it.UserAnswer)
 	field("Agent summary", it.AgentSummary)
+	if v := it.Verification; v != nil {
+		field("After screenshot", oneLine(v.AfterScreenshotPath))
+		field("What changed", bounded(oneLine(v.Summary), maxSummaryRunes))
+		field("User's verdict", oneLine(strings.TrimSpace(v.Verdict+" "+v.VerdictNote)))
+	}
 }

@@ -106,6 +106,16 @@ type Item struct {
 	AgentQuestion string    `json:"agentQuestion,omitempty"`
 	UserAnswer    string    `json:"userAnswer,omitempty"`
 	CreatedAt     time.Time `json:"createdAt,omitzero"`
+	// Verification is the agent's check of its fix and the user's verdict on it.
+	Verification *Verification `json:"verification,omitempty"`
+}
+
+// Verification is the agent's after-fix capture of an item and the user's verdict.
+type Verification struct {
+	AfterScreenshotPath string `json:"afterScreenshotPath,omitempty"`
+	Summary             string `json:"summary"`               // what changed in the item's region
+	Verdict             string `json:"verdict,omitempty"`     // verified | reopened, "" while unchecked
+	VerdictNote         string `json:"verdictNote,omitempty"` // why the user reopened it
 }
 
 // RuntimeEvidence is a bounded summary of locally collected diagnostics.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -145,6 +146,7 @@ func displayName(sc store.Screen) string {
 
 func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx *source.Index) handoff.Item {
 	hi := handoff.Item{
+		Verification:  b.verification(ctx, it),
 		ID:            it.ItemID,
 		ScreenID:      it.ScreenID,
 		Sequence:      it.SequenceNumber,
@@ -164,6 +166,13 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 	}
 	if sc.Fingerprint == "" && sc.ScreenID != "" {
 		hi.MissingFingerprint = true
+	}
+	if it.Verdict == store.VerdictReopened {
+		w := "reopened by the user after your fix: " + strconv.Quote(it.VerdictNote)
+		if v := hi.Verification; v != nil && v.Summary != "" {
+			w += "; your after-capture showed: " + v.Summary
+		}
+		hi.Warnings = append(hi.Warnings, w)
 	}
 	t := &hi.Target
 	if it.Target.Bounds != nil {
@@ -277,4 +286,21 @@ func (b *Builder) ExportMarkdown(ctx context.Context, sessionID string) (string,
 		return "", err
 	}
 	return handoff.ExportMarkdown(hs), nil
+}
+
+// verification carries the agent's check of its fix into the prompt and the export.
+// A reopened item also gets a warning line: the agent must not repeat that fix.
+func (b *Builder) verification(ctx context.Context, it store.Item) *handoff.Verification {
+	v := it.Verification
+	if v == nil && it.Verdict == "" {
+		return nil
+	}
+	out := &handoff.Verification{Verdict: it.Verdict, VerdictNote: it.VerdictNote}
+	if v != nil {
+		out.Summary = v.Summary
+		if c, err := b.Store.GetCapture(ctx, v.CaptureID); err == nil {
+			out.AfterScreenshotPath, _ = b.Store.ArtifactPath(c.ImageArtifact)
+		}
+	}
+	return out
 }
