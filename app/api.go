@@ -54,6 +54,8 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("GET /api/screens/{screenId}/image", a.getScreenImage)
 	mux.HandleFunc("GET /api/items/{id}/crop", a.getItemCrop)
 	mux.HandleFunc("GET /api/items/{id}/sources", a.getItemSources)
+	mux.HandleFunc("GET /api/items/{id}/runtime-evidence", a.getItemEvidence)
+	mux.HandleFunc("POST /api/items/{id}/runtime-evidence/collect", a.postItemEvidenceCollect)
 
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, r.URL.Path))

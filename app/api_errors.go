@@ -39,6 +39,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.ControlRefused:      http.StatusForbidden,
 	errcode.InputFailed:         http.StatusBadGateway,
 	errcode.NodeNotFound:        http.StatusNotFound,
+	errcode.RuntimeEvidenceOff:  http.StatusConflict,
 	errcode.ForbiddenHost:       http.StatusForbidden,
 	errcode.ForbiddenOrigin:     http.StatusForbidden,
 	errcode.WrongToken:          http.StatusForbidden,

@@ -19,6 +19,8 @@ type AgentHandoff struct {
 	Prompt  string         `json:"prompt"` // the compact prompt of the released items
 	BatchID string         `json:"batchId"`
 	Handoff store.Handoff  `json:"handoff"`
+	// RuntimeEvidence says what Save to MCP collected (Auto) or that it skipped.
+	RuntimeEvidence HandoffEvidence `json:"runtimeEvidence"`
 }
 
 // HandoffPreview is the answer to Copy Prompt; Session is set with markCopied.
@@ -36,15 +38,18 @@ type ItemSources struct {
 	Reason       string               `json:"reason"`
 }
 
-// postAgentHandoffs is Save to MCP: the items become sent and a batch is queued for
-// the agent's next wait, in one transaction; the response carries the prompt too.
+// postAgentHandoffs is Save to MCP: under the Auto policy runtime evidence is collected
+// first (bounded by the preset's budget); then the items become sent and a batch is
+// queued for the agent's next wait, in one transaction. The response carries the prompt,
+// with its runtimeEvidenceAttempt block, and what was collected.
 func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	var req handoffRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
-	res, err := a.store.ReleaseToAgent(r.Context(), req.SessionID, req.ItemIDs)
+	ev := a.handoffEvidence(r.Context(), req.SessionID, req.ItemIDs)
+	res, err := a.store.ReleaseWithEvidence(r.Context(), req.SessionID, req.ItemIDs, &ev.Decision)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -53,12 +58,12 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	for _, it := range res.Items {
 		ids = append(ids, it.ItemID)
 	}
-	md, err := a.prompts.Markdown(r.Context(), req.SessionID, ids)
+	md, err := a.prompts.ReleaseMarkdown(r.Context(), req.SessionID, ids, &ev.Decision)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, AgentHandoff{Session: res.Session, Prompt: md, BatchID: res.BatchID, Handoff: res.Handoff})
+	writeJSON(w, http.StatusOK, AgentHandoff{Session: res.Session, Prompt: md, BatchID: res.BatchID, Handoff: res.Handoff, RuntimeEvidence: ev})
 }
 
 // postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with

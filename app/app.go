@@ -63,6 +63,7 @@ type App struct {
 	mcpURL       string
 
 	store        *store.Store
+	adb          *adb.Client
 	device       *device.Service
 	sources      sourceIndex
 	prompts      *prompt.Builder
@@ -98,6 +99,7 @@ func New(opts Options) *App {
 		mcpToken:       newToken(),
 		shutdown:       make(chan struct{}),
 		store:          opts.Store,
+		adb:            opts.ADB,
 	}
 	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo})
 	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}

@@ -67,11 +67,12 @@ func (a *App) recordMCPEndpoint(url string, port int) {
 // refused here just as the MCP token is refused on /api.
 func (a *App) mcpHandler() http.Handler {
 	srv := mcp.NewServer(mcp.Deps{
-		Store:   a.store,
-		Prompt:  a.prompts,
-		Device:  a.agentPhone(),
-		Version: a.version,
-		Logger:  a.log,
+		Store:    a.store,
+		Prompt:   a.prompts,
+		Device:   a.agentPhone(),
+		Evidence: mcpEvidence{a: a},
+		Version:  a.version,
+		Logger:   a.log,
 	})
 	inner := mcp.HTTPHandler(srv, a.mcpToken)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

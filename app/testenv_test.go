@@ -41,8 +41,14 @@ var quietSim = sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string,
 
 func newTestEnv(t *testing.T) *testEnv {
 	t.Helper()
+	return newTestEnvWith(t, quietSim)
+}
+
+// newTestEnvWith is newTestEnv with the simulated device started from opts.
+func newTestEnvWith(t *testing.T, opts sim.Options) *testEnv {
+	t.Helper()
 	srvADB := adbtest.StartServer(t)
-	dev := srvADB.ConnectSim(t, quietSim)
+	dev := srvADB.ConnectSim(t, opts)
 	client, err := adb.NewClient(adb.Options{Port: srvADB.Port})
 	if err != nil {
 		t.Fatalf("adb client for port %d: %v", srvADB.Port, err)

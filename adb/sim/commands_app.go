@@ -30,6 +30,9 @@ func (d *Device) appPid() int {
 		return 0
 	}
 	if d.proc.pid == 0 {
+		if d.proc.nextPid == 0 {
+			d.proc.nextPid = 12010 // app pids on a phone that booted a while ago
+		}
 		d.proc.nextPid += 7
 		d.proc.pid = d.proc.nextPid
 		d.log("I", "ActivityManager", 1423, fmt.Sprintf("Start proc %d:%s/u0a187 for top-activity {%s}", d.proc.pid, d.profile.App.Package, shortComponent(d.profile.App.Package, st.Activity)))
@@ -88,6 +91,8 @@ func cmdAm(e *cmdEnv) int {
 		return 0
 	case "broadcast":
 		return cmdBroadcast(e)
+	case "crash":
+		return amCrash(e)
 	}
 	return e.errorf(255, "Error: Unknown command: %s\n", e.args[1])
 }

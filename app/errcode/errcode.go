@@ -46,6 +46,8 @@ const (
 	InputFailed        Code = "input_failed"         // an input command failed on the device
 	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
 
+	RuntimeEvidenceOff Code = "runtime_evidence_off" // the session's diagnostics policy is Off
+
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
 	WrongToken      Code = "wrong_token"      // a token of the other surface (MCP vs console)
@@ -82,6 +84,7 @@ var prefixes = map[Code]string{
 	ControlRefused:      "DEVICE_CONTROL_REFUSED",
 	InputFailed:         "INPUT_FAILED",
 	NodeNotFound:        "NODE_NOT_FOUND",
+	RuntimeEvidenceOff:  "RUNTIME_EVIDENCE_OFF",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

@@ -148,6 +148,14 @@ type readOut struct {
 	Items     []itemOut   `json:"items,omitempty"`
 	Screens   []screenOut `json:"screens"`
 	CropShown bool        `json:"cropAttached"`
+	// RuntimeEvidence is each read item's newest runtime evidence capture.
+	RuntimeEvidence []itemEvidenceOut `json:"runtimeEvidence"`
+}
+
+// itemEvidenceOut is an item's newest capture, in read results.
+type itemEvidenceOut struct {
+	ItemID string `json:"itemId"`
+	attemptOut
 }
 
 // waitOut is either a batch or {"status":"timeout"}.

@@ -50,6 +50,8 @@ type Deps struct {
 	Prompt Prompter
 	// Device serves the device tools (capture, tap, swipe, type, keys, launch, wait).
 	Device Device
+	// Evidence serves fixthis_capture_runtime_evidence; nil in the stdio sidecar.
+	Evidence EvidenceCollector
 	// Forward, in the stdio sidecar, hands device tools to the running app first.
 	Forward Forwarder
 	// OnPresence is told every presence change this process makes (the store
@@ -114,6 +116,8 @@ func Tools(deps Deps) []server.ServerTool {
 		t.pressKey(),
 		t.launchApp(),
 		t.waitForScreen(),
+		t.getRuntimeEvidence(),
+		t.captureRuntimeEvidence(),
 	}
 }
 

@@ -128,7 +128,7 @@ func (t *toolset) batchResult(ctx context.Context, b *store.AgentBatch) (*mcp.Ca
 		for _, it := range b.Items {
 			ids = append(ids, it.ItemID)
 		}
-		text, err := t.prompt(ctx, b.SessionID, ids)
+		text, err := t.releasePrompt(ctx, b, ids)
 		if err != nil {
 			return toolResult(err)
 		}

@@ -161,6 +161,9 @@ func (t *toolset) readItem(ctx context.Context, sid, iid string) (*mcp.CallToolR
 	}
 	item := toItemOut(d.Item)
 	out := readOut{SessionID: sid, Prompt: text, Item: &item, Screens: []screenOut{}}
+	if out.RuntimeEvidence, err = t.latestEvidence(ctx, sid, []string{iid}); err != nil {
+		return toolResult(err)
+	}
 	var images []mcp.Content
 	if d.Screen != nil {
 		so := toScreenOut(*d.Screen)
@@ -193,6 +196,9 @@ func (t *toolset) readSession(ctx context.Context, sid string) (*mcp.CallToolRes
 		return toolResult(err)
 	}
 	out := readOut{SessionID: sid, Prompt: text, Items: toItemsOut(page.Items), Screens: []screenOut{}}
+	if out.RuntimeEvidence, err = t.latestEvidence(ctx, sid, ids); err != nil {
+		return toolResult(err)
+	}
 	if len(ids) == 0 {
 		out.Prompt = "No open feedback has been handed to you in this session yet; call fixthis_wait_for_feedback."
 	}

@@ -103,6 +103,7 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 	for _, it := range sess.Items {
 		out.Items = append(out.Items, b.item(ctx, it, screens[it.ScreenID], idx))
 	}
+	b.attachEvidence(ctx, &out)
 	return out
 }
 

@@ -25,8 +25,8 @@ func TestScreenDisplay(t *testing.T) {
 		t.Fatalf("display = %+v", d)
 	}
 
-	// A database from before the column (user_version 3) gains it with '{}'.
-	if _, err := s.wdb.Exec(`ALTER TABLE screens DROP COLUMN display_json; PRAGMA user_version = 3`); err != nil {
+	// A database from before the column (user_version 4) gains it with '{}'.
+	if _, err := s.wdb.Exec(`ALTER TABLE screens DROP COLUMN display_json; PRAGMA user_version = 4`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

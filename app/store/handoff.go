@@ -68,6 +68,13 @@ func releasable(it Item) bool {
 // release, and an agent batch wakes the agent's wait. Nothing releasable →
 // NO_DRAFT_FEEDBACK.
 func (s *Store) ReleaseToAgent(ctx context.Context, sessionID string, itemIDs []string) (*ReleaseResult, error) {
+	return s.ReleaseWithEvidence(ctx, sessionID, itemIDs, nil)
+}
+
+// ReleaseWithEvidence is ReleaseToAgent recording Save to MCP's runtime
+// evidence decision in the agent batch, so the prompt the agent is served
+// carries the runtimeEvidenceAttempt block.
+func (s *Store) ReleaseWithEvidence(ctx context.Context, sessionID string, itemIDs []string, decision *EvidenceDecision) (*ReleaseResult, error) {
 	res := &ReleaseResult{}
 	err := s.write(ctx, "saving to MCP", func(t *tx) error {
 		if _, err := openSessionForWrite(ctx, t, sessionID, "save to MCP"); err != nil {
@@ -96,7 +103,7 @@ func (s *Store) ReleaseToAgent(ctx context.Context, sessionID string, itemIDs []
 			return errorf(CodeNoDraftFeedback, "no draft or changed feedback to save to MCP")
 		}
 		handoffID := newID()
-		batchID, err := t.queueBatch(ctx, sessionID, BatchKindRelease, batchPayload{ItemIDs: ids, HandoffID: handoffID})
+		batchID, err := t.queueBatch(ctx, sessionID, BatchKindRelease, batchPayload{ItemIDs: ids, HandoffID: handoffID, Evidence: decision})
 		if err != nil {
 			return err
 		}

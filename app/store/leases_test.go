@@ -211,7 +211,7 @@ func TestWaitLeaseMigration(t *testing.T) {
 	dir := t.TempDir()
 	s := openTest(t, dir)
 	// Undo every migration after 0001, newest first, as a database of that age has it.
-	if _, err := s.wdb.Exec(`ALTER TABLE screens DROP COLUMN display_json; DROP TABLE captures; DROP TABLE settings; DROP TABLE device_actions;
+	if _, err := s.wdb.Exec(`ALTER TABLE screens DROP COLUMN display_json; DROP TABLE evidence_attempts; DROP TABLE captures; DROP TABLE settings; DROP TABLE device_actions;
 		ALTER TABLE items DROP COLUMN verification_json; ALTER TABLE items DROP COLUMN verdict;
 		ALTER TABLE items DROP COLUMN verdict_note;
 		DROP TABLE wait_leases; PRAGMA user_version = 1`); err != nil {

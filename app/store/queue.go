@@ -34,21 +34,26 @@ type batchPayload struct {
 	Withdrawals []Withdrawal `json:"withdrawals,omitempty"`
 	Reopened    []Reopen     `json:"reopened,omitempty"`
 	HandoffID   string       `json:"handoffId,omitempty"`
+	// Evidence is Save to MCP's runtime evidence decision (release batches).
+	Evidence *EvidenceDecision `json:"evidence,omitempty"`
 }
 
 // AgentBatch is one unit of work served to the agent's wait. It is served
 // again, oldest first, until acknowledged.
 type AgentBatch struct {
-	BatchID     string       `json:"batchId"`
-	SessionID   string       `json:"sessionId"`
-	Kind        string       `json:"kind"` // release | answer | withdrawal | reopen
-	CreatedAt   time.Time    `json:"createdAt"`
-	ServeCount  int          `json:"serveCount"`
-	HandoffID   string       `json:"handoffId,omitempty"`
-	Items       []Item       `json:"items"`
-	Answers     []Answer     `json:"answers"`
-	Withdrawals []Withdrawal `json:"withdrawals"`
-	Reopened    []Reopen     `json:"reopened"`
+	BatchID    string    `json:"batchId"`
+	SessionID  string    `json:"sessionId"`
+	Kind       string    `json:"kind"` // release | answer | withdrawal | reopen
+	CreatedAt  time.Time `json:"createdAt"`
+	ServeCount int       `json:"serveCount"`
+	HandoffID  string    `json:"handoffId,omitempty"`
+	// Evidence is Save to MCP's runtime evidence decision, for the prompt's
+	// runtimeEvidenceAttempt block (release batches; nil before it existed).
+	Evidence    *EvidenceDecision `json:"evidence,omitempty"`
+	Items       []Item            `json:"items"`
+	Answers     []Answer          `json:"answers"`
+	Withdrawals []Withdrawal      `json:"withdrawals"`
+	Reopened    []Reopen          `json:"reopened"`
 }
 
 // queueBatch appends a batch for the agent and wakes waiters.
@@ -102,7 +107,7 @@ func (s *Store) NextAgentBatch(ctx context.Context, sessionID string) (*AgentBat
 			return err
 		}
 		b.ServeCount++
-		b.CreatedAt, b.HandoffID = fromMillis(created), p.HandoffID
+		b.CreatedAt, b.HandoffID, b.Evidence = fromMillis(created), p.HandoffID, p.Evidence
 		b.Answers, b.Withdrawals, b.Reopened = nonNil(p.Answers), nonNil(p.Withdrawals), nonNil(p.Reopened)
 		b.Items = []Item{}
 		for _, id := range p.ItemIDs {

@@ -9,6 +9,7 @@ import (
 	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
+	"fixthis/app/evidence"
 	"fixthis/app/source"
 	"fixthis/app/store"
 	"fixthis/capture"
@@ -47,6 +48,8 @@ var Console = Contract{
 		typeOf[app.DeviceActionList](),
 		typeOf[store.DeviceAction](),
 		typeOf[agentdevice.ControlState](),
+		typeOf[app.EvidenceDoc](),
+		typeOf[store.EvidenceRecord](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():           "Device",
@@ -61,6 +64,11 @@ var Console = Contract{
 		typeOf[store.SaveBatchResult](): "BatchResponse",
 		typeOf[errcode.Code]():          "ErrorCode",
 		typeOf[events.Type]():           "EventType",
+		typeOf[evidence.Attempt]():      "EvidenceAttempt",
+		typeOf[evidence.Attachment]():   "EvidenceAttachment",
+		typeOf[evidence.Kind]():         "EvidenceKind",
+		typeOf[evidence.Status]():       "EvidenceStatus",
+		typeOf[evidence.Reason]():       "EvidenceReason",
 	},
 	Enums: []Enum{
 		{typeOf[events.Type](), strs(events.All)},
@@ -68,6 +76,10 @@ var Console = Contract{
 		{typeOf[app.Mode](), []string{string(app.ModeDesktop), string(app.ModeServe)}},
 		{typeOf[device.PreviewState](), []string{string(device.StateLive), string(device.StateFrozen),
 			string(device.StateBlocked), string(device.StateNoDevice), string(device.StateStale)}},
+		{typeOf[evidence.Kind](), strs(evidence.Kinds)},
+		{typeOf[evidence.Status](), []string{string(evidence.StatusComplete), string(evidence.StatusPartial),
+			string(evidence.StatusFailed), string(evidence.StatusUnsupported), string(evidence.StatusSkipped)}},
+		{typeOf[evidence.Reason](), strs(evidence.Reasons)},
 		{typeOf[device.BlockReason](), []string{string(device.ReasonScreenOff), string(device.ReasonKeyguard),
 			string(device.ReasonDeviceGone), string(device.ReasonCaptureFailed)}},
 	},
@@ -85,6 +97,9 @@ var Console = Contract{
 			capture.WindowKeyguard, capture.WindowToast, capture.WindowOverlay, capture.WindowSystem}},
 		{typeOf[store.SessionSummary](), "Status", []string{store.SessionOpen, store.SessionClosed}},
 		{typeOf[store.SessionSummary](), "RuntimeEvidencePolicy", []string{store.PolicyAuto, store.PolicyManual, store.PolicyOff}},
+		{typeOf[store.EvidenceDecision](), "Status", []string{"complete", "partial", "failed", "unsupported", "skipped"}},
+		{typeOf[store.EvidenceDecision](), "Reason", []string{"", "manual", "off", "skipped"}},
+		{typeOf[store.EvidenceRecord](), "Trigger", []string{store.EvidenceTriggerAuto, store.EvidenceTriggerManual, store.EvidenceTriggerAgent}},
 		{typeOf[store.Presence](), "Presence", []string{store.PresenceListening, store.PresenceWorking, store.PresenceAway, store.PresenceNone}},
 	},
 }

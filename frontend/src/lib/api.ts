@@ -1,5 +1,13 @@
 // The only module that talks to the server: every fetch and the EventSource live here.
-import { EventTypeValues, type ControlState, type DeviceActionList, type EventType } from './wire.gen';
+import {
+  EventTypeValues,
+  type ControlState,
+  type DeviceActionList,
+  type EventType,
+  type EvidenceDoc,
+  type EvidenceRecord,
+  type HandoffEvidence,
+} from './wire.gen';
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
 import type {
@@ -207,7 +215,15 @@ export class Api {
     return this.json<ItemSources>('GET', `/api/items/${encodeURIComponent(itemId)}/sources?sessionId=${encodeURIComponent(sessionId)}`);
   }
   agentHandoff(sessionId: string, itemIds: string[]) {
-    return this.json<{ session: Session; prompt: string; batchId: string }>('POST', '/api/agent-handoffs', { sessionId, itemIds });
+    return this.json<{ session: Session; prompt: string; batchId: string; runtimeEvidence?: HandoffEvidence }>('POST', '/api/agent-handoffs', { sessionId, itemIds });
+  }
+  /** A saved item's runtime evidence captures, newest first. */
+  itemEvidence(itemId: string, sessionId: string) {
+    return this.json<EvidenceDoc>('GET', `/api/items/${encodeURIComponent(itemId)}/runtime-evidence?sessionId=${encodeURIComponent(sessionId)}`);
+  }
+  /** Capture diagnostics: runs the baseline preset for the item now (up to about 3 s). */
+  collectEvidence(itemId: string) {
+    return this.json<EvidenceRecord>('POST', `/api/items/${encodeURIComponent(itemId)}/runtime-evidence/collect`);
   }
   handoffPreview(sessionId: string, itemIds: string[], markCopied: boolean) {
     return this.json<{ markdown: string }>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/handoff-preview`, { itemIds, markCopied });

@@ -4,17 +4,33 @@
 export const BlockReasonValues = ["screen_off", "keyguard", "device_gone", "capture_failed"] as const;
 export type BlockReason = (typeof BlockReasonValues)[number];
 
-export const ErrorCodeValues = ["adb_unavailable", "batch_not_found", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "preview_not_found", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "wrong_token"] as const;
+export const ErrorCodeValues = ["adb_unavailable", "batch_not_found", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "preview_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "wrong_token"] as const;
 export type ErrorCode = (typeof ErrorCodeValues)[number];
 
 export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control"] as const;
 export type EventType = (typeof EventTypeValues)[number];
+
+export const EvidenceKindValues = ["logcat", "frames", "memory"] as const;
+export type EvidenceKind = (typeof EvidenceKindValues)[number];
+
+export const EvidenceReasonValues = ["no-device", "device-gone", "no-package", "process-not-running", "timeout", "command-failed", "unparsable-output", "storage-failed"] as const;
+export type EvidenceReason = (typeof EvidenceReasonValues)[number];
+
+export const EvidenceStatusValues = ["complete", "partial", "failed", "unsupported", "skipped"] as const;
+export type EvidenceStatus = (typeof EvidenceStatusValues)[number];
 
 export const ModeValues = ["desktop", "serve"] as const;
 export type Mode = (typeof ModeValues)[number];
 
 export const PreviewStateValues = ["live", "frozen", "blocked", "no-device", "stale"] as const;
 export type PreviewState = (typeof PreviewStateValues)[number];
+
+export interface ANR {
+  time: string;
+  pid?: number;
+  activity?: string;
+  reason?: string;
+}
 
 export interface AgentConfig {
   file: string;
@@ -27,6 +43,7 @@ export interface AgentHandoff {
   prompt: string;
   batchId: string;
   handoff: Handoff;
+  runtimeEvidence: HandoffEvidence;
 }
 
 export interface BatchResponse {
@@ -55,6 +72,16 @@ export interface ControlState {
   allowed: boolean;
   decided: boolean;
   pending: boolean;
+}
+
+export interface Crash {
+  time: string;
+  pid: number;
+  thread: string;
+  exception: string;
+  message?: string;
+  frame?: string;
+  rootCause?: string;
 }
 
 export interface Deleted {
@@ -129,6 +156,70 @@ export interface ErrorBody {
   currentFingerprint?: string;
 }
 
+export interface EvidenceAttachment {
+  kind: EvidenceKind;
+  status: EvidenceStatus;
+  reason?: EvidenceReason;
+  summary: string;
+  artifact?: string;
+  durationMs: number;
+  logcat?: LogcatSummary | null;
+  frames?: FrameSummary | null;
+  memory?: MemorySummary | null;
+}
+
+export interface EvidenceAttempt {
+  id: string;
+  package: string;
+  startedAtEpochMillis: number;
+  durationMs: number;
+  status: EvidenceStatus;
+  failure?: EvidenceReason;
+  warnings: string[];
+  attachments: EvidenceAttachment[];
+  dir?: string;
+}
+
+export interface EvidenceDecision {
+  attempted: boolean;
+  status: "complete" | "partial" | "failed" | "unsupported" | "skipped";
+  failure?: string;
+  reason?: "" | "manual" | "off" | "skipped";
+  warnings?: string[];
+}
+
+export interface EvidenceDoc {
+  itemId: string;
+  attempts: EvidenceRecord[];
+}
+
+export interface EvidenceRecord {
+  id: string;
+  package: string;
+  startedAtEpochMillis: number;
+  durationMs: number;
+  status: EvidenceStatus;
+  failure?: EvidenceReason;
+  warnings: string[];
+  attachments: EvidenceAttachment[];
+  dir?: string;
+  sessionId: string;
+  itemId: string;
+  trigger: "auto" | "manual" | "agent";
+  createdAt: string;
+}
+
+export interface FrameSummary {
+  pid?: number;
+  totalFrames: number;
+  jankyFrames?: number | null;
+  jankyPercent?: number | null;
+  p50Ms?: number | null;
+  p90Ms?: number | null;
+  p95Ms?: number | null;
+  p99Ms?: number | null;
+}
+
 export interface Freeze {
   previewId: string;
   serial: string;
@@ -167,6 +258,11 @@ export interface Handoff {
   itemIds: string[];
   batchId?: string;
   createdAt: string;
+}
+
+export interface HandoffEvidence {
+  decision: EvidenceDecision;
+  attempt?: EvidenceAttempt | null;
 }
 
 export interface HandoffPreview {
@@ -215,6 +311,22 @@ export interface ItemSources {
   candidates: SourceCandidate[];
   editSurfaces: EditSurface[];
   reason: string;
+}
+
+export interface LogcatSummary {
+  pids: number[];
+  lines: number;
+  errors: number;
+  warnings: number;
+  crash?: Crash | null;
+  anr?: ANR | null;
+}
+
+export interface MemorySummary {
+  pid?: number;
+  totalPssKb: number;
+  javaHeapKb?: number | null;
+  nativeHeapKb?: number | null;
 }
 
 export interface NodeChange {

@@ -36,6 +36,8 @@ export const TOOL_NAMES = [
   'fixthis_press_key',
   'fixthis_launch_app',
   'fixthis_wait_for_screen',
+  'fixthis_get_runtime_evidence',
+  'fixthis_capture_runtime_evidence',
 ];
 
 // These checks need no device. fixthis starts an adb server when none answers, so each
