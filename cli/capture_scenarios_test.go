@@ -182,3 +182,32 @@ func readNodes(t *testing.T, dir string) []capture.Node {
 	}
 	return tree.Nodes
 }
+
+// TestCaptureReplaysRealWindowList pins a real Android 12 `dumpsys window` on the
+// simulated phone (sim --outputs) and reads it back through `fixthis capture --json`.
+func TestCaptureReplaysRealWindowList(t *testing.T) {
+	dir := t.TempDir()
+	real, err := os.ReadFile(filepath.Join("..", "capture", "testdata", "dumpsys_window_windows_api31_appium.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dumpsys_window.txt"), real, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := adbtest.StartServer(t)
+	t.Setenv("ANDROID_ADB_SERVER_PORT", strconv.Itoa(srv.Port))
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Outputs: dir})
+	doc := runCaptureJSON(t, dev.Serial(), t.TempDir())
+	if len(doc.Windows) != 8 || doc.IMEVisible || doc.Secure {
+		t.Fatalf("replayed window list: %+v", doc)
+	}
+	nav, status := windowOf(doc, capture.WindowNavigationBar), windowOf(doc, capture.WindowStatusBar)
+	if nav == nil || nav.Bounds.Top != 2148 || status == nil || status.Bounds.Bottom != 83 {
+		t.Errorf("bars: navigation %+v, status %+v", nav, status)
+	}
+	for _, w := range doc.Windows {
+		if (w.Type == capture.WindowIME || w.Type == capture.WindowNotificationShade) && w.Visible {
+			t.Errorf("%s should be hidden: %+v", w.Title, w)
+		}
+	}
+}
