@@ -13,7 +13,9 @@ import (
 func TestScenarioSwitchAndRotation(t *testing.T) {
 	srv := adbtest.StartServer(t)
 	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0})
-	sh := func(args ...string) string { return srv.MustADB(t, append([]string{"-s", dev.Serial(), "shell"}, args...)...) }
+	sh := func(args ...string) string {
+		return srv.MustADB(t, append([]string{"-s", dev.Serial(), "shell"}, args...)...)
+	}
 
 	if out := sh("am", "broadcast", "-a", "com.fixthis.demo.SHOW_SCENARIO", "--es", "scenario", "sideways"); !strings.Contains(out, `result=0, data="unknown scenario \"sideways\"`) {
 		t.Errorf("unknown scenario: %q", out)
