@@ -413,10 +413,11 @@ func cmdGetprop(e *cmdEnv) int {
 
 func cmdSettings(e *cmdEnv) int {
 	if len(e.args) >= 4 && e.args[1] == "get" {
-		e.printf("null\n")
+		e.printf("%s\n", rotationSetting(e, e.args[2], e.args[3], ""))
 		return 0
 	}
 	if len(e.args) >= 5 && e.args[1] == "put" {
+		rotationSetting(e, e.args[2], e.args[3], e.args[4])
 		return 0
 	}
 	return e.errorf(255, "usage:  settings [--user <USER_ID> | current] get namespace key\n")

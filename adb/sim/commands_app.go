@@ -90,6 +90,8 @@ func cmdAm(e *cmdEnv) int {
 		return 0
 	case "kill":
 		return 0
+	case "broadcast":
+		return cmdBroadcast(e)
 	case "crash":
 		return amCrash(e)
 	}

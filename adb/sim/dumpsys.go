@@ -2,37 +2,25 @@ package sim
 
 import (
 	"fmt"
-	"strings"
 )
 
 const launcherComponent = "com.google.android.apps.nexuslauncher/.NexusLauncherActivity"
 
-// focus describes the window in front the way WindowManager names it.
+// focus describes the window with input focus and the focused activity the way
+// WindowManager names them.
 func (d *Device) focus() (window, activityRecord string, st PhoneState) {
 	st = d.phone.State()
 	comp := launcherComponent
 	if st.ForegroundPackage != "" && st.Activity != "" {
 		comp = shortComponent(st.ForegroundPackage, st.Activity)
 	}
-	full := comp
-	if pkg, act, ok := strings.Cut(comp, "/"); ok {
-		full = pkg + "/" + activityClass(pkg, act)
-	}
 	activityRecord = fmt.Sprintf("ActivityRecord{4a1c2e7 u0 %s t31}", comp)
-	switch {
-	case !st.ScreenOn && !st.Locked:
-		window = "null"
-	case st.Locked:
-		window = "Window{8b1e0f1 u0 NotificationShade}"
-	default:
-		window = fmt.Sprintf("Window{b3f29a4 u0 %s}", full)
-	}
-	return window, activityRecord, st
+	return d.focusedWindow(), activityRecord, st
 }
 
 func cmdDumpsys(e *cmdEnv) int {
 	if len(e.args) < 2 {
-		e.printf("Currently running services:\n  activity\n  SurfaceFlinger\n  gfxinfo\n  input\n  meminfo\n  package\n  power\n  window\n")
+		e.printf("Currently running services:\n  activity\n  SurfaceFlinger\n  gfxinfo\n  input\n  input_method\n  meminfo\n  package\n  power\n  window\n")
 		return 0
 	}
 	d := e.dev
@@ -62,6 +50,8 @@ func cmdDumpsys(e *cmdEnv) int {
 		}
 		e.printf("Display %s (physical, \"%s\")\n  size=%dx%d density=%d\n", displayID, d.profile.Model, d.profile.Width, d.profile.Height, d.profile.Density)
 		return 0
+	case "input_method":
+		return dumpInputMethod(e, d)
 	case "input":
 		e.printf("INPUT MANAGER (dumpsys input)\n\nInput Manager Service (Java) State:\n  Interactive: %v\n", d.phone.State().ScreenOn)
 		return 0
@@ -91,19 +81,13 @@ func dumpWindow(e *cmdEnv, d *Device) int {
 		e.printf("  Display: mDisplayId=0 rootTasks=3\n")
 		e.printf("    init=%dx%d %ddpi base=%dx%d %ddpi cur=%dx%d app=%dx%d rng=%dx%d-%dx%d\n",
 			d.profile.Width, d.profile.Height, d.profile.Density, d.profile.Width, d.profile.Height, d.profile.Density, w, h, w, h-d.profile.Density*48/160, w, w, h, h)
+		e.printf("    mCurrentFocus=%s\n", window)
 		e.printf("    mFocusedApp=%s\n", record)
 		e.printf("    DisplayRotation\n      mRotation=%d mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED\n", st.Rotation)
 		e.printf("\n")
 	}
 	if sub == "" || sub == "windows" || sub == "w" {
-		e.printf("WINDOW MANAGER WINDOWS (dumpsys window windows)\n")
-		e.printf("  Window #0 Window{8b1e0f1 u0 NotificationShade}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{5c2d u0a71} mClient=android.os.BinderProxy@7e1\n    isVisible=%v\n", st.Locked)
-		if window != "null" && !st.Locked {
-			e.printf("  Window #1 %s:\n    mDisplayId=0 rootTaskId=31 mSession=Session{9f3a u0a187}\n    isVisible=true\n", window)
-		}
-		e.printf("\n  mGlobalConfiguration={1.0 ?mcc?mnc [en_US] ldltr sw%ddp w%ddp h%ddp %ddpi}\n", d.profile.Width*160/d.profile.Density, w*160/d.profile.Density, h*160/d.profile.Density, d.profile.Density)
-		e.printf("  mCurrentFocus=%s\n", window)
-		e.printf("  mFocusedApp=%s\n", record)
+		dumpWindows(e, d)
 	}
 	return 0
 }

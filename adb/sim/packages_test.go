@@ -51,7 +51,7 @@ func TestInstallLaunchOverRealADB(t *testing.T) {
 	if !regexp.MustCompile(`(?s)^Starting: Intent \{ cmp=org\.example\.notes\.debug/org\.example\.notes\.ui\.NotesActivity \}\nStatus: ok\nLaunchState: COLD\nActivity: \S+\nTotalTime: \d+\nWaitTime: \d+\nComplete\n$`).MatchString(start) {
 		t.Errorf("am start -W printed %q", start)
 	}
-	win := srv.MustADB(t, "-s", s, "shell", "dumpsys", "window", "windows")
+	win := srv.MustADB(t, "-s", s, "shell", "dumpsys", "window", "displays")
 	if !strings.Contains(win, "mCurrentFocus=Window{b3f29a4 u0 org.example.notes.debug/org.example.notes.ui.NotesActivity}") {
 		t.Errorf("the launched app does not have focus:\n%s", win)
 	}

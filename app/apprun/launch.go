@@ -80,9 +80,11 @@ type Focus struct {
 	Keyguard        bool
 }
 
-// ReadFocus reads `dumpsys window windows`' mCurrentFocus.
+// ReadFocus reads mCurrentFocus and the keyguard from `dumpsys window`. All sections:
+// Android 10+ prints mCurrentFocus under displays, older versions under windows, and
+// the keyguard is in the policy section.
 func ReadFocus(ctx context.Context, dev Device) (Focus, error) {
-	out, _, _, err := dev.Shell(ctx, "dumpsys window windows")
+	out, _, _, err := dev.Shell(ctx, "dumpsys window")
 	if err != nil {
 		return Focus{}, fmt.Errorf("dumpsys window: %w", err)
 	}

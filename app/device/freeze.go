@@ -96,8 +96,9 @@ type FrozenScreen struct {
 	Height       int                `json:"height"`
 	Package      string             `json:"package"`
 	Activity     string             `json:"activity"`
-	Orientation  string             `json:"orientation"`
 	Density      int                `json:"density"`
+	// Orientation, rotation and the window list: the dialog, the keyboard, FLAG_SECURE.
+	capture.Display
 }
 
 // ScreenFingerprints are the three parts of a screen's fingerprint.
@@ -125,12 +126,12 @@ func (fr *FrozenFrame) Result() FreezeResult {
 				Perceptual: s.Fingerprint.Perceptual,
 				Structure:  s.Fingerprint.Structure,
 			},
-			Width:       s.Width,
-			Height:      s.Height,
-			Package:     s.State.Package,
-			Activity:    s.State.Activity,
-			Orientation: s.State.Orientation,
-			Density:     s.State.Density,
+			Width:    s.Width,
+			Height:   s.Height,
+			Package:  s.State.Package,
+			Activity: s.State.Activity,
+			Density:  s.State.Density,
+			Display:  s.Display(),
 		},
 		Nodes:      nodes,
 		TreeSource: s.TreeSource,

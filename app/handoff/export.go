@@ -56,7 +56,7 @@ func ExportJSON(s Session) ([]byte, error) {
 				e := exportItem{
 					ItemID: p.item.ID, Sequence: p.item.Sequence, TargetSummary: targetSummary(p.item.Target),
 					TargetConfidence: targetConfidence(p.item), Verify: posture, Because: reasons,
-					VerifyBeforeEdit: verifyBeforeEdit(p, posture, surfaces), Warnings: warnings(p.item),
+					VerifyBeforeEdit: verifyBeforeEdit(p, posture, surfaces), Warnings: warnings(p),
 					OverlapGroup: b.group, DuplicateOf: p.duplicateOf,
 				}
 				if e.Warnings == nil {
@@ -179,7 +179,7 @@ func markdownItem(w *writer, p *itemPlan, group int) {
 		}
 		w.line(l)
 	}
-	for _, x := range warnings(it) {
+	for _, x := range warnings(p) {
 		field("Warning", x)
 	}
 	for _, ev := range it.RuntimeEvidence {

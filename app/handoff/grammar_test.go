@@ -18,7 +18,10 @@ var (
 	rxScreen      = regexp.MustCompile(`^Screen ([^ :]{1,8}): (.+)$`)
 	rxScreenshot  = regexp.MustCompile(`^screenshot: \S.*$`)
 	rxViewport    = regexp.MustCompile(`^viewport: \d+×\d+$`)
+	rxOrientation = regexp.MustCompile(`^orientation: landscape  rotation=[0-3]$`)
 	rxActivity    = regexp.MustCompile(`^activity: (\S.*)$`)
+	rxWindow      = regexp.MustCompile(`^window: dialog "(\\.|[^"\\])*" \(targets are inside this dialog, not in the screen behind it\)$`)
+	rxKeyboard    = regexp.MustCompile(`^keyboard: shown  box=\(-?\d+,-?\d+\)-\(-?\d+,-?\d+\)$`)
 	rxOverlap     = regexp.MustCompile(`^Overlap group \d+ \(resolve one marker at a time\):$`)
 	rxItemHeader  = regexp.MustCompile(`^\[\d+\] (\[!\] )?\S.*$`)
 	rxID          = regexp.MustCompile(`^  id: \S.*$`)
@@ -167,12 +170,15 @@ func (g *grammar) screen() error {
 	g.i++
 	g.accept(rxScreenshot)
 	g.accept(rxViewport)
+	g.accept(rxOrientation)
 	if l, ok := g.peek(); ok && rxActivity.MatchString(l) {
 		if rxActivity.FindStringSubmatch(l)[1] == name {
 			return g.fail("activity line equal to the display name")
 		}
 		g.i++
 	}
+	g.accept(rxWindow)
+	g.accept(rxKeyboard)
 	if err := g.exact(""); err != nil {
 		return err
 	}

@@ -44,6 +44,11 @@ type Screen struct {
 	Activity       string  `json:"activity,omitempty"`
 	Density        float64 `json:"density,omitempty"` // dp scale; 0 means the grammar's default 1.0
 	Fingerprint    string  `json:"fingerprint,omitempty"`
+	// What the window list showed at capture time.
+	Rotation int    `json:"rotation,omitempty"`     // 0-3 quarter turns from the panel's natural orientation
+	Dialog   string `json:"dialogWindow,omitempty"` // title of the dialog window the UI tree came from
+	Keyboard *Box   `json:"keyboard,omitempty"`     // the on-screen keyboard's keys, when it was shown
+	Secure   bool   `json:"secure,omitempty"`       // FLAG_SECURE: captures of this screen are black
 }
 
 // Box is a rectangle in screen pixels.

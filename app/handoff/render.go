@@ -10,6 +10,8 @@ import (
 const (
 	Header   = "# FixThis Feedback Handoff"
 	RuleLine = "Rule: source hints are candidates; verify screenshot, target, and code before editing."
+	// SecureScreenshot replaces the screenshot path of a FLAG_SECURE screen.
+	SecureScreenshot = "unavailable (FLAG_SECURE: the app blocks screen capture, so the screenshot is black; the UI tree was read normally)"
 	// CollisionNote is the note on the first item of an instance group.
 	CollisionNote = "%d markers map to same call site — likely list-rendered; disambiguate by instance index"
 )
@@ -90,14 +92,26 @@ func renderScreen(w *writer, sp screenPlan, root string, opts Options) {
 		name = "screen"
 	}
 	w.line("Screen " + shortID(oneLine(sc.ID)) + ": " + name)
-	if sc.ScreenshotPath != "" {
+	switch {
+	case sc.Secure:
+		w.line("screenshot: " + SecureScreenshot)
+	case sc.ScreenshotPath != "":
 		w.line("screenshot: " + oneLine(sc.ScreenshotPath))
 	}
 	if sc.Width > 0 && sc.Height > 0 {
 		w.line(fmt.Sprintf("viewport: %d×%d", sc.Width, sc.Height))
 	}
+	if sc.Rotation%2 == 1 || sc.Width > sc.Height {
+		w.line(fmt.Sprintf("orientation: landscape  rotation=%d", sc.Rotation))
+	}
 	if a := oneLine(sc.Activity); a != "" && a != name {
 		w.line("activity: " + a)
+	}
+	if d := oneLine(sc.Dialog); d != "" {
+		w.line("window: dialog " + quote(d) + " (targets are inside this dialog, not in the screen behind it)")
+	}
+	if k := sc.Keyboard; k != nil {
+		w.line("keyboard: shown  box=" + boxString(*k))
 	}
 	w.line("")
 	for _, b := range sp.blocks {
@@ -199,7 +213,7 @@ func targetLine(p *itemPlan) string {
 			b.WriteString("tag=" + token(t.Tag, "") + "  ")
 		}
 	}
-	fmt.Fprintf(&b, "box=(%d,%d)-(%d,%d)", t.Box.Left, t.Box.Top, t.Box.Right, t.Box.Bottom)
+	b.WriteString("box=" + boxString(t.Box))
 	if p.instance > 0 {
 		fmt.Fprintf(&b, "  instance %d/%d", p.instance, p.instances)
 	}
@@ -254,7 +268,7 @@ func renderReliability(w *writer, p *itemPlan, surfaces int) {
 		w.line("  targetConfidence=" + targetConfidence(it))
 		w.line("  targetAction=" + targetAction(posture))
 	}
-	for i, x := range warnings(it) {
+	for i, x := range warnings(p) {
 		if i == maxWarnings {
 			break
 		}
@@ -382,4 +396,8 @@ func buildLine(b *Build) string {
 		sb.WriteString("; source: git " + shortID(head))
 	}
 	return sb.String()
+}
+
+func boxString(b Box) string {
+	return fmt.Sprintf("(%d,%d)-(%d,%d)", b.Left, b.Top, b.Right, b.Bottom)
 }

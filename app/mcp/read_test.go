@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fixthis/app/errcode"
+	"fixthis/capture"
 	"image"
 	"strings"
 	"testing"
@@ -57,7 +58,8 @@ func (d screenDevice) Capture(_ context.Context, serial string) (*Capture, error
 		return nil, d.err
 	}
 	return &Capture{CaptureID: "c-1", Serial: serial, Package: "com.example", Activity: ".Main", Width: 2000, Height: 4000, PNG: d.png,
-		Tree: "Button \"Sign in\" tag=sign_in"}, nil
+		Tree: "Button \"Sign in\" tag=sign_in", Display: capture.Display{Orientation: "PORTRAIT", Secure: true, IMEVisible: true,
+			Windows: []capture.Window{{Title: "InputMethod", Type: capture.WindowIME, Visible: true, Bounds: capture.Bounds{Top: 3000, Right: 2000, Bottom: 4000}}}}}, nil
 }
 
 func (d screenDevice) Act(_ context.Context, serial string, a Action) (*ActionResult, error) {
@@ -82,7 +84,8 @@ func TestCaptureScreen(t *testing.T) {
 	res = call(t, newClient(t, Deps{Store: s, Device: screenDevice{png: testPNG(t, 2000, 4000)}}), "fixthis_capture_screen",
 		map[string]any{"serial": "emulator-1"}, &out)
 	imgs := images(res)
-	if out.Serial != "emulator-1" || out.CaptureID != "c-1" || out.Tree == "" || len(imgs) != 1 {
+	if out.Serial != "emulator-1" || out.CaptureID != "c-1" || out.Tree == "" || len(imgs) != 1 || !out.Secure || !out.IMEVisible ||
+		len(out.Windows) != 1 || out.Windows[0].Type != capture.WindowIME || out.Orientation != "PORTRAIT" {
 		t.Fatalf("capture %+v, %d images", out, len(imgs))
 	}
 	raw, _ := base64.StdEncoding.DecodeString(imgs[0].Data)

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"fixthis/app/store"
+	"fixthis/capture"
 )
 
 // Prompter renders the compact handoff prompt (grammar v2) for items of a
@@ -43,6 +44,8 @@ type Capture struct {
 	PNG []byte
 	// Tree is a short text summary of the UI tree (one node per line).
 	Tree string
+	// Orientation, rotation and the window list, as the console's freeze reports them.
+	Display capture.Display
 }
 
 // Deps is everything the tools need. Store is required; the rest may be nil.

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"fixthis/app/errcode"
+	"fixthis/capture"
 )
 
 // Device tools: an agent looks at the phone and drives it to check its fix. In the
@@ -23,7 +24,9 @@ type captureOut struct {
 	Fingerprint string `json:"fingerprint"`
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
-	Tree        string `json:"tree"`
+	// Orientation, rotation and the window list, as the console's freeze reports them.
+	capture.Display
+	Tree string `json:"tree"`
 }
 
 // deviceTool runs handler on this process's device, after offering the call to the
@@ -87,7 +90,7 @@ func (t *toolset) captureScreen() server.ServerTool {
 			extra = append(extra, img)
 		}
 		return structured(captureOut{CaptureID: c.CaptureID, Serial: c.Serial, Package: c.Package, Activity: c.Activity,
-			Fingerprint: c.Fingerprint, Width: c.Width, Height: c.Height, Tree: c.Tree}, extra...)
+			Fingerprint: c.Fingerprint, Width: c.Width, Height: c.Height, Display: c.Display, Tree: c.Tree}, extra...)
 	})}
 }
 

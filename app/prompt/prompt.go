@@ -91,6 +91,12 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 			Height:      sc.Height,
 			Activity:    sc.Activity,
 			Fingerprint: sc.Fingerprint,
+			Rotation:    sc.Display.Rotation,
+			Dialog:      sc.Display.Dialog,
+			Secure:      sc.Display.Secure,
+		}
+		if k := sc.Display.Keyboard; k != nil {
+			hs.Keyboard = &handoff.Box{Left: k.Left, Top: k.Top, Right: k.Right, Bottom: k.Bottom}
 		}
 		if sc.ImageArtifact != "" {
 			hs.ScreenshotPath, _ = b.Store.ArtifactPath(sc.ImageArtifact)

@@ -23,6 +23,7 @@ type ScreenInput struct {
 	ImageArtifact string
 	// NodesJSON is the UI tree at freeze time, stored as an artifact.
 	NodesJSON []byte
+	Display   ScreenDisplay
 }
 
 // BatchItem is one draft annotation of a batch save.
@@ -258,10 +259,14 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		}
 		if screenID == "" {
 			screenID = newID()
+			display, err := json.Marshal(in.Screen.Display)
+			if err != nil {
+				return fmt.Errorf("encode screen display: %w", err)
+			}
 			if _, err := t.ExecContext(ctx, `INSERT INTO screens(id, session_id, preview_id, fingerprint, package,
-				activity, width, height, image_artifact, nodes_artifact, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+				activity, width, height, image_artifact, nodes_artifact, display_json, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
 				screenID, in.SessionID, in.PreviewID, in.Screen.Fingerprint, in.Screen.Package, in.Screen.Activity,
-				in.Screen.Width, in.Screen.Height, plan.imageKey, plan.nodesKey, millis(t.now)); err != nil {
+				in.Screen.Width, in.Screen.Height, plan.imageKey, plan.nodesKey, string(display), millis(t.now)); err != nil {
 				return fmt.Errorf("insert screen: %w", err)
 			}
 		}

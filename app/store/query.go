@@ -81,15 +81,19 @@ func getItem(ctx context.Context, q querier, sessionID, itemID string) (Item, er
 }
 
 const screenColumns = `id, session_id, preview_id, fingerprint, package, activity, width, height,
-	image_artifact, nodes_artifact, created_at`
+	image_artifact, nodes_artifact, display_json, created_at`
 
 func scanScreen(sc interface{ Scan(...any) error }) (Screen, error) {
 	var s Screen
 	var created int64
+	var display string
 	err := sc.Scan(&s.ScreenID, &s.SessionID, &s.PreviewID, &s.Fingerprint, &s.Package, &s.Activity,
-		&s.Width, &s.Height, &s.ImageArtifact, &s.NodesArtifact, &created)
+		&s.Width, &s.Height, &s.ImageArtifact, &s.NodesArtifact, &display, &created)
 	if err != nil {
 		return s, err
+	}
+	if err := json.Unmarshal([]byte(display), &s.Display); err != nil {
+		return s, fmt.Errorf("screen %s: display_json: %w", s.ScreenID, err)
 	}
 	s.CreatedAt = fromMillis(created)
 	if s.ImageArtifact != "" {

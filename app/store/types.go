@@ -124,10 +124,21 @@ type Screen struct {
 	ImageURL    string    `json:"imageUrl"`
 	CreatedAt   time.Time `json:"createdAt"`
 
+	// Display is what else was on screen at freeze time.
+	Display ScreenDisplay `json:"display"`
+
 	PreviewID string `json:"-"`
 	// ImageArtifact and NodesArtifact are artifact keys ("" when absent).
 	ImageArtifact string `json:"-"`
 	NodesArtifact string `json:"-"`
+}
+
+// ScreenDisplay is what the window list said about a frozen screen beyond its size.
+type ScreenDisplay struct {
+	Rotation int     `json:"rotation"`               // 0-3 quarter turns
+	Dialog   string  `json:"dialogWindow,omitempty"` // title of the dialog window the tree came from
+	Keyboard *Bounds `json:"keyboard,omitempty"`     // the on-screen keyboard's keys, when shown
+	Secure   bool    `json:"secure"`                 // FLAG_SECURE: the image is black
 }
 
 // Bounds are device pixels.

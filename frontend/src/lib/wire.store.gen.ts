@@ -229,6 +229,14 @@ export interface Screen {
   activity: string;
   imageUrl: string;
   createdAt: string;
+  display: ScreenDisplay;
+}
+
+export interface ScreenDisplay {
+  rotation: number;
+  dialogWindow?: string;
+  keyboard?: TargetBounds | null;
+  secure: boolean;
 }
 
 export interface Session {

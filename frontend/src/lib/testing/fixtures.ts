@@ -17,7 +17,7 @@ export function snapshot(s: Partial<NodeSnapshot>): NodeSnapshot {
 }
 
 export function screen(s: Partial<FrozenScreen> & Pick<FrozenScreen, 'fingerprint' | 'width' | 'height'>): FrozenScreen {
-  return { fingerprints: { structural: '', perceptual: '', structure: '' }, package: '', activity: '', orientation: 'PORTRAIT', density: 0, ...s };
+  return { fingerprints: { structural: '', perceptual: '', structure: '' }, package: '', activity: '', density: 0, orientation: 'PORTRAIT', rotation: 0, windows: [], imeVisible: false, secure: false, ...s };
 }
 
 export function session(s: Partial<Session> & Pick<Session, 'sessionId'>): Session {
