@@ -53,6 +53,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.ForbiddenOrigin:     http.StatusForbidden,
 	errcode.WrongToken:          http.StatusForbidden,
 	errcode.Unauthorized:        http.StatusUnauthorized,
+	errcode.BuildFailed:         http.StatusUnprocessableEntity,
 	errcode.NotFound:            http.StatusNotFound,
 	errcode.Internal:            http.StatusInternalServerError,
 }

@@ -11,9 +11,10 @@ import (
 // after every agent action.
 func (a *App) agentPhone() *agentdevice.Phone {
 	return agentdevice.New(agentdevice.Options{
-		ADB:      a.device.ADB(),
-		Capturer: a.device.Capturer,
-		Store:    a.store,
+		ADB:        a.device.ADB(),
+		Capturer:   a.device.Capturer,
+		Store:      a.store,
+		ProjectDir: a.projectDir,
 		Pick: func(ctx context.Context, serial string) (agentdevice.Target, error) {
 			v, err := a.device.Registry.Lookup(serial)
 			if err != nil {

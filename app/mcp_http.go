@@ -66,10 +66,12 @@ func (a *App) recordMCPEndpoint(url string, port int) {
 // mcpHandler is /mcp: the agent side, with its own bearer token. The console token is
 // refused here just as the MCP token is refused on /api, and so is any Origin but own.
 func (a *App) mcpHandler(own []string) http.Handler {
+	phone := a.agentPhone()
 	srv := mcp.NewServer(mcp.Deps{
 		Store:    a.store,
 		Prompt:   a.prompts,
-		Device:   a.agentPhone(),
+		Device:   phone,
+		Runner:   phone,
 		Evidence: mcpEvidence{a: a},
 		Screen:   mcpScreen{a: a},
 		Version:  a.version,

@@ -70,12 +70,12 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 		ep, err := app.ReadMCPEndpoint(loc)
 		return ep.URL, ep.Token, err
 	}, *serial, env.Version)
-	phone, closePhone, err := sidecarPhone(st, *serial, logger)
+	phone, closePhone, err := sidecarPhone(st, af.projectDir, *serial, logger)
 	if err != nil {
 		return err
 	}
 	defer closePhone()
-	return mcp.ServeStdio(ctx, mcp.Deps{Store: st, Prompt: b, Device: phone, Forward: forward, Version: env.Version, Logger: logger},
+	return mcp.ServeStdio(ctx, mcp.Deps{Store: st, Prompt: b, Device: phone, Runner: phone, Forward: forward, Version: env.Version, Logger: logger},
 		in, env.Stdout, env.Stderr)
 }
 

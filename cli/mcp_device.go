@@ -15,16 +15,17 @@ import (
 
 // sidecarPhone is the device the stdio sidecar drives when no app runs for the
 // project. The adb server is reached lazily, on the first device tool call.
-func sidecarPhone(st *store.Store, serial string, log *slog.Logger) (*agentdevice.Phone, func(), error) {
+func sidecarPhone(st *store.Store, projectDir, serial string, log *slog.Logger) (*agentdevice.Phone, func(), error) {
 	client, err := adb.NewClient(adb.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
 	capturer := device.NewCapturer(client)
 	phone := agentdevice.New(agentdevice.Options{
-		ADB:      client,
-		Capturer: capturer,
-		Store:    st,
+		ADB:        client,
+		Capturer:   capturer,
+		Store:      st,
+		ProjectDir: projectDir,
 		Pick: func(ctx context.Context, want string) (agentdevice.Target, error) {
 			if want == "" {
 				want = serial

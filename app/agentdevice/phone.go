@@ -39,6 +39,8 @@ type Options struct {
 	Pick func(ctx context.Context, serial string) (Target, error)
 	// AfterAction is told that serial was driven (the app wakes its live preview).
 	AfterAction func(serial string)
+	// ProjectDir is the Android project fixthis_run_app builds.
+	ProjectDir string
 	// AskTimeout is how long an action waits for the user to allow control.
 	AskTimeout time.Duration
 	Log        *slog.Logger

@@ -55,6 +55,7 @@ const (
 	AppNotAvailable    Code = "app_not_available"            // the project has no Android application module
 	AppNotInstalled    Code = "app_not_installed"            // the app is not on the selected device
 	AppRunBusy         Code = "app_run_busy"                 // a build-install-launch is already running
+	BuildFailed        Code = "build_failed"                 // the app's Gradle build failed
 	AppLaunchFailed    Code = "app_launch_failed"            // am start failed or the app did not come to the front
 
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
@@ -94,6 +95,7 @@ var prefixes = map[Code]string{
 	CaptureNotFound:     "CAPTURE_NOT_FOUND",
 	ControlRefused:      "DEVICE_CONTROL_REFUSED",
 	AppNotAvailable:     "APP_NOT_AVAILABLE",
+	BuildFailed:         "BUILD_FAILED",
 	AppNotInstalled:     "APP_NOT_INSTALLED",
 	AppRunBusy:          "APP_RUN_BUSY",
 	AppLaunchFailed:     "APP_LAUNCH_FAILED",

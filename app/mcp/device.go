@@ -84,3 +84,35 @@ type WaitResult struct {
 	WaitedMs    int64  `json:"waitedMs"`
 	Reason      string `json:"reason"` // what matched, or why it timed out
 }
+
+// AppRunner builds, installs and launches the project's app on a device, through the
+// same code as `fixthis run`, reporting progress as it goes.
+type AppRunner interface {
+	RunApp(ctx context.Context, serial string, in RunAppInput, progress func(RunProgress)) (*RunAppResult, error)
+}
+
+// RunAppInput is what fixthis_run_app was asked.
+type RunAppInput struct {
+	Module    string
+	Variant   string
+	NoBuild   bool
+	Reinstall bool
+}
+
+// RunProgress is one step of a run: a stage, a line for a person, and how far.
+type RunProgress struct {
+	Stage    string
+	Message  string
+	Fraction float64
+}
+
+// RunAppResult is the app in front after a run.
+type RunAppResult struct {
+	ApplicationID string   `json:"applicationId"`
+	Serial        string   `json:"serial"`
+	Built         bool     `json:"built"`
+	Installed     bool     `json:"installed"`
+	LaunchMs      int      `json:"launchMs"`
+	Foreground    bool     `json:"foreground"`
+	Notes         []string `json:"notes,omitempty"`
+}

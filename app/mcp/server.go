@@ -60,6 +60,8 @@ type Deps struct {
 	Evidence EvidenceCollector
 	// Forward, in the stdio sidecar, hands device tools to the running app first.
 	Forward Forwarder
+	// Runner serves fixthis_run_app (build, install, launch).
+	Runner AppRunner
 	// Screen tells read_feedback whether an item's node is still on the
 	// device's current screen (orphaned otherwise); nil in the stdio sidecar.
 	Screen ScreenChecker
@@ -132,6 +134,7 @@ func (t *toolset) tools() []server.ServerTool {
 		t.pressKey(),
 		t.launchApp(),
 		t.waitForScreen(),
+		t.runApp(),
 		t.getRuntimeEvidence(),
 		t.captureRuntimeEvidence(),
 	}

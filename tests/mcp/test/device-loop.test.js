@@ -144,6 +144,8 @@ test('without the app, the sidecar drives the device over adb', async () => {
       await call(client, 'fixthis_swipe', { direction: 'up' });
       const gone = await toolError(client, 'fixthis_tap', { text: 'No such button' });
       assert.match(gone, /NODE_NOT_FOUND/);
+      // No Android app module in this project: fixthis_run_app says so.
+      assert.match(await toolError(client, 'fixthis_run_app', { noBuild: true }), /APP_NOT_AVAILABLE/);
       const deny = spawnSync(fixthisBin, ['control', 'deny', '--serial', serial, '--project-dir', dir], { env: childEnv, encoding: 'utf8' });
       assert.equal(deny.status, 0, deny.stderr);
       assert.match(await toolError(client, 'fixthis_press_key', { key: 'HOME' }), /DEVICE_CONTROL_REFUSED/);

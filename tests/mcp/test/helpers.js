@@ -38,6 +38,7 @@ export const TOOL_NAMES = [
   'fixthis_wait_for_screen',
   'fixthis_get_runtime_evidence',
   'fixthis_capture_runtime_evidence',
+  'fixthis_run_app',
 ];
 
 // These checks need no device. fixthis starts an adb server when none answers, so each
