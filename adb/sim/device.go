@@ -29,6 +29,8 @@ type Options struct {
 	LatencyScale float64
 	// Logf receives diagnostics; nil discards them.
 	Logf func(format string, args ...any)
+	// Outputs is a directory of pinned command outputs (see pinnedOutput); "" for none.
+	Outputs string
 	// Phone and Profile replace the scenario when both are set.
 	Phone   Phone
 	Profile *Profile
@@ -54,9 +56,11 @@ type Device struct {
 	phone   Phone
 	scale   float64
 	fs      *memFS
+	outputs string
 	token   string // the sidekick session token
 	proc    appProcess
 	logs    logBuffer
+	pkgs    packageDB
 
 	mu         sync.Mutex
 	conns      map[net.Conn]struct{}
@@ -70,6 +74,9 @@ type reverseRule struct{ Remote, Local string }
 func Start(ctx context.Context, opts Options) (*Device, error) {
 	profile, phone, err := loadPhone(opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkOutputs(opts.Outputs); err != nil {
 		return nil, err
 	}
 	addr := opts.Addr
@@ -94,9 +101,11 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 	d := &Device{
 		ln: ln, ctx: ctx, cancel: cancel, logf: logf,
 		profile: profile, phone: phone, scale: opts.LatencyScale,
-		fs: newDeviceFS(profile), token: token,
+		fs: newDeviceFS(profile), token: token, outputs: opts.Outputs,
 		conns: map[net.Conn]struct{}{}, socketDefs: map[string]string{},
 	}
+	d.phone = newAppsPhone(phone, d)
+	d.bootPackages(time.Now())
 	if err := d.installApp(); err != nil {
 		ln.Close()
 		cancel()
@@ -238,7 +247,12 @@ func (d *Device) delay(ctx context.Context, base time.Duration) error {
 	if d.scale <= 0 || base <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(time.Duration(float64(base) * d.scale))
+	return sleep(ctx, time.Duration(float64(base)*d.scale))
+}
+
+// sleep waits for wait, or until ctx ends.
+func sleep(ctx context.Context, wait time.Duration) error {
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-t.C:

@@ -58,6 +58,9 @@ type PreviewStatus struct {
 	State   PreviewState `json:"state"`
 	Reason  BlockReason  `json:"reason,omitempty"`
 	Message string       `json:"message,omitempty"`
+	// Secure: the app's window has FLAG_SECURE, so live frames are black (the UI
+	// tree still reads). Set with the live state, from the last screen-state check.
+	Secure bool `json:"secure,omitempty"`
 }
 
 // PreviewStatusEvent is the payload of preview-status.
@@ -102,6 +105,7 @@ type Preview struct {
 	// stageHeight is the console's stage height in device pixels; previews are encoded
 	// no taller (0: the default).
 	stageHeight atomic.Int64
+	secure      atomic.Bool // the last screen-state check saw FLAG_SECURE
 
 	frames *Ring[*previewFrame]
 
@@ -265,8 +269,8 @@ func (p *Preview) captureOnce(ctx context.Context, serial string) (bool, error) 
 	p.lastCRC = sum
 	p.mu.Unlock()
 	if same {
-		if st := p.currentStatus(); st.State != StateLive {
-			p.setStatus(serial, PreviewStatus{State: StateLive})
+		if st, live := p.currentStatus(), p.liveStatus(); st != live {
+			p.setStatus(serial, live)
 		}
 		return false, nil
 	}
@@ -328,7 +332,7 @@ func (p *Preview) publish(serial string, img *image.NRGBA, sum uint32, capturedA
 	}
 	p.mu.Unlock()
 	p.frames.Add(frame)
-	p.setStatus(serial, PreviewStatus{State: StateLive})
+	p.setStatus(serial, p.liveStatus())
 	p.bus.Publish(events.PreviewReady, frame.info())
 	return true, nil
 }
@@ -347,6 +351,7 @@ func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatu
 		return &PreviewStatus{State: StateBlocked, Reason: ReasonDeviceGone, Message: fmt.Sprintf("%s stopped answering: %v", serial, err)}
 	}
 	p.sidekicks.notePackage(serial, st.Package)
+	p.secure.Store(st.Secure)
 	switch {
 	case !st.ScreenOn:
 		return &PreviewStatus{State: StateBlocked, Reason: ReasonScreenOff, Message: "The screen is off. Wake the device to continue."}
@@ -354,6 +359,11 @@ func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatu
 		return &PreviewStatus{State: StateBlocked, Reason: ReasonKeyguard, Message: "The device is locked. Unlock it to continue."}
 	}
 	return nil
+}
+
+// liveStatus is the live state with what the last screen-state check added to it.
+func (p *Preview) liveStatus() PreviewStatus {
+	return PreviewStatus{State: StateLive, Secure: p.secure.Load()}
 }
 
 func (p *Preview) currentStatus() PreviewStatus {

@@ -30,6 +30,7 @@ export function summaryOf(s: Session | SessionSummary): SessionSummary {
     itemCount: s.itemCount ?? ('items' in s && Array.isArray(s.items) ? s.items.length : 0),
     phaseCounts: s.phaseCounts,
     runtimeEvidencePolicy: s.runtimeEvidencePolicy,
+    agentPickup: s.agentPickup,
   };
 }
 

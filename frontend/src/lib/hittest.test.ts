@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NodeIndex, isMeaningful, nodeLabel, normalizeRect } from './hittest';
-import type { UiNode } from './types';
+import { NodeIndex, isMeaningful, keyboardAt, nodeLabel, normalizeRect, windowAt } from './hittest';
+import type { ScreenWindow, UiNode } from './types';
 import { node } from './testing/fixtures';
 
 const b = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
@@ -91,5 +91,30 @@ describe('nodeLabel', () => {
   });
   it('uses the resource id when there is nothing to read', () => {
     expect(nodeLabel({ class: 'android.view.View', resourceId: 'com.app:id/fab' })).toBe('View #fab');
+  });
+});
+
+describe('windows over the app', () => {
+  // Top first, as dumpsys lists them: the navigation bar over the keyboard over the app.
+  const windows: ScreenWindow[] = [
+    { title: 'NavigationBar0', type: 'navigation_bar', bounds: b(0, 2337, 1080, 2400), visible: true, focused: false },
+    { title: 'InputMethod', type: 'ime', bounds: b(0, 1644, 1080, 2400), visible: true, focused: false },
+    { title: 'NotificationShade', type: 'notification_shade', bounds: b(0, 0, 1080, 2400), visible: false, focused: false },
+    { title: 'com.example/com.example.Main', type: 'app', bounds: b(0, 0, 1080, 2400), visible: true, focused: true },
+    { title: 'ImageWallpaper', type: 'wallpaper', bounds: b(0, 0, 1080, 2400), visible: true, focused: false },
+  ];
+
+  it('finds the topmost visible window', () => {
+    expect(windowAt(windows, 540, 2000)?.type).toBe('ime');
+    expect(windowAt(windows, 540, 2380)?.type).toBe('navigation_bar');
+    expect(windowAt(windows, 540, 600)?.type).toBe('app');
+    expect(windowAt(undefined, 540, 600)).toBeNull();
+  });
+
+  it('tells a point on the keys from the app under them', () => {
+    expect(keyboardAt(windows, 540, 1800)?.title).toBe('InputMethod');
+    expect(keyboardAt(windows, 540, 1000)).toBeNull();
+    const hidden = windows.map((w) => (w.type === 'ime' ? { ...w, visible: false } : w));
+    expect(keyboardAt(hidden, 540, 1800)).toBeNull();
   });
 });

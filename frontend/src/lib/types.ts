@@ -35,6 +35,8 @@ export type {
   PreviewStatus,
   PreviewStatusEvent,
   Screen,
+  ScreenDisplay,
+  ScreenWindow,
   Session,
   SessionSummary,
   SessionUpdate,

@@ -17,14 +17,14 @@ export function snapshot(s: Partial<NodeSnapshot>): NodeSnapshot {
 }
 
 export function screen(s: Partial<FrozenScreen> & Pick<FrozenScreen, 'fingerprint' | 'width' | 'height'>): FrozenScreen {
-  return { fingerprints: { structural: '', perceptual: '', structure: '' }, package: '', activity: '', orientation: 'PORTRAIT', density: 0, ...s };
+  return { fingerprints: { structural: '', perceptual: '', structure: '' }, package: '', activity: '', density: 0, orientation: 'PORTRAIT', rotation: 0, windows: [], imeVisible: false, secure: false, ...s };
 }
 
 export function session(s: Partial<Session> & Pick<Session, 'sessionId'>): Session {
   return {
     title: '', status: 'open', createdAt: '', updatedAt: '', itemCount: 0,
     phaseCounts: { draft: 0, sent: 0, sent_modified: 0, in_progress: 0, needs_clarification: 0, wont_fix: 0, resolved: 0 },
-    runtimeEvidencePolicy: 'auto', items: [], screens: [], handoffs: [], etag: '',
+    runtimeEvidencePolicy: 'auto', agentPickup: 'batch', items: [], screens: [], handoffs: [], etag: '',
     ...s,
   };
 }
@@ -34,6 +34,7 @@ export function item(i: Partial<Item> & Pick<Item, 'itemId' | 'sequenceNumber'>)
     sessionId: '', screenId: '', clientWorkspaceId: '', clientDraftItemId: '', target: { type: 'screen' },
     severity: 'med', comment: '', delivery: 'draft', status: 'open', phase: 'draft', resolvedBy: '', agentNote: '',
     agentSummary: '', agentQuestion: '', userAnswer: '', createdAt: '', updatedAt: '', lastHandedOffAt: null, cropUrl: '',
+    resolvedAt: null, forcedSave: false,
     ...i,
   };
 }
