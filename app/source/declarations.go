@@ -165,16 +165,23 @@ func (s *kotlinScan) class(j int) {
 		if c[k] == ':' {
 			break
 		}
+		// Java: `class X extends Base`.
+		if c[k] == 'e' && k+7 < len(c) && string(c[k:k+7]) == "extends" && !isIdentPart(c[k-1]) && !isIdentPart(c[k+7]) {
+			k += 6
+			break
+		}
 	}
-	if k >= len(c) || c[k] != ':' {
+	if k >= len(c) || c[k] != ':' && c[k] != 's' {
 		return
 	}
 	for k < len(c) && c[k] != '{' && k-start < 400 {
 		if isIdentStart(c[k]) {
 			var base string
 			base, k = s.ident(k)
-			if activityBases[base] {
-				s.fi.Activities = append(s.fi.Activities, Activity{Name: name, Line: s.lineOf(j)})
+			// The platform bases, or an app's own base activity
+			// (KiwixMainActivity : CoreMainActivity).
+			if activityBases[base] || strings.HasSuffix(base, "Activity") {
+				s.fi.Activities = append(s.fi.Activities, Activity{Name: name, Line: s.lineOf(j), Base: base})
 				return
 			}
 			continue

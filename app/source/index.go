@@ -37,7 +37,15 @@ type Index struct {
 	templated []templatedPosting
 	defs      map[string][]posting // composable name → file + def index (entry field)
 	calls     map[string][]posting // composable-looking name → file + call index
-	buildTime time.Duration
+	// classFiles and layoutFiles find the file declaring a class or a
+	// layout-like resource ("layout/main", "xml/prefs"), for reachable.
+	classFiles  map[string][]*FileIndex
+	layoutFiles map[string][]*FileIndex
+	// reachCache holds reachable's answer per Activity; any change to the
+	// files clears it. reachMu guards it, since Match runs under the read lock.
+	reachMu    sync.Mutex
+	reachCache map[string]map[*FileIndex]bool
+	buildTime  time.Duration
 }
 
 type posting struct {
@@ -124,6 +132,7 @@ func newIndex(root string) *Index {
 	return &Index{
 		root: root, files: map[string]*FileIndex{}, byValue: map[string][]posting{},
 		byKey: map[string][]posting{}, defs: map[string][]posting{}, calls: map[string][]posting{},
+		classFiles: map[string][]*FileIndex{}, layoutFiles: map[string][]*FileIndex{},
 	}
 }
 
@@ -205,6 +214,13 @@ func packageName(src []byte) string {
 // addFile links a parsed file into the lookup maps.
 func (idx *Index) addFile(fi *FileIndex) {
 	idx.files[fi.Path] = fi
+	idx.reachCache = nil
+	for _, c := range fi.Classes {
+		idx.classFiles[c] = append(idx.classFiles[c], fi)
+	}
+	if fi.Layout != "" {
+		idx.layoutFiles[fi.Layout] = append(idx.layoutFiles[fi.Layout], fi)
+	}
 	for i, e := range fi.Entries {
 		p := posting{fi, int32(i)}
 		switch e.Kind {
@@ -252,6 +268,26 @@ func entryKey(e Entry) string {
 // keeps an update proportional to the file, not the project.
 func (idx *Index) removeFile(fi *FileIndex) {
 	delete(idx.files, fi.Path)
+	idx.reachCache = nil
+	dropFile := func(m map[string][]*FileIndex, k string) {
+		kept := m[k][:0]
+		for _, f := range m[k] {
+			if f != fi {
+				kept = append(kept, f)
+			}
+		}
+		if len(kept) == 0 {
+			delete(m, k)
+		} else {
+			m[k] = kept
+		}
+	}
+	for _, c := range fi.Classes {
+		dropFile(idx.classFiles, c)
+	}
+	if fi.Layout != "" {
+		dropFile(idx.layoutFiles, fi.Layout)
+	}
 	drop := func(m map[string][]posting, k string) {
 		ps := m[k]
 		kept := ps[:0]
@@ -341,8 +377,9 @@ type snapshot struct {
 	Files   []*FileIndex
 }
 
-// Version 2 added layout files and view references.
-const snapshotVersion = 2
+// Version 2 added layout files and view references; 3 Java files, res/xml
+// and navigation resources, plurals, classes and the names code reaches.
+const snapshotVersion = 3
 
 // Marshal serialises the index so the app can cache it between runs.
 func (idx *Index) Marshal() ([]byte, error) {

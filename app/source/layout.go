@@ -32,11 +32,17 @@ func layoutOf(p string) (string, bool) {
 	if q, _, ok := strings.Cut(kind, "-"); ok {
 		kind = q // layout-land, layout-sw600dp, menu-v21, …
 	}
-	if kind != "layout" && kind != "menu" {
+	if !layoutKinds[kind] {
 		return "", false
 	}
 	return layoutKey(kind, strings.TrimSuffix(path.Base(p), ".xml")), true
 }
+
+// layoutKinds are the resource folders indexed like layouts: what each
+// element declares sits at its start tag. xml/ holds PreferenceScreens (and
+// other XML whose text attributes are indexed alike), navigation/ the
+// destinations a NavHost shows.
+var layoutKinds = map[string]bool{"layout": true, "menu": true, "xml": true, "navigation": true}
 
 // qualifiedLayout reports whether a layout file sits in a qualified folder
 // (layout-land, layout-v21), which ranks after the default variant on ties.
@@ -101,7 +107,18 @@ const (
 var layoutTextAttrs = map[string]uint8{
 	"text": kindText, "hint": kindText, "title": kindText, "subtitle": kindText,
 	"contentDescription": kindCD,
+	// Preferences: the summary line, the two-state summaries of switches and
+	// check boxes, and their dialogs; navigation destinations: the label the
+	// toolbar shows.
+	"summary": kindText, "summaryOn": kindText, "summaryOff": kindText, "dialogTitle": kindText,
+	"dialogMessage": kindText, "positiveButtonText": kindText, "negativeButtonText": kindText,
+	"label": kindText, "queryHint": kindText, "helperText": kindText, "placeholderText": kindText,
+	"tooltipText": kindCD, "navigationContentDescription": kindCD,
 }
+
+// classAttrs name the class a layout element stands for or hosts: a
+// <fragment android:name>, a preference's app:fragment, a nav destination.
+var classAttrs = map[string]bool{"name": true, "fragment": true, "class": true}
 
 var bindingStringRef = regexp.MustCompile(`@string/(\w+)`)
 
@@ -140,6 +157,10 @@ func extractLayout(fi *FileIndex, src []byte) error {
 			e.LineHash = hashLine(lineText(src, lines, int(line)))
 			fi.Entries = append(fi.Entries, e)
 		}
+		if strings.Contains(se.Name.Local, ".") {
+			// A custom view: its class draws what the attributes configure.
+			add(Entry{Kind: kindClassRef, Key: simpleClass(se.Name.Local)})
+		}
 		for _, a := range se.Attr {
 			ns := a.Name.Space
 			android := ns == nsAndroid || ns == "android"
@@ -152,14 +173,27 @@ func extractLayout(fi *FileIndex, src []byte) error {
 				if key := layoutIDKey(a.Value); key != "" {
 					add(Entry{Kind: kindViewID, Key: key, Value: se.Name.Local})
 				}
+			case (android || ns == nsApp || ns == "app" || ns == "") && classAttrs[a.Name.Local] && strings.Contains(a.Value, "."):
+				add(Entry{Kind: kindClassRef, Key: simpleClass(a.Value)})
 			case android || ns == nsApp || ns == "app":
 				if ctx, ok := layoutTextAttrs[a.Name.Local]; ok {
 					layoutText(a.Value, ctx, add)
 					continue
 				}
+				if key, ok := strings.CutPrefix(a.Value, "@string/"); ok {
+					// A custom view attribute (app:cardTitle="@string/x"):
+					// the view shows the string, unless the name says it
+					// is read aloud (app:navigationContentDescription).
+					ctx := kindText
+					if strings.Contains(a.Name.Local, "ContentDescription") {
+						ctx = kindCD
+					}
+					add(Entry{Kind: kindStringRes, Ctx: ctx, Key: key})
+					continue
+				}
 				// app:menu="@menu/drawer", app:headerLayout, ViewStub's
 				// android:layout: this layout's owner shows those too.
-				for _, kind := range []string{"layout", "menu"} {
+				for _, kind := range []string{"layout", "menu", "navigation", "xml"} {
 					if name, ok := strings.CutPrefix(a.Value, "@"+kind+"/"); ok {
 						add(Entry{Kind: kindLayoutRef, Key: layoutKey(kind, name)})
 					}
@@ -167,6 +201,15 @@ func extractLayout(fi *FileIndex, src []byte) error {
 			}
 		}
 	}
+}
+
+// simpleClass is the last segment of a class name ("a.b.Outer$Inner" → "Inner").
+func simpleClass(v string) string {
+	v = strings.TrimSpace(v)
+	if i := strings.LastIndexAny(v, ".$"); i >= 0 {
+		v = v[i+1:]
+	}
+	return v
 }
 
 // layoutIDKey turns "@+id/x", "@id/x" or "@android:id/x" into an index key.

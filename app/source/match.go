@@ -90,8 +90,18 @@ const (
 	// that string on that view, unlike R.string.x in code, which may feed a
 	// dialog or a toast.
 	layoutTextWeight = 1.0
-	// layoutActivityBoost: the selected screen's Activity inflates the layout.
+	// layoutActivityBoost: the selected screen's Activity shows the file (it
+	// inflates the layout, hosts the fragment, calls the composable).
 	layoutActivityBoost = 0.15
+	// stringDefWeight: a strings.xml line matching the text; below any use
+	// (stringDefUsedWeight) once a use exists. localizedPenalty keeps a
+	// values-xx/ file below the default values/ one.
+	stringDefWeight     = 0.45
+	stringDefUsedWeight = 0.3
+	localizedPenalty    = 0.9
+	// selfIDWeight: an id inside a custom view's own layout is shared by every
+	// instance of the view, so it says less than the instance's attributes.
+	selfIDWeight = 0.5
 )
 
 // normalize makes screen text and source text comparable: case folded,
@@ -236,9 +246,20 @@ func (idx *Index) expand(hits []hit, p posting, sg signal, scale float64) []hit 
 	case kindLiteral:
 		at(p.file, e, pick(sg, TokLiteral), 0.55, nil)
 	case kindXMLString:
-		at(p.file, e, pick(sg, TokStringRes), 0.45, nil)
+		uses := idx.byKey["res:"+e.Key]
+		// The definition is where the words live, not where the screen is:
+		// with a use in code or a layout it ranks below every use, and a
+		// translation (values-de/) below the default values/.
+		w := stringDefWeight
+		if len(uses) > 0 {
+			w = stringDefUsedWeight
+		}
+		if localizedValues(p.file.Path) {
+			w *= localizedPenalty
+		}
+		at(p.file, e, pick(sg, TokStringRes), w, nil)
 		res := p
-		for _, u := range idx.byKey["res:"+e.Key] {
+		for _, u := range uses {
 			ue := u.file.Entries[u.n]
 			w := 0.95
 			if ue.Ctx != sg.ctx {

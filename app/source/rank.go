@@ -185,7 +185,9 @@ func (idx *Index) roleAndActivity(q Query, locs map[string]*loc) {
 		act = act[i+1:]
 	}
 	var actDirs []string
+	var shows map[*FileIndex]bool
 	if act != "" {
+		shows = idx.reachable(act)
 		for _, fi := range idx.files {
 			for _, a := range fi.Activities {
 				if a.Name == act {
@@ -204,16 +206,17 @@ func (idx *Index) roleAndActivity(q Query, locs map[string]*loc) {
 				}
 			}
 		}
+		if shows[l.file] {
+			l.score += layoutActivityBoost
+			l.addToken(TokActivity)
+			continue
+		}
 		for _, d := range actDirs {
 			if strings.HasPrefix(l.file.Path, d) {
 				l.score += activityBoost
 				l.addToken(TokActivity)
 				break
 			}
-		}
-		if act != "" && l.file.Layout != "" && idx.inflatedBy(l.file, act) {
-			l.score += layoutActivityBoost
-			l.addToken(TokActivity)
 		}
 	}
 }

@@ -20,7 +20,11 @@ func (idx *Index) viewIDHits(rid, tok string) []hit {
 	var hits []hit
 	for _, p := range idx.byKey["id:"+key] {
 		e := p.file.Entries[p.n]
-		hits = append(hits, hit{p.file, e.Line, e.Owner, tok, viewIDWeight, nil})
+		w := viewIDWeight
+		if idx.selfInflated(p.file) {
+			w = selfIDWeight
+		}
+		hits = append(hits, hit{p.file, e.Line, e.Owner, tok, w, nil})
 	}
 	for _, p := range idx.byKey["idref:"+key] {
 		e := p.file.Entries[p.n]
@@ -63,15 +67,16 @@ func (idx *Index) layoutOwners(fi *FileIndex) []posting {
 	return out
 }
 
-// inflatedBy reports whether class act (a simple name) inflates the layout.
-func (idx *Index) inflatedBy(fi *FileIndex, act string) bool {
-	for _, p := range idx.layoutOwners(fi) {
-		v := p.file.Entries[p.n].Value
-		if v == act || strings.HasPrefix(v, act+".") {
-			return true
+// selfInflated reports whether a layout is only ever inflated by a view into
+// itself (a custom view's content).
+func (idx *Index) selfInflated(fi *FileIndex) bool {
+	refs := idx.byKey["lay:"+fi.Layout]
+	for _, p := range refs {
+		if p.file.Entries[p.n].Ctx != selfRoot {
+			return false
 		}
 	}
-	return false
+	return len(refs) > 0
 }
 
 // viewOwner fills a candidate's owner for View code: a layout candidate is
