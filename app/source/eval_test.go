@@ -184,7 +184,8 @@ func TestSourceEval(t *testing.T) {
 	}
 	tallies := map[string]map[string]*evalTally{} // set → kind ("all" too)
 	for _, c := range ef.Cases {
-		rank, files := evalRank(indexes[c.Project].Match(c.Query), c.Expect)
+		cands := indexes[c.Project].Match(c.Query)
+		rank, _ := evalRank(cands, c.Expect)
 		if tallies[c.Set] == nil {
 			tallies[c.Set] = map[string]*evalTally{}
 		}
@@ -195,7 +196,11 @@ func TestSourceEval(t *testing.T) {
 			tallies[c.Set][k].add(rank)
 		}
 		if rank != 0 && testing.Verbose() {
-			t.Logf("%s %-28s rank=%d want %v got %v", c.ID, c.Kind, rank, c.Expect, head(files, 3))
+			var got []string
+			for _, cd := range cands[:min(len(cands), 3)] {
+				got = append(got, fmt.Sprintf("%s:%d %.2f %v", cd.File, cd.Line, cd.Score, cd.Matched))
+			}
+			t.Logf("%s %-28s rank=%d want %v\n\tgot %s", c.ID, c.Kind, rank, c.Expect, strings.Join(got, "\n\t    "))
 		}
 	}
 	var sets []string

@@ -99,9 +99,15 @@ const (
 	stringDefWeight     = 0.45
 	stringDefUsedWeight = 0.3
 	localizedPenalty    = 0.9
-	// selfIDWeight: an id inside a custom view's own layout is shared by every
-	// instance of the view, so it says less than the instance's attributes.
-	selfIDWeight = 0.5
+	// selfLayoutPenalty: a custom view's own layout (inflated into the view
+	// itself) is shared by every instance; the instance's attributes in the
+	// including layout say what this one shows.
+	selfLayoutPenalty = 0.6
+	// frameworkIDWeight: a framework id (android:id/title) in an app layout.
+	frameworkIDWeight = 0.3
+	// otherIDPenalty: text on a layout element whose android:id differs from
+	// the selected node's resource-id belongs to another view.
+	otherIDPenalty = 0.6
 )
 
 // normalize makes screen text and source text comparable: case folded,
@@ -182,6 +188,18 @@ func templateMatches(parts []string, t string) bool {
 	return true
 }
 
+// templateScale weighs a template match by how much of the text its literal
+// parts spell out: "Session starting in %s minutes" explains "Session
+// starting in 5 minutes" better than "%s minutes" does.
+func templateScale(parts []string, t string) float64 {
+	lit := 0
+	for _, p := range parts {
+		lit += len(strings.TrimSpace(p))
+	}
+	cover := min(1, float64(lit)/float64(max(1, len(t))))
+	return 0.6 + 0.25*cover
+}
+
 // hit is one piece of evidence at one location.
 type hit struct {
 	file   *FileIndex
@@ -221,7 +239,7 @@ func (idx *Index) lookup(value string, sg signal) []hit {
 	}
 	for _, tp := range idx.templated {
 		if templateMatches(tp.parts, k) {
-			hits = idx.expand(hits, tp.posting, sg, 0.8)
+			hits = idx.expand(hits, tp.posting, sg, templateScale(tp.parts, k))
 		}
 	}
 	return hits

@@ -96,9 +96,23 @@ func (idx *Index) Match(q Query) []Candidate {
 		}
 	}
 	idx.nearby(q, locs, get)
+	ridKey := ""
+	if strings.TrimSpace(q.ResourceID) != "" {
+		ridKey = resourceIDKey(q.ResourceID)
+	}
 	for _, l := range locs {
+		if ridKey != "" && l.file.Layout != "" && otherViewID(l.file, l.line, ridKey) {
+			for _, f := range []string{"text", "cd"} {
+				if w, ok := l.signals[f]; ok {
+					l.signals[f] = w * otherIDPenalty
+				}
+			}
+		}
 		for _, w := range l.signals {
 			l.score += w
+		}
+		if l.file.Layout != "" && idx.selfInflated(l.file) {
+			l.score *= selfLayoutPenalty
 		}
 	}
 	idx.roleAndActivity(q, locs)

@@ -18,12 +18,15 @@ func (idx *Index) viewIDHits(rid, tok string) []hit {
 		return nil
 	}
 	var hits []hit
+	w := viewIDWeight
+	if strings.HasPrefix(key, "android:") {
+		// android:id/title, /summary, /text1, /alertTitle: the framework's
+		// standard slots (every preference row, list item and dialog), which
+		// an app layout may redeclare; weak evidence for any one layout.
+		w = frameworkIDWeight
+	}
 	for _, p := range idx.byKey["id:"+key] {
 		e := p.file.Entries[p.n]
-		w := viewIDWeight
-		if idx.selfInflated(p.file) {
-			w = selfIDWeight
-		}
 		hits = append(hits, hit{p.file, e.Line, e.Owner, tok, w, nil})
 	}
 	for _, p := range idx.byKey["idref:"+key] {
@@ -65,6 +68,27 @@ func (idx *Index) layoutOwners(fi *FileIndex) []posting {
 		return a.n < b.n
 	})
 	return out
+}
+
+// otherViewID reports whether the layout element at line declares a view id
+// other than key; a custom view element (whose inner views carry their own
+// ids) never does.
+func otherViewID(fi *FileIndex, line int32, key string) bool {
+	other := false
+	for _, e := range fi.Entries {
+		if e.Line != line {
+			continue
+		}
+		switch {
+		case e.Kind == kindClassRef:
+			return false
+		case e.Kind == kindViewID && e.Key == key:
+			return false
+		case e.Kind == kindViewID:
+			other = true
+		}
+	}
+	return other
 }
 
 // selfInflated reports whether a layout is only ever inflated by a view into
