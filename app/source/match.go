@@ -327,3 +327,14 @@ func (idx *Index) convention(tag string) []hit {
 	}
 	return hits
 }
+
+// IsStringsDefinition reports whether a candidate file is a string resource
+// file (values*/strings.xml and the like): where words are defined, never the
+// screen to edit.
+func IsStringsDefinition(file string) bool { return isStringsFile(file) }
+
+// Confident reports whether the best candidate is worth presenting as the
+// place to edit: a use (code or layout), graded above low.
+func Confident(cands []Candidate) bool {
+	return len(cands) > 0 && !isStringsFile(cands[0].File) && cands[0].Confidence != "low"
+}
