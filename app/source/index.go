@@ -408,6 +408,15 @@ func Unmarshal(data []byte) (*Index, error) {
 	}
 	idx := newIndex(snap.Root)
 	idx.reason, idx.modules = snap.Reason, snap.Modules
+	// Sizing the lookup maps up front spares the rehashing a large project
+	// would otherwise go through on every start.
+	n := 0
+	for _, fi := range snap.Files {
+		n += len(fi.Entries)
+	}
+	idx.files = make(map[string]*FileIndex, len(snap.Files))
+	idx.byValue = make(map[string][]posting, n/2)
+	idx.byKey = make(map[string][]posting, n/4)
 	for _, fi := range snap.Files {
 		idx.addFile(fi)
 	}

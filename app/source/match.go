@@ -120,6 +120,9 @@ func fold(s string, keepEdges bool) string {
 	if s == "" {
 		return ""
 	}
+	if r, ok := foldASCII(s, keepEdges); ok {
+		return r
+	}
 	var b strings.Builder
 	space := false
 	for _, r := range s {
@@ -140,6 +143,34 @@ func fold(s string, keepEdges bool) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+// foldASCII is fold for plain ASCII text, the common case, without decoding
+// runes; ok is false when s holds anything else.
+func foldASCII(s string, keepEdges bool) (string, bool) {
+	buf := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80:
+			return "", false
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			space = len(buf) > 0 || keepEdges
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space {
+			buf = append(buf, ' ')
+			space = false
+		}
+		buf = append(buf, c)
+	}
+	if space && keepEdges {
+		buf = append(buf, ' ')
+	}
+	return string(buf), true
 }
 
 // templateParts splits a templated value into its normalised literal parts,
