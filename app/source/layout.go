@@ -135,6 +135,7 @@ func extractLayout(fi *FileIndex, src []byte) error {
 	}
 	dec := xml.NewDecoder(bytes.NewReader(src))
 	dec.Strict = false
+	root := true
 	for {
 		off := int(dec.InputOffset())
 		tok, err := dec.Token()
@@ -147,6 +148,15 @@ func extractLayout(fi *FileIndex, src []byte) error {
 		se, ok := tok.(xml.StartElement)
 		if !ok {
 			continue
+		}
+		if root {
+			root = false
+			// res/xml also holds widget, shortcut and backup descriptors,
+			// whose labels are not on any screen: only preference
+			// hierarchies are indexed there.
+			if strings.HasPrefix(fi.Layout, "xml/") && !strings.Contains(se.Name.Local, "Preference") {
+				return nil
+			}
 		}
 		if i := bytes.IndexByte(src[min(off, len(src)):], '<'); i >= 0 {
 			off += i
