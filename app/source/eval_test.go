@@ -189,7 +189,7 @@ func TestSourceEval(t *testing.T) {
 		if tallies[c.Set] == nil {
 			tallies[c.Set] = map[string]*evalTally{}
 		}
-		for _, k := range []string{c.Kind, "all"} {
+		for _, k := range []string{c.Kind, "all", "project " + c.Project} {
 			if tallies[c.Set][k] == nil {
 				tallies[c.Set][k] = &evalTally{}
 			}
@@ -217,7 +217,14 @@ func TestSourceEval(t *testing.T) {
 				kinds = append(kinds, k)
 			}
 		}
-		sort.Strings(kinds)
+		sort.Slice(kinds, func(i, j int) bool {
+			// Kinds first, then the per-project rows.
+			pi, pj := strings.HasPrefix(kinds[i], "project "), strings.HasPrefix(kinds[j], "project ")
+			if pi != pj {
+				return pj
+			}
+			return kinds[i] < kinds[j]
+		})
 		for _, k := range append(kinds, "all") {
 			e := tallies[s][k]
 			fmt.Fprintf(&b, "\n%-30s %5d %6.0f%% %6.0f%%", k, e.n, pct(e.first, e.n), pct(e.top3, e.n))
