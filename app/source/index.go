@@ -7,7 +7,6 @@ package source
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -366,59 +365,4 @@ func (idx *Index) Stats() Stats {
 		}
 	}
 	return st
-}
-
-// snapshot is the serialised form; lookup maps are rebuilt on load.
-type snapshot struct {
-	Version int
-	Root    string
-	Reason  string
-	Modules []module
-	Files   []*FileIndex
-}
-
-// Version 2 added layout files and view references; 3 Java files, res/xml
-// and navigation resources, plurals, classes and the names code reaches.
-const snapshotVersion = 3
-
-// Marshal serialises the index so the app can cache it between runs.
-func (idx *Index) Marshal() ([]byte, error) {
-	idx.mu.RLock()
-	defer idx.mu.RUnlock()
-	snap := snapshot{Version: snapshotVersion, Root: idx.root, Reason: idx.reason, Modules: idx.modules}
-	for _, fi := range idx.files {
-		snap.Files = append(snap.Files, fi)
-	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&snap); err != nil {
-		return nil, fmt.Errorf("encode source index: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-// Unmarshal restores an index written by Marshal. Call Refresh afterwards to
-// pick up files that changed while it sat in the cache.
-func Unmarshal(data []byte) (*Index, error) {
-	var snap snapshot
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&snap); err != nil {
-		return nil, fmt.Errorf("decode source index: %w", err)
-	}
-	if snap.Version != snapshotVersion {
-		return nil, fmt.Errorf("decode source index: version %d, want %d", snap.Version, snapshotVersion)
-	}
-	idx := newIndex(snap.Root)
-	idx.reason, idx.modules = snap.Reason, snap.Modules
-	// Sizing the lookup maps up front spares the rehashing a large project
-	// would otherwise go through on every start.
-	n := 0
-	for _, fi := range snap.Files {
-		n += len(fi.Entries)
-	}
-	idx.files = make(map[string]*FileIndex, len(snap.Files))
-	idx.byValue = make(map[string][]posting, n/2)
-	idx.byKey = make(map[string][]posting, n/4)
-	for _, fi := range snap.Files {
-		idx.addFile(fi)
-	}
-	return idx, nil
 }
