@@ -183,9 +183,18 @@ func TestSourceEval(t *testing.T) {
 		indexes[p.Name] = idx
 	}
 	tallies := map[string]map[string]*evalTally{} // set → kind ("all" too)
+	// Cases with no candidate at all, and cases whose best candidate is a
+	// string definition rather than a use.
+	empty, defFirst := map[string]int{}, map[string]int{}
 	for _, c := range ef.Cases {
 		cands := indexes[c.Project].Match(c.Query)
 		rank, _ := evalRank(cands, c.Expect)
+		switch {
+		case len(cands) == 0:
+			empty[c.Set]++
+		case IsStringsDefinition(cands[0].File):
+			defFirst[c.Set]++
+		}
 		if tallies[c.Set] == nil {
 			tallies[c.Set] = map[string]*evalTally{}
 		}
@@ -229,6 +238,7 @@ func TestSourceEval(t *testing.T) {
 			e := tallies[s][k]
 			fmt.Fprintf(&b, "\n%-30s %5d %6.0f%% %6.0f%%", k, e.n, pct(e.first, e.n), pct(e.top3, e.n))
 		}
+		fmt.Fprintf(&b, "\nno candidate: %d; a strings file first: %d", empty[s], defFirst[s])
 		t.Log(b.String())
 		all, floor := tallies[s]["all"], ef.Floors[s]
 		if pct(all.first, all.n) < 100*floor.First || pct(all.top3, all.n) < 100*floor.Top3 {
