@@ -190,7 +190,7 @@ func extractLayout(fi *FileIndex, src []byte) error {
 					layoutText(a.Value, ctx, add)
 					continue
 				}
-				if key, ok := strings.CutPrefix(a.Value, "@string/"); ok {
+				if key, ok := strings.CutPrefix(a.Value, "@string/"); ok && !hiddenAttr(a.Name.Local) {
 					// A custom view attribute (app:cardTitle="@string/x"):
 					// the view shows the string, unless the name says it
 					// is read aloud (app:navigationContentDescription).
@@ -211,6 +211,13 @@ func extractLayout(fi *FileIndex, src []byte) error {
 			}
 		}
 	}
+}
+
+// hiddenAttr names attributes whose string is never shown: layout behaviour
+// class names, autofill hints, preference keys and dependencies.
+func hiddenAttr(name string) bool {
+	return strings.HasPrefix(name, "layout_") || strings.HasPrefix(name, "autofill") ||
+		name == "key" || name == "dependency" || name == "defaultValue" || name == "entryValues"
 }
 
 // simpleClass is the last segment of a class name ("a.b.Outer$Inner" → "Inner").
