@@ -380,18 +380,25 @@ func (s *kotlinScan) stringRef(i int, key string) {
 		for q >= 0 && isIdentPart(c[q]) {
 			q--
 		}
-		if strings.HasSuffix(string(c[q+1:e]), "tringResource") {
+		// stringResource(…), getString(…), getText(…), getQuantityString(…):
+		// what matters is what the resolved text is passed to.
+		if name := string(c[q+1 : e]); strings.HasSuffix(name, "tringResource") || strings.HasPrefix(name, "get") &&
+			(strings.HasSuffix(name, "String") || strings.HasSuffix(name, "Text")) {
 			p = s.prevNonSpace(q + 1)
 		}
 	}
-	if p >= 0 && c[p] == '=' {
+	if p >= 0 && (c[p] == '=' || c[p] == '(') {
 		q := s.prevNonSpace(p)
 		e := q + 1
 		for q >= 0 && isIdentPart(c[q]) {
 			q--
 		}
-		if k, ok := textParams[string(c[q+1:e])]; ok {
+		name := string(c[q+1 : e])
+		if k, ok := textParams[name]; ok && c[p] == '=' {
 			ctx = k
+		}
+		if c[p] == '(' && name == "setContentDescription" {
+			ctx = kindCD // Java's view.setContentDescription(getString(R.string.x))
 		}
 	}
 	s.add(Entry{Kind: kindStringRes, Ctx: ctx, Key: key}, i)

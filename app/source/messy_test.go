@@ -69,6 +69,12 @@ func TestMessyProject(t *testing.T) {
 			t.Fatalf("got %v", files(got))
 		}
 	})
+	t.Run("Java setContentDescription(getString(…)) reads as a content description", func(t *testing.T) {
+		got := idx.Match(Query{ContentDescription: "Confirm the route"})
+		if len(got) == 0 || got[0].File != mainJava || got[0].Score < 0.95 {
+			t.Fatalf("got %+v", got)
+		}
+	})
 	t.Run("translation below the default", func(t *testing.T) {
 		var def, de int = -1, -1
 		for i, c := range idx.Match(Query{Text: "OK"}) {
