@@ -26,11 +26,12 @@ type Index struct {
 	files   map[string]*FileIndex
 	// byValue maps a normalised string to the entries showing it.
 	byValue map[string][]posting
-	// byKey maps "res:x" (code or layouts using R.string.x), "xml:x" (its
-	// values), "ref:NAME" (code passing constant NAME), "id:x" (layout
-	// elements with android:id x), "idref:x" (code reaching view x) and
-	// "lay:kind/x" (code or <include> inflating layout x) to entries.
-	byKey map[string][]posting
+	// byKey maps a reference to the entries making it: {kindStringRes, x}
+	// (code or layouts using R.string.x), {kindRef, NAME} (code passing
+	// constant NAME), {kindViewID, x} (layout elements with android:id x),
+	// {kindIDRef, x} (code reaching view x) and {kindLayoutRef, kind/x} (code
+	// or <include> inflating layout x).
+	byKey map[refKey][]posting
 	// templated holds entries whose value has template holes; they are matched
 	// by scanning, since a hole can stand for any text.
 	templated []templatedPosting
@@ -130,7 +131,7 @@ func Build(ctx context.Context, dir string) (*Index, error) {
 func newIndex(root string) *Index {
 	return &Index{
 		root: root, files: map[string]*FileIndex{}, byValue: map[string][]posting{},
-		byKey: map[string][]posting{}, defs: map[string][]posting{}, calls: map[string][]posting{},
+		byKey: map[refKey][]posting{}, defs: map[string][]posting{}, calls: map[string][]posting{},
 		classFiles: map[string][]*FileIndex{}, layoutFiles: map[string][]*FileIndex{},
 	}
 }
@@ -232,7 +233,7 @@ func (idx *Index) addFile(fi *FileIndex) {
 				idx.byValue[k] = append(idx.byValue[k], p)
 			}
 		}
-		if k := entryKey(e); k != "" {
+		if k, ok := entryKey(e); ok {
 			idx.byKey[k] = append(idx.byKey[k], p)
 		}
 	}
@@ -244,23 +245,20 @@ func (idx *Index) addFile(fi *FileIndex) {
 	}
 }
 
-// entryKey is the byKey key an entry is filed under, or "".
-func entryKey(e Entry) string {
+// refKey is a byKey key: an entry kind and the name it refers to (a struct,
+// so filing an entry allocates no key string).
+type refKey struct {
+	kind uint8
+	name string
+}
+
+// entryKey is the byKey key an entry is filed under, if any.
+func entryKey(e Entry) (refKey, bool) {
 	switch e.Kind {
-	case kindStringRes:
-		return "res:" + e.Key
-	case kindXMLString:
-		return "xml:" + e.Key
-	case kindRef:
-		return "ref:" + e.Key
-	case kindViewID:
-		return "id:" + e.Key
-	case kindIDRef:
-		return "idref:" + e.Key
-	case kindLayoutRef:
-		return "lay:" + e.Key
+	case kindStringRes, kindRef, kindViewID, kindIDRef, kindLayoutRef:
+		return refKey{e.Kind, e.Key}, true
 	}
-	return ""
+	return refKey{}, false
 }
 
 // removeFile unlinks a file; only the lists it appears in are touched, which
@@ -287,20 +285,7 @@ func (idx *Index) removeFile(fi *FileIndex) {
 	if fi.Layout != "" {
 		dropFile(idx.layoutFiles, fi.Layout)
 	}
-	drop := func(m map[string][]posting, k string) {
-		ps := m[k]
-		kept := ps[:0]
-		for _, p := range ps {
-			if p.file != fi {
-				kept = append(kept, p)
-			}
-		}
-		if len(kept) == 0 {
-			delete(m, k)
-		} else {
-			m[k] = kept
-		}
-	}
+	drop := func(m map[string][]posting, k string) { dropPostings(m, k, fi) }
 	templated := false
 	for _, e := range fi.Entries {
 		if e.Templated || strings.Contains(e.Value, templateMark) {
@@ -308,8 +293,8 @@ func (idx *Index) removeFile(fi *FileIndex) {
 		} else if k := normalize(e.Value); k != "" {
 			drop(idx.byValue, k)
 		}
-		if k := entryKey(e); k != "" {
-			drop(idx.byKey, k)
+		if k, ok := entryKey(e); ok {
+			dropPostings(idx.byKey, k, fi)
 		}
 	}
 	if templated {
@@ -365,4 +350,20 @@ func (idx *Index) Stats() Stats {
 		}
 	}
 	return st
+}
+
+// dropPostings removes fi's postings under key k.
+func dropPostings[K comparable](m map[K][]posting, k K, fi *FileIndex) {
+	ps := m[k]
+	kept := ps[:0]
+	for _, p := range ps {
+		if p.file != fi {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		delete(m, k)
+	} else {
+		m[k] = kept
+	}
 }

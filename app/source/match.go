@@ -295,7 +295,7 @@ func (idx *Index) expand(hits []hit, p posting, sg signal, scale float64) []hit 
 	case kindLiteral:
 		at(p.file, e, pick(sg, TokLiteral), 0.55, nil)
 	case kindXMLString:
-		uses := idx.byKey["res:"+e.Key]
+		uses := idx.byKey[refKey{kindStringRes, e.Key}]
 		// The definition is where the words live, not where the screen is:
 		// with a use in code or a layout it ranks below every use, and a
 		// translation (values-de/) below the default values/.
@@ -324,7 +324,7 @@ func (idx *Index) expand(hits []hit, p posting, sg signal, scale float64) []hit 
 		}
 	case kindConst:
 		at(p.file, e, pick(sg, TokLiteral), 0.5, nil)
-		for _, u := range idx.byKey["ref:"+e.Key] {
+		for _, u := range idx.byKey[refKey{kindRef, e.Key}] {
 			ue := u.file.Entries[u.n]
 			w := 0.95
 			if ue.Ctx != sg.ctx {

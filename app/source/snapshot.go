@@ -66,7 +66,7 @@ func Unmarshal(data []byte) (*Index, error) {
 	// would otherwise go through on every start.
 	idx.files = make(map[string]*FileIndex, h.Files)
 	idx.byValue = make(map[string][]posting, h.Entries/2)
-	idx.byKey = make(map[string][]posting, h.Entries/4)
+	idx.byKey = make(map[refKey][]posting, h.Entries/4)
 	batches := make(chan []*FileIndex, 2)
 	var decErr error
 	go func() {

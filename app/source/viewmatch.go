@@ -25,11 +25,11 @@ func (idx *Index) viewIDHits(rid, tok string) []hit {
 		// an app layout may redeclare; weak evidence for any one layout.
 		w = frameworkIDWeight
 	}
-	for _, p := range idx.byKey["id:"+key] {
+	for _, p := range idx.byKey[refKey{kindViewID, key}] {
 		e := p.file.Entries[p.n]
 		hits = append(hits, hit{p.file, e.Line, e.Owner, tok, w, nil})
 	}
-	for _, p := range idx.byKey["idref:"+key] {
+	for _, p := range idx.byKey[refKey{kindIDRef, key}] {
 		e := p.file.Entries[p.n]
 		hits = append(hits, hit{p.file, e.Line, e.Owner, tok, viewIDRefWeight, nil})
 	}
@@ -48,7 +48,7 @@ func (idx *Index) layoutOwners(fi *FileIndex) []posting {
 			return
 		}
 		seen[key] = true
-		for _, p := range idx.byKey["lay:"+key] {
+		for _, p := range idx.byKey[refKey{kindLayoutRef, key}] {
 			if p.file.Layout != "" {
 				walk(p.file.Layout, depth+1) // an <include> in another layout
 				continue
@@ -94,7 +94,7 @@ func otherViewID(fi *FileIndex, line int32, key string) bool {
 // selfInflated reports whether a layout is only ever inflated by a view into
 // itself (a custom view's content).
 func (idx *Index) selfInflated(fi *FileIndex) bool {
-	refs := idx.byKey["lay:"+fi.Layout]
+	refs := idx.byKey[refKey{kindLayoutRef, fi.Layout}]
 	for _, p := range refs {
 		if p.file.Entries[p.n].Ctx != selfRoot {
 			return false
@@ -145,7 +145,7 @@ func (idx *Index) viewOwner(c *Candidate, l *loc) {
 		if e.Line != l.line || e.Kind != kindViewID {
 			continue
 		}
-		for _, p := range idx.byKey["idref:"+e.Key] {
+		for _, p := range idx.byKey[refKey{kindIDRef, e.Key}] {
 			s := site{p.file.Path, p.file.Entries[p.n].Line}
 			if seen[s] || p.file.isTest() {
 				continue
