@@ -40,7 +40,9 @@ func (idx *Index) reachable(act string) map[*FileIndex]bool {
 			}
 		}
 		name = next
-		allowed[name] = true
+		if name != "" {
+			allowed[name] = true
+		}
 	}
 	var seen map[*FileIndex]bool
 	if len(start) > 0 {
