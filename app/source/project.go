@@ -340,6 +340,11 @@ func extractStrings(fi *FileIndex, src []byte) error {
 
 var xmlTags = regexp.MustCompile(`<[^>]*>`)
 
+// resourceEscapes decodes XML entities and Android's backslash escapes; built
+// once, since building a replacer costs more than using it.
+var resourceEscapes = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&apos;", "'",
+	`\'`, "'", `\"`, `"`, `\n`, "\n", `\t`, "\t", `\@`, "@", `\?`, "?")
+
 func attr(se xml.StartElement, name string) string {
 	for _, a := range se.Attr {
 		if a.Name.Local == name {
@@ -383,9 +388,7 @@ func androidString(inner string) string {
 	if strings.HasPrefix(s, "<![CDATA[") {
 		s = strings.TrimSuffix(strings.TrimPrefix(s, "<![CDATA["), "]]>")
 	}
-	r := strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&apos;", "'",
-		`\'`, "'", `\"`, `"`, `\n`, "\n", `\t`, "\t", `\@`, "@", `\?`, "?")
-	s = r.Replace(s)
+	s = resourceEscapes.Replace(s)
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		s = s[1 : len(s)-1]
 	}
