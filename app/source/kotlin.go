@@ -90,11 +90,13 @@ type kotlinScan struct {
 	funs     []span       // non-composable functions
 	classes  []span       // classes and named objects
 	refs     map[string]bool
+	java     bool // Java source: methods are declared without `fun`
 }
 
 // extractKotlin indexes one Kotlin file's source.
 func extractKotlin(fi *FileIndex, src []byte) {
-	s := &kotlinScan{src: src, m: maskKotlin(src), lines: lineStarts(src), fi: fi, consumed: map[int]bool{}}
+	s := &kotlinScan{src: src, m: maskKotlin(src), lines: lineStarts(src), fi: fi, consumed: map[int]bool{},
+		java: strings.HasSuffix(fi.Path, ".java")}
 	s.scan()
 	for _, c := range s.classes {
 		s.fi.Classes = append(s.fi.Classes, c.name)
@@ -241,6 +243,9 @@ func (s *kotlinScan) scan() {
 			}
 			if strings.HasSuffix(name, "inding") {
 				s.binding(j, name)
+			}
+			if s.java {
+				s.javaMethod(i, j, name)
 			}
 		}
 		i = j

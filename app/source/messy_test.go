@@ -75,6 +75,12 @@ func TestMessyProject(t *testing.T) {
 			t.Fatalf("got %+v", got)
 		}
 	})
+	t.Run("a Java method owns the preference screen it loads", func(t *testing.T) {
+		got := idx.Match(Query{Text: "Units", Activity: settings})
+		if len(got) == 0 || got[0].Owner != "RootFragment.onCreatePreferences" || !strings.HasSuffix(got[0].OwnerFile, "SettingsActivity.java") {
+			t.Fatalf("got %+v", got)
+		}
+	})
 	t.Run("translation below the default", func(t *testing.T) {
 		var def, de int = -1, -1
 		for i, c := range idx.Match(Query{Text: "OK"}) {
