@@ -170,7 +170,7 @@ echo
 echo "(iii) Go benchmarks against the performance budgets"
 go test -run '^$' -bench . -benchtime 20x ./capture/ >"$WORK/bench.capture" 2>&1 || die "capture benchmarks failed: $(tail "$WORK/bench.capture")"
 go test -run '^$' -bench . -benchtime 20x ./app/store/ >"$WORK/bench.store" 2>&1 || die "store benchmarks failed: $(tail "$WORK/bench.store")"
-go test -run '^$' -bench . -benchtime 3x ./app/source/ >"$WORK/bench.source" 2>&1 || die "source benchmarks failed: $(tail "$WORK/bench.source")"
+FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench . -benchtime 3x ./app/source/ >"$WORK/bench.source" 2>&1 || die "source benchmarks failed: $(tail "$WORK/bench.source")"
 go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evidence" 2>&1 || die "evidence benchmarks failed: $(tail "$WORK/bench.evidence")"
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
@@ -209,7 +209,19 @@ row "$WORK/bench.source" BenchmarkColdIndex5000 "index a 5,000-file Kotlin proje
 row "$WORK/bench.source" BenchmarkUpdateOneFile "re-index one changed file" 100 ns
 row "$WORK/bench.source" BenchmarkMatch "match one target (no budget)" 1000 ns
 row "$WORK/bench.evidence" BenchmarkPreset "runtime evidence preset (logcat, frames, memory)" 3000 ns
+row "$WORK/bench.source" BenchmarkProcessMatchWarmCache5000 "fixthis source match, 5,000 files, warm cache" 300 ns
+row "$WORK/bench.source" BenchmarkProcessMatchCold5000 "fixthis source match, 5,000 files, cold index" 3000 ns
 cross=$(sed -n 's/.*worst cross-process latency \([0-9.]*\)ms.*/\1/p' "$WORK/bench.cross" | head -1)
 printf "  %-50s %10s %10s   %s\n" "agent claim → console, other process (worst)" "${cross:--}" 500 \
   "$(awk -v v="${cross:-99999}" 'BEGIN { print (v <= 500 ? "ok" : "OVER") }')"
 echo "  (console JS bundle ≤ 150 KB gzip is checked by \`make test-frontend\`)"
+
+# (iv) Source matching accuracy on open-source apps, when they are checked out.
+if [[ -n ${FIXTHIS_EVAL_ROOT:-} ]]; then
+  echo
+  echo "(iv) Source matching on open-source apps (FIXTHIS_EVAL_ROOT=$FIXTHIS_EVAL_ROOT)"
+  go test -count=1 -run 'TestSourceEval$' -v ./app/source/ >"$WORK/eval.source" 2>&1 || die "source evaluation failed: $(tail -30 "$WORK/eval.source")"
+  sed -n '/cases   first/,/^ *all /p' "$WORK/eval.source" | sed 's/^ */  /'
+else
+  echo "  (source matching accuracy: set FIXTHIS_EVAL_ROOT to the projects of app/source/testdata/sourceeval/cases.json)"
+fi

@@ -84,7 +84,7 @@ describe('run the app from the console', { skip: missing.length ? `missing ${mis
     await waitFor(async () => (await page.locator('#appChipVersion').textContent())?.trim() === '2.5.0', { what: 'the new versionName on the chip' });
     await waitFor(async () => (await chip.getAttribute('data-foreground')) === 'true', { what: 'the app in front' });
     assert.equal(await page.locator('#appNotInFront').count(), 0);
-    assert.match(adbShell('dumpsys', 'window', 'windows'), /mCurrentFocus=Window\{\S+ u0 com\.fixthis\.demo\//);
+    assert.match(adbShell('dumpsys', 'window', 'displays'), /mCurrentFocus=Window\{\S+ u0 com\.fixthis\.demo\//);
     assert.match(await page.locator('#error').textContent(), /Trailhead is installed and in front/);
 
     // An edit after the install marks the chip.
