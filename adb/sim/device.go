@@ -29,6 +29,8 @@ type Options struct {
 	LatencyScale float64
 	// Logf receives diagnostics; nil discards them.
 	Logf func(format string, args ...any)
+	// Link throttles the connection to the host like a USB cable or Wi-Fi would.
+	Link Link
 	// Phone and Profile replace the scenario when both are set.
 	Phone   Phone
 	Profile *Profile
@@ -53,6 +55,7 @@ type Device struct {
 	profile Profile
 	phone   Phone
 	scale   float64
+	link    Link
 	fs      *memFS
 	token   string // the sidekick session token
 	proc    appProcess
@@ -93,7 +96,7 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Device{
 		ln: ln, ctx: ctx, cancel: cancel, logf: logf,
-		profile: profile, phone: phone, scale: opts.LatencyScale,
+		profile: profile, phone: phone, scale: opts.LatencyScale, link: opts.Link,
 		fs: newDeviceFS(profile), token: token,
 		conns: map[net.Conn]struct{}{}, socketDefs: map[string]string{},
 	}
@@ -218,7 +221,7 @@ func (d *Device) acceptLoop() {
 				d.mu.Unlock()
 				c.Close()
 			}()
-			if err := newTransport(d, c).serve(d.ctx); err != nil {
+			if err := newTransport(d, d.link.wrap(c)).serve(d.ctx); err != nil {
 				d.logf("sim: %v", err)
 			}
 		}()
