@@ -3,6 +3,7 @@ package sim_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -63,12 +64,26 @@ func TestScreenrecordStreamsWhileScrolling(t *testing.T) {
 	cmd := exec.CommandContext(ctx, "adb", "-P", strconv.Itoa(srv.Port), "-s", dev.Serial(), "exec-out",
 		"screenrecord", "--output-format=h264", "--time-limit", "3", "-")
 	var stream, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stream, &stderr
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// Scroll only once the first picture has arrived, so every scroll is recorded.
+	first := make([]byte, 1)
+	if _, err := io.ReadFull(stdout, first); err != nil {
+		t.Fatalf("no output from screenrecord: %v: %s", err, stderr.String())
+	}
+	stream.Write(first)
+	copied := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(&stream, stdout)
+		copied <- err
+	}()
 	se := dev.Session()
 	changes := 0
 	for i := 0; i < 5; i++ {
@@ -77,12 +92,15 @@ func TestScreenrecordStreamsWhileScrolling(t *testing.T) {
 		if se.Version() != v {
 			changes++
 		}
-		time.Sleep(150 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond)
 	}
 	if changes < 3 {
 		t.Fatalf("only %d of 5 swipes scrolled the demo list", changes)
 	}
 	last := se.Frame()
+	if err := <-copied; err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("adb exec-out screenrecord: %v: %s", err, stderr.String())
 	}
