@@ -111,28 +111,35 @@ func newShaper(l Link, write func([]byte) (int, error)) *shaper {
 	return s
 }
 
+// piece is how much the shaper hands on at once: a real link delivers a large
+// message as a trickle of packets, not in one burst after its last byte.
+const piece = 16 << 10
+
 func (s *shaper) send(p []byte) (int, error) {
-	s.mu.Lock()
-	if s.err != nil {
+	var sent time.Time
+	for off := 0; off < len(p); off += piece {
+		part := p[off:min(off+piece, len(p))]
+		s.mu.Lock()
+		if s.err != nil {
+			s.mu.Unlock()
+			return off, s.err
+		}
+		now := time.Now()
+		start := s.busyTill
+		if start.Before(now) {
+			start = now
+		}
+		sent = start
+		if s.link.BytesPerSec > 0 {
+			sent = start.Add(time.Duration(float64(len(part)) / float64(s.link.BytesPerSec) * float64(time.Second)))
+		}
+		s.busyTill = sent
 		s.mu.Unlock()
-		return 0, s.err
-	}
-	now := time.Now()
-	start := s.busyTill
-	if start.Before(now) {
-		start = now
-	}
-	sent := start
-	if s.link.BytesPerSec > 0 {
-		sent = start.Add(time.Duration(float64(len(p)) / float64(s.link.BytesPerSec) * float64(time.Second)))
-	}
-	s.busyTill = sent
-	s.mu.Unlock()
-	chunk := timedChunk{data: append([]byte(nil), p...), due: sent.Add(s.link.Latency)}
-	select {
-	case s.queue <- chunk:
-	case <-s.done:
-		return 0, net.ErrClosed
+		select {
+		case s.queue <- timedChunk{data: append([]byte(nil), part...), due: sent.Add(s.link.Latency)}:
+		case <-s.done:
+			return off, net.ErrClosed
+		}
 	}
 	// Block the sender while the link is busy, so a writer cannot run ahead of it.
 	if d := time.Until(sent); d > 0 {
