@@ -70,7 +70,7 @@ func (c *Client) Describe(ctx context.Context, serial string) (Device, error) {
 	if err != nil {
 		return d, fmt.Errorf("describe %s: %w", serial, err)
 	}
-	density, err := parseWMDensity(string(dens))
+	density, err := ParseWMDensity(string(dens))
 	if err != nil {
 		return d, fmt.Errorf("describe %s: %w", serial, err)
 	}

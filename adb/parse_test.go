@@ -137,12 +137,12 @@ func TestParseWMDensity(t *testing.T) {
 		{"wm_density_override.txt", 480},
 	}
 	for _, tt := range tests {
-		got, err := parseWMDensity(readTestdata(t, tt.file))
+		got, err := ParseWMDensity(readTestdata(t, tt.file))
 		if err != nil || got != tt.want {
 			t.Errorf("%s: got %d, %v; want %d", tt.file, got, err, tt.want)
 		}
 	}
-	if _, err := parseWMDensity("Physical density: \n"); err == nil {
+	if _, err := ParseWMDensity("Physical density: \n"); err == nil {
 		t.Error("empty density: no error")
 	}
 }

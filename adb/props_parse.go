@@ -88,9 +88,9 @@ func parseWMSize(out string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// parseWMDensity parses `wm density` ("Physical density: 420", optionally
+// ParseWMDensity parses `wm density` ("Physical density: 420", optionally
 // "Override density: 480", which wins).
-func parseWMDensity(out string) (int, error) {
+func ParseWMDensity(out string) (int, error) {
 	phys, over := "", ""
 	for line := range strings.Lines(out) {
 		line = strings.TrimSpace(line)

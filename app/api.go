@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fixthis/app/errcode"
 	"net/http"
 )
 
@@ -49,7 +50,7 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("GET /api/items/{id}/sources", a.getItemSources)
 
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, apiError{Code: "not_found", Message: r.Method + " " + r.URL.Path + " is not a console API route"})
+		writeError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, r.URL.Path))
 	})
 	return mux
 }

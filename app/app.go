@@ -1,19 +1,19 @@
-// Package app is the application core: it wires the device layer, capture, the
-// feedback store and the agent loop together and serves them to the console through one
-// http.Handler (/api) and to agents through MCP.
+// Package app is the application core: it wires the device service, the feedback
+// store, the source index and the agent loop together and serves them to the console
+// through one http.Handler (/api, the route table in api.go, handlers in api_<noun>.go)
+// and to agents through MCP.
 package app
 
 import (
 	"context"
 	"fixthis/adb"
+	"fixthis/app/device"
+	"fixthis/app/events"
 	"fixthis/app/prompt"
 	"fixthis/app/store"
 	"io/fs"
 	"log/slog"
-	"net/http"
-	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -41,7 +41,7 @@ type Options struct {
 	// ADB is the adb server client every device operation goes through.
 	ADB *adb.Client
 	// Demo says when the simulated demo device starts.
-	Demo Demo
+	Demo device.Demo
 	// Store is the project's feedback store (.fixthis/fixthis.db).
 	Store *store.Store
 }
@@ -54,30 +54,19 @@ type App struct {
 	console        fs.FS
 	icon           []byte
 	log            *slog.Logger
-	bus            *Bus
+	bus            *events.Bus
 	keepAliveEvery time.Duration
 
 	consoleToken string
 	mcpToken     string
 	mcpURL       string
 
-	adb          *adb.Client
 	store        *store.Store
-	demo         Demo
-	devices      *devices
-	preview      *previewLoop
-	frozen       *frozenFrames
-	sidekicks    *sidekicks
+	device       *device.Service
 	sources      sourceIndex
 	prompts      *prompt.Builder
 	presenceSeen presenceWatch
 	bg           sync.WaitGroup // background work started by Run
-
-	// watchers counts open /api/events streams; watchersChanged wakes whoever waits
-	// for that number to move (the live preview pauses when nobody watches).
-	watchers        atomic.Int64
-	watchersMu      sync.Mutex
-	watchersChanged chan struct{}
 
 	shutdownOnce sync.Once
 	shutdown     chan struct{}
@@ -95,26 +84,20 @@ func New(opts Options) *App {
 		opts.Mode = ModeServe
 	}
 	a := &App{
-		version:         opts.Version,
-		projectDir:      opts.ProjectDir,
-		mode:            opts.Mode,
-		console:         opts.Console,
-		icon:            opts.Icon,
-		log:             opts.Logger,
-		bus:             NewBus(2048),
-		keepAliveEvery:  opts.KeepAliveEvery,
-		consoleToken:    newToken(),
-		mcpToken:        newToken(),
-		watchersChanged: make(chan struct{}),
-		shutdown:        make(chan struct{}),
-		adb:             opts.ADB,
-		store:           opts.Store,
-		demo:            opts.Demo,
+		version:        opts.Version,
+		projectDir:     opts.ProjectDir,
+		mode:           opts.Mode,
+		console:        opts.Console,
+		icon:           opts.Icon,
+		log:            opts.Logger,
+		bus:            events.NewBus(2048),
+		keepAliveEvery: opts.KeepAliveEvery,
+		consoleToken:   newToken(),
+		mcpToken:       newToken(),
+		shutdown:       make(chan struct{}),
+		store:          opts.Store,
 	}
-	a.devices = newDevices(opts.ADB, a.bus)
-	a.preview = newPreviewLoop(a)
-	a.frozen = newFrozenFrames(4)
-	a.sidekicks = newSidekicks(a)
+	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo})
 	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
 	a.loadMCPToken()
 	return a
@@ -125,44 +108,16 @@ func (a *App) Shutdown() {
 	a.shutdownOnce.Do(func() { close(a.shutdown) })
 }
 
-// notifyWatchers wakes goroutines waiting for the number of console watchers to change.
-func (a *App) notifyWatchers() {
-	a.watchersMu.Lock()
-	close(a.watchersChanged)
-	a.watchersChanged = make(chan struct{})
-	a.watchersMu.Unlock()
+// Run starts the background work (the device service, the source index, the store's
+// change feed, presence timeouts) and returns at once; everything stops when ctx ends.
+// Call Wait to wait for it.
+func (a *App) Run(ctx context.Context) {
+	a.bg.Add(4)
+	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
+	go func() { defer a.bg.Done(); a.runSourceIndex(ctx) }()
+	go func() { defer a.bg.Done(); a.device.Run(ctx) }()
+	go func() { defer a.bg.Done(); a.publishStoreChanges(ctx) }()
 }
 
-// snapshot is the first SSE event: everything the console needs to render.
-func (a *App) snapshot(ctx context.Context) (map[string]any, error) {
-	dev := a.devices.payload()
-	sessions := []store.SessionSummary{}
-	if a.store != nil {
-		list, err := a.store.ListSessions(ctx)
-		if err != nil {
-			return nil, err
-		}
-		sessions = append(sessions, list...)
-	}
-	var agent *store.Presence
-	if len(sessions) > 0 {
-		latest := slices.MaxFunc(sessions, func(x, y store.SessionSummary) int { return x.UpdatedAt.Compare(y.UpdatedAt) })
-		agent, _ = a.store.GetPresence(ctx, latest.SessionID)
-	}
-	return map[string]any{
-		"sessions":       sessions,
-		"agent":          agent,
-		"version":        a.version,
-		"mode":           a.mode,
-		"devices":        dev.Devices,
-		"selectedSerial": dev.SelectedSerial,
-		"adbServerUp":    dev.ServerUp,
-		"adbServerError": dev.ServerError,
-		"preview":        a.preview.latest(),
-	}, nil
-}
-
-// getHealth answers liveness probes and tells the console which version it talks to.
-func (a *App) getHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": a.version})
-}
+// Wait blocks until the background work started by Run has stopped.
+func (a *App) Wait() { a.bg.Wait() }

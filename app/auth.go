@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"fixthis/app/errcode"
 	"fixthis/internal/loopback"
 	"net/http"
 	"strings"
@@ -47,11 +48,11 @@ type consoleGuard struct {
 func (g consoleGuard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !loopback.Host(r.Host) {
-			writeJSON(w, http.StatusForbidden, apiError{Code: "forbidden_host", Message: "the console API answers only on a loopback host name"})
+			writeError(w, errcode.New(errcode.ForbiddenHost, "the console API answers only on a loopback host name"))
 			return
 		}
 		if origin := r.Header.Get("Origin"); origin != "" && isMutating(r.Method) && !g.originAllowed(origin) {
-			writeJSON(w, http.StatusForbidden, apiError{Code: "forbidden_origin", Message: "requests from " + origin + " may not change FixThis state"})
+			writeError(w, errcode.New(errcode.ForbiddenOrigin, "requests from %s may not change FixThis state", origin))
 			return
 		}
 		got := r.Header.Get(ConsoleTokenHeader)
@@ -64,11 +65,11 @@ func (g consoleGuard) wrap(next http.Handler) http.Handler {
 			}
 		}
 		if tokensEqual(got, g.mcpToken) {
-			writeJSON(w, http.StatusForbidden, apiError{Code: "wrong_token", Message: "the MCP token is not valid on the console API"})
+			writeError(w, errcode.New(errcode.WrongToken, "the MCP token is not valid on the console API"))
 			return
 		}
 		if !tokensEqual(got, g.token) {
-			writeJSON(w, http.StatusUnauthorized, apiError{Code: "unauthorized", Message: "missing or wrong console token; open the URL that fixthis printed"})
+			writeError(w, errcode.New(errcode.Unauthorized, "missing or wrong console token; open the URL that fixthis printed"))
 			return
 		}
 		next.ServeHTTP(w, r)

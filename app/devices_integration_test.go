@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fixthis/app/device"
 	"net/http"
 	"slices"
 	"testing"
@@ -8,10 +9,10 @@ import (
 )
 
 // deviceIn finds serial in a devices payload.
-func deviceIn(p devicesPayload, serial string) (DeviceView, bool) {
-	i := slices.IndexFunc(p.Devices, func(d DeviceView) bool { return d.Serial == serial })
+func deviceIn(p device.List, serial string) (device.View, bool) {
+	i := slices.IndexFunc(p.Devices, func(d device.View) bool { return d.Serial == serial })
 	if i < 0 {
-		return DeviceView{}, false
+		return device.View{}, false
 	}
 	return p.Devices[i], true
 }
@@ -23,7 +24,7 @@ func TestDevicesFollowTheADBServer(t *testing.T) {
 	env := newTestEnv(t)
 	first := env.sim.Serial()
 
-	var list devicesPayload
+	var list device.List
 	env.mustJSON("GET", "/api/devices", nil, &list)
 	d, ok := deviceIn(list, first)
 	if !ok {
@@ -51,43 +52,43 @@ func TestDevicesFollowTheADBServer(t *testing.T) {
 	second := env.adbServer.ConnectSim(t, quietSim)
 	listed := time.Now()
 	ev := events.next(2*time.Second, "devices-updated", func(ev sseEvent) bool {
-		d, ok := deviceIn(decodeEvent[devicesPayload](t, ev), second.Serial())
+		d, ok := deviceIn(decodeEvent[device.List](t, ev), second.Serial())
 		return ok && d.Online()
 	})
 	t.Logf("second device on devices-updated %v after `adb connect` started (adb listed it after %v)",
 		ev.At.Sub(connectStart).Round(time.Millisecond), listed.Sub(connectStart).Round(time.Millisecond))
-	if got := decodeEvent[devicesPayload](t, ev).SelectedSerial; got != first {
+	if got := decodeEvent[device.List](t, ev).SelectedSerial; got != first {
 		t.Errorf("a new device stole the selection: %q, want %s", got, first)
 	}
 
 	// Select it, then kill it: within 2 s it is gone or no longer online.
 	var sel struct {
-		SelectedSerial string     `json:"selectedSerial"`
-		Device         DeviceView `json:"device"`
+		SelectedSerial string      `json:"selectedSerial"`
+		Device         device.View `json:"device"`
 	}
 	env.mustJSON("POST", "/api/device/select", map[string]string{"serial": second.Serial()}, &sel)
 	if sel.SelectedSerial != second.Serial() || sel.Device.Serial != second.Serial() {
 		t.Fatalf("select answered %+v", sel)
 	}
 	events.next(2*time.Second, "devices-updated", func(ev sseEvent) bool {
-		return decodeEvent[devicesPayload](t, ev).SelectedSerial == second.Serial()
+		return decodeEvent[device.List](t, ev).SelectedSerial == second.Serial()
 	})
 	second.Close()
 	killed := time.Now()
 	ev = events.next(2*time.Second, "devices-updated", func(ev sseEvent) bool {
-		d, ok := deviceIn(decodeEvent[devicesPayload](t, ev), second.Serial())
+		d, ok := deviceIn(decodeEvent[device.List](t, ev), second.Serial())
 		return !ok || !d.Online()
 	})
 	t.Logf("killed device left the online list %v after it died", ev.At.Sub(killed).Round(time.Millisecond))
-	if _, err := env.app.devices.Lookup(second.Serial()); err == nil {
+	if _, err := env.app.device.Registry.Lookup(second.Serial()); err == nil {
 		t.Errorf("Lookup(%s) succeeds for a dead device", second.Serial())
 	}
 
 	// Selecting an unknown serial is a 404 with the contract prefix.
 	r := env.do("POST", "/api/device/select", map[string]string{"serial": "nope:1"}, nil)
-	var apiErr apiError
+	var apiErr ErrorBody
 	r.decode(t, &apiErr)
-	if r.Status != http.StatusNotFound || apiErr.Code != "device_not_found" {
+	if r.Status != http.StatusNotFound || apiErr.Error != "device_not_found" {
 		t.Errorf("select unknown serial: %d %+v", r.Status, apiErr)
 	}
 
@@ -99,7 +100,7 @@ func TestDevicesFollowTheADBServer(t *testing.T) {
 		t.Errorf("disconnect answered %v, want selectedSerial \"\"", cleared)
 	}
 	events.next(2*time.Second, "devices-updated", func(ev sseEvent) bool {
-		return decodeEvent[devicesPayload](t, ev).SelectedSerial == ""
+		return decodeEvent[device.List](t, ev).SelectedSerial == ""
 	})
 	if st := env.adbServer.State(t, first); st != "device" {
 		t.Errorf("after ×, adb lists %s as %q; FixThis must never disconnect it", first, st)
@@ -112,7 +113,7 @@ func TestDevicesFollowTheADBServer(t *testing.T) {
 	// Without a selection, device routes say so instead of guessing.
 	r = env.do("POST", "/api/preview/tap", map[string]int{"x": 10, "y": 10}, nil)
 	r.decode(t, &apiErr)
-	if r.Status != http.StatusConflict || apiErr.Code != "device_not_available" {
+	if r.Status != http.StatusConflict || apiErr.Error != "device_not_available" {
 		t.Errorf("tap without a selection: %d %+v", r.Status, apiErr)
 	}
 	env.mustJSON("POST", "/api/device/select", map[string]string{"serial": first}, &sel)

@@ -219,7 +219,7 @@ type sessionEvent struct {
 }
 
 // The MCP sidecar is another process with its own Store on the same project: each of
-// its commits reaches this app's console within DESIGN.md's 500 ms.
+// its commits reaches this app's console within the 500 ms budget (docs/benchmarks.md).
 func TestAgentChangesFromAnotherStoreReachTheConsole(t *testing.T) {
 	env := newTestEnv(t)
 	sessionID := env.createSession("Cross-process")

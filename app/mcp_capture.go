@@ -16,13 +16,13 @@ import (
 type mcpCapturer struct{ a *App }
 
 func (c mcpCapturer) CaptureScreen(ctx context.Context, serial string) (*mcp.Capture, error) {
-	dev, err := c.a.devices.Lookup(serial)
+	dev, err := c.a.device.Registry.Lookup(serial)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	snap, err := c.a.captureWithSidekick(ctx, dev.Serial)
+	snap, err := c.a.device.Capturer.Capture(ctx, dev.Serial)
 	if err != nil {
 		return nil, fmt.Errorf("capture %s: %w", dev.Serial, err)
 	}

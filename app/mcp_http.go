@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"fixthis/app/mcp"
-	"fixthis/app/mcpconfig"
 	"fixthis/app/store"
 )
 
@@ -113,29 +112,4 @@ func (a *App) serveMCP(ctx context.Context) error {
 		return fmt.Errorf("mcp: %w", err)
 	}
 	return nil
-}
-
-// getConnect feeds the console's "Connect an agent" panel.
-func (a *App) getConnect(w http.ResponseWriter, r *http.Request) {
-	bin, _ := os.Executable()
-	ep := mcpconfig.Endpoint{Binary: bin, ProjectDir: a.projectDir, URL: a.mcpURL, Token: a.mcpToken}
-	configs := map[string]map[string]string{}
-	for _, target := range mcpconfig.Targets {
-		file, _ := mcpconfig.File(target)
-		entry := map[string]string{"file": file}
-		if s, err := mcpconfig.Render(target, ep, false); err == nil {
-			entry["stdio"] = s
-		}
-		if s, err := mcpconfig.Render(target, ep, true); err == nil {
-			entry["http"] = s
-		}
-		configs[target] = entry
-	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"mcpUrl":     a.mcpURL,
-		"mcpToken":   a.mcpToken,
-		"projectDir": a.projectDir,
-		"command":    bin + " mcp --project-dir " + a.projectDir,
-		"configs":    configs,
-	})
 }

@@ -44,7 +44,7 @@ func demoFrames(b *testing.B) [][]byte {
 	return frames
 }
 
-// BenchmarkFrameToPreviewReady is DESIGN.md's "frame on host → preview-ready delivered
+// BenchmarkFrameToPreviewReady is the budget "frame on host → preview-ready delivered
 // to a browser" (≤ 50 ms): raw screencap bytes already read from adb → decode, change
 // check, perceptual hash, preview JPEG, bus, SSE over loopback HTTP to a client; then
 // the client fetches the JPEG by URL. It reports the median of both.
@@ -73,7 +73,7 @@ func BenchmarkFrameToPreviewReady(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if changed, err := a.preview.publishFrame("bench", img, start); err != nil || !changed {
+		if changed, err := a.device.Preview.PublishFrame("bench", img, start); err != nil || !changed {
 			b.Fatalf("publish frame %d: changed %v, %v", i, changed, err)
 		}
 		var ev sseEvent

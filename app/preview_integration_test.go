@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"fixthis/app/device"
 	"image/jpeg"
 	"image/png"
 	"net/http"
@@ -36,10 +37,10 @@ func abs(n int) int {
 	return n
 }
 
-func previewStatusIs(state string) func(sseEvent) bool {
+func previewStatusIs(state device.PreviewState) func(sseEvent) bool {
 	return func(ev sseEvent) bool {
 		var p struct {
-			Status previewStatus `json:"status"`
+			Status device.PreviewStatus `json:"status"`
 		}
 		return jsonInto(ev.Data, &p) == nil && p.Status.State == state
 	}
@@ -106,7 +107,7 @@ func TestPreviewLiveTapFreezeResume(t *testing.T) {
 		t.Fatalf("preview-ready while frozen: %s", ev.Data)
 	}
 	var p struct {
-		Status previewStatus `json:"status"`
+		Status device.PreviewStatus `json:"status"`
 	}
 	env.mustJSON("GET", "/api/preview", nil, &p)
 	if p.Status.State != "frozen" {

@@ -9,6 +9,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
+	"fixthis/app/device"
 	"fixthis/app/store"
 )
 
@@ -24,12 +25,12 @@ func TestKilledADBServerRecoversWithDemoDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Version: "test", Mode: ModeServe, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ADB: client, Store: st, Demo: DemoOn})
+	a := New(Options{Version: "test", Mode: ModeServe, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ADB: client, Store: st, Demo: device.DemoOn})
 	ctx, cancel := context.WithCancel(context.Background())
 	a.Run(ctx)
 	t.Cleanup(func() { a.Shutdown(); cancel(); a.Wait(); st.Close() })
 
-	demo := waitPayload(t, a, 15*time.Second, "the demo device online", func(p devicesPayload) bool {
+	demo := waitPayload(t, a, 15*time.Second, "the demo device online", func(p device.List) bool {
 		for _, d := range p.Devices {
 			if d.IsDemo && d.Online() && p.SelectedSerial == d.Serial {
 				return true
@@ -40,20 +41,20 @@ func TestKilledADBServerRecoversWithDemoDevice(t *testing.T) {
 	serial := demo.SelectedSerial
 
 	srvADB.Kill(t)
-	waitPayload(t, a, 5*time.Second, "the server reported down", func(p devicesPayload) bool { return !p.ServerUp && p.ServerError != "" })
+	waitPayload(t, a, 5*time.Second, "the server reported down", func(p device.List) bool { return !p.ServerUp && p.ServerError != "" })
 	start := time.Now()
-	waitPayload(t, a, 15*time.Second, "the demo device back after the restart", func(p devicesPayload) bool {
-		return p.ServerUp && containsSerial(p.Devices, serial) && a.devices.isOnline(serial)
+	waitPayload(t, a, 15*time.Second, "the demo device back after the restart", func(p device.List) bool {
+		return p.ServerUp && p.Has(serial) && a.device.Registry.IsOnline(serial)
 	})
 	t.Logf("server restarted and demo re-registered %v after the outage was seen", time.Since(start).Round(time.Millisecond))
 	// The restarted server is ours to clean: adbtest's cleanup kills it by port.
 }
 
-func waitPayload(t *testing.T, a *App, timeout time.Duration, what string, ok func(devicesPayload) bool) devicesPayload {
+func waitPayload(t *testing.T, a *App, timeout time.Duration, what string, ok func(device.List) bool) device.List {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		p := a.devices.payload()
+		p := a.device.Registry.List()
 		if ok(p) {
 			return p
 		}
@@ -61,7 +62,7 @@ func waitPayload(t *testing.T, a *App, timeout time.Duration, what string, ok fu
 			t.Fatalf("timed out after %v waiting for %s; devices %+v", timeout, what, p)
 		}
 		select {
-		case <-a.devices.changes():
+		case <-a.device.Registry.Changes():
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

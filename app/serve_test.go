@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fixthis/app/events"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -71,11 +72,11 @@ func TestConsoleGuard(t *testing.T) {
 				t.Fatalf("status = %d, want %d; body %s", rec.Code, tc.wantStatus, rec.Body)
 			}
 			if tc.wantCode != "" {
-				var body apiError
+				var body ErrorBody
 				if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
 					t.Fatalf("error body is not JSON: %q", rec.Body)
 				}
-				if body.Code != tc.wantCode || body.Message == "" {
+				if string(body.Error) != tc.wantCode || body.Message == "" {
 					t.Fatalf("error body = %+v, want code %q with a message", body, tc.wantCode)
 				}
 			}
@@ -219,7 +220,7 @@ func TestEventsReplayFromLastEventID(t *testing.T) {
 
 func TestEventsReplayOverflow(t *testing.T) {
 	a := testApp(t)
-	a.bus = NewBus(4)
+	a.bus = events.NewBus(4)
 	srv := httptest.NewServer(a.APIHandler())
 	defer srv.Close()
 	defer a.Shutdown()
@@ -304,7 +305,7 @@ func TestPreviewStageHeightIsClamped(t *testing.T) {
 		if rec.Code != tc.wantStatus {
 			t.Fatalf("%s: status %d, want %d (%s)", tc.body, rec.Code, tc.wantStatus, rec.Body)
 		}
-		if got := a.preview.stageHeight.Load(); got != tc.wantHeight {
+		if got := int64(a.device.Preview.StageHeight()); got != tc.wantHeight {
 			t.Fatalf("%s: stage height %d, want %d", tc.body, got, tc.wantHeight)
 		}
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fixthis/app/device"
 	"testing"
 	"time"
 )
@@ -42,7 +43,7 @@ func TestFreezeUsesSidekickAgainAfterADBServerRestart(t *testing.T) {
 	}
 	env.waitDeviceOnline(serial, 10*time.Second)
 	waitFor(t, 5*time.Second, serial+" selected again", func() bool {
-		var p devicesPayload
+		var p device.List
 		env.mustJSON("GET", "/api/devices", nil, &p)
 		return p.SelectedSerial == serial
 	})

@@ -16,6 +16,7 @@ import (
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
+	"fixthis/app/device"
 	"fixthis/app/store"
 )
 
@@ -60,7 +61,7 @@ func newTestEnv(t *testing.T) *testEnv {
 		KeepAliveEvery: time.Second,
 		ADB:            client,
 		Store:          st,
-		Demo:           DemoOff,
+		Demo:           device.DemoOff,
 	})
 	runCtx, cancel := context.WithCancel(ctx)
 	a.Run(runCtx)
@@ -96,11 +97,11 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 }
 
 // waitDeviceOnline waits until the app lists serial as online and described.
-func (e *testEnv) waitDeviceOnline(serial string, timeout time.Duration) DeviceView {
+func (e *testEnv) waitDeviceOnline(serial string, timeout time.Duration) device.View {
 	e.t.Helper()
-	var got DeviceView
+	var got device.View
 	waitFor(e.t, timeout, serial+" online in GET /api/devices", func() bool {
-		var p devicesPayload
+		var p device.List
 		e.mustJSON("GET", "/api/devices", nil, &p)
 		for _, d := range p.Devices {
 			if d.Serial == serial && d.Online() && d.Screen != nil {

@@ -13,18 +13,40 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the current parser output")
 
-const fixturesDir = "../../shared/fixtures"
+// fixturesDir holds real uiautomator dumps (provenance in testdata/PROVENANCE.md), each
+// beside the golden JSON of its parse.
+const fixturesDir = "testdata"
 
+// fixtureFiles lists the dump fixtures through their golden files, so a dump that goes
+// missing fails the test instead of silently shrinking the set under test.
 func fixtureFiles(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(fixturesDir, "*.xml"))
+	goldens, err := filepath.Glob(filepath.Join(fixturesDir, "*.golden.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) == 0 {
-		t.Skipf("no fixtures in %s", fixturesDir)
+	if len(goldens) == 0 {
+		t.Fatalf("no golden files in %s", fixturesDir)
+	}
+	files := make([]string, 0, len(goldens))
+	for _, g := range goldens {
+		file := strings.TrimSuffix(g, ".golden.json") + ".xml"
+		if _, err := os.Stat(file); err != nil {
+			t.Fatalf("fixture for %s: %v", filepath.Base(g), err)
+		}
+		files = append(files, file)
 	}
 	return files
+}
+
+// readFixture reads one named dump fixture; a missing file is a test failure.
+func readFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixturesDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 func TestParseDumpFixturesGolden(t *testing.T) {
@@ -71,11 +93,7 @@ func TestParseDumpFixturesGolden(t *testing.T) {
 
 func TestParseDumpFixtureContent(t *testing.T) {
 	read := func(name string) []Node {
-		data, err := os.ReadFile(filepath.Join(fixturesDir, name))
-		if err != nil {
-			t.Skip(err)
-		}
-		nodes, err := ParseDump(data)
+		nodes, err := ParseDump(readFixture(t, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +181,7 @@ UI hierchary dumped to: /dev/tty
 			t.Errorf("node %d = %+v, want %+v", i, n, w)
 		}
 	}
-	if b := h.Nodes[4].Bounds; b != (Bounds{-5, 300, 1085, 400}) {
+	if b := h.Nodes[4].Bounds; b != (Bounds{Left: -5, Top: 300, Right: 1085, Bottom: 400}) {
 		t.Errorf("negative bounds parsed as %+v", b)
 	}
 }
@@ -307,9 +325,11 @@ func FuzzParseDump(f *testing.F) {
 	f.Add([]byte(`<node class="android.widget.EditText" password="true" text="x" bounds="[0,0][1,1]"/>`))
 	f.Add(genDump(20))
 	for _, file := range fixtureFiles(f)[:2] {
-		if data, err := os.ReadFile(file); err == nil {
-			f.Add(data)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		nodes, err := ParseDump(data)

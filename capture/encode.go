@@ -93,8 +93,8 @@ func EncodeEvidencePNG(w io.Writer, img image.Image) error {
 // CropRect grows area by margin on every side and clips it to the image. The result
 // is empty when area lies outside the image.
 func CropRect(imgBounds image.Rectangle, area Bounds, margin int) Bounds {
-	r := Bounds{area.Left - margin, area.Top - margin, area.Right + margin, area.Bottom + margin}
-	return r.Intersect(Bounds{imgBounds.Min.X, imgBounds.Min.Y, imgBounds.Max.X, imgBounds.Max.Y})
+	r := Bounds{Left: area.Left - margin, Top: area.Top - margin, Right: area.Right + margin, Bottom: area.Bottom + margin}
+	return r.Intersect(Bounds{Left: imgBounds.Min.X, Top: imgBounds.Min.Y, Right: imgBounds.Max.X, Bottom: imgBounds.Max.Y})
 }
 
 // EncodeCropPNG writes the part of img under area (a node's bounds or a dragged

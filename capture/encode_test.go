@@ -52,10 +52,10 @@ func TestEncodeEvidenceAndCrop(t *testing.T) {
 		want   Bounds
 		ok     bool
 	}{
-		{Bounds{100, 100, 200, 150}, 8, Bounds{92, 92, 208, 158}, true},
-		{Bounds{0, 0, 50, 50}, 16, Bounds{0, 0, 66, 66}, true},
-		{Bounds{280, 580, 400, 700}, 10, Bounds{270, 570, 300, 600}, true},
-		{Bounds{400, 700, 500, 800}, 10, Bounds{}, false},
+		{Bounds{Left: 100, Top: 100, Right: 200, Bottom: 150}, 8, Bounds{Left: 92, Top: 92, Right: 208, Bottom: 158}, true},
+		{Bounds{Left: 0, Top: 0, Right: 50, Bottom: 50}, 16, Bounds{Left: 0, Top: 0, Right: 66, Bottom: 66}, true},
+		{Bounds{Left: 280, Top: 580, Right: 400, Bottom: 700}, 10, Bounds{Left: 270, Top: 570, Right: 300, Bottom: 600}, true},
+		{Bounds{Left: 400, Top: 700, Right: 500, Bottom: 800}, 10, Bounds{}, false},
 	}
 	for _, tt := range tests {
 		buf.Reset()

@@ -2,56 +2,32 @@ package capture
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fixthis/internal/sidekick"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 	"sync"
 	"time"
 )
 
-// SidekickProtocol is the bridge protocol version this client speaks.
-const SidekickProtocol = "1.3"
+// The protocol's wire types live in internal/sidekick, shared with the simulated
+// device; these names are how the rest of the host code refers to them.
+type (
+	SidekickSession = sidekick.Session
+	SidekickError   = sidekick.Error
+	SidekickScreen  = sidekick.Screen
+)
 
 // ErrNoSidekick means the app does not carry the FixThis sidekick (or it is not
 // running): use uiautomator instead.
-var ErrNoSidekick = errors.New("no FixThis sidekick in the app")
-
-// maxSidekickFrame bounds one message; a real screen is well under a megabyte.
-const maxSidekickFrame = 32 << 20
-
-// SidekickSession is files/fixthis/session.json inside the app's data directory.
-type SidekickSession struct {
-	Protocol string `json:"protocol"`
-	Socket   string `json:"socket"`
-	Token    string `json:"token"`
-}
-
-// ParseSidekickSession validates a session file: protocol 1.x, an abstract socket
-// named fixthis_<pkg>, and a token.
-func ParseSidekickSession(data []byte) (SidekickSession, error) {
-	var s SidekickSession
-	if err := json.Unmarshal(data, &s); err != nil {
-		return s, fmt.Errorf("%w: session.json: %v", ErrNoSidekick, err)
-	}
-	switch {
-	case !strings.HasPrefix(s.Protocol, "1."):
-		return s, fmt.Errorf("%w: unsupported protocol %q (want %s)", ErrNoSidekick, s.Protocol, SidekickProtocol)
-	case !strings.HasPrefix(s.Socket, "fixthis_"):
-		return s, fmt.Errorf("%w: unexpected socket %q", ErrNoSidekick, s.Socket)
-	case s.Token == "":
-		return s, fmt.Errorf("%w: session.json has no token", ErrNoSidekick)
-	}
-	return s, nil
-}
+var ErrNoSidekick = sidekick.ErrNoSidekick
 
 // ReadSidekickSession reads the session file with `run-as PKG cat
 // files/fixthis/session.json` (works for debuggable apps only).
 func ReadSidekickSession(ctx context.Context, dev Device, pkg string) (SidekickSession, error) {
-	stdout, stderr, code, err := dev.Shell(ctx, "run-as "+shellQuote(pkg)+" cat files/fixthis/session.json")
+	stdout, stderr, code, err := dev.Shell(ctx, "run-as "+shellQuote(pkg)+" cat "+sidekick.SessionPath)
 	if err != nil {
 		return SidekickSession{}, fmt.Errorf("read sidekick session of %s: %w", pkg, err)
 	}
@@ -59,25 +35,7 @@ func ReadSidekickSession(ctx context.Context, dev Device, pkg string) (SidekickS
 		return SidekickSession{}, fmt.Errorf("%w: run-as %s: exit %d: %s", ErrNoSidekick, pkg, code,
 			strings.TrimSpace(string(stderr)+string(stdout)))
 	}
-	return ParseSidekickSession(stdout)
-}
-
-// SidekickError is an error answer of the sidekick.
-type SidekickError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func (e *SidekickError) Error() string { return "sidekick: " + e.Code + ": " + e.Message }
-
-// SidekickScreen is the answer to inspectCurrentScreen.
-type SidekickScreen struct {
-	Protocol string `json:"protocol"`
-	Package  string `json:"package"`
-	Activity string `json:"activity"`
-	Width    int    `json:"width"`
-	Height   int    `json:"height"`
-	Nodes    []Node `json:"nodes"`
+	return sidekick.ParseSession(stdout)
 }
 
 // SidekickClient talks to the sidekick over the socket the app forwards
@@ -92,19 +50,6 @@ type SidekickClient struct {
 	mu     sync.Mutex
 	conn   net.Conn
 	nextID int64
-}
-
-type sidekickRequest struct {
-	ID     int64  `json:"id"`
-	Token  string `json:"token"`
-	Method string `json:"method"`
-	Params any    `json:"params"`
-}
-
-type sidekickResponse struct {
-	ID     int64           `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *SidekickError  `json:"error"`
 }
 
 // Call sends one request and decodes the result into out (may be nil).
@@ -166,19 +111,23 @@ func (c *SidekickClient) roundTrip(ctx context.Context, method string, params an
 	if params == nil {
 		params = struct{}{}
 	}
-	body, err := json.Marshal(sidekickRequest{ID: id, Token: c.Session.Token, Method: method, Params: params})
+	rawParams, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encode params: %w", err)
+	}
+	body, err := json.Marshal(sidekick.Request{ID: id, Token: c.Session.Token, Method: method, Params: rawParams})
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}
-	if err := WriteSidekickFrame(conn, body); err != nil {
+	if err := sidekick.WriteFrame(conn, body); err != nil {
 		return fail(fmt.Errorf("write: %w", err))
 	}
 	for {
-		msg, err := ReadSidekickFrame(conn)
+		msg, err := sidekick.ReadFrame(conn)
 		if err != nil {
 			return fail(fmt.Errorf("read: %w", err))
 		}
-		var resp sidekickResponse
+		var resp sidekick.Response
 		if err := json.Unmarshal(msg, &resp); err != nil {
 			return fail(fmt.Errorf("decode response: %w", err))
 		}
@@ -196,7 +145,7 @@ func (c *SidekickClient) roundTrip(ctx context.Context, method string, params an
 // password and editable fields are redacted here too, whatever the sidekick sent.
 func (c *SidekickClient) InspectCurrentScreen(ctx context.Context) (*SidekickScreen, error) {
 	var s SidekickScreen
-	if err := c.Call(ctx, "inspectCurrentScreen", nil, &s); err != nil {
+	if err := c.Call(ctx, sidekick.MethodInspectCurrentScreen, nil, &s); err != nil {
 		return nil, err
 	}
 	for i := range s.Nodes {
@@ -223,33 +172,4 @@ func (c *SidekickClient) Close() error {
 	err := c.conn.Close()
 	c.conn = nil
 	return err
-}
-
-// WriteSidekickFrame writes one message of the sidekick protocol: a 4-byte big-endian
-// length, then the JSON body. Both ends (this client and the simulated device's app)
-// use it, so the framing cannot drift.
-func WriteSidekickFrame(w io.Writer, body []byte) error {
-	buf := make([]byte, 4+len(body))
-	binary.BigEndian.PutUint32(buf, uint32(len(body)))
-	copy(buf[4:], body)
-	_, err := w.Write(buf)
-	return err
-}
-
-// ReadSidekickFrame reads one message written by WriteSidekickFrame, refusing frames
-// over 32 MiB (a real screen is well under a megabyte).
-func ReadSidekickFrame(r io.Reader) ([]byte, error) {
-	var hdr [4]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, err
-	}
-	n := binary.BigEndian.Uint32(hdr[:])
-	if n > maxSidekickFrame {
-		return nil, fmt.Errorf("frame of %d bytes exceeds %d", n, maxSidekickFrame)
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
-		return nil, err
-	}
-	return body, nil
 }

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"fixthis/internal/sidekick"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,7 +17,7 @@ func serveSidekick(t *testing.T, conn net.Conn, token string, handle func(method
 	t.Helper()
 	defer conn.Close()
 	for {
-		msg, err := ReadSidekickFrame(conn)
+		msg, err := sidekick.ReadFrame(conn)
 		if err != nil {
 			return
 		}
@@ -41,7 +42,7 @@ func serveSidekick(t *testing.T, conn net.Conn, token string, handle func(method
 		// A stale answer first, as after a timed-out call, which the client skips.
 		stale, _ := json.Marshal(map[string]any{"id": req.ID + 1000, "result": map[string]any{}})
 		body, _ := json.Marshal(resp)
-		if WriteSidekickFrame(conn, stale) != nil || WriteSidekickFrame(conn, body) != nil {
+		if sidekick.WriteFrame(conn, stale) != nil || sidekick.WriteFrame(conn, body) != nil {
 			return
 		}
 	}
@@ -59,7 +60,7 @@ func TestParseSidekickSession(t *testing.T) {
 		{`run-as: package not debuggable: com.example`, false},
 	}
 	for _, tt := range tests {
-		_, err := ParseSidekickSession([]byte(tt.in))
+		_, err := sidekick.ParseSession([]byte(tt.in))
 		if (err == nil) != tt.ok {
 			t.Errorf("%s: err = %v", tt.in, err)
 		}
@@ -82,11 +83,11 @@ func TestParseSidekickSession(t *testing.T) {
 var sidekickScreen = SidekickScreen{
 	Protocol: "1.3", Package: "com.example.notes", Activity: "com.example.notes.MainActivity", Width: 1080, Height: 2400,
 	Nodes: []Node{
-		{UID: "s1", IndexPath: "0", Class: "androidx.compose.ui.layout.Root", Bounds: Bounds{0, 0, 1080, 2400}, Compose: true},
+		{UID: "s1", IndexPath: "0", Class: "androidx.compose.ui.layout.Root", Bounds: Bounds{Left: 0, Top: 0, Right: 1080, Bottom: 2400}, Compose: true},
 		{UID: "s2", ParentUID: "s1", IndexPath: "0.0", Class: "android.widget.EditText", Text: "my secret", ResourceID: "password_field",
-			Password: true, Bounds: Bounds{40, 300, 1040, 420}, Compose: true},
+			Password: true, Bounds: Bounds{Left: 40, Top: 300, Right: 1040, Bottom: 420}, Compose: true},
 		{UID: "s3", ParentUID: "s1", IndexPath: "0.1", Class: "android.widget.Button", Text: "Sign in", ResourceID: "sign_in",
-			Clickable: true, Bounds: Bounds{40, 500, 1040, 620}, Compose: true},
+			Clickable: true, Bounds: Bounds{Left: 40, Top: 500, Right: 1040, Bottom: 620}, Compose: true},
 	},
 }
 

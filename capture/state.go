@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"fixthis/adb"
 	"regexp"
 	"strconv"
 	"strings"
@@ -174,29 +175,12 @@ func ParsePower(out string) PowerInfo {
 	return info
 }
 
-// ParseDensity reads `wm density`: the override when set, else the physical one.
+// ParseDensity reads `wm density`: the override when set, else the physical one; 0
+// when the output has neither. The adb package owns the parser; the device list uses
+// it too.
 func ParseDensity(out string) int {
-	physical, override := 0, 0
-	for _, l := range lines(out) {
-		k, v, ok := strings.Cut(strings.TrimSpace(l), ":")
-		if !ok {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil {
-			continue
-		}
-		switch k {
-		case "Physical density":
-			physical = n
-		case "Override density":
-			override = n
-		}
-	}
-	if override > 0 {
-		return override
-	}
-	return physical
+	d, _ := adb.ParseWMDensity(out)
+	return d
 }
 
 // ParseIMEShown reads `dumpsys input_method`: whether the keyboard is on screen.

@@ -93,7 +93,7 @@ func union(a, b Bounds) Bounds {
 	if a.Empty() {
 		return b
 	}
-	return Bounds{min(a.Left, b.Left), min(a.Top, b.Top), max(a.Right, b.Right), max(a.Bottom, b.Bottom)}
+	return Bounds{Left: min(a.Left, b.Left), Top: min(a.Top, b.Top), Right: max(a.Right, b.Right), Bottom: max(a.Bottom, b.Bottom)}
 }
 
 // Nodes returns the nodes in document order. The slice is shared: do not modify.

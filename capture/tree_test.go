@@ -1,10 +1,6 @@
 package capture
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // A list screen: full-screen containers, a row (clickable) holding an icon, a title
 // and a button, a second row, and a zero-size node.
@@ -94,7 +90,7 @@ func TestTreeLookups(t *testing.T) {
 	if a := tree.Ancestors("n0.0.1.0"); len(a) != 3 || a[0].UID != "n0" || a[2].UID != "n0.0.1" {
 		t.Errorf("ancestors = %v", a)
 	}
-	if tree.Screen() != (Bounds{0, 0, 1080, 2400}) || tree.Len() != 11 {
+	if tree.Screen() != (Bounds{Left: 0, Top: 0, Right: 1080, Bottom: 2400}) || tree.Len() != 11 {
 		t.Errorf("screen %v len %d", tree.Screen(), tree.Len())
 	}
 }
@@ -109,7 +105,7 @@ func TestHitArea(t *testing.T) {
 		return s
 	}
 	// Dragging around the button: the button, then its row siblings nearby.
-	res := tree.HitArea(Bounds{840, 240, 1070, 360})
+	res := tree.HitArea(Bounds{Left: 840, Top: 240, Right: 1070, Bottom: 360})
 	if res.Node == nil || res.Node.UID != "n0.0.0.2" || res.Overlap < 0.7 {
 		t.Fatalf("area hit = %+v", res)
 	}
@@ -129,24 +125,20 @@ func TestHitArea(t *testing.T) {
 		}
 	}
 	// Same input, same answer.
-	again := tree.HitArea(Bounds{840, 240, 1070, 360})
+	again := tree.HitArea(Bounds{Left: 840, Top: 240, Right: 1070, Bottom: 360})
 	if len(again.Nearby) != len(res.Nearby) || again.Node.UID != res.Node.UID {
 		t.Error("HitArea is not deterministic")
 	}
 	if r := tree.HitArea(Bounds{}); r.Node != nil || len(r.Nearby) != 0 {
 		t.Errorf("empty area = %+v", r)
 	}
-	if r := tree.HitArea(Bounds{1100, 3000, 1200, 3100}); r.Node != nil || len(r.Nearby) != 0 {
+	if r := tree.HitArea(Bounds{Left: 1100, Top: 3000, Right: 1200, Bottom: 3100}); r.Node != nil || len(r.Nearby) != 0 {
 		t.Errorf("off-screen area = %+v", r)
 	}
 }
 
 func TestHitTestFixtures(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(fixturesDir, "CaAlO22__LingBook-Android__window_dump.xml"))
-	if err != nil {
-		t.Skip(err)
-	}
-	nodes, err := ParseDump(data)
+	nodes, err := ParseDump(readFixture(t, "CaAlO22__LingBook-Android__window_dump.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,6 +183,6 @@ func BenchmarkHitArea1000(b *testing.B) {
 	}
 	tree := NewTree(nodes)
 	for b.Loop() {
-		_ = tree.HitArea(Bounds{100, 500, 600, 800})
+		_ = tree.HitArea(Bounds{Left: 100, Top: 500, Right: 600, Bottom: 800})
 	}
 }

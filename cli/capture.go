@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"fixthis/adb"
-	"fixthis/app"
+	"fixthis/app/device"
 	"fixthis/capture"
 )
 
@@ -33,21 +33,13 @@ func runCapture(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	dev := app.CaptureDevice(client, *serial)
 	start := time.Now()
-	opts := capture.Options{}
-	// A debuggable app with the FixThis sidekick answers with true Compose semantics,
+	// The same capturer as the console's freezes and the MCP capture tool: a
+	// debuggable app with the FixThis sidekick answers with true Compose semantics,
 	// much faster than uiautomator; without one, uiautomator it is.
-	if st, err := capture.ReadScreenState(ctx, dev); err == nil && st.Package != "" {
-		if sk, err := app.OpenSidekick(ctx, client, *serial, st.Package); err == nil {
-			opts.Sidekick = sk
-			defer func() {
-				sk.Close()
-				_ = client.RemoveOwnForwards(context.WithoutCancel(ctx), *serial)
-			}()
-		}
-	}
-	snap, err := capture.Capture(ctx, dev, opts)
+	capturer := device.NewCapturer(client)
+	defer capturer.Close(context.WithoutCancel(ctx))
+	snap, err := capturer.Capture(ctx, *serial)
 	if err != nil {
 		return fmt.Errorf("capture %s: %w", *serial, err)
 	}

@@ -1,5 +1,6 @@
 // Package cli is the fixthis command line: one function per command, one table of
-// commands, and the usage text. main.go builds the dependencies and calls Run.
+// commands, and the usage text. main.go hands over the process (streams, embedded
+// console, version) and calls Run; each command builds the dependencies it needs.
 package cli
 
 import (

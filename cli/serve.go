@@ -10,6 +10,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/device"
 	"fixthis/app/store"
 )
 
@@ -76,12 +77,12 @@ func newApp(ctx context.Context, env Env, af appFlags, mode app.Mode) (*app.App,
 	if err != nil {
 		return nil, nil, fmt.Errorf("open the feedback store in %s: %w", af.projectDir, err)
 	}
-	demo := app.DemoAuto
+	demo := device.DemoAuto
 	switch {
 	case af.demo:
-		demo = app.DemoOn
+		demo = device.DemoOn
 	case af.noDemo:
-		demo = app.DemoOff
+		demo = device.DemoOff
 	}
 	a := app.New(app.Options{
 		Version:    env.Version,

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fixthis/internal/sidekick"
 	"fmt"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ func (d *Device) seedLog() {
 		d.log("I", "Choreographer", pid, "Skipped 31 frames!  The application may be doing too much work on its main thread.")
 		d.log("D", "ProfileInstaller", pid, "Installing profile for "+app.Package)
 		if app.Sidekick {
-			d.log("I", "FixThisSidekick", pid, "listening on @"+d.sidekickSocket()+" (protocol "+sidekickProtocol+")")
+			d.log("I", "FixThisSidekick", pid, "listening on @"+d.sidekickSocket()+" (protocol "+sidekick.Protocol+")")
 		}
 		d.log("I", "ActivityTaskManager", 1423, fmt.Sprintf("Displayed %s: +412ms", shortComponent(app.Package, app.LauncherActivity)))
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fixthis/internal/sidekick"
 	"image"
 	"time"
 )
@@ -19,7 +20,7 @@ type Phone interface {
 	UIAutomatorXML() []byte
 	// SidekickNodes returns the current screen's semantics nodes in the JSON shape of
 	// docs/api.md's Node.
-	SidekickNodes() any
+	SidekickNodes() []sidekick.Node
 	Version() uint64
 }
 

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fixthis/internal/sidekick"
 	"fmt"
 	"image"
 	"image/color"
@@ -102,8 +103,8 @@ func (p *testPhone) UIAutomatorXML() []byte {
 	return []byte(fmt.Sprintf(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="%s" resource-id="" class="android.widget.FrameLayout" package="com.example.sim" content-desc="" bounds="[0,0][%d,%d]" /></hierarchy>`, p.screen, p.w, p.h))
 }
 
-func (p *testPhone) SidekickNodes() any {
-	return []map[string]any{{"uid": "n0", "class": "Screen", "text": p.screen}}
+func (p *testPhone) SidekickNodes() []sidekick.Node {
+	return []sidekick.Node{{UID: "n0", Class: "Screen", Text: p.screen}}
 }
 
 func (p *testPhone) Version() uint64 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"fixthis/adb/sim/scenario"
+	"fixthis/internal/sidekick"
 )
 
 // loadPhone builds the phone from Options: an injected one, or a scenario session.
@@ -55,7 +56,7 @@ func (p scenarioPhone) State() PhoneState {
 	}
 }
 
-func (p scenarioPhone) SidekickNodes() any { return p.Session.SidekickNodes() }
+func (p scenarioPhone) SidekickNodes() []sidekick.Node { return p.Session.SidekickNodes() }
 
 // Text types into the focused field (`input text`).
 func (p scenarioPhone) Text(s string) bool { return p.Session.InputText(s) }

@@ -5,10 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fixthis/internal/sidekick"
 	"fmt"
 	"io"
-
-	"fixthis/capture"
 )
 
 // socketService connects a `localabstract:NAME` or `tcp:PORT` stream to a socket the
@@ -35,42 +34,17 @@ func (d *Device) socketService(name string) (service, error) {
 	return nil, fmt.Errorf("socket %q has unknown protocol %q", name, proto)
 }
 
-// sidekickProtocol is the version the demo app's sidekick speaks: the one FixThis expects.
-const sidekickProtocol = capture.SidekickProtocol
-
 // sidekickSession is the JSON the app writes to files/fixthis/session.json.
 func (d *Device) sidekickSession() []byte {
-	b, _ := json.Marshal(map[string]string{
-		"protocol": sidekickProtocol,
-		"socket":   d.sidekickSocket(),
-		"token":    d.token,
-	})
+	b, _ := json.Marshal(sidekick.Session{Protocol: sidekick.Protocol, Socket: d.sidekickSocket(), Token: d.token})
 	return append(b, '\n')
-}
-
-type sidekickRequest struct {
-	ID     json.RawMessage `json:"id"`
-	Token  string          `json:"token"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-}
-
-type sidekickError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-type sidekickResponse struct {
-	ID     json.RawMessage `json:"id"`
-	Result any             `json:"result,omitempty"`
-	Error  *sidekickError  `json:"error,omitempty"`
 }
 
 // sidekickService answers the FixThis sidekick protocol the demo app carries.
 func (d *Device) sidekickService(ctx context.Context, s *stream) error {
 	r := bufio.NewReader(s)
 	for ctx.Err() == nil {
-		frame, err := capture.ReadSidekickFrame(r)
+		frame, err := sidekick.ReadFrame(r)
 		if err != nil {
 			if errors.Is(err, errStreamClosed) || errors.Is(err, io.EOF) {
 				return nil
@@ -82,44 +56,53 @@ func (d *Device) sidekickService(ctx context.Context, s *stream) error {
 		if err != nil {
 			return fmt.Errorf("encode sidekick response: %w", err)
 		}
-		if err := capture.WriteSidekickFrame(s, out); err != nil {
+		if err := sidekick.WriteFrame(s, out); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (d *Device) sidekickHandle(frame []byte) sidekickResponse {
-	var req sidekickRequest
+func (d *Device) sidekickHandle(frame []byte) sidekick.Response {
+	var req sidekick.Request
 	if err := json.Unmarshal(frame, &req); err != nil {
-		return sidekickResponse{ID: json.RawMessage("null"), Error: &sidekickError{Code: "bad_request", Message: "request is not JSON: " + err.Error()}}
-	}
-	if req.ID == nil {
-		req.ID = json.RawMessage("null")
+		return sidekickFail(0, "bad_request", "request is not JSON: "+err.Error())
 	}
 	if req.Token != d.token {
-		return sidekickResponse{ID: req.ID, Error: &sidekickError{Code: "unauthorized", Message: "token does not match files/fixthis/session.json"}}
+		return sidekickFail(req.ID, "unauthorized", "token does not match "+sidekick.SessionPath)
 	}
 	pkg := d.profile.App.Package
 	switch req.Method {
 	case "hello":
-		return sidekickResponse{ID: req.ID, Result: map[string]any{"protocol": sidekickProtocol, "package": pkg}}
-	case "inspectCurrentScreen":
+		return sidekickOK(req.ID, map[string]string{"protocol": sidekick.Protocol, "package": pkg})
+	case sidekick.MethodInspectCurrentScreen:
 		st := d.phone.State()
 		if st.ForegroundPackage != pkg || !st.ScreenOn || st.Locked {
-			return sidekickResponse{ID: req.ID, Error: &sidekickError{Code: "not_foreground", Message: pkg + " is not the resumed app"}}
+			return sidekickFail(req.ID, "not_foreground", pkg+" is not the resumed app")
 		}
 		w, h := d.screenSize(st)
-		return sidekickResponse{ID: req.ID, Result: map[string]any{
-			"protocol": sidekickProtocol,
-			"package":  pkg,
-			"activity": st.Activity,
-			"width":    w,
-			"height":   h,
-			"nodes":    d.phone.SidekickNodes(),
-		}}
+		return sidekickOK(req.ID, sidekick.Screen{
+			Protocol: sidekick.Protocol,
+			Package:  pkg,
+			Activity: st.Activity,
+			Width:    w,
+			Height:   h,
+			Nodes:    d.phone.SidekickNodes(),
+		})
 	}
-	return sidekickResponse{ID: req.ID, Error: &sidekickError{Code: "unknown_method", Message: fmt.Sprintf("unknown method %q", req.Method)}}
+	return sidekickFail(req.ID, "unknown_method", fmt.Sprintf("unknown method %q", req.Method))
+}
+
+func sidekickOK(id int64, result any) sidekick.Response {
+	raw, err := json.Marshal(result)
+	if err != nil {
+		return sidekickFail(id, "internal", err.Error())
+	}
+	return sidekick.Response{ID: id, Result: raw}
+}
+
+func sidekickFail(id int64, code, msg string) sidekick.Response {
+	return sidekick.Response{ID: id, Error: &sidekick.Error{Code: code, Message: msg}}
 }
 
 // screenSize is the display size in the current rotation.

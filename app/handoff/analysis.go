@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Thresholds of the contract's overlap rule.
+// Thresholds of the prompt grammar's overlap rule (docs/console.md).
 const (
 	overlapIoSA     = 0.25
 	weakLabelDistDp = 24.0
@@ -166,7 +166,7 @@ func area(b Box) float64 {
 	return float64(w) * float64(h)
 }
 
-// overlaps applies the contract: visual-area intersection over the smaller
+// overlaps applies the grammar's rule: visual-area intersection over the smaller
 // area ≥ 0.25, or weak-label centres within 24 dp.
 func overlaps(a, b Target, density float64) bool {
 	if a.Kind == TargetScreen || b.Kind == TargetScreen {

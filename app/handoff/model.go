@@ -1,5 +1,6 @@
 // Package handoff renders a feedback session as the compact agent prompt
-// (grammar v2 of the console contract) and as full JSON and Markdown exports.
+// (grammar v2, docs/console.md "The compact handoff prompt") and as full JSON and
+// Markdown exports.
 // It owns its input model; the app converts stored records into it.
 package handoff
 
@@ -28,7 +29,7 @@ type Screen struct {
 	Width          int     `json:"width,omitempty"`
 	Height         int     `json:"height,omitempty"`
 	Activity       string  `json:"activity,omitempty"`
-	Density        float64 `json:"density,omitempty"` // dp scale; 0 means the contract's default 1.0
+	Density        float64 `json:"density,omitempty"` // dp scale; 0 means the grammar's default 1.0
 	Fingerprint    string  `json:"fingerprint,omitempty"`
 }
 

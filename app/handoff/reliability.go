@@ -176,7 +176,7 @@ func verification(p *itemPlan) (string, []string) {
 	}
 }
 
-// targetAction turns the posture into the contract's action guidance.
+// targetAction turns the posture into the grammar's action guidance.
 func targetAction(posture string) string {
 	return map[string]string{
 		VerifySourceFirst: "inspect-source-first",
@@ -232,7 +232,7 @@ func evidenceToken(kind string) string {
 }
 
 // qualityTokens summarises the warning signals of the rendered items, in the
-// contract's order; nil when there is nothing to report.
+// grammar's order; nil when there is nothing to report.
 func qualityTokens(plans []screenPlan) []string {
 	var lowTarget, warned, groups, dups, areas, red, stale, none int
 	for _, sp := range plans {

@@ -7,20 +7,17 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"fixthis/app/store"
+	"fixthis/app/errcode"
 )
 
-// toolResult turns a store error into what the agent sees. Contract errors
-// (SESSION_CLOSED:, ITEM_ALREADY_RESOLVED:, …) are tool errors the agent can
-// act on; anything else is an infrastructure failure returned as a Go error.
+// toolResult turns an error into what the agent sees. Coded errors (SESSION_CLOSED:,
+// ITEM_ALREADY_RESOLVED:, DEVICE_NOT_AVAILABLE:, …) are tool errors the agent can act
+// on; anything else is an infrastructure failure returned as a Go error.
 func toolResult(err error) (*mcp.CallToolResult, error) {
-	var se *store.Error
-	if errors.As(err, &se) {
-		switch se.Code {
-		case store.CodeStorageFailed:
-			return nil, err
-		}
-		return mcp.NewToolResultError(se.Error()), nil
+	switch errcode.Of(err) {
+	case errcode.Internal, errcode.StorageFailed:
+	default:
+		return mcp.NewToolResultError(err.Error()), nil
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil, err
@@ -28,7 +25,7 @@ func toolResult(err error) (*mcp.CallToolResult, error) {
 	return nil, fmt.Errorf("fixthis: %w", err)
 }
 
-// invalidArg is a tool error for bad input, with the store's prefix.
+// invalidArg is a tool error for bad input, with the INVALID_INPUT prefix.
 func invalidArg(format string, args ...any) *mcp.CallToolResult {
-	return mcp.NewToolResultError(string(store.CodeInvalidInput) + ": " + fmt.Sprintf(format, args...))
+	return mcp.NewToolResultError(errcode.New(errcode.InvalidInput, format, args...).Error())
 }

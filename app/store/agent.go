@@ -187,6 +187,9 @@ type ResolveInput struct {
 	ItemID    string
 	Status    string // resolved | wont_fix | needs_clarification
 	Summary   string
+	// Verification, with a resolved status, is what the agent's capture after the
+	// fix shows; the app computes it from the capture.
+	Verification *Verification
 }
 
 // Resolve records the agent's outcome. needs_clarification keeps the item
@@ -214,6 +217,11 @@ func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
 			}
 			if err != nil {
 				return "", nil, fmt.Errorf("resolve item: %w", err)
+			}
+			if in.Status == StatusResolved {
+				if err := t.setVerification(ctx, in.ItemID, in.Verification); err != nil {
+					return "", nil, fmt.Errorf("resolve item: %w", err)
+				}
 			}
 			return "item-resolved", map[string]string{"status": in.Status, "summary": summary}, nil
 		})

@@ -3,8 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -16,24 +16,24 @@ func TestSaveBatchValidation(t *testing.T) {
 	cases := []struct {
 		name   string
 		mutate func(*SaveBatchInput)
-		status int
+		code   Code
 		want   string
 	}{
-		{"empty comment", func(in *SaveBatchInput) { in.Items[0].Comment = "   " }, 422, "comment is empty"},
-		{"no items", func(in *SaveBatchInput) { in.Items = nil }, 422, "no items"},
-		{"no workspace", func(in *SaveBatchInput) { in.WorkspaceID = "" }, 422, "workspaceId"},
-		{"no draft id", func(in *SaveBatchInput) { in.Items[0].DraftItemID = "" }, 422, "draftItemId"},
-		{"duplicate draft id", func(in *SaveBatchInput) { in.Items[1].DraftItemID = "d0" }, 422, "twice"},
-		{"bad severity", func(in *SaveBatchInput) { in.Items[0].Severity = "urgent" }, 422, "severity"},
-		{"bad target type", func(in *SaveBatchInput) { in.Items[0].Target = Target{Type: "pixel"} }, 422, "target type"},
-		{"area without bounds", func(in *SaveBatchInput) { in.Items[0].Target = Target{Type: TargetArea} }, 422, "bounds"},
+		{"empty comment", func(in *SaveBatchInput) { in.Items[0].Comment = "   " }, CodeInvalidInput, "comment is empty"},
+		{"no items", func(in *SaveBatchInput) { in.Items = nil }, CodeInvalidInput, "no items"},
+		{"no workspace", func(in *SaveBatchInput) { in.WorkspaceID = "" }, CodeInvalidInput, "workspaceId"},
+		{"no draft id", func(in *SaveBatchInput) { in.Items[0].DraftItemID = "" }, CodeInvalidInput, "draftItemId"},
+		{"duplicate draft id", func(in *SaveBatchInput) { in.Items[1].DraftItemID = "d0" }, CodeInvalidInput, "twice"},
+		{"bad severity", func(in *SaveBatchInput) { in.Items[0].Severity = "urgent" }, CodeInvalidInput, "severity"},
+		{"bad target type", func(in *SaveBatchInput) { in.Items[0].Target = Target{Type: "pixel"} }, CodeInvalidInput, "target type"},
+		{"area without bounds", func(in *SaveBatchInput) { in.Items[0].Target = Target{Type: TargetArea} }, CodeInvalidInput, "bounds"},
 		{"empty area", func(in *SaveBatchInput) {
 			in.Items[0].Target = Target{Type: TargetArea, Bounds: &Bounds{Left: 5, Top: 5, Right: 5, Bottom: 9}}
-		}, 422, "empty"},
-		{"node without uid", func(in *SaveBatchInput) { in.Items[0].Target.NodeUID = "" }, 422, "nodeUid"},
-		{"bad nodes json", func(in *SaveBatchInput) { in.Screen.NodesJSON = []byte("{") }, 422, "nodes"},
-		{"unknown session", func(in *SaveBatchInput) { in.SessionID = "nope" }, 404, "SESSION_NOT_FOUND"},
-		{"unknown image artifact", func(in *SaveBatchInput) { in.Screen.ImageArtifact = strings.Repeat("a", 64) + ".png" }, 404, "SCREEN_NOT_FOUND"},
+		}, CodeInvalidInput, "empty"},
+		{"node without uid", func(in *SaveBatchInput) { in.Items[0].Target.NodeUID = "" }, CodeInvalidInput, "nodeUid"},
+		{"bad nodes json", func(in *SaveBatchInput) { in.Screen.NodesJSON = []byte("{") }, CodeInvalidInput, "nodes"},
+		{"unknown session", func(in *SaveBatchInput) { in.SessionID = "nope" }, CodeSessionNotFound, "SESSION_NOT_FOUND"},
+		{"unknown image artifact", func(in *SaveBatchInput) { in.Screen.ImageArtifact = strings.Repeat("a", 64) + ".png" }, CodeScreenNotFound, "SCREEN_NOT_FOUND"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,8 +43,8 @@ func TestSaveBatchValidation(t *testing.T) {
 			if err == nil {
 				t.Fatal("want an error")
 			}
-			if st, _ := HTTPStatus(err); st != tc.status || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("got %d %v; want %d containing %q", st, err, tc.status, tc.want)
+			if c := errcode.Of(err); c != tc.code || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %s %v; want %s containing %q", c, err, tc.code, tc.want)
 			}
 		})
 	}
@@ -154,8 +154,8 @@ func TestSaveBatchIfMatch(t *testing.T) {
 			if !errors.As(err, &stale) || !errors.Is(err, ErrStalePreview) {
 				t.Fatalf("want StaleDraftError, got %v", err)
 			}
-			if st, code := HTTPStatus(err); st != http.StatusPreconditionFailed || code != "stale_preview" {
-				t.Fatalf("mapped to %d %s", st, code)
+			if code := errcode.Of(err); code != CodeStalePreview {
+				t.Fatalf("code %s", code)
 			}
 			if stale.ServerDraft == nil || stale.ServerDraft.ETag != stale.ETag || !strings.HasPrefix(err.Error(), "STALE_PREVIEW") {
 				t.Fatalf("server draft missing: %+v", stale)
@@ -187,8 +187,8 @@ func TestSaveBatchClosedSession(t *testing.T) {
 	if !errors.Is(err, ErrSessionClosed) || !strings.HasPrefix(err.Error(), "SESSION_CLOSED: ") {
 		t.Fatalf("got %v", err)
 	}
-	if st, code := HTTPStatus(err); st != http.StatusConflict || code != "session_closed" {
-		t.Fatalf("mapped to %d %s", st, code)
+	if code := errcode.Of(err); code != CodeSessionClosed {
+		t.Fatalf("code %s", code)
 	}
 }
 

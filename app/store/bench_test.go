@@ -9,7 +9,7 @@ import (
 )
 
 // reportP50 runs op b.N times and reports the median latency in ms, the
-// budget DESIGN.md sets (p50 ≤ 5 ms for the agent's calls).
+// budget in docs/benchmarks.md (p50 ≤ 5 ms for the agent's calls).
 func reportP50(b *testing.B, op func(i int) error) {
 	b.Helper()
 	durs := make([]time.Duration, 0, b.N)
@@ -94,7 +94,7 @@ func BenchmarkAgentOn1000Items(b *testing.B) {
 	b.Run("Resolve", func(b *testing.B) {
 		reportP50(b, func(i int) error {
 			it := items[i%len(items)]
-			_, err := s.Resolve(ctx, ResolveInput{it.SessionID, it.ItemID, StatusResolved, "done"})
+			_, err := s.Resolve(ctx, ResolveInput{SessionID: it.SessionID, ItemID: it.ItemID, Status: StatusResolved, Summary: "done"})
 			return err
 		})
 	})

@@ -2,82 +2,39 @@ package store
 
 import (
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
-	"net/http"
-	"strings"
 	"syscall"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// Code is a stable machine-readable error prefix from the console contract.
-// Only the prefix is a contract; the text after it may change.
-type Code string
-
-// Contract prefixes (console contract, "Session store error-code prefixes"),
-// plus the store's own validation and storage codes.
-const (
-	CodeSessionClosed       Code = "SESSION_CLOSED"
-	CodeSessionNotFound     Code = "SESSION_NOT_FOUND"
-	CodeItemNotFound        Code = "ITEM_NOT_FOUND"
-	CodeItemNotEditable     Code = "ITEM_NOT_EDITABLE"
-	CodeItemAlreadyResolved Code = "ITEM_ALREADY_RESOLVED"
-	CodeNoDraftFeedback     Code = "NO_DRAFT_FEEDBACK"
-	CodeScreenNotFound      Code = "SCREEN_NOT_FOUND"
-	CodeBatchNotFound       Code = "BATCH_NOT_FOUND"
-	CodeInvalidInput        Code = "INVALID_INPUT"
-	CodeStalePreview        Code = "STALE_PREVIEW"
-	CodeFingerprintMismatch Code = "SCREEN_FINGERPRINT_MISMATCH"
-	CodeStorageFull         Code = "STORAGE_FULL"
-	CodeStorageReadOnly     Code = "STORAGE_READ_ONLY"
-	CodeStorageFailed       Code = "STORAGE_FAILED"
+// Code and Error are the app's one error model (package errcode); the store's
+// errors are ordinary coded errors, and the app maps codes to HTTP statuses.
+type (
+	Code  = errcode.Code
+	Error = errcode.Error
 )
 
-// codeInfo is the one table mapping a prefix to its HTTP status and the
-// lowercase `error` field of a console API error body.
-var codeInfo = map[Code]struct {
-	status int
-	name   string
-}{
-	CodeSessionClosed:       {http.StatusConflict, "session_closed"},
-	CodeSessionNotFound:     {http.StatusNotFound, "session_not_found"},
-	CodeItemNotFound:        {http.StatusNotFound, "item_not_found"},
-	CodeItemNotEditable:     {http.StatusConflict, "item_not_editable"},
-	CodeItemAlreadyResolved: {http.StatusConflict, "item_already_resolved"},
-	CodeNoDraftFeedback:     {http.StatusConflict, "no_draft_feedback"},
-	CodeScreenNotFound:      {http.StatusNotFound, "screen_not_found"},
-	CodeBatchNotFound:       {http.StatusNotFound, "batch_not_found"},
-	CodeInvalidInput:        {http.StatusUnprocessableEntity, "invalid_input"},
-	CodeStalePreview:        {http.StatusPreconditionFailed, "stale_preview"},
-	CodeFingerprintMismatch: {http.StatusConflict, "screen_fingerprint_mismatch"},
-	CodeStorageFull:         {http.StatusInsufficientStorage, "storage_full"},
-	CodeStorageReadOnly:     {http.StatusServiceUnavailable, "storage_read_only"},
-	CodeStorageFailed:       {http.StatusInternalServerError, "storage_failed"},
-}
-
-// Error is a store error carrying a contract prefix. Its message reads
-// "PREFIX: what happened", as the console contract requires.
-type Error struct {
-	Code Code
-	Msg  string
-	Err  error // underlying cause, if any
-}
-
-func (e *Error) Error() string {
-	if e.Msg == "" {
-		return string(e.Code) + ":"
-	}
-	return string(e.Code) + ": " + e.Msg
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Is makes errors.Is(err, ErrSessionClosed) match any *Error with that code.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Msg == "" && t.Err == nil && t.Code == e.Code
-}
+// The codes the store answers with.
+const (
+	CodeSessionClosed       = errcode.SessionClosed
+	CodeSessionNotFound     = errcode.SessionNotFound
+	CodeItemNotFound        = errcode.ItemNotFound
+	CodeItemNotEditable     = errcode.ItemNotEditable
+	CodeItemAlreadyResolved = errcode.ItemAlreadyResolved
+	CodeNoDraftFeedback     = errcode.NoDraftFeedback
+	CodeScreenNotFound      = errcode.ScreenNotFound
+	CodeBatchNotFound       = errcode.BatchNotFound
+	CodeInvalidInput        = errcode.InvalidInput
+	CodeStalePreview        = errcode.StalePreview
+	CodeFingerprintMismatch = errcode.FingerprintMismatch
+	CodeStorageFull         = errcode.StorageFull
+	CodeStorageReadOnly     = errcode.StorageReadOnly
+	CodeStorageFailed       = errcode.StorageFailed
+	CodeCaptureNotFound     = errcode.CaptureNotFound
+)
 
 // Sentinels for errors.Is; they match every error carrying the same code.
 var (
@@ -97,7 +54,7 @@ var (
 )
 
 func errorf(code Code, format string, args ...any) error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+	return errcode.New(code, format, args...)
 }
 
 func invalid(format string, args ...any) error {
@@ -115,10 +72,13 @@ type StaleDraftError struct {
 
 func (e *StaleDraftError) Error() string {
 	if e.IfMatch == "" {
-		return fmt.Sprintf("%s: session was saved before (revision %s); resend with If-Match", CodeStalePreview, e.ETag)
+		return fmt.Sprintf("%s: session was saved before (revision %s); resend with If-Match", CodeStalePreview.Prefix(), e.ETag)
 	}
-	return fmt.Sprintf("%s: If-Match %s is stale; session is at %s", CodeStalePreview, e.IfMatch, e.ETag)
+	return fmt.Sprintf("%s: If-Match %s is stale; session is at %s", CodeStalePreview.Prefix(), e.IfMatch, e.ETag)
 }
+
+// ErrorCode makes the error a coded one (errcode.Coded).
+func (e *StaleDraftError) ErrorCode() Code { return CodeStalePreview }
 
 func (e *StaleDraftError) Is(target error) bool { return target == ErrStalePreview }
 
@@ -132,38 +92,13 @@ type FingerprintMismatchError struct {
 
 func (e *FingerprintMismatchError) Error() string {
 	return fmt.Sprintf("%s: screen changed since the freeze (frozen %s, now %s)",
-		CodeFingerprintMismatch, e.FrozenFingerprint, e.CurrentFingerprint)
+		CodeFingerprintMismatch.Prefix(), e.FrozenFingerprint, e.CurrentFingerprint)
 }
+
+// ErrorCode makes the error a coded one (errcode.Coded).
+func (e *FingerprintMismatchError) ErrorCode() Code { return CodeFingerprintMismatch }
 
 func (e *FingerprintMismatchError) Is(target error) bool { return target == ErrFingerprintMismatch }
-
-// HTTPStatus maps any error returned by the store to an HTTP status and the
-// lowercase error code of the console API body. Unknown errors are 500.
-func HTTPStatus(err error) (status int, code string) {
-	if err == nil {
-		return http.StatusOK, ""
-	}
-	var se *StaleDraftError
-	if errors.As(err, &se) {
-		return codeStatus(CodeStalePreview)
-	}
-	var fe *FingerprintMismatchError
-	if errors.As(err, &fe) {
-		return codeStatus(CodeFingerprintMismatch)
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return codeStatus(e.Code)
-	}
-	return http.StatusInternalServerError, "internal"
-}
-
-func codeStatus(c Code) (int, string) {
-	if info, ok := codeInfo[c]; ok {
-		return info.status, info.name
-	}
-	return http.StatusInternalServerError, strings.ToLower(string(c))
-}
 
 // storageErr turns a disk-level failure during op into an error the user can
 // act on ("store: disk full while saving batch"). Contract errors pass through.

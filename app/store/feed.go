@@ -17,6 +17,10 @@ const (
 	ChangeAgentBatch = "agent-batch"
 	// ChangePresence: the agent's presence for a session changed.
 	ChangePresence = "agent"
+	// ChangeSettings: a FixThis-wide setting changed (session "").
+	ChangeSettings = "settings"
+	// ChangeDeviceAction: an agent acted on a device (session "").
+	ChangeDeviceAction = "device-action"
 )
 
 // Change is one row of the change feed: something about SessionID changed,

@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 	"errors"
-	"net/http"
+	"fixthis/app/errcode"
 	"strings"
 	"testing"
 )
@@ -124,9 +124,6 @@ func TestReleaseToAgent(t *testing.T) {
 	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{"nope"}); !errors.Is(err, ErrItemNotFound) {
 		t.Fatalf("unknown id: %v", err)
 	}
-	if st, code := HTTPStatus(&Error{Code: CodeNoDraftFeedback}); st != http.StatusConflict || code != "no_draft_feedback" {
-		t.Fatalf("mapping %d %s", st, code)
-	}
 }
 
 func TestMarkCopied(t *testing.T) {
@@ -171,30 +168,30 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 		{"claim resolved", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t) },
 			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
 		{"claim wont_fix", func(s *Store, sid, iid string) {
-			mustOK(s.Resolve(ctx, ResolveInput{sid, iid, StatusWontFix, "no"}))(t)
+			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusWontFix, Summary: "no"}))(t)
 		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
 		{"claim closed session", func(s *Store, sid, iid string) { mustOK(s.CloseSession(ctx, sid))(t) },
 			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrSessionClosed, "", nil},
 		{"claim unknown item", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, "x", "") }, ErrItemNotFound, "", nil},
 		{"resolve", nil, func(s *Store, sid, iid string) (*Item, error) {
-			return s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, "Made it bigger in Button.kt"})
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "Made it bigger in Button.kt"})
 		}, nil, PhaseResolved, func(t *testing.T, it *Item) {
 			if it.ResolvedBy != ResolvedByAgent || it.AgentSummary == "" {
 				t.Errorf("resolved: %+v", it)
 			}
 		}},
 		{"resolve needs_clarification", nil, func(s *Store, sid, iid string) (*Item, error) {
-			return s.Resolve(ctx, ResolveInput{sid, iid, StatusNeedsClarification, "Which screen?"})
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusNeedsClarification, Summary: "Which screen?"})
 		}, nil, PhaseNeedsClarify, func(t *testing.T, it *Item) {
 			if it.AgentQuestion != "Which screen?" || it.ResolvedBy != "" {
 				t.Errorf("clarify: %+v", it)
 			}
 		}},
 		{"resolve without summary", nil, func(s *Store, sid, iid string) (*Item, error) {
-			return s.Resolve(ctx, ResolveInput{sid, iid, StatusResolved, " "})
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: " "})
 		}, ErrInvalidInput, "", nil},
 		{"resolve bad status", nil, func(s *Store, sid, iid string) (*Item, error) {
-			return s.Resolve(ctx, ResolveInput{sid, iid, "done", "x"})
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: "done", Summary: "x"})
 		}, ErrInvalidInput, "", nil},
 		{"ask", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "Which colour?") },
 			nil, PhaseNeedsClarify, nil},
@@ -214,7 +211,7 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 				if !errors.Is(err, tc.wantErr) {
 					t.Fatalf("got %v, want %v", err, tc.wantErr)
 				}
-				prefix := string(tc.wantErr.(*Error).Code) + ": "
+				prefix := tc.wantErr.(*Error).Code.Prefix() + ": "
 				if !strings.HasPrefix(err.Error(), prefix) {
 					t.Fatalf("message %q lacks prefix %q", err, prefix)
 				}
@@ -388,7 +385,7 @@ func TestListAndReadFeedback(t *testing.T) {
 	}
 	mustOK(s.ReleaseToAgent(ctx, sess.SessionID, []string{res.Items[0].ItemID, res.Items[1].ItemID}))(t)
 	mustOK(s.MarkCopied(ctx, sess.SessionID, []string{res.Items[2].ItemID}))(t)
-	mustOK(s.Resolve(ctx, ResolveInput{sess.SessionID, res.Items[1].ItemID, StatusResolved, "ok"}))(t)
+	mustOK(s.Resolve(ctx, ResolveInput{SessionID: sess.SessionID, ItemID: res.Items[1].ItemID, Status: StatusResolved, Summary: "ok"}))(t)
 	if got := ids(mustOK(s.ListFeedback(ctx, FeedbackQuery{}))(t).Items); len(got) != 2 || got[0] != 1 || got[1] != 3 {
 		t.Fatalf("default list %v, want [1 3]", got)
 	}
@@ -432,27 +429,21 @@ func TestPhaseSQLMatchesGo(t *testing.T) {
 	}
 }
 
-func TestHTTPStatus(t *testing.T) {
+func TestErrorCodes(t *testing.T) {
 	cases := []struct {
 		err    error
-		status int
-		code   string
+		code   Code
+		prefix string
 	}{
-		{errorf(CodeSessionNotFound, "x"), 404, "session_not_found"},
-		{errorf(CodeItemNotFound, "x"), 404, "item_not_found"},
-		{errorf(CodeScreenNotFound, "x"), 404, "screen_not_found"},
-		{errorf(CodeSessionClosed, "x"), 409, "session_closed"},
-		{errorf(CodeItemNotEditable, "x"), 409, "item_not_editable"},
-		{errorf(CodeItemAlreadyResolved, "x"), 409, "item_already_resolved"},
-		{invalid("x"), 422, "invalid_input"},
-		{&StaleDraftError{}, 412, "stale_preview"},
-		{&FingerprintMismatchError{"a", "b"}, 409, "screen_fingerprint_mismatch"},
-		{storageErr("saving batch", errors.New("boom")), 500, "internal"},
-		{nil, 200, ""},
+		{errorf(CodeSessionNotFound, "x"), CodeSessionNotFound, "SESSION_NOT_FOUND: x"},
+		{invalid("x"), CodeInvalidInput, "INVALID_INPUT: x"},
+		{&StaleDraftError{}, CodeStalePreview, "STALE_PREVIEW: "},
+		{&FingerprintMismatchError{"a", "b"}, CodeFingerprintMismatch, "SCREEN_FINGERPRINT_MISMATCH: "},
+		{storageErr("saving batch", errors.New("boom")), errcode.Internal, "store: saving batch: boom"},
 	}
 	for _, tc := range cases {
-		if st, code := HTTPStatus(tc.err); st != tc.status || code != tc.code {
-			t.Errorf("%v: got %d %s, want %d %s", tc.err, st, code, tc.status, tc.code)
+		if code := errcode.Of(tc.err); code != tc.code || !strings.HasPrefix(tc.err.Error(), tc.prefix) {
+			t.Errorf("%v: got %s, want %s with prefix %q", tc.err, code, tc.code, tc.prefix)
 		}
 	}
 }

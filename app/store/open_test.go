@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
 	"io"
 	"os"
@@ -115,8 +116,8 @@ func TestDiskFullIsClearAndHarmless(t *testing.T) {
 	if !errors.Is(err, ErrStorageFull) || !strings.Contains(err.Error(), "disk full while saving batch") {
 		t.Fatalf("got %v", err)
 	}
-	if st, code := HTTPStatus(err); st != 507 || code != "storage_full" {
-		t.Fatalf("mapped to %d %s", st, code)
+	if code := errcode.Of(err); code != CodeStorageFull {
+		t.Fatalf("code %s", code)
 	}
 	if _, err := s.wdb.Exec(`PRAGMA max_page_count = 1073741823`); err != nil {
 		t.Fatal(err)

@@ -36,7 +36,6 @@ func (l Locations) DataDir() string { return filepath.Join(l.Project, DataDirNam
 // Database is the SQLite file; SQLite adds -wal and -shm beside it.
 func (l Locations) Database() string { return filepath.Join(l.DataDir(), "fixthis.db") }
 
-// ArtifactsDir holds content-addressed evidence files (screens, crops, trees).
 // MCPEndpoint is where the running app records its MCP HTTP endpoint and token (0600),
 // so `fixthis mcp-config --http` and the next launch can reuse them.
 func (l Locations) MCPEndpoint() string { return filepath.Join(l.DataDir(), "mcp-endpoint.json") }
@@ -45,6 +44,7 @@ func (l Locations) MCPEndpoint() string { return filepath.Join(l.DataDir(), "mcp
 // re-reads the files that changed.
 func (l Locations) SourceIndexCache() string { return filepath.Join(l.DataDir(), "source-index.gob") }
 
+// ArtifactsDir holds content-addressed evidence files (screens, crops, trees).
 func (l Locations) ArtifactsDir() string { return filepath.Join(l.DataDir(), "artifacts") }
 
 // artifactKey is "<64 hex sha256>.<ext>"; the strict pattern keeps a key

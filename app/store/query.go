@@ -19,17 +19,18 @@ type querier interface {
 const itemColumns = `id, session_id, COALESCE(screen_id, ''), sequence_number, client_workspace_id,
 	client_draft_item_id, target_json, severity, comment, delivery, status, modified_after_send,
 	resolved_by, agent_note, agent_summary, agent_question, user_answer, crop_artifact,
-	created_at, updated_at, last_handed_off_at`
+	created_at, updated_at, last_handed_off_at, verification_json, verdict, verdict_note`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
 	var target string
 	var created, updated int64
 	var handed sql.NullInt64
+	var verification string
 	err := sc.Scan(&it.ItemID, &it.SessionID, &it.ScreenID, &it.SequenceNumber, &it.ClientWorkspaceID,
 		&it.ClientDraftItemID, &target, &it.Severity, &it.Comment, &it.Delivery, &it.Status,
 		&it.ModifiedAfterSend, &it.ResolvedBy, &it.AgentNote, &it.AgentSummary, &it.AgentQuestion,
-		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed)
+		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed, &verification, &it.Verdict, &it.VerdictNote)
 	if err != nil {
 		return it, err
 	}
@@ -38,6 +39,12 @@ func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	}
 	it.CreatedAt, it.UpdatedAt, it.LastHandedOffAt = fromMillis(created), fromMillis(updated), fromNullMillis(handed)
 	it.Phase = derivePhase(it.Delivery, it.Status, it.ModifiedAfterSend)
+	if verification != "" {
+		it.Verification = &Verification{}
+		if err := json.Unmarshal([]byte(verification), it.Verification); err != nil {
+			return it, fmt.Errorf("decode verification of item %s: %w", it.ItemID, err)
+		}
+	}
 	if it.CropArtifact != "" {
 		it.CropURL = "/api/items/" + url.PathEscape(it.ItemID) + "/crop?sessionId=" + url.QueryEscape(it.SessionID)
 	}

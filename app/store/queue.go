@@ -32,6 +32,7 @@ type batchPayload struct {
 	ItemIDs     []string     `json:"itemIds,omitempty"`
 	Answers     []Answer     `json:"answers,omitempty"`
 	Withdrawals []Withdrawal `json:"withdrawals,omitempty"`
+	Reopened    []Reopen     `json:"reopened,omitempty"`
 	HandoffID   string       `json:"handoffId,omitempty"`
 }
 
@@ -40,13 +41,14 @@ type batchPayload struct {
 type AgentBatch struct {
 	BatchID     string       `json:"batchId"`
 	SessionID   string       `json:"sessionId"`
-	Kind        string       `json:"kind"` // release | answer | withdrawal
+	Kind        string       `json:"kind"` // release | answer | withdrawal | reopen
 	CreatedAt   time.Time    `json:"createdAt"`
 	ServeCount  int          `json:"serveCount"`
 	HandoffID   string       `json:"handoffId,omitempty"`
 	Items       []Item       `json:"items"`
 	Answers     []Answer     `json:"answers"`
 	Withdrawals []Withdrawal `json:"withdrawals"`
+	Reopened    []Reopen     `json:"reopened"`
 }
 
 // queueBatch appends a batch for the agent and wakes waiters.
@@ -101,7 +103,7 @@ func (s *Store) NextAgentBatch(ctx context.Context, sessionID string) (*AgentBat
 		}
 		b.ServeCount++
 		b.CreatedAt, b.HandoffID = fromMillis(created), p.HandoffID
-		b.Answers, b.Withdrawals = nonNil(p.Answers), nonNil(p.Withdrawals)
+		b.Answers, b.Withdrawals, b.Reopened = nonNil(p.Answers), nonNil(p.Withdrawals), nonNil(p.Reopened)
 		b.Items = []Item{}
 		for _, id := range p.ItemIDs {
 			it, err := getItem(ctx, t, b.SessionID, id)

@@ -45,6 +45,9 @@ const (
 	BatchKindRelease   = "release"
 	BatchKindAnswer    = "answer"
 	BatchKindWithdrawn = "withdrawal"
+	BatchKindReopen    = "reopen"
+	VerdictVerified    = "verified"
+	VerdictReopened    = "reopened"
 )
 
 // Phases lists every lifecycle phase in display order.
@@ -170,6 +173,11 @@ type Item struct {
 	UpdatedAt         time.Time  `json:"updatedAt"`
 	LastHandedOffAt   *time.Time `json:"lastHandedOffAt"`
 	CropURL           string     `json:"cropUrl"`
+	// Verification is what the agent's capture after its fix shows; Verdict is the
+	// user's word on it ("" | verified | reopened) and VerdictNote the reopen note.
+	Verification *Verification `json:"verification,omitempty"`
+	Verdict      string        `json:"verdict,omitempty"`
+	VerdictNote  string        `json:"verdictNote,omitempty"`
 
 	// CropArtifact is the crop's artifact key ("" when absent).
 	CropArtifact string `json:"-"`

@@ -1,5 +1,5 @@
 // Prints the gzip size of the console's JS bundle and fails above the budget
-// (DESIGN.md: console JS bundle ≤ 150 KB gzip). Run after `npm run build`.
+// (docs/benchmarks.md: console JS bundle ≤ 150 KB gzip). Run after `npm run build`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

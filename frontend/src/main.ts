@@ -1,7 +1,7 @@
 import { mount } from 'svelte';
 import './app.css';
 import App from './App.svelte';
-import { start } from './lib/controller';
+import { start } from './lib/start';
 
 // Start the transport before the first render so components can use it right away.
 const ready = start();

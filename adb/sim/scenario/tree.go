@@ -2,19 +2,18 @@ package scenario
 
 import (
 	"bytes"
-	"fixthis/capture"
+	"fixthis/internal/sidekick"
 	"image"
 	"strconv"
 	"strings"
 )
 
-// Node is a UI node as the console API and the capture package see it: the sidekick's
-// inspectCurrentScreen answers with exactly what the host decodes, so the two sides
-// cannot drift apart.
-type Node = capture.Node
+// Node is a UI node in the sidekick protocol's shape: the demo app's sidekick answers
+// with exactly what the host decodes, so the two sides cannot drift apart.
+type Node = sidekick.Node
 
 // Bounds are device pixels.
-type Bounds = capture.Bounds
+type Bounds = sidekick.Bounds
 
 // uiNode is one node of the UI tree as uiautomator reports it.
 type uiNode struct {

@@ -16,7 +16,6 @@ export interface SyncModel {
   agent: Presence | null;
   /** Counts applied agent events, so a slower presence fetch never overwrites a newer event. */
   agentSeq?: number;
-  snapshotHadSessions?: boolean;
 }
 
 export type Outcome = 'applied' | 'ignored-other-session' | 'full-refresh' | 'active-session-deleted' | 'noop';
@@ -83,7 +82,6 @@ export function applySnapshot(model: SyncModel, s: Snapshot): void {
   if (Array.isArray(s.devices)) model.devices = s.devices;
   if (typeof s.selectedSerial === 'string') model.selectedSerial = s.selectedSerial;
   applyADBState(model, s as Record<string, unknown>);
-  model.snapshotHadSessions = Array.isArray(s.sessions);
   if (Array.isArray(s.sessions)) model.sessions = sortSessions(s.sessions);
   // The snapshot is the one event applied whatever the active session.
   if (s.preview !== undefined) model.preview = s.preview;

@@ -28,7 +28,7 @@ const LABEL: Record<FrameKind, FrameLabel> = {
 };
 
 /**
- * The preview badge. Precedence from the console contract: Interaction blocked beats
+ * The preview badge. Precedence (docs/console.md, "Preview badge"): Interaction blocked beats
  * stale and frozen; Stale frame beats live when actions are off but the image remains.
  */
 export function frameStatus(input: FrameStatusInput): { kind: FrameKind; label: FrameLabel } {

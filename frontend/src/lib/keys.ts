@@ -1,7 +1,7 @@
 // Keyboard-first shortcuts: A annotate, S select, Esc cancel, Ctrl/Cmd-Z undo,
 // Shift-Ctrl/Cmd-Z redo, Ctrl/Cmd-Enter Save to MCP.
-import { annotate, cancelPending, redo, selectMode, undo } from './controller';
-import { saveToMcp } from './handoff';
+import { annotate, cancelPending, redo, selectMode, undo } from './actions/annotate';
+import { saveToMcp } from './actions/save';
 import { ui } from './state/ui.svelte';
 
 function typingIn(target: EventTarget | null): boolean {

@@ -6,15 +6,10 @@ type P = Parameters<typeof itemPhase>[0];
 
 describe('itemPhase', () => {
   it.each<[string, P, string]>([
-    ['server phase wins', { phase: 'sent_modified', status: 'open', delivery: 'sent' }, 'sent_modified'],
-    ['unsent is draft', { status: 'open', delivery: 'draft' }, 'draft'],
-    ['sent and untouched', { status: 'ready', delivery: 'sent', updatedAt: '2025-01-01T00:00:00Z', lastHandedOffAt: '2025-01-01T00:00:00Z' }, 'sent'],
-    ['edited after handoff', { status: 'open', delivery: 'sent', updatedAt: '2025-01-02T00:00:00Z', lastHandedOffAt: '2025-01-01T00:00:00Z' }, 'sent_modified'],
-    ['claimed', { status: 'in_progress', delivery: 'sent' }, 'in_progress'],
-    ['question', { status: 'needs_clarification', delivery: 'sent' }, 'needs_clarification'],
-    ['wont fix', { status: 'wont_fix', delivery: 'sent' }, 'wont_fix'],
-    ['resolved', { status: 'resolved', delivery: 'sent' }, 'resolved'],
-    ['unknown server phase falls back', { phase: 'weird' as never, status: 'open', delivery: 'sent' }, 'sent'],
+    ['the server phase', { phase: 'sent_modified' }, 'sent_modified'],
+    ['terminal', { phase: 'wont_fix' }, 'wont_fix'],
+    ['an unknown phase shows as draft', { phase: 'weird' as never }, 'draft'],
+    ['no phase shows as draft', {}, 'draft'],
   ])('%s', (_n, item, want) => {
     expect(itemPhase(item)).toBe(want);
   });
@@ -33,10 +28,6 @@ describe('phase visuals', () => {
 });
 
 it('counts phases like SessionSummary.phaseCounts', () => {
-  const items = [
-    { status: 'open', delivery: 'draft' },
-    { status: 'open', delivery: 'draft' },
-    { status: 'resolved', delivery: 'sent' },
-  ] as Item[];
+  const items = [{ phase: 'draft' }, { phase: 'draft' }, { phase: 'resolved' }] as Item[];
   expect(countPhases(items)).toEqual({ draft: 2, resolved: 1 });
 });

@@ -78,23 +78,11 @@ function isPhase(value: unknown): value is Phase {
 }
 
 /**
- * The lifecycle phase of an item. The server derives `phase`; this mirrors its rules for
- * older payloads so a row is never shown without one.
+ * The lifecycle phase of an item, which the server derives for every item it sends. A
+ * value this console does not know shows as a draft instead of breaking the row.
  */
-export function itemPhase(item: Pick<Item, 'phase' | 'status' | 'delivery' | 'updatedAt' | 'lastHandedOffAt'>): Phase {
-  if (isPhase(item.phase)) return item.phase;
-  switch (item.status) {
-    case 'resolved':
-    case 'wont_fix':
-    case 'in_progress':
-    case 'needs_clarification':
-      return item.status;
-  }
-  if (item.delivery !== 'sent') return 'draft';
-  if (item.updatedAt && item.lastHandedOffAt && Date.parse(item.updatedAt) > Date.parse(item.lastHandedOffAt)) {
-    return 'sent_modified';
-  }
-  return 'sent';
+export function itemPhase(item: Pick<Item, 'phase'>): Phase {
+  return isPhase(item.phase) ? item.phase : 'draft';
 }
 
 export function isTerminal(phase: Phase): boolean {

@@ -3,7 +3,7 @@ import { promptReadiness } from './readiness';
 import type { Item } from './types';
 
 const item = (itemId: string, over: Partial<Item>): Item =>
-  ({ itemId, sessionId: 's', sequenceNumber: 1, target: { type: 'screen' }, severity: 'med', comment: 'c', delivery: 'draft', status: 'open', ...over }) as Item;
+  ({ itemId, sessionId: 's', sequenceNumber: 1, target: { type: 'screen' }, severity: 'med', comment: 'c', delivery: 'draft', status: 'open', phase: 'draft', ...over }) as Item;
 
 describe('promptReadiness', () => {
   const base = { hasSession: true, sessionClosed: false, pendingWritten: 0, pendingPinOnly: 0, items: [] as Item[] };
@@ -15,7 +15,7 @@ describe('promptReadiness', () => {
     ['written pending annotations', { ...base, pendingWritten: 1, pendingPinOnly: 1 }, 'ready-to-save', true, true],
     ['saved drafts', { ...base, items: [item('a', {})] }, 'ready-to-save', true, true],
     ['everything already sent', { ...base, items: [item('a', { delivery: 'sent', phase: 'sent' })] }, 'ready-to-copy', true, false],
-    ['all resolved', { ...base, items: [item('a', { delivery: 'sent', status: 'resolved' })] }, 'empty', false, false],
+    ['all resolved', { ...base, items: [item('a', { delivery: 'sent', status: 'resolved', phase: 'resolved' })] }, 'empty', false, false],
     ['closed session', { ...base, sessionClosed: true, items: [item('a', { delivery: 'sent', phase: 'sent' })] }, 'closed', true, false],
   ])('%s', (_n, input, state, canCopy, canSave) => {
     const r = promptReadiness(input);
@@ -32,7 +32,7 @@ describe('promptReadiness', () => {
         item('draft', {}),
         item('sent', { delivery: 'sent', phase: 'sent' }),
         item('edited', { delivery: 'sent', phase: 'sent_modified' }),
-        item('done', { delivery: 'sent', status: 'resolved' }),
+        item('done', { delivery: 'sent', status: 'resolved', phase: 'resolved' }),
       ],
     });
     expect(r.copyItemIds).toEqual(['draft', 'sent', 'edited']);

@@ -47,7 +47,7 @@ export function splitPath(file: string): { dir: string; name: string } {
   return i < 0 ? { dir: '', name: file } : { dir: file.slice(0, i), name: file.slice(i + 1) };
 }
 
-/** Contract reason tokens (nearbyText, tag, …) as short words: "nearby text". */
+/** Reason tokens (nearbyText, tag, …; docs/console.md) as short words: "nearby text". */
 export function tokenText(token: string): string {
   return token.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }

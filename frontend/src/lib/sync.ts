@@ -168,13 +168,9 @@ export class Sync {
       const [r, devs] = await Promise.all([this.api.sessions(), this.api.devices().catch(() => null)]);
       if (this.app.connected) return;
       this.app.sessions = sortSessions(r.sessions ?? []);
-      this.app.snapshotHadSessions = true;
-      if (devs) {
-        this.app.devices = devs.devices ?? [];
-        this.app.selectedSerial = devs.selectedSerial ?? '';
-      }
+      if (devs) this.app.setDevices(devs.devices, devs.selectedSerial);
       if (!this.snapshotSeen) {
-        // No snapshot ever arrived: let the controller pick the session from the poll.
+        // No snapshot ever arrived: pick the session from the poll instead.
         this.snapshotSeen = true;
         this.hooks.onResync();
         return;
@@ -210,8 +206,7 @@ export class Sync {
     try {
       const [devs, sess, prev] = await Promise.all([this.api.devices(), this.api.sessions(), this.api.preview().catch(() => null)]);
       if (gen !== this.generation) return;
-      this.app.devices = devs.devices ?? [];
-      this.app.selectedSerial = devs.selectedSerial ?? '';
+      this.app.setDevices(devs.devices, devs.selectedSerial);
       this.app.sessions = sortSessions(sess.sessions ?? []);
       if (prev) applyPreview(this.app, prev);
       await this.reloadActiveSession();

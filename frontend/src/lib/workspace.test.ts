@@ -55,7 +55,7 @@ describe('schema-v2 workspace storage', () => {
     s = new MapStorage();
   });
 
-  it('writes the envelope and the per-session index under the contract keys', () => {
+  it('writes the envelope and the per-session index under the documented keys', () => {
     const w = ws();
     expect(saveWorkspace(s, w)).toBe(true);
     const env = JSON.parse(s.getItem(`fixthis.workspace.S1.${w.workspaceId}`)!);

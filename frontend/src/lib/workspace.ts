@@ -1,4 +1,4 @@
-// Browser-local draft workspaces, schema v2 of the console contract:
+// Browser-local draft workspaces, schema v2 (docs/console.md, "Draft workspaces"):
 //   localStorage["fixthis.workspace.<sessionId>.<workspaceId>"] = DraftWorkspace envelope
 //   localStorage["fixthis.workspace.index.<sessionId>"]        = WorkspaceIndex
 // Only pending (not yet persisted) work lives here; the server owns everything saved.

@@ -1,5 +1,5 @@
-import type { SyncModel } from '../events';
-import type { Device, Presence, Preview, Session, SessionSummary } from '../types';
+import { summaryOf, upsertSummary, type SyncModel } from '../events';
+import type { Device, EvidencePolicy, Item, Presence, Preview, Session, SessionSummary } from '../types';
 
 export type StatusKind = 'error' | 'warning' | 'success' | 'info';
 
@@ -25,8 +25,6 @@ export class AppState implements SyncModel {
   preview = $state<Preview | null>(null);
   agent = $state<Presence | null>(null);
   agentSeq = 0;
-  /** Whether the last snapshot carried the session list (older servers omit it). */
-  snapshotHadSessions = false;
   /** Last ETag per session for If-Match on batch saves. */
   etags = new Map<string, string>();
 
@@ -42,6 +40,48 @@ export class AppState implements SyncModel {
   selectedDevice = $derived(this.devices.find((d) => d.serial === this.selectedSerial) ?? null);
   activeSummary = $derived(this.sessions.find((s) => s.sessionId === this.activeSessionId) ?? null);
   deviceReady = $derived(this.selectedDevice?.state === 'device');
+
+  setDevices(devices: Device[] | undefined, selectedSerial: string | undefined): void {
+    this.devices = devices ?? [];
+    this.selectedSerial = selectedSerial ?? '';
+  }
+
+  /** Inserts or replaces a session's row in the list, newest first. */
+  upsertSession(s: Session | SessionSummary): void {
+    this.sessions = upsertSummary(this.sessions, summaryOf(s));
+  }
+
+  removeSession(sessionId: string): void {
+    this.sessions = this.sessions.filter((s) => s.sessionId !== sessionId);
+  }
+
+  /**
+   * Takes a session the server answered with. The ETag is kept whatever the active
+   * session; the detail only when the answer is for the session still active.
+   */
+  applySession(sessionId: string, session: Session | null | undefined, etag?: string | null): void {
+    if (etag) this.etags.set(sessionId, etag);
+    if (!session || this.activeSessionId !== sessionId) return;
+    this.session = session;
+    this.upsertSession(session);
+  }
+
+  /** Replaces one item of the active session, if the answer is still for it. */
+  replaceItem(sessionId: string, item: Item | undefined): void {
+    if (!item || this.activeSessionId !== sessionId || !this.session) return;
+    this.session = { ...this.session, items: this.session.items.map((i) => (i.itemId === item.itemId ? item : i)) };
+  }
+
+  removeItem(sessionId: string, itemId: string): void {
+    if (this.activeSessionId !== sessionId || !this.session) return;
+    this.session = { ...this.session, items: this.session.items.filter((i) => i.itemId !== itemId) };
+  }
+
+  /** Shows a policy on the active session at once (the server is asked separately). */
+  setPolicy(sessionId: string, policy: EvidencePolicy | undefined): void {
+    if (this.activeSessionId !== sessionId || !this.session) return;
+    this.session = { ...this.session, runtimeEvidencePolicy: policy };
+  }
 
   /** Shows a message; a topic replaces the previous message of that topic. */
   notify(kind: StatusKind, text: string, opts: { detail?: string; topic?: string } = {}): number {

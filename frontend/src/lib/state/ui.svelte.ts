@@ -1,5 +1,5 @@
 import type { Recovery } from '../workspace';
-import type { Target, UiNode } from '../types';
+import type { Session, Target, UiNode } from '../types';
 
 export type Tool = 'select' | 'annotate';
 export type StageMode = 'live' | 'frozen' | 'saved';
@@ -14,7 +14,7 @@ export interface PendingTarget {
 export type Dialog =
   | { kind: 'dirtySwitch'; toSessionId: string | null }
   | { kind: 'fingerprintMismatch'; frozen: string; current: string; action: 'copy' | 'save' }
-  | { kind: 'staleDraft'; action: 'copy' | 'save'; serverDraft: unknown }
+  | { kind: 'staleDraft'; action: 'copy' | 'save'; serverDraft: Session | null }
   | { kind: 'clipboard'; text: string }
   | { kind: 'confirmClearDraft' }
   | { kind: 'confirmDeleteSession'; sessionId: string; title: string };
@@ -43,6 +43,56 @@ export class UiState {
   busy = $state<'' | 'freezing' | 'saving' | 'copying' | 'sending'>('');
   /** Bumped to ask the inspector to focus the comment box. */
   focusCommentTick = $state(0);
+
+  /** Annotate mode on the frozen frame. */
+  enterFrozen(): void {
+    this.stageMode = 'frozen';
+    this.tool = 'annotate';
+  }
+
+  /** Select mode on the live preview. */
+  backToLive(): void {
+    this.stageMode = 'live';
+    this.tool = 'select';
+  }
+
+  /** A new target to annotate; a comment already typed for the previous one is kept. */
+  setPending(target: Target, label: string, nodeUid?: string): void {
+    this.editingDraftId = '';
+    this.selectedItemId = '';
+    if (!this.pending) {
+      this.pendingComment = '';
+      this.pendingSeverity = 'med';
+    }
+    this.pending = { target, label, nodeUid };
+    this.focusCommentTick++;
+  }
+
+  cancelPending(): void {
+    this.pending = null;
+    this.pendingComment = '';
+    this.hoverNode = null;
+  }
+
+  /** Opens a pending annotation in the inspector, back on its frozen frame if needed. */
+  editDraft(draftItemId: string, frozenAvailable: boolean): void {
+    this.pending = null;
+    this.selectedItemId = '';
+    this.editingDraftId = draftItemId;
+    if (this.stageMode !== 'frozen' && frozenAvailable) this.stageMode = 'frozen';
+  }
+
+  /** Selects a saved annotation; outside Annotate the stage shows its evidence screen. */
+  selectItem(itemId: string, screenId: string | undefined): void {
+    this.pending = null;
+    this.editingDraftId = '';
+    this.selectedItemId = itemId;
+    if (this.stageMode !== 'frozen' && screenId) {
+      this.stageMode = 'saved';
+      this.savedScreenId = screenId;
+    }
+    this.drawerOpen = false;
+  }
 
   clearSelection(): void {
     this.pending = null;

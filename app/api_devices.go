@@ -1,0 +1,53 @@
+package app
+
+import (
+	"fixthis/app/device"
+	"net/http"
+)
+
+// DeviceSelection is the answer to selecting or clearing a device.
+type DeviceSelection struct {
+	SelectedSerial string       `json:"selectedSerial"`
+	Device         *device.View `json:"device,omitempty"`
+}
+
+func (a *App) getDevices(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, a.device.Registry.List())
+}
+
+func (a *App) postDevicesRefresh(w http.ResponseWriter, r *http.Request) {
+	if err := a.device.Registry.Refresh(r.Context()); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, a.device.Registry.List())
+}
+
+func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Serial string `json:"serial"`
+	}
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Serial == "" {
+		writeError(w, invalidInput("serial is required"))
+		return
+	}
+	dev, err := a.device.Select(req.Serial)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, DeviceSelection{SelectedSerial: dev.Serial, Device: &dev})
+}
+
+// postDeviceDisconnect is the device chip's ×: FixThis's selection and forwards only.
+func (a *App) postDeviceDisconnect(w http.ResponseWriter, r *http.Request) {
+	if err := a.device.Disconnect(r.Context()); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, DeviceSelection{})
+}

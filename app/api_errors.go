@@ -1,0 +1,117 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"fixthis/app/errcode"
+	"fixthis/app/store"
+)
+
+// statusOf is the one table from an error code to the HTTP status the console API
+// answers it with. A code missing here is a 500 (and a failing test).
+var statusOf = map[errcode.Code]int{
+	errcode.SessionClosed:       http.StatusConflict,
+	errcode.SessionNotFound:     http.StatusNotFound,
+	errcode.ItemNotFound:        http.StatusNotFound,
+	errcode.ItemNotEditable:     http.StatusConflict,
+	errcode.ItemAlreadyResolved: http.StatusConflict,
+	errcode.NoDraftFeedback:     http.StatusConflict,
+	errcode.ScreenNotFound:      http.StatusNotFound,
+	errcode.BatchNotFound:       http.StatusNotFound,
+	errcode.InvalidInput:        http.StatusUnprocessableEntity,
+	errcode.InvalidJSON:         http.StatusBadRequest,
+	errcode.StalePreview:        http.StatusPreconditionFailed,
+	errcode.FingerprintMismatch: http.StatusConflict,
+	errcode.StorageFull:         http.StatusInsufficientStorage,
+	errcode.StorageReadOnly:     http.StatusServiceUnavailable,
+	errcode.StorageFailed:       http.StatusInternalServerError,
+	errcode.DeviceNotAvailable:  http.StatusConflict,
+	errcode.DeviceNotFound:      http.StatusNotFound,
+	errcode.ADBUnavailable:      http.StatusServiceUnavailable,
+	errcode.CaptureFailed:       http.StatusBadGateway,
+	errcode.TapFailed:           http.StatusBadGateway,
+	errcode.PreviewNotFound:     http.StatusNotFound,
+	errcode.CaptureNotFound:     http.StatusNotFound,
+	errcode.ControlRefused:      http.StatusForbidden,
+	errcode.ForbiddenHost:       http.StatusForbidden,
+	errcode.ForbiddenOrigin:     http.StatusForbidden,
+	errcode.WrongToken:          http.StatusForbidden,
+	errcode.Unauthorized:        http.StatusUnauthorized,
+	errcode.NotFound:            http.StatusNotFound,
+	errcode.Internal:            http.StatusInternalServerError,
+}
+
+// ErrorBody is the one error shape of the console API. The extra fields are set only
+// for the errors whose dialogs need them (412 stale draft, 409 fingerprint mismatch).
+type ErrorBody struct {
+	Error   errcode.Code `json:"error"`
+	Message string       `json:"message"`
+
+	State       string         `json:"state,omitempty"`       // "STALE_PREVIEW" on a 412
+	ServerDraft *store.Session `json:"serverDraft,omitempty"` // the server's copy on a 412
+	ETag        string         `json:"etag,omitempty"`        // its revision on a 412
+
+	FrozenFingerprint  string `json:"frozenFingerprint,omitempty"`  // on a 409 mismatch
+	CurrentFingerprint string `json:"currentFingerprint,omitempty"` // on a 409 mismatch
+}
+
+// writeJSON encodes v. A failed write means the client went away; there is nobody to
+// tell, so it is dropped quietly.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers any error: its code decides the status, its message (which
+// starts with the code's prefix) is the text.
+func writeError(w http.ResponseWriter, err error) {
+	code := errcode.Of(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	body := ErrorBody{Error: code, Message: err.Error()}
+	var stale *store.StaleDraftError
+	var mismatch *store.FingerprintMismatchError
+	switch {
+	case errors.As(err, &stale):
+		body.State = stale.ErrorCode().Prefix()
+		body.ServerDraft = stale.ServerDraft
+		body.ETag = quoteETag(stale.ETag)
+	case errors.As(err, &mismatch):
+		body.FrozenFingerprint = mismatch.FrozenFingerprint
+		body.CurrentFingerprint = mismatch.CurrentFingerprint
+	}
+	writeJSON(w, status, body)
+}
+
+func quoteETag(tag string) string {
+	if tag == "" || strings.HasPrefix(tag, `"`) {
+		return tag
+	}
+	return `"` + tag + `"`
+}
+
+// invalidInput is the 422 answer to a request whose fields are wrong.
+func invalidInput(format string, args ...any) error {
+	return errcode.New(errcode.InvalidInput, format, args...)
+}
+
+// decodeJSON reads a bounded JSON body into v.
+func decodeJSON(r *http.Request, v any) error {
+	body := io.LimitReader(r.Body, 32<<20)
+	dec := json.NewDecoder(body)
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return errcode.New(errcode.InvalidJSON, "request body is empty; expected a JSON object")
+		}
+		return errcode.New(errcode.InvalidJSON, "request body is not valid JSON: %v", err)
+	}
+	return nil
+}

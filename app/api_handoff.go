@@ -1,0 +1,158 @@
+package app
+
+import (
+	"net/http"
+
+	"fixthis/app/source"
+	"fixthis/app/store"
+)
+
+type handoffRequest struct {
+	SessionID  string   `json:"sessionId"`
+	ItemIDs    []string `json:"itemIds"`
+	MarkCopied bool     `json:"markCopied"`
+}
+
+// AgentHandoff is the answer to Save to MCP.
+type AgentHandoff struct {
+	Session *store.Session `json:"session"`
+	Prompt  string         `json:"prompt"` // the compact prompt of the released items
+	BatchID string         `json:"batchId"`
+	Handoff store.Handoff  `json:"handoff"`
+}
+
+// HandoffPreview is the answer to Copy Prompt; Session is set with markCopied.
+type HandoffPreview struct {
+	Markdown string         `json:"markdown"`
+	Session  *store.Session `json:"session,omitempty"`
+}
+
+// ItemSources is what the inspector shows under a saved annotation. Reason says why
+// there are no candidates ("" when the index is ready).
+type ItemSources struct {
+	ItemID       string               `json:"itemId"`
+	Candidates   []source.Candidate   `json:"candidates"`
+	EditSurfaces []source.EditSurface `json:"editSurfaces"`
+	Reason       string               `json:"reason"`
+}
+
+// postAgentHandoffs is Save to MCP: the items become sent and a batch is queued for
+// the agent's next wait, in one transaction; the response carries the prompt too.
+func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
+	var req handoffRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	res, err := a.store.ReleaseToAgent(r.Context(), req.SessionID, req.ItemIDs)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	ids := make([]string, 0, len(res.Items))
+	for _, it := range res.Items {
+		ids = append(ids, it.ItemID)
+	}
+	md, err := a.prompts.Markdown(r.Context(), req.SessionID, ids)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, AgentHandoff{Session: res.Session, Prompt: md, BatchID: res.BatchID, Handoff: res.Handoff})
+}
+
+// postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with
+// markCopied the items record lastHandedOffAt (it never implies delivery: sent).
+func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
+	var req handoffRequest
+	if r.ContentLength != 0 {
+		if err := decodeJSON(r, &req); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	sessionID := r.PathValue("id")
+	if len(req.ItemIDs) == 0 {
+		// No choice made: every item the agent still has work on.
+		sess, err := a.store.GetSession(r.Context(), sessionID)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		for _, it := range sess.Items {
+			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
+				req.ItemIDs = append(req.ItemIDs, it.ItemID)
+			}
+		}
+		if len(req.ItemIDs) == 0 {
+			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
+			return
+		}
+	}
+	md, err := a.prompts.Markdown(r.Context(), sessionID, req.ItemIDs)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	resp := HandoffPreview{Markdown: md}
+	if req.MarkCopied {
+		sess, err := a.store.MarkCopied(r.Context(), sessionID, req.ItemIDs)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		resp.Session = sess
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// getSessionExport is the full export: JSON (default) or Markdown.
+func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	switch format := r.URL.Query().Get("format"); format {
+	case "", "json":
+		data, err := a.prompts.ExportJSON(r.Context(), id)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.json"`)
+		_, _ = w.Write(data)
+	case "markdown", "md":
+		md, err := a.prompts.ExportMarkdown(r.Context(), id)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.md"`)
+		_, _ = w.Write([]byte(md))
+	default:
+		writeError(w, invalidInput("format must be json or markdown, not %q", format))
+	}
+}
+
+// getItemSources is what the inspector shows under a saved annotation: the ranked
+// source candidates and edit-surface hints the prompt will carry for this item.
+func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
+	sessionID, itemID := r.URL.Query().Get("sessionId"), r.PathValue("id")
+	it, err := a.prompts.Item(r.Context(), sessionID, itemID)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	_, reason := a.sources.get()
+	cands := it.Candidates
+	if cands == nil {
+		cands = []source.Candidate{}
+	}
+	if len(cands) == 0 && reason == "" {
+		reason = "no-match"
+	}
+	surfaces := it.EditSurfaces
+	if surfaces == nil {
+		surfaces = []source.EditSurface{}
+	}
+	writeJSON(w, http.StatusOK, ItemSources{ItemID: itemID, Candidates: cands, EditSurfaces: surfaces, Reason: reason})
+}

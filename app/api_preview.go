@@ -1,0 +1,114 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"fixthis/app/errcode"
+)
+
+// getPreview is the fallback path for a console whose event stream is down: the
+// newest live frame's document. It counts as watching, so the loop keeps capturing.
+func (a *App) getPreview(w http.ResponseWriter, r *http.Request) {
+	a.device.Preview.NotePoll()
+	writeJSON(w, http.StatusOK, a.device.Preview.Latest())
+}
+
+// getPreviewImage serves a kept live frame (JPEG) or frozen frame (PNG) by id.
+func (a *App) getPreviewImage(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("previewId")
+	data, contentType, ok := a.device.Image(id)
+	if !ok {
+		writeError(w, errcode.New(errcode.PreviewNotFound, "preview %s is gone; live frames are kept briefly", id))
+		return
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "private, max-age=3600, immutable")
+	_, _ = w.Write(data)
+}
+
+// StageHeight is the body and answer of POST /api/preview/stage.
+type StageHeight struct {
+	Height int `json:"height"` // device pixels
+}
+
+// postPreviewStage records how tall the console's stage is in device pixels, so live
+// frames are encoded at the size they are shown.
+func (a *App) postPreviewStage(w http.ResponseWriter, r *http.Request) {
+	var req StageHeight
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Height <= 0 {
+		writeError(w, invalidInput("height must be a positive number of device pixels"))
+		return
+	}
+	writeJSON(w, http.StatusOK, StageHeight{Height: a.device.Preview.SetStageHeight(req.Height)})
+}
+
+type freezeRequest struct {
+	Serial    string `json:"serial"`
+	SessionID string `json:"sessionId"`
+}
+
+// postPreviewFreeze captures the full-resolution frame and the UI tree together (the
+// tree is the slow part on phones, so both start at once) and pauses the live loop.
+func (a *App) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
+	var req freezeRequest
+	if r.ContentLength != 0 {
+		if err := decodeJSON(r, &req); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	dev, err := a.device.Registry.Lookup(req.Serial)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
+	defer cancel()
+	fr, err := a.device.Freeze(ctx, dev.Serial)
+	if err != nil {
+		writeError(w, errcode.Wrap(errcode.CaptureFailed, err, "could not capture %s: %v", dev.Serial, err))
+		return
+	}
+	writeJSON(w, http.StatusOK, fr.Result())
+}
+
+// OK is the answer of actions that return nothing else.
+type OK struct {
+	OK bool `json:"ok"`
+}
+
+// postPreviewResume leaves the frozen state; the live loop announces the next frame.
+func (a *App) postPreviewResume(w http.ResponseWriter, r *http.Request) {
+	a.device.Resume()
+	writeJSON(w, http.StatusOK, OK{OK: true})
+}
+
+type tapRequest struct {
+	X      *int   `json:"x"`
+	Y      *int   `json:"y"`
+	Serial string `json:"serial"`
+}
+
+// postPreviewTap forwards a Select-mode click to the device as `input tap X Y`.
+func (a *App) postPreviewTap(w http.ResponseWriter, r *http.Request) {
+	var req tapRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.X == nil || req.Y == nil || *req.X < 0 || *req.Y < 0 {
+		writeError(w, invalidInput("x and y are required device coordinates"))
+		return
+	}
+	if err := a.device.Tap(r.Context(), req.Serial, *req.X, *req.Y); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, OK{OK: true})
+}

@@ -1,0 +1,121 @@
+package app
+
+import (
+	"fixthis/app/errcode"
+	"fixthis/app/store"
+	"net/http"
+)
+
+// Session routes. The store owns every rule and transaction; these handlers decode,
+// call one store operation and encode. Session events reach the console through the
+// store's change feed (see publishStoreChanges), the same path another process's
+// commits take.
+
+// SessionList is the body of GET /api/sessions.
+type SessionList struct {
+	Sessions []store.SessionSummary `json:"sessions"`
+}
+
+// SessionDoc carries one session; SessionID is set when it was just created.
+type SessionDoc struct {
+	SessionID string         `json:"sessionId,omitempty"`
+	Session   *store.Session `json:"session"`
+}
+
+func (a *App) getSessions(w http.ResponseWriter, r *http.Request) {
+	list, err := a.store.ListSessions(r.Context())
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if list == nil {
+		list = []store.SessionSummary{}
+	}
+	writeJSON(w, http.StatusOK, SessionList{Sessions: list})
+}
+
+func (a *App) postSessions(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Title string `json:"title"`
+	}
+	if r.ContentLength != 0 {
+		if err := decodeJSON(r, &req); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	sess, err := a.store.CreateSession(r.Context(), req.Title)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, SessionDoc{SessionID: sess.SessionID, Session: sess})
+}
+
+func (a *App) getSession(w http.ResponseWriter, r *http.Request) {
+	sess, err := a.store.GetSession(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("ETag", quoteETag(sess.ETag))
+	writeJSON(w, http.StatusOK, SessionDoc{Session: sess})
+}
+
+func (a *App) putSession(w http.ResponseWriter, r *http.Request) {
+	var u store.SessionUpdate
+	if err := decodeJSON(r, &u); err != nil {
+		writeError(w, err)
+		return
+	}
+	sess, err := a.store.UpdateSession(r.Context(), r.PathValue("id"), u)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, SessionDoc{Session: sess})
+}
+
+func (a *App) deleteSession(w http.ResponseWriter, r *http.Request) {
+	if err := a.store.DeleteSession(r.Context(), r.PathValue("id")); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, OK{OK: true})
+}
+
+func (a *App) postSessionClose(w http.ResponseWriter, r *http.Request) {
+	sess, err := a.store.CloseSession(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, SessionDoc{Session: sess})
+}
+
+func (a *App) getScreenImage(w http.ResponseWriter, r *http.Request) {
+	sess, err := a.store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	for _, sc := range sess.Screens {
+		if sc.ScreenID == r.PathValue("screenId") {
+			a.serveArtifact(w, r, sc.ImageArtifact, "image/png")
+			return
+		}
+	}
+	writeError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", r.PathValue("screenId"), sess.SessionID))
+}
+
+func (a *App) serveArtifact(w http.ResponseWriter, r *http.Request, key, contentType string) {
+	data, err := a.store.ReadArtifact(r.Context(), key)
+	if err != nil {
+		writeError(w, errcode.New(errcode.ScreenNotFound, "evidence file is missing: %v", err))
+		return
+	}
+	w.Header().Set("Content-Type", contentType)
+	// Artifacts are named by content hash: they never change.
+	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
+	_, _ = w.Write(data)
+}

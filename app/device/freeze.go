@@ -1,0 +1,130 @@
+package device
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"fixthis/capture"
+)
+
+// FrozenFrame is a full-resolution capture made when the console enters Annotate: the
+// evidence a batch save turns into a persisted screen.
+type FrozenFrame struct {
+	ID         string
+	Serial     string
+	PNG        []byte
+	Snapshot   *capture.Snapshot
+	CapturedAt time.Time
+}
+
+// keptFrozenFrames is how many freezes a save can still find its frame among.
+const keptFrozenFrames = 4
+
+// frozenIDs numbers freezes; ids are "f1", "f2", … for this process.
+var frozenIDs atomic.Uint64
+
+// Freeze pauses the live preview and captures serial at full resolution, the frame
+// and the UI tree together. On failure the preview resumes.
+func (s *Service) Freeze(ctx context.Context, serial string) (*FrozenFrame, error) {
+	s.Preview.SetFrozen(true)
+	snap, err := s.Capturer.Capture(ctx, serial)
+	if err != nil {
+		s.Preview.SetFrozen(false)
+		return nil, err
+	}
+	var png bytes.Buffer
+	if err := capture.EncodeEvidencePNG(&png, snap.Frame); err != nil {
+		s.Preview.SetFrozen(false)
+		return nil, err
+	}
+	fr := &FrozenFrame{
+		ID:         "f" + strconv.FormatUint(frozenIDs.Add(1), 10),
+		Serial:     serial,
+		PNG:        png.Bytes(),
+		Snapshot:   snap,
+		CapturedAt: time.Now(),
+	}
+	s.frozen.Add(fr)
+	return fr, nil
+}
+
+// Frozen finds a kept freeze by id.
+func (s *Service) Frozen(id string) (*FrozenFrame, bool) { return s.frozen.Get(id) }
+
+// Resume leaves the frozen state; the live loop announces the next frame.
+func (s *Service) Resume() { s.Preview.SetFrozen(false) }
+
+// FreezeResult is the body of POST /api/preview/freeze.
+type FreezeResult struct {
+	PreviewID  string         `json:"previewId"`
+	Serial     string         `json:"serial"`
+	ImageURL   string         `json:"imageUrl"`
+	Screen     FrozenScreen   `json:"screen"`
+	Nodes      []capture.Node `json:"nodes"`
+	TreeSource string         `json:"treeSource"`
+	TimingsMs  FreezeTimings  `json:"timingsMs"`
+}
+
+// FreezeTimings says where a freeze spent its time, in milliseconds.
+type FreezeTimings struct {
+	Frame int64 `json:"frame"`
+	Tree  int64 `json:"tree"`
+	Total int64 `json:"total"`
+}
+
+// FrozenScreen describes the frozen screen.
+type FrozenScreen struct {
+	Fingerprint  string             `json:"fingerprint"`
+	Fingerprints ScreenFingerprints `json:"fingerprints"`
+	Width        int                `json:"width"`
+	Height       int                `json:"height"`
+	Package      string             `json:"package"`
+	Activity     string             `json:"activity"`
+	Orientation  string             `json:"orientation"`
+	Density      int                `json:"density"`
+}
+
+// ScreenFingerprints are the three parts of a screen's fingerprint.
+type ScreenFingerprints struct {
+	Structural string `json:"structural"`
+	Perceptual string `json:"perceptual"`
+	Structure  string `json:"structure"`
+}
+
+// Result describes fr for the console.
+func (fr *FrozenFrame) Result() FreezeResult {
+	s := fr.Snapshot
+	nodes := s.Nodes
+	if nodes == nil {
+		nodes = []capture.Node{}
+	}
+	return FreezeResult{
+		PreviewID: fr.ID,
+		Serial:    fr.Serial,
+		ImageURL:  "/api/preview/" + fr.ID + "/image",
+		Screen: FrozenScreen{
+			Fingerprint: s.Fingerprint.String(),
+			Fingerprints: ScreenFingerprints{
+				Structural: s.Fingerprint.Structural,
+				Perceptual: s.Fingerprint.Perceptual,
+				Structure:  s.Fingerprint.Structure,
+			},
+			Width:       s.Width,
+			Height:      s.Height,
+			Package:     s.State.Package,
+			Activity:    s.State.Activity,
+			Orientation: s.State.Orientation,
+			Density:     s.State.Density,
+		},
+		Nodes:      nodes,
+		TreeSource: s.TreeSource,
+		TimingsMs: FreezeTimings{
+			Frame: s.Timings.Frame.Milliseconds(),
+			Tree:  s.Timings.Tree.Milliseconds(),
+			Total: s.Timings.Total.Milliseconds(),
+		},
+	}
+}

@@ -1,0 +1,417 @@
+package device
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"image"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fixthis/adb"
+	"fixthis/app/events"
+	"fixthis/capture"
+)
+
+// previewFrame is one live frame kept for the browser to fetch by URL.
+type previewFrame struct {
+	ID         string
+	Serial     string
+	Width      int // device pixels
+	Height     int
+	JPEG       []byte
+	Perceptual uint64
+	pixelsCRC  uint32
+	CapturedAt time.Time
+}
+
+// PreviewState is where the live preview stands.
+type PreviewState string
+
+// The preview states (docs/api.md, Preview.status).
+const (
+	StateLive     PreviewState = "live"
+	StateFrozen   PreviewState = "frozen"
+	StateBlocked  PreviewState = "blocked"
+	StateNoDevice PreviewState = "no-device"
+	StateStale    PreviewState = "stale"
+)
+
+// BlockReason says why the preview cannot show the app.
+type BlockReason string
+
+// The reasons a preview is blocked or stale.
+const (
+	ReasonScreenOff     BlockReason = "screen_off"
+	ReasonKeyguard      BlockReason = "keyguard"
+	ReasonDeviceGone    BlockReason = "device_gone"
+	ReasonCaptureFailed BlockReason = "capture_failed"
+)
+
+// PreviewStatus is Preview.status in docs/api.md.
+type PreviewStatus struct {
+	State   PreviewState `json:"state"`
+	Reason  BlockReason  `json:"reason,omitempty"`
+	Message string       `json:"message,omitempty"`
+}
+
+// PreviewStatusEvent is the payload of preview-status.
+type PreviewStatusEvent struct {
+	Serial string        `json:"serial"`
+	Status PreviewStatus `json:"status"`
+}
+
+// PreviewFrame is the payload of preview-ready: a new live frame to fetch by URL.
+type PreviewFrame struct {
+	PreviewID  string `json:"previewId"`
+	Serial     string `json:"serial"`
+	Width      int    `json:"width"`
+	Height     int    `json:"height"`
+	URL        string `json:"url"`
+	CapturedAt string `json:"capturedAt"`
+}
+
+// PreviewDoc is the body of GET /api/preview and the snapshot's preview: the newest
+// frame's fields when there is one, and the status always.
+type PreviewDoc struct {
+	PreviewAvailable bool          `json:"previewAvailable"`
+	Status           PreviewStatus `json:"status"`
+	*PreviewFrame
+}
+
+// Preview mirrors the selected device. It is push-first: each new frame is
+// announced with preview-ready and fetched by the browser by URL. It captures only while
+// a console watches, the preview is not frozen and a device is selected; it skips frames
+// whose pixels did not change and backs off while the screen is idle. It is strictly
+// sequential, so frames never queue behind a slow device: the latest frame wins.
+type Preview struct {
+	reg       *Registry
+	client    *adb.Client
+	bus       *events.Bus
+	log       *slog.Logger
+	sidekicks *sidekicks // told the foreground package seen by state checks
+	watchers  watchers
+
+	seq      atomic.Uint64
+	lastPoll atomic.Int64 // unix nanos of the last GET /api/preview
+	// stageHeight is the console's stage height in device pixels; previews are encoded
+	// no taller (0: the default).
+	stageHeight atomic.Int64
+
+	frames *Ring[*previewFrame]
+
+	mu      sync.Mutex
+	status  PreviewStatus
+	frozen  bool
+	wake    chan struct{}
+	lastCRC uint32 // pixels of the last frame handed to the encoder
+
+	// encode is a one-slot mailbox between capturing and encoding: while frame N is
+	// encoded, frame N+1 is already on its way from the device, and a frame that was
+	// not picked up yet is replaced by a newer one (latest wins, nothing queues).
+	encode chan pendingFrame
+}
+
+type pendingFrame struct {
+	serial     string
+	img        *image.NRGBA
+	sum        uint32
+	capturedAt time.Time
+}
+
+const keptPreviewFrames = 8
+
+func newPreview(reg *Registry, client *adb.Client, bus *events.Bus, log *slog.Logger, sk *sidekicks) *Preview {
+	return &Preview{
+		reg: reg, client: client, bus: bus, log: log, sidekicks: sk,
+		watchers: watchers{changed: make(chan struct{})},
+		frames:   NewRing(keptPreviewFrames, func(f *previewFrame) string { return f.ID }),
+		wake:     make(chan struct{}, 1),
+		encode:   make(chan pendingFrame, 1),
+		status:   PreviewStatus{State: StateNoDevice, Message: "Connect a device or use the demo device"},
+	}
+}
+
+// Poke wakes the loop early (a tap, a resume, a device change).
+func (p *Preview) Poke() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// SetFrozen pauses the live loop (Annotate) or resumes it.
+func (p *Preview) SetFrozen(frozen bool) {
+	p.mu.Lock()
+	p.frozen = frozen
+	p.mu.Unlock()
+	if frozen {
+		p.setStatus("", PreviewStatus{State: StateFrozen})
+	} else {
+		p.mu.Lock()
+		p.lastCRC = 0 // announce the next frame even if unchanged: the console left the frozen image
+		p.mu.Unlock()
+		p.Poke()
+	}
+}
+
+func (p *Preview) isFrozen() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.frozen
+}
+
+// Run is the loop. Intervals: as fast as the device answers while frames change,
+// doubling up to 1 s while they do not, 2 s between screen-state checks.
+func (p *Preview) Run(ctx context.Context) {
+	go p.encodeLoop(ctx)
+	const minIdle, maxIdle = 50 * time.Millisecond, time.Second
+	idle := minIdle
+	var lastStateCheck time.Time
+	for ctx.Err() == nil {
+		if !p.shouldCapture() {
+			p.waitForWork(ctx)
+			idle = minIdle
+			continue
+		}
+		dev, err := p.reg.Selected()
+		if err != nil {
+			p.setStatus("", PreviewStatus{State: StateNoDevice, Message: err.Error()})
+			p.waitForWork(ctx)
+			continue
+		}
+		if time.Since(lastStateCheck) > 2*time.Second {
+			lastStateCheck = time.Now()
+			if blocked := p.checkBlocked(ctx, dev.Serial); blocked != nil {
+				p.setStatus(dev.Serial, *blocked)
+				p.sleep(ctx, maxIdle)
+				continue
+			}
+		}
+		changed, err := p.captureOnce(ctx, dev.Serial)
+		switch {
+		case err != nil:
+			lastStateCheck = time.Time{} // find out why on the next round
+			p.setStatus(dev.Serial, PreviewStatus{State: StateStale, Reason: ReasonCaptureFailed, Message: err.Error()})
+			p.sleep(ctx, maxIdle)
+		case changed:
+			idle = minIdle
+			p.sleep(ctx, 0)
+		default:
+			p.sleep(ctx, idle)
+			idle = min(idle*2, maxIdle)
+		}
+	}
+}
+
+// pollWatchWindow is how long a GET /api/preview counts as someone watching: the
+// console polls only while its event stream is down, and must still see frames then.
+const pollWatchWindow = 5 * time.Second
+
+func (p *Preview) shouldCapture() bool {
+	watched := p.watchers.count() > 0 || time.Since(time.Unix(0, p.lastPoll.Load())) < pollWatchWindow
+	return watched && !p.isFrozen()
+}
+
+// NotePoll records a fallback poll (GET /api/preview) and wakes the loop.
+func (p *Preview) NotePoll() {
+	p.lastPoll.Store(time.Now().UnixNano())
+	p.Poke()
+}
+
+// waitForWork parks until something that could make capturing worthwhile changes.
+func (p *Preview) waitForWork(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-p.watchers.changes():
+	case <-p.reg.Changes():
+	case <-p.wake:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+func (p *Preview) sleep(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-p.wake:
+	}
+}
+
+// captureOnce grabs one frame and hands it to the encoder when its pixels changed.
+// Equality is checked on the exact pixels (CRC-32C, about 1 ms for 1080×2400) rather
+// than the perceptual hash, which is too coarse to notice a typed character.
+func (p *Preview) captureOnce(ctx context.Context, serial string) (bool, error) {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	img, err := capture.CaptureFrame(cctx, On(p.client, serial), "")
+	if err != nil {
+		return false, fmt.Errorf("capture frame from %s: %w", serial, err)
+	}
+	sum := crc32.Checksum(img.Pix, crcTable)
+	p.mu.Lock()
+	same := sum == p.lastCRC
+	p.lastCRC = sum
+	p.mu.Unlock()
+	if same {
+		if st := p.currentStatus(); st.State != StateLive {
+			p.setStatus(serial, PreviewStatus{State: StateLive})
+		}
+		return false, nil
+	}
+	next := pendingFrame{serial: serial, img: img, sum: sum, capturedAt: start}
+	select {
+	case p.encode <- next:
+	default:
+		// The encoder is still busy and an older frame waits: replace it.
+		select {
+		case <-p.encode:
+		default:
+		}
+		p.encode <- next
+	}
+	return true, nil
+}
+
+// encodeLoop turns handed-over frames into previews until ctx ends.
+func (p *Preview) encodeLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f := <-p.encode:
+			if _, err := p.publish(f.serial, f.img, f.sum, f.capturedAt); err != nil {
+				p.log.Warn("encode preview", "serial", f.serial, "err", err)
+			}
+		}
+	}
+}
+
+// PublishFrame encodes and announces one decoded frame at once (benchmarks and tests;
+// the live loop goes through captureOnce and the encoder).
+func (p *Preview) PublishFrame(serial string, img *image.NRGBA, capturedAt time.Time) (bool, error) {
+	return p.publish(serial, img, crc32.Checksum(img.Pix, crcTable), capturedAt)
+}
+
+// publish turns a decoded frame into a JPEG preview and announces it with preview-ready.
+func (p *Preview) publish(serial string, img *image.NRGBA, sum uint32, capturedAt time.Time) (bool, error) {
+	var buf bytes.Buffer
+	if _, _, err := capture.EncodePreview(&buf, img, capture.LivePreview(int(p.stageHeight.Load()))); err != nil {
+		return false, err
+	}
+	b := img.Bounds()
+	frame := &previewFrame{
+		ID:         "p" + strconv.FormatUint(p.seq.Add(1), 10),
+		Serial:     serial,
+		Width:      b.Dx(),
+		Height:     b.Dy(),
+		JPEG:       buf.Bytes(),
+		Perceptual: capture.PerceptualHash(img),
+		pixelsCRC:  sum,
+		CapturedAt: capturedAt,
+	}
+	p.mu.Lock()
+	if p.frozen {
+		p.mu.Unlock()
+		return false, nil // froze while we captured: the console shows the frozen frame
+	}
+	p.mu.Unlock()
+	p.frames.Add(frame)
+	p.setStatus(serial, PreviewStatus{State: StateLive})
+	p.bus.Publish(events.PreviewReady, frame.info())
+	return true, nil
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// checkBlocked asks the device whether a live preview can show the app at all.
+func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatus {
+	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	st, err := capture.ReadScreenState(cctx, On(p.client, serial))
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil
+		}
+		return &PreviewStatus{State: StateBlocked, Reason: ReasonDeviceGone, Message: fmt.Sprintf("%s stopped answering: %v", serial, err)}
+	}
+	p.sidekicks.notePackage(serial, st.Package)
+	switch {
+	case !st.ScreenOn:
+		return &PreviewStatus{State: StateBlocked, Reason: ReasonScreenOff, Message: "The screen is off. Wake the device to continue."}
+	case st.Keyguard:
+		return &PreviewStatus{State: StateBlocked, Reason: ReasonKeyguard, Message: "The device is locked. Unlock it to continue."}
+	}
+	return nil
+}
+
+func (p *Preview) currentStatus() PreviewStatus {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.status
+}
+
+// setStatus records the status and publishes preview-status when it changed.
+func (p *Preview) setStatus(serial string, st PreviewStatus) {
+	p.mu.Lock()
+	if p.frozen && st.State != StateFrozen && st.State != StateBlocked {
+		st = PreviewStatus{State: StateFrozen}
+	}
+	changed := p.status != st
+	p.status = st
+	p.mu.Unlock()
+	if changed {
+		p.bus.Publish(events.PreviewStatusChanged, PreviewStatusEvent{Serial: serial, Status: st})
+	}
+}
+
+func (f *previewFrame) info() *PreviewFrame {
+	return &PreviewFrame{
+		PreviewID:  f.ID,
+		Serial:     f.Serial,
+		Width:      f.Width,
+		Height:     f.Height,
+		URL:        "/api/preview/" + f.ID + "/image",
+		CapturedAt: f.CapturedAt.UTC().Format(time.RFC3339Nano),
+	}
+}
+
+// Latest returns the Preview document of docs/api.md.
+func (p *Preview) Latest() PreviewDoc {
+	doc := PreviewDoc{Status: p.currentStatus()}
+	if f, ok := p.frames.Latest(); ok {
+		doc.PreviewAvailable = true
+		doc.PreviewFrame = f.info()
+	}
+	return doc
+}
+
+// SetStageHeight records how tall the console's stage is in device pixels, so live
+// frames are encoded at the size they are shown. It returns the height it keeps.
+func (p *Preview) SetStageHeight(h int) int {
+	h = min(max(h, 360), 2400)
+	p.stageHeight.Store(int64(h))
+	return h
+}
+
+// JPEG returns a kept live frame's image.
+func (p *Preview) JPEG(id string) ([]byte, bool) {
+	if f, ok := p.frames.Get(id); ok {
+		return f.JPEG, true
+	}
+	return nil, false
+}
+
+// StageHeight is the console's stage height in device pixels (0: not reported yet).
+func (p *Preview) StageHeight() int { return int(p.stageHeight.Load()) }

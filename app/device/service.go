@@ -1,0 +1,123 @@
+package device
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"fixthis/adb"
+	"fixthis/app/errcode"
+	"fixthis/app/events"
+)
+
+// Options configure a Service.
+type Options struct {
+	ADB  *adb.Client // every device operation goes through it
+	Bus  *events.Bus // devices-updated, preview-ready and preview-status go out on it
+	Log  *slog.Logger
+	Demo Demo // when the simulated demo device starts
+}
+
+// Service is the device side of one running app: the registry, the capturer, the
+// live preview and the frozen frames, wired together.
+type Service struct {
+	adb  *adb.Client
+	log  *slog.Logger
+	demo Demo
+
+	Registry *Registry
+	Capturer *Capturer
+	Preview  *Preview
+	frozen   *Ring[*FrozenFrame]
+}
+
+// New builds a Service; Run starts its background work.
+func New(opts Options) *Service {
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	reg := NewRegistry(opts.ADB, opts.Bus)
+	capt := NewCapturer(opts.ADB)
+	return &Service{
+		adb:      opts.ADB,
+		log:      opts.Log,
+		demo:     opts.Demo,
+		Registry: reg,
+		Capturer: capt,
+		Preview:  newPreview(reg, opts.ADB, opts.Bus, opts.Log, capt.sidekicks),
+		frozen:   NewRing(keptFrozenFrames, func(f *FrozenFrame) string { return f.ID }),
+	}
+}
+
+// Run tracks devices, runs the live preview and the demo device until ctx ends.
+func (s *Service) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); s.Registry.Run(ctx) }()
+	go func() { defer wg.Done(); s.Preview.Run(ctx) }()
+	if s.demo != DemoOff {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.runDemo(ctx) }()
+	}
+	wg.Wait()
+	s.Capturer.Close(context.WithoutCancel(ctx))
+}
+
+// Select makes serial FixThis's device and wakes the preview for it.
+func (s *Service) Select(serial string) (View, error) {
+	v, err := s.Registry.Select(serial)
+	if err == nil {
+		s.Preview.Poke()
+	}
+	return v, err
+}
+
+// Disconnect is the device chip's ×: it drops FixThis's selection, its sidekick
+// connections and its forwards, and nothing else on the adb server.
+func (s *Service) Disconnect(ctx context.Context) error {
+	if dev, err := s.Registry.Selected(); err == nil {
+		s.Capturer.Forget(ctx, dev.Serial)
+	}
+	return s.Registry.Clear(ctx)
+}
+
+// Tap sends a Select-mode click to serial ("" for the selection) as `input tap X Y`.
+func (s *Service) Tap(ctx context.Context, serial string, x, y int) error {
+	dev, err := s.Registry.Lookup(serial)
+	if err != nil {
+		return err
+	}
+	if x < 0 || y < 0 || (dev.Screen != nil && (x >= dev.Screen.Width || y >= dev.Screen.Height)) {
+		w, h := 0, 0
+		if dev.Screen != nil {
+			w, h = dev.Screen.Width, dev.Screen.Height
+		}
+		return errcode.New(errcode.InvalidInput, "(%d,%d) is outside the %dx%d screen", x, y, w, h)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	res, err := s.adb.Shell(ctx, dev.Serial, "input tap "+strconv.Itoa(x)+" "+strconv.Itoa(y))
+	if err != nil {
+		return errcode.Wrap(errcode.TapFailed, err, "tap on %s failed: %v", dev.Serial, err)
+	}
+	if res.ExitCode != 0 {
+		return errcode.New(errcode.TapFailed, "tap on %s failed: input tap exited %d: %s", dev.Serial, res.ExitCode, bytes.TrimSpace(res.Stderr))
+	}
+	s.Preview.Poke()
+	return nil
+}
+
+// Image returns the bytes and content type of a kept live (JPEG) or frozen (PNG)
+// frame.
+func (s *Service) Image(id string) (data []byte, contentType string, ok bool) {
+	if jpeg, ok := s.Preview.JPEG(id); ok {
+		return jpeg, "image/jpeg", true
+	}
+	if fr, ok := s.frozen.Get(id); ok {
+		return fr.PNG, "image/png", true
+	}
+	return nil, "", false
+}

@@ -1,0 +1,115 @@
+// Package events is the console's event bus: typed events with increasing ids, a
+// bounded history for Last-Event-ID replay, and fan-out to subscribers that never
+// blocks a publisher. Across processes the store's change feed feeds it.
+package events
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// Event is one typed message on the bus. ID increases by one per published event, so
+// an SSE client's Last-Event-ID is enough to resume where it left off.
+type Event struct {
+	ID   uint64
+	Type Type
+	Data json.RawMessage
+	At   time.Time
+}
+
+// Bus fans events out to subscribers (the console's SSE streams) and keeps a bounded
+// history for replay. Slow subscribers never block publishers: their buffered channel
+// overflows, they are closed, and they resume with Last-Event-ID.
+type Bus struct {
+	mu      sync.Mutex
+	nextID  uint64
+	history []Event // ring of the most recent events, oldest first
+	limit   int
+	subs    map[*Subscription]struct{}
+}
+
+// Subscription receives events published after it was made.
+type Subscription struct {
+	C      chan Event
+	bus    *Bus
+	closed bool
+}
+
+// NewBus returns a bus that remembers the last historyLimit events for replay.
+func NewBus(historyLimit int) *Bus {
+	if historyLimit <= 0 {
+		historyLimit = 1024
+	}
+	return &Bus{nextID: 1, limit: historyLimit, subs: map[*Subscription]struct{}{}}
+}
+
+// Publish marshals data and delivers it to every subscriber. It returns the event id.
+func (b *Bus) Publish(typ Type, data any) uint64 {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		raw = json.RawMessage(`{}`)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ev := Event{ID: b.nextID, Type: typ, Data: raw, At: time.Now()}
+	b.nextID++
+	b.history = append(b.history, ev)
+	if len(b.history) > b.limit {
+		b.history = append(b.history[:0:0], b.history[len(b.history)-b.limit:]...)
+	}
+	for s := range b.subs {
+		select {
+		case s.C <- ev:
+		default:
+			// The subscriber fell behind: drop it rather than block everyone else.
+			b.closeLocked(s)
+		}
+	}
+	return ev.ID
+}
+
+// LastID is the id of the most recent event (0 when none).
+func (b *Bus) LastID() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.nextID - 1
+}
+
+// Subscribe returns a subscription plus the events after sinceID still in history.
+// overflow reports that events after sinceID were already dropped from history, so the
+// caller must resynchronise from authoritative state instead of replaying.
+func (b *Bus) Subscribe(sinceID uint64) (sub *Subscription, replay []Event, overflow bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	sub = &Subscription{C: make(chan Event, 256), bus: b}
+	b.subs[sub] = struct{}{}
+	if sinceID == 0 || sinceID >= b.nextID-1 {
+		return sub, nil, false
+	}
+	if len(b.history) == 0 || b.history[0].ID > sinceID+1 {
+		return sub, nil, true
+	}
+	for _, ev := range b.history {
+		if ev.ID > sinceID {
+			replay = append(replay, ev)
+		}
+	}
+	return sub, replay, false
+}
+
+// Close ends the subscription; its channel is closed.
+func (s *Subscription) Close() {
+	s.bus.mu.Lock()
+	defer s.bus.mu.Unlock()
+	s.bus.closeLocked(s)
+}
+
+func (b *Bus) closeLocked(s *Subscription) {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	delete(b.subs, s)
+	close(s.C)
+}

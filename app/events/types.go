@@ -1,0 +1,29 @@
+package events
+
+// Type names an event on the bus and on the console's SSE stream. The console's
+// TypeScript union of event names is generated from this list (see app/wire).
+type Type string
+
+// Every event the server sends. The payload type of each is named beside it; the
+// console's wire types are generated from those structs.
+const (
+	// Snapshot is the first event of every stream: app.Snapshot.
+	Snapshot Type = "snapshot"
+	// ReplayOverflow tells a client it fell too far behind to replay: refetch state.
+	ReplayOverflow Type = "replay-overflow"
+	// DevicesUpdated carries device.List after any device or selection change.
+	DevicesUpdated Type = "devices-updated"
+	// PreviewReady announces a new live frame: device.PreviewFrame.
+	PreviewReady Type = "preview-ready"
+	// PreviewStatusChanged carries device.PreviewStatusEvent when the preview's state moves.
+	PreviewStatusChanged Type = "preview-status"
+	// SessionUpdated carries one session in full (app.SessionUpdate).
+	SessionUpdated Type = "session-updated"
+	// SessionsUpdated carries a session's summary or its deletion (app.SessionsUpdate).
+	SessionsUpdated Type = "sessions-updated"
+	// AgentPresence carries store.Presence for one session.
+	AgentPresence Type = "agent"
+)
+
+// All lists every event type, for the generated console types and the docs.
+var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated, SessionsUpdated, AgentPresence}

@@ -1,0 +1,64 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { draft } from '../state/draft.svelte';
+import { ui } from '../state/ui.svelte';
+import type { UiNode } from '../types';
+import { addPending, pickArea, pickPoint, pickScreen, redo, removeDraft, rescope, selectMode, undo } from './annotate';
+
+const node = (uid: string, parentUid: string, bounds: UiNode['bounds'], text = ''): UiNode =>
+  ({ uid, parentUid, indexPath: uid, class: 'android.widget.TextView', text, bounds, clickable: true }) as unknown as UiNode;
+
+beforeEach(() => {
+  draft.close(true);
+  ui.clearSelection();
+  draft.begin(
+    {
+      previewId: 'p1',
+      imageUrl: '/img',
+      screen: { fingerprint: 'fp', width: 1000, height: 2000 },
+      nodes: [node('n0', '', { left: 0, top: 0, right: 1000, bottom: 2000 }), node('n0.0', 'n0', { left: 100, top: 100, right: 400, bottom: 200 }, 'Sign in')],
+    },
+    { sessionId: 'S', serial: 'emu' },
+  );
+  ui.enterFrozen();
+});
+
+describe('annotate', () => {
+  it('picks the node under a click, else a small area around it', () => {
+    pickPoint(200, 150);
+    expect(ui.pending?.target).toMatchObject({ type: 'node', nodeUid: 'n0.0' });
+    expect(ui.pending?.nodeUid).toBe('n0.0');
+    ui.cancelPending();
+    pickArea({ left: 10, top: 10, right: 50, bottom: 50 });
+    expect(ui.pending?.target.type).toBe('area');
+    pickScreen();
+    expect(ui.pending).toMatchObject({ target: { type: 'screen' }, label: 'Whole screen' });
+  });
+
+  it('adds the pending annotation, re-scopes it, and undoes and redoes the list', () => {
+    pickPoint(200, 150);
+    ui.pendingComment = '  bolder  ';
+    addPending();
+    expect(ui.pending).toBeNull();
+    expect(draft.items.map((i) => i.comment)).toEqual(['bolder']);
+    const id = draft.items[0].draftItemId;
+    ui.editingDraftId = id;
+    rescope('n0');
+    expect(draft.items[0].target).toMatchObject({ type: 'node', nodeUid: 'n0' });
+    undo();
+    expect(ui.editingDraftId).toBe('');
+    expect(draft.items[0].target).toMatchObject({ nodeUid: 'n0.0' });
+    redo();
+    expect(draft.items[0].target).toMatchObject({ nodeUid: 'n0' });
+    ui.editingDraftId = id;
+    removeDraft(id);
+    expect([draft.items.length, ui.editingDraftId]).toEqual([0, '']);
+  });
+
+  it('leaves a saved screen for the live preview', async () => {
+    ui.selectItem('i1', 'scr1');
+    draft.close(true);
+    ui.stageMode = 'saved';
+    await selectMode();
+    expect([ui.stageMode, ui.tool, ui.savedScreenId, ui.selectedItemId]).toEqual(['live', 'select', '', '']);
+  });
+});

@@ -1,0 +1,146 @@
+// Annotate and Select: freezing the screen, picking nodes, areas or the whole screen,
+// editing the pending annotations with undo/redo, and going back to live.
+import { nodeLabel, snapshotOf } from '../hittest';
+import { app } from '../state/app.svelte';
+import { draft } from '../state/draft.svelte';
+import { ui } from '../state/ui.svelte';
+import { transport } from '../transport';
+import type { Bounds, Target, UiNode } from '../types';
+import type { DraftItem } from '../workspace';
+import { checkRecovery } from './recovery';
+import { report } from './report';
+import { persistPending } from './save';
+import { ensureSession } from './sessions';
+
+/** Enters Annotate: freezes the latest frame with its UI tree. */
+export async function annotate(): Promise<void> {
+  if (ui.stageMode === 'frozen' && draft.workspace) {
+    ui.tool = 'annotate';
+    return;
+  }
+  if (ui.busy) return;
+  if (!app.selectedSerial) {
+    app.notify('warning', 'Connect a device or use the demo device first, then press A to annotate.');
+    return;
+  }
+  ui.busy = 'freezing';
+  try {
+    const sessionId = await ensureSession();
+    if (!sessionId) return;
+    const f = await transport.api.freeze(app.selectedSerial, sessionId);
+    if (app.activeSessionId !== sessionId) return;
+    draft.close(false);
+    draft.begin(f, { sessionId, serial: app.selectedSerial });
+    ui.clearSelection();
+    ui.enterFrozen();
+    ui.recovery = null;
+  } catch (err) {
+    report(err, 'Could not freeze the screen', 'The live preview is unchanged; try Annotate again.');
+  } finally {
+    ui.busy = '';
+  }
+}
+
+/** Back to the live preview. Written annotations are saved as drafts first. */
+export async function selectMode(): Promise<void> {
+  if (ui.stageMode === 'saved') {
+    ui.backToLive();
+    ui.savedScreenId = '';
+    ui.selectedItemId = '';
+    return;
+  }
+  if (ui.stageMode !== 'frozen') {
+    ui.tool = 'select';
+    return;
+  }
+  if (draft.written.length > 0) {
+    const saved = await persistPending('leave', selectMode);
+    if (saved === null) return;
+  }
+  if (draft.items.length > 0) app.notify('info', 'Pins without a comment were kept in this browser; recover them from the banner.');
+  draft.close(false);
+  ui.clearSelection();
+  ui.backToLive();
+  try {
+    await transport.api.resume();
+  } catch {
+    // the live loop resumes on its own when the next watcher arrives
+  }
+  if (app.activeSessionId) checkRecovery(app.activeSessionId, true);
+}
+
+function nodeTarget(node: UiNode): Target {
+  return { type: 'node', nodeUid: node.uid, bounds: { ...node.bounds }, snapshot: snapshotOf(node) };
+}
+
+export function pickPoint(x: number, y: number): void {
+  const node = draft.index?.hitTest(x, y);
+  if (node) ui.setPending(nodeTarget(node), nodeLabel(node), node.uid);
+  else ui.setPending({ type: 'area', bounds: { left: Math.max(0, x - 24), top: Math.max(0, y - 24), right: x + 24, bottom: y + 24 } }, 'Visual area');
+}
+
+/** Picks a node by uid, as a click on it would (keyboard annotation). */
+export function pickNode(uid: string): void {
+  const node = draft.index?.byUid.get(uid);
+  if (node) ui.setPending(nodeTarget(node), nodeLabel(node), node.uid);
+}
+
+export function pickArea(bounds: Bounds): void {
+  const hint = draft.index?.bestForArea(bounds);
+  ui.setPending({ type: 'area', bounds }, hint ? `Area near ${nodeLabel(hint)}` : 'Visual area');
+}
+
+export function pickScreen(): void {
+  if (ui.stageMode !== 'frozen') return;
+  ui.setPending({ type: 'screen' }, 'Whole screen');
+}
+
+/** Re-scopes the pending target (or an edited draft item) to an ancestor from the breadcrumb. */
+export function rescope(uid: string): void {
+  const node = draft.index?.byUid.get(uid);
+  if (!node) return;
+  if (ui.pending) {
+    ui.pending = { ...ui.pending, target: nodeTarget(node), label: nodeLabel(node), nodeUid: uid };
+  } else if (ui.editingDraftId) {
+    draft.update(ui.editingDraftId, { target: nodeTarget(node), label: nodeLabel(node) });
+  }
+  ui.focusCommentTick++;
+}
+
+export function addPending(): void {
+  const p = ui.pending;
+  if (!p) return;
+  draft.add(JSON.parse(JSON.stringify(p.target)) as Target, ui.pendingComment.trim(), ui.pendingSeverity, p.label);
+  ui.cancelPending();
+}
+
+export function cancelPending(): void {
+  ui.cancelPending();
+}
+
+export function editDraft(draftItemId: string): void {
+  ui.editDraft(draftItemId, Boolean(draft.workspace));
+}
+
+export function updateDraft(draftItemId: string, patch: Partial<Pick<DraftItem, 'comment' | 'severity'>>): void {
+  draft.update(draftItemId, patch);
+}
+
+export function removeDraft(draftItemId: string): void {
+  draft.remove(draftItemId);
+  if (ui.editingDraftId === draftItemId) ui.editingDraftId = '';
+}
+
+export function undo(): void {
+  if (draft.stepBack()) ui.editingDraftId = '';
+}
+
+export function redo(): void {
+  if (draft.stepForward()) ui.editingDraftId = '';
+}
+
+/** The ancestry breadcrumb of the current node target. */
+export function crumbsFor(target: Target | undefined): UiNode[] {
+  if (!target || target.type !== 'node' || !draft.index) return [];
+  return draft.index.crumbs(target.nodeUid);
+}

@@ -1,0 +1,222 @@
+// Saving the pending annotations (one idempotent batch), Copy Prompt, Save to MCP, and
+// the 409/412 conflict dialogs that a save can open (docs/console.md, "Saving and
+// handing off"). Every async result is fenced by the session that asked.
+import { ApiError } from '../api';
+import { promptReadiness, type Readiness } from '../readiness';
+import { app } from '../state/app.svelte';
+import { draft } from '../state/draft.svelte';
+import { ui } from '../state/ui.svelte';
+import { transport } from '../transport';
+import type { Item, Session } from '../types';
+import { report } from './report';
+
+/** Why the pending annotations are being saved: the dialogs word their choices by it. */
+export type PersistAction = 'copy' | 'save' | 'leave';
+
+/** One-shot overrides chosen in a conflict dialog, used by the next save only. */
+const overrides = { force: false, overwrite: false };
+/** What to run again once a conflict dialog is answered. */
+let retry: () => Promise<void> = async () => undefined;
+
+/**
+ * Saves the written pending annotations as session items. Returns the saved items, or
+ * null when the save did not happen (a dialog now asks the user, or it failed). When a
+ * dialog opens, `again` runs after the user chose to go on.
+ */
+export async function persistPending(action: PersistAction, again: () => Promise<void>): Promise<Item[] | null> {
+  const ws = draft.workspace;
+  const written = draft.written;
+  const { force, overwrite } = overrides;
+  overrides.force = false;
+  overrides.overwrite = false;
+  if (!ws || written.length === 0) return [];
+  const sessionId = ws.context.sessionId;
+  if (sessionId !== app.activeSessionId) return null;
+  const sent = written.map((i) => ({
+    draftItemId: i.draftItemId,
+    target: JSON.parse(JSON.stringify(i.target)),
+    severity: i.severity,
+    comment: i.comment.trim(),
+  }));
+  const ifMatch = overwrite ? '*' : (app.etags.get(sessionId) ?? app.session?.etag ?? null);
+  try {
+    const r = await transport.api.saveBatch(
+      {
+        sessionId,
+        previewId: ws.context.previewId,
+        workspaceId: ws.workspaceId,
+        frozenFingerprint: ws.frozenScreen?.fingerprint ?? '',
+        forceMismatchOverride: force || undefined,
+        items: sent,
+      },
+      ifMatch,
+    );
+    app.applySession(sessionId, r.data.session, r.etag ?? r.data.session?.etag);
+    if (draft.workspace?.workspaceId === ws.workspaceId) draft.dropSaved(sent.map((i) => i.draftItemId));
+    return r.data.items ?? [];
+  } catch (err) {
+    if (app.activeSessionId !== sessionId) return null;
+    const asked = action === 'leave' ? 'save' : action;
+    if (err instanceof ApiError && err.status === 409 && err.code === 'screen_fingerprint_mismatch') {
+      ui.dialog = {
+        kind: 'fingerprintMismatch',
+        frozen: String(err.body.frozenFingerprint ?? ''),
+        current: String(err.body.currentFingerprint ?? ''),
+        action: asked,
+      };
+      retry = again;
+      return null;
+    }
+    if (err instanceof ApiError && err.status === 412) {
+      ui.dialog = { kind: 'staleDraft', action: asked, serverDraft: (err.body.serverDraft as Session | undefined) ?? null };
+      retry = again;
+      return null;
+    }
+    report(err, 'Could not save the annotations', 'They are still here as a draft.');
+    return null;
+  }
+}
+
+export async function resolveMismatch(choice: 'recapture' | 'force' | 'cancel'): Promise<void> {
+  ui.dialog = null;
+  if (choice === 'cancel') return;
+  if (choice === 'force') {
+    overrides.force = true;
+    await retry();
+    return;
+  }
+  await recaptureDraft();
+}
+
+export async function resolveStale(choice: 'keep' | 'server' | 'cancel'): Promise<void> {
+  const d = ui.dialog;
+  ui.dialog = null;
+  if (choice === 'cancel' || !d || d.kind !== 'staleDraft') return;
+  if (choice === 'keep') {
+    overrides.overwrite = true;
+    await retry();
+    return;
+  }
+  // Use the server's version: local pending work goes, the server's session comes in.
+  draft.close(true);
+  ui.clearSelection();
+  const server = d.serverDraft;
+  if (server && Array.isArray(server.items) && server.sessionId === app.activeSessionId) app.applySession(server.sessionId, server, server.etag);
+  else await transport.sync.reloadActiveSession();
+  ui.backToLive();
+  void transport.api.resume().catch(() => undefined);
+  app.notify('info', "Loaded the server's version of this session; your local pending annotations were discarded.");
+}
+
+/** Re-freezes the current device screen and keeps the draft's annotations on it. */
+export async function recaptureDraft(): Promise<void> {
+  const sessionId = app.activeSessionId;
+  if (!sessionId || !app.selectedSerial) {
+    app.notify('warning', 'Connect a device first: Recapture needs the current screen.');
+    return;
+  }
+  ui.busy = 'freezing';
+  try {
+    const f = await transport.api.freeze(app.selectedSerial, sessionId);
+    if (app.activeSessionId !== sessionId) return;
+    draft.rebase(f);
+    ui.enterFrozen();
+    app.notify('info', 'Captured the current screen. Check that each pin still points at the right element, then hand off again.');
+  } catch (err) {
+    report(err, 'Could not capture the screen', 'Your annotations are unchanged.');
+  } finally {
+    ui.busy = '';
+  }
+}
+
+export function readiness(): Readiness {
+  return promptReadiness({
+    hasSession: Boolean(app.activeSessionId),
+    sessionClosed: app.session?.status === 'closed',
+    pendingWritten: draft.written.length,
+    pendingPinOnly: draft.pinOnly.length,
+    items: app.session?.items ?? [],
+  });
+}
+
+async function writeClipboard(text: string): Promise<boolean> {
+  try {
+    if (!navigator.clipboard?.writeText) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const plural = (n: number) => `${n} annotation${n === 1 ? '' : 's'}`;
+
+/**
+ * What Copy Prompt and Save to MCP share: one runs at a time, the pending annotations
+ * with a comment are saved first (`self` runs again after a conflict dialog), then
+ * `send` gets the saved items that readiness says this action takes.
+ */
+async function handOff(
+  action: 'copy' | 'save',
+  self: () => Promise<void>,
+  words: { nothing: string; failed: string; safeNext: string },
+  send: (sessionId: string, ids: string[]) => Promise<void>,
+): Promise<void> {
+  if (ui.busy) return;
+  ui.busy = action === 'copy' ? 'copying' : 'sending';
+  try {
+    const saved = await persistPending(action, self);
+    if (saved === null) return;
+    const sessionId = app.activeSessionId;
+    const ready = readiness();
+    const ids = action === 'copy' ? ready.copyItemIds : ready.saveItemIds;
+    if (!sessionId || ids.length === 0) {
+      app.notify('warning', words.nothing);
+      return;
+    }
+    await send(sessionId, ids);
+  } catch (err) {
+    report(err, words.failed, words.safeNext);
+  } finally {
+    ui.busy = '';
+  }
+}
+
+export function copyPrompt(): Promise<void> {
+  const words = {
+    nothing: 'Nothing to copy yet: write a comment on an annotation first.',
+    failed: 'Copy Prompt failed',
+    safeNext: 'Your annotations are saved; try again.',
+  };
+  return handOff('copy', copyPrompt, words, async (sessionId, ids) => {
+    const r = await transport.api.handoffPreview(sessionId, ids, true);
+    if (app.activeSessionId !== sessionId) return;
+    if (await writeClipboard(r.markdown)) {
+      app.notify('success', `Prompt copied (${plural(ids.length)}). Paste it into your agent.`, { topic: 'handoff' });
+    } else {
+      ui.dialog = { kind: 'clipboard', text: r.markdown };
+      app.notify('warning', 'The browser refused clipboard access. The prompt is selected in the dialog: press Ctrl/Cmd-C to copy it.', { topic: 'handoff' });
+    }
+  });
+}
+
+export function saveToMcp(): Promise<void> {
+  const words = {
+    nothing: 'Nothing new to save to MCP: every annotation is already handed off or still needs a comment.',
+    failed: 'Save to MCP failed',
+    safeNext: 'Your annotations are kept; try again.',
+  };
+  return handOff('save', saveToMcp, words, async (sessionId, ids) => {
+    const r = await transport.api.agentHandoff(sessionId, ids);
+    if (app.activeSessionId !== sessionId) return;
+    app.applySession(sessionId, r.session);
+    // Save to MCP completes the handoff: residual pin-only annotations are not carried on.
+    const wasFrozen = ui.stageMode === 'frozen';
+    draft.close(true);
+    ui.clearSelection();
+    ui.backToLive();
+    if (wasFrozen) void transport.api.resume().catch(() => undefined);
+    const waiting = app.agent?.presence === 'listening' ? 'Your agent is listening and will pick them up now.' : 'They wait for your agent: ask it to call fixthis_wait_for_feedback.';
+    app.notify('success', `Saved to MCP: ${plural(ids.length)}. ${waiting}`, { topic: 'handoff' });
+  });
+}

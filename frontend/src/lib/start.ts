@@ -1,0 +1,27 @@
+// Starts the console: token, transport, then the event stream that keeps the state in
+// step with the server (docs/console.md, "Live updates").
+import { activate, resync } from './actions/sessions';
+import { Api } from './api';
+import { app } from './state/app.svelte';
+import { Sync } from './sync';
+import { initToken } from './token';
+import { transport } from './transport';
+
+/** Starts the console: token, health, bootstrap preview, then the event stream. */
+export async function start(): Promise<void> {
+  const token = initToken({ location: window.location, history: window.history, sessionStorage: window.sessionStorage });
+  const api = new Api(token);
+  const sync = new Sync(api, app, {
+    onActiveSessionDeleted: () => {
+      app.notify('warning', 'This session was deleted elsewhere. Pick another session or start a new one.');
+      void activate('');
+    },
+    onResync: () => void resync(),
+  });
+  transport.api = api;
+  transport.sync = sync;
+  window.FixThisConsoleDebug = {
+    consoleEventsDiagnostics: () => JSON.parse(JSON.stringify(api.diagnostics)),
+  };
+  await sync.start();
+}
