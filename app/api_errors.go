@@ -37,6 +37,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.PreviewNotFound:     http.StatusNotFound,
 	errcode.CaptureNotFound:     http.StatusNotFound,
 	errcode.ControlRefused:      http.StatusForbidden,
+	errcode.VideoUnavailable:    http.StatusConflict,
 	errcode.ForbiddenHost:       http.StatusForbidden,
 	errcode.ForbiddenOrigin:     http.StatusForbidden,
 	errcode.WrongToken:          http.StatusForbidden,

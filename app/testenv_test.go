@@ -39,7 +39,7 @@ type testEnv struct {
 // measure FixThis rather than the latency model.
 var quietSim = sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}}
 
-func newTestEnv(t *testing.T) *testEnv {
+func newTestEnv(t *testing.T, tweaks ...func(*Options)) *testEnv {
 	t.Helper()
 	srvADB := adbtest.StartServer(t)
 	dev := srvADB.ConnectSim(t, quietSim)
@@ -53,7 +53,7 @@ func newTestEnv(t *testing.T) *testEnv {
 	if err != nil {
 		t.Fatalf("open store in %s: %v", dir, err)
 	}
-	a := New(Options{
+	opts := Options{
 		Version:        "test",
 		ProjectDir:     dir,
 		Mode:           ModeServe,
@@ -62,7 +62,11 @@ func newTestEnv(t *testing.T) *testEnv {
 		ADB:            client,
 		Store:          st,
 		Demo:           device.DemoOff,
-	})
+	}
+	for _, tweak := range tweaks {
+		tweak(&opts)
+	}
+	a := New(opts)
 	runCtx, cancel := context.WithCancel(ctx)
 	a.Run(runCtx)
 	srv := httptest.NewServer(a.APIHandler())

@@ -58,6 +58,9 @@ type PreviewStatus struct {
 	State   PreviewState `json:"state"`
 	Reason  BlockReason  `json:"reason,omitempty"`
 	Message string       `json:"message,omitempty"`
+	// VideoUnavailable says why the live preview shows raw frames instead of H.264
+	// video (the device cannot stream it, or --preview jpeg).
+	VideoUnavailable string `json:"videoUnavailable,omitempty"`
 }
 
 // PreviewStatusEvent is the payload of preview-status.
@@ -102,8 +105,13 @@ type Preview struct {
 	// stageHeight is the console's stage height in device pixels; previews are encoded
 	// no taller (0: the default).
 	stageHeight atomic.Int64
+	// videoViewers counts consoles showing the H.264 stream: while there are any, the
+	// loop leaves the pixels to the video and only checks the screen state.
+	videoViewers atomic.Int64
 
 	frames *Ring[*previewFrame]
+	// videoNote says why serial shows raw frames instead of video ("" when it does not).
+	videoNote func(serial string) string
 
 	mu      sync.Mutex
 	status  PreviewStatus
@@ -192,6 +200,13 @@ func (p *Preview) Run(ctx context.Context) {
 				p.sleep(ctx, maxIdle)
 				continue
 			}
+		}
+		if p.videoViewers.Load() > 0 {
+			if st := p.currentStatus(); st.State != StateLive {
+				p.setStatus(dev.Serial, PreviewStatus{State: StateLive})
+			}
+			p.sleep(ctx, 2*time.Second)
+			continue
 		}
 		changed, err := p.captureOnce(ctx, dev.Serial)
 		switch {
@@ -362,8 +377,17 @@ func (p *Preview) currentStatus() PreviewStatus {
 	return p.status
 }
 
+// NoteVideo republishes the status after serial's video stream was refused, so the
+// console shows why it gets raw frames.
+func (p *Preview) NoteVideo(serial string) {
+	p.setStatus(serial, p.currentStatus())
+}
+
 // setStatus records the status and publishes preview-status when it changed.
 func (p *Preview) setStatus(serial string, st PreviewStatus) {
+	if p.videoNote != nil && serial != "" {
+		st.VideoUnavailable = p.videoNote(serial)
+	}
 	p.mu.Lock()
 	if p.frozen && st.State != StateFrozen && st.State != StateBlocked {
 		st = PreviewStatus{State: StateFrozen}

@@ -43,6 +43,7 @@ const (
 	PreviewNotFound    Code = "preview_not_found"    // a live or frozen frame is gone
 	CaptureNotFound    Code = "capture_not_found"    // no agent capture with that id
 	ControlRefused     Code = "control_refused"      // the user has not allowed agents to control the device
+	VideoUnavailable   Code = "video_unavailable"    // the device cannot stream H.264, or --preview jpeg
 
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
@@ -78,6 +79,7 @@ var prefixes = map[Code]string{
 	PreviewNotFound:     "PREVIEW_NOT_FOUND",
 	CaptureNotFound:     "CAPTURE_NOT_FOUND",
 	ControlRefused:      "DEVICE_CONTROL_REFUSED",
+	VideoUnavailable:    "VIDEO_UNAVAILABLE",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

@@ -23,7 +23,7 @@ type Options struct {
 	// RestartLead starts the next run this long before the current one stops, so
 	// its first key frame is ready when the old run ends (3 s, at most half the limit).
 	RestartLead time.Duration
-	// Quiet ends a picture when no byte arrived for this long (25 ms): screenrecord
+	// Quiet ends a picture when no byte arrived for this long (60 ms): screenrecord
 	// sends nothing after a picture until the screen changes again.
 	Quiet time.Duration
 	// StartTimeout bounds the wait for the first picture (5 s).
@@ -43,7 +43,7 @@ func (o *Options) defaults() {
 	}
 	o.RestartLead = min(o.RestartLead, o.TimeLimit/2)
 	if o.Quiet <= 0 {
-		o.Quiet = 25 * time.Millisecond
+		o.Quiet = 60 * time.Millisecond
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 5 * time.Second

@@ -162,6 +162,9 @@ export interface Item {
   updatedAt: string;
   lastHandedOffAt: string | null;
   cropUrl: string;
+  verification?: Verification | null;
+  verdict?: string;
+  verdictNote?: string;
 }
 
 export interface ItemDoc {
@@ -173,6 +176,16 @@ export interface ItemSources {
   candidates: SourceCandidate[];
   editSurfaces: EditSurface[];
   reason: string;
+}
+
+export interface NodeChange {
+  found: boolean;
+  matchedBy?: string;
+  before: string;
+  after?: string;
+  moved: boolean;
+  bounds?: TargetBounds | null;
+  visible: boolean;
 }
 
 export interface NodeSnapshot {
@@ -220,6 +233,7 @@ export interface PreviewStatus {
   state: PreviewState;
   reason?: BlockReason;
   message?: string;
+  videoUnavailable?: string;
 }
 
 export interface PreviewStatusEvent {
@@ -365,9 +379,31 @@ export interface UiNode {
   redacted?: boolean;
 }
 
+export interface Verification {
+  captureId: string;
+  afterImageUrl: string;
+  fingerprint: string;
+  regionChange: number;
+  node?: NodeChange | null;
+  summary: string;
+  verifiedAt: string;
+}
+
+export interface VideoConfig {
+  serial: string;
+  width: number;
+  height: number;
+  displayWidth: number;
+  displayHeight: number;
+  contentX: number;
+  contentY: number;
+  contentWidth: number;
+  contentHeight: number;
+}
+
 export type BlockReason = "screen_off" | "keyguard" | "device_gone" | "capture_failed";
 
-export type ErrorCode = "adb_unavailable" | "batch_not_found" | "capture_failed" | "device_not_available" | "device_not_found" | "forbidden_host" | "forbidden_origin" | "internal" | "invalid_input" | "invalid_json" | "item_already_resolved" | "item_not_editable" | "item_not_found" | "no_draft_feedback" | "not_found" | "preview_not_found" | "screen_fingerprint_mismatch" | "screen_not_found" | "session_closed" | "session_not_found" | "stale_preview" | "storage_failed" | "storage_full" | "storage_read_only" | "tap_failed" | "unauthorized" | "wrong_token";
+export type ErrorCode = "adb_unavailable" | "batch_not_found" | "capture_failed" | "capture_not_found" | "control_refused" | "device_not_available" | "device_not_found" | "forbidden_host" | "forbidden_origin" | "internal" | "invalid_input" | "invalid_json" | "item_already_resolved" | "item_not_editable" | "item_not_found" | "no_draft_feedback" | "not_found" | "preview_not_found" | "screen_fingerprint_mismatch" | "screen_not_found" | "session_closed" | "session_not_found" | "stale_preview" | "storage_failed" | "storage_full" | "storage_read_only" | "tap_failed" | "unauthorized" | "video_unavailable" | "wrong_token";
 
 export type EventType = "snapshot" | "replay-overflow" | "devices-updated" | "preview-ready" | "preview-status" | "session-updated" | "sessions-updated" | "agent";
 
