@@ -28,6 +28,8 @@ export interface PreviewStatus {
   state: PreviewState;
   reason?: string;
   message?: string;
+  /** Why the live preview shows JPEG frames instead of H.264 video. */
+  videoUnavailable?: string;
 }
 
 export interface Preview {
