@@ -11,7 +11,8 @@ type AccessUnit struct {
 	Data []byte
 	// Key marks an IDR picture: decoding can start here.
 	Key bool
-	// Arrived is when the last byte of the picture reached this process.
+	// Arrived is when the first byte of the picture reached this process: the
+	// transfer from the device counts toward the latency measured from it.
 	Arrived time.Time
 }
 
@@ -41,6 +42,8 @@ type splitter struct {
 	curKey  bool
 	synced  bool // a start code has been seen, so pending is NAL data
 	checked bool // pending's header has been looked at
+	// pendingAt is when pending's first byte arrived; curAt the same for cur.
+	pendingAt, curAt time.Time
 	flushed bool // the last unit was ended by Flush: the next bytes must be a start code
 	// Corrupt counts bytes dropped before a start code, or because a flushed unit
 	// turned out to go on.
@@ -81,6 +84,7 @@ func (s *splitter) Write(p []byte, now time.Time) []AccessUnit {
 		s.Corrupt += i
 		s.pending = s.pending[i:]
 		s.synced = true
+		s.pendingAt = now
 		scanFrom = 3
 	}
 	for {
@@ -92,6 +96,7 @@ func (s *splitter) Write(p []byte, now time.Time) []AccessUnit {
 		end := max(scanFrom, 3) + j
 		s.nal(s.pending[:end])
 		s.pending = s.pending[end:]
+		s.pendingAt = now
 		s.checked = false
 		scanFrom = 3
 	}
@@ -111,7 +116,7 @@ func (s *splitter) checkOpen(now time.Time, out []AccessUnit) []AccessUnit {
 	}
 	s.checked = true
 	if opensAccessUnit(body[1:]) && s.curVCL {
-		out = append(out, s.emit(now))
+		out = append(out, s.emit())
 	}
 	return out
 }
@@ -139,7 +144,7 @@ func (s *splitter) Flush(now time.Time) []AccessUnit {
 	s.pending = s.pending[:0]
 	s.checked = false
 	if s.curVCL {
-		out = append(out, s.emit(now))
+		out = append(out, s.emit())
 	}
 	s.flushed = true
 	return out
@@ -156,14 +161,17 @@ func (s *splitter) nal(raw []byte) {
 		return
 	}
 	typ := body[0] & 0x1f
+	if len(s.cur) == 0 {
+		s.curAt = s.pendingAt
+	}
 	s.cur = append(s.cur, startCode4...)
 	s.cur = append(s.cur, body...)
 	s.curVCL = s.curVCL || typ == nalSlice || typ == nalIDR
 	s.curKey = s.curKey || typ == nalIDR
 }
 
-func (s *splitter) emit(now time.Time) AccessUnit {
-	au := AccessUnit{Data: s.cur, Key: s.curKey, Arrived: now}
+func (s *splitter) emit() AccessUnit {
+	au := AccessUnit{Data: s.cur, Key: s.curKey, Arrived: s.curAt}
 	s.cur, s.curVCL, s.curKey = nil, false, false
 	return au
 }

@@ -80,7 +80,6 @@ func (r *run) read(ctx context.Context, quiet time.Duration) {
 	}()
 	send := func(aus []AccessUnit) bool {
 		for _, au := range aus {
-			au.Arrived = last
 			select {
 			case r.aus <- au:
 				r.pics++
