@@ -112,6 +112,7 @@ type Preview struct {
 	frames *Ring[*previewFrame]
 	// videoNote says why serial shows raw frames instead of video ("" when it does not).
 	videoNote func(serial string) string
+	videoOnly bool // --preview h264: never capture raw frames
 
 	mu      sync.Mutex
 	status  PreviewStatus
@@ -200,6 +201,14 @@ func (p *Preview) Run(ctx context.Context) {
 				p.sleep(ctx, maxIdle)
 				continue
 			}
+		}
+		if p.videoOnly && p.videoViewers.Load() == 0 {
+			// --preview h264: no raw frames; say why when the device refused video.
+			if note := p.videoNote(dev.Serial); note != "" {
+				p.setStatus(dev.Serial, PreviewStatus{State: StateStale, Reason: ReasonCaptureFailed, Message: "No live video (--preview h264): " + note})
+			}
+			p.sleep(ctx, maxIdle)
+			continue
 		}
 		if p.videoViewers.Load() > 0 {
 			if st := p.currentStatus(); st.State != StateLive {

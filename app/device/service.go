@@ -54,6 +54,7 @@ func New(opts Options) *Service {
 	}
 	vid := newVideo(mode, opts.ADB, preview, opts.Video)
 	preview.videoNote = vid.Unavailable
+	preview.videoOnly = mode == VideoH264
 	return &Service{
 		adb:      opts.ADB,
 		log:      opts.Log,

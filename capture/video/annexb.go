@@ -44,13 +44,15 @@ type splitter struct {
 	checked bool // pending's header has been looked at
 	// pendingAt is when pending's first byte arrived; curAt the same for cur.
 	pendingAt, curAt time.Time
-	flushed bool // the last unit was ended by Flush: the next bytes must be a start code
+	flushed          bool // the last unit was ended by Flush: the next bytes must be a start code
 	// Corrupt counts bytes dropped before a start code, or because a flushed unit
 	// turned out to go on.
 	Corrupt int
 	// Broken is set when a flushed unit turned out to go on: the pictures that follow
-	// refer to one the decoder got incomplete, so a key frame is needed.
+	// refer to one the decoder got incomplete, so a key frame is needed. Breaks counts
+	// how often that happened.
 	Broken bool
+	Breaks int
 }
 
 // Write feeds stream bytes and returns the access units they completed.
@@ -62,6 +64,7 @@ func (s *splitter) Write(p []byte, now time.Time) []AccessUnit {
 			// useless alone. Drop it up to the next start code.
 			s.synced = false
 			s.Broken = true
+			s.Breaks++
 		}
 	}
 	var out []AccessUnit
@@ -175,6 +178,9 @@ func (s *splitter) emit() AccessUnit {
 	s.cur, s.curVCL, s.curKey = nil, false, false
 	return au
 }
+
+// midNAL reports whether a NAL unit has started and not ended yet.
+func (s *splitter) midNAL() bool { return s.synced && len(s.pending) > 3 }
 
 func hasStartCodePrefix(p []byte) bool {
 	return bytes.HasPrefix(p, startCode4[1:]) || bytes.HasPrefix(p, startCode4) ||

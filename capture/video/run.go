@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"fixthis/adb"
@@ -21,19 +22,31 @@ type run struct {
 	err     error  // why the stream ended, nil at the time limit
 	text    string // what the device printed instead of video
 	pics    int
-	broken  bool // a picture was cut short: the next run must start with a key frame
+	broken  atomic.Bool // a picture was cut short: a key frame is needed
 	corrupt int
+	// quiet is the pause that ends a picture. It grows to twice the longest pause seen
+	// inside a picture (up to maxQuiet): on a slow link the adb server hands on 256 KB
+	// packets only once each has arrived whole, so a picture arrives in bursts.
+	quiet atomic.Int64
 }
 
+const (
+	maxQuiet = time.Second
+	// firstQuiet ends a run's first picture: a whole key frame, in several bursts,
+	// before any pause inside a picture could be measured.
+	firstQuiet = 300 * time.Millisecond
+)
+
 // startRun starts `screenrecord … -` over exec: and splits its output as it arrives.
-// A quiet spell of quiet ends the picture being received (see splitter).
+// A pause of quiet ends the picture being received (see splitter).
 func startRun(ctx context.Context, c *adb.Client, serial, cmd string, quiet time.Duration) (*run, error) {
 	rc, err := c.ExecStream(ctx, serial, cmd)
 	if err != nil {
 		return nil, err
 	}
 	r := &run{rc: rc, aus: make(chan AccessUnit, 16), started: time.Now()}
-	go r.read(ctx, quiet)
+	r.quiet.Store(int64(quiet))
+	go r.read(ctx)
 	return r, nil
 }
 
@@ -43,7 +56,7 @@ type chunk struct {
 	err  error
 }
 
-func (r *run) read(ctx context.Context, quiet time.Duration) {
+func (r *run) read(ctx context.Context) {
 	defer close(r.aus)
 	chunks := make(chan chunk, 4)
 	go func() {
@@ -65,6 +78,7 @@ func (r *run) read(ctx context.Context, quiet time.Duration) {
 	var sp splitter
 	var text bytes.Buffer
 	var last time.Time
+	breaks := 0
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer func() {
@@ -73,7 +87,7 @@ func (r *run) read(ctx context.Context, quiet time.Duration) {
 		for range chunks {
 			// Let the reading goroutine finish now that the stream is closed.
 		}
-		r.broken, r.corrupt = r.broken || sp.Broken, sp.Corrupt
+		r.corrupt = sp.Corrupt
 		if r.pics == 0 {
 			r.text = strings.TrimSpace(text.String())
 		}
@@ -101,6 +115,12 @@ func (r *run) read(ctx context.Context, quiet time.Duration) {
 				send(sp.Flush(last))
 				return
 			}
+			if sp.midNAL() && !hasStartCodePrefix(c.data) && !last.IsZero() {
+				// A pause inside a picture: the next pause that ends one must be longer.
+				if gap := 2 * c.at.Sub(last); gap > time.Duration(r.quiet.Load()) {
+					r.quiet.Store(int64(min(gap, maxQuiet)))
+				}
+			}
 			last = c.at
 			if r.pics == 0 && !sp.synced && text.Len() < 4096 {
 				// Before the first start code: an error message, not video.
@@ -109,10 +129,16 @@ func (r *run) read(ctx context.Context, quiet time.Duration) {
 			if !send(sp.Write(c.data, c.at)) {
 				return
 			}
-			if sp.Broken {
-				r.broken = true
+			if sp.Breaks > breaks {
+				breaks = sp.Breaks
+				r.broken.Store(true)
+				r.quiet.Store(min(2*r.quiet.Load(), int64(maxQuiet)))
 			}
-			timer.Reset(quiet)
+			wait := time.Duration(r.quiet.Load())
+			if r.pics == 0 {
+				wait = max(wait, firstQuiet)
+			}
+			timer.Reset(wait)
 		case <-timer.C:
 			if !send(sp.Flush(last)) {
 				return

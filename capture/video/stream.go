@@ -80,6 +80,14 @@ type Stream struct {
 	stats  Stats
 	err    error
 	rekey  bool // restart soon for a fresh key frame
+	// learnt is the quiet pause the last run settled on (0: Options.Quiet).
+	learnt time.Duration
+}
+
+func (s *Stream) quiet() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return max(s.learnt, s.opts.Quiet)
 }
 
 type sub struct{ ch chan AccessUnit }
@@ -101,7 +109,7 @@ func Open(ctx context.Context, c *adb.Client, serial string, opts Options) (*Str
 
 // begin starts a run and waits for its first picture, which must be a key frame.
 func (s *Stream) begin(ctx context.Context) (*run, AccessUnit, error) {
-	r, err := startRun(ctx, s.client, s.serial, s.cmd, s.opts.Quiet)
+	r, err := startRun(ctx, s.client, s.serial, s.cmd, s.quiet())
 	if err != nil {
 		return nil, AccessUnit{}, err
 	}
@@ -176,8 +184,11 @@ func (s *Stream) serve(ctx context.Context, cur *run) {
 				continue
 			}
 			s.publish(au)
-			if cur.broken || s.needKey() {
-				cur.broken = false
+			s.mu.Lock()
+			s.learnt = max(s.learnt, time.Duration(cur.quiet.Load()))
+			s.mu.Unlock()
+			if cur.broken.Swap(false) || s.needKey() {
+				// A picture was cut short: restart for a key frame.
 				restart.Reset(0)
 			}
 		case <-restart.C:
