@@ -4,10 +4,13 @@
 #         adb CLI pair most tools use (screencap -p, then uiautomator dump);
 #   (ii)  the live preview as a browser sees it: capturedAt → preview-ready over SSE,
 #         capturedAt → JPEG received, frames per second while the screen changes;
-#   (iii) the Go micro-benchmarks behind DESIGN.md's budgets.
+#   (iii) the Go micro-benchmarks behind DESIGN.md's budgets;
+#   (iv)  the live preview painted in Chromium, H.264 video against JPEG frames, over a
+#         simulated USB 2 cable and Wi-Fi (`fixthis sim --link`).
 # Everything runs on a private adb server on a free port (never 5037) and is torn down
 # on exit, failure or Ctrl-C. Usage: scripts/bench.sh (after `make build`), or make bench.
-# Knobs: FIXTHIS_BIN (default build/bin/fixthis), BENCH_RUNS (10), BENCH_FRAMES (30).
+# Knobs: FIXTHIS_BIN (default build/bin/fixthis), BENCH_RUNS (10), BENCH_FRAMES (30),
+# BENCH_VIDEO_SECONDS (6).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -211,3 +214,12 @@ cross=$(sed -n 's/.*worst cross-process latency \([0-9.]*\)ms.*/\1/p' "$WORK/ben
 printf "  %-50s %10s %10s   %s\n" "agent claim → console, other process (worst)" "${cross:--}" 500 \
   "$(awk -v v="${cross:-99999}" 'BEGIN { print (v <= 500 ? "ok" : "OVER") }')"
 echo "  (console JS bundle ≤ 150 KB gzip is checked by \`make test-frontend\`)"
+
+# ---------------------------------------------------------------------------------
+# (iv) live preview painted in the browser: video against raw frames, per link.
+
+echo
+echo "(iv) live preview painted in Chromium while the list scrolls, ${BENCH_VIDEO_SECONDS:-6} s per row"
+echo "    (fps: frames painted per second; p50: capture → paint, ms)"
+BIN_ABS=$(realpath "$BIN")
+(cd frontend && BENCHCLIENT="$BC" FIXTHIS_BIN="$BIN_ABS" node scripts/bench-video.mjs) || die "the video benchmark failed"
