@@ -43,6 +43,9 @@ func (f *appFlags) resolve() error {
 		return usagef("%v", err)
 	}
 	f.mode = mode
+	if f.videoLimit == 0 {
+		f.videoLimit = 180 // a command without the flag (doctor)
+	}
 	if f.videoLimit < 1 || f.videoLimit > 180 {
 		return usagef("--video-time-limit %d: want 1 to 180 seconds", f.videoLimit)
 	}
