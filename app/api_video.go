@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 const (
 	streamConfig      = 1 // body: VideoConfig as JSON
 	streamAccessUnit  = 2 // body: flags (1 = key frame), arrival as 8-byte unix µs, Annex-B picture
+	streamKeepAlive   = 3 // no body: sent each second without pictures
 	streamFlagKeyUnit = 1
 )
 
@@ -35,12 +37,16 @@ func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 	stream, cfg, release, err := a.device.Video.Attach(dev)
 	if err != nil {
 		a.device.Preview.NoteVideo(dev.Serial)
+		a.log.Info("live video unavailable; the preview shows JPEG frames", "serial", dev.Serial, "why", err)
 		writeError(w, err)
 		return
 	}
 	defer release()
 	replay, live, cancel := stream.Subscribe()
 	defer cancel()
+	sent := 0
+	a.log.Info("live video: a console is watching", "serial", cfg.Serial, "size", fmt.Sprintf("%dx%d", cfg.Width, cfg.Height))
+	defer func() { a.log.Info("live video: the console left", "serial", cfg.Serial, "pictures", sent) }()
 
 	h := w.Header()
 	h.Set("Content-Type", "application/vnd.fixthis.h264-stream")
@@ -75,6 +81,7 @@ func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 			meta[0] = streamFlagKeyUnit
 		}
 		binary.BigEndian.PutUint64(meta[1:], uint64(au.Arrived.UnixMicro()))
+		sent++
 		return send(streamAccessUnit, meta[:], au.Data)
 	}
 	body, _ := json.Marshal(cfg)
@@ -87,6 +94,12 @@ func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	devices := a.device.Registry.Changes()
+	// The WebKitGTK bridge does not cancel r.Context() when the page drops the
+	// response; only a failed write tells. A keep-alive each quiet second finds a
+	// viewer that left, so the raw-frame loop takes over within a second.
+	keepAlive := time.NewTicker(time.Second)
+	defer keepAlive.Stop()
+	lastSent := time.Now()
 	for {
 		select {
 		case au, ok := <-live:
@@ -96,6 +109,14 @@ func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 			if !sendAU(au) {
 				return
 			}
+			lastSent = time.Now()
+		case <-keepAlive.C:
+			if time.Since(lastSent) >= time.Second {
+				if !send(streamKeepAlive) {
+					return
+				}
+				lastSent = time.Now()
+			}
 		case <-devices:
 			devices = a.device.Registry.Changes()
 			if now, err := a.device.Registry.Selected(); err != nil || now.Serial != cfg.Serial {
@@ -104,11 +125,6 @@ func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-a.shutdown:
-			return
-		case <-time.After(time.Minute):
-			// Nothing changed on screen for a minute: end the response, so a viewer
-			// the bridge never told us about cannot hold the stream for ever. The
-			// console reopens it at once.
 			return
 		}
 	}

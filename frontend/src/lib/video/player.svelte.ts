@@ -11,6 +11,9 @@ import { PaintStats, type PreviewStats } from './stats';
 
 type Phase = 'off' | 'connecting' | 'video' | 'unavailable';
 
+/** Constrained Baseline, level 3.1: what screenrecord streams at preview sizes. */
+const PROBE_CODEC = 'avc1.42E01F';
+
 export class LivePlayer {
   /** 'video' once pictures are painted; 'unavailable' means JPEG frames instead. */
   phase = $state<Phase>('off');
@@ -27,6 +30,8 @@ export class LivePlayer {
   private serial = '';
   private abort: AbortController | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
+  /** Streams in a row that ended without a painted picture. */
+  private fruitless = 0;
 
   /** The canvas the pictures go to (null while the stage shows something else). */
   attach(canvas: HTMLCanvasElement | null): void {
@@ -38,8 +43,22 @@ export class LivePlayer {
     if (serial === this.serial && this.phase !== 'off') return;
     this.stop();
     this.serial = serial;
+    this.fruitless = 0;
+    void this.begin(serial);
+  }
+
+  /** Opens the stream only where H.264 can be decoded, so the server keeps JPEG otherwise. */
+  private async begin(serial: string): Promise<void> {
     if (typeof VideoDecoder === 'undefined') {
       this.unavailable('this browser has no WebCodecs VideoDecoder');
+      return;
+    }
+    this.phase = 'connecting';
+    // WebKitGTK has VideoDecoder but decodes H.264 only with a GStreamer plugin.
+    const probe = await VideoDecoder.isConfigSupported({ codec: PROBE_CODEC }).catch(() => ({ supported: false }));
+    if (this.serial !== serial) return;
+    if (!probe.supported) {
+      this.unavailable(`this browser cannot decode H.264 (${PROBE_CODEC})`);
       return;
     }
     void this.run(serial);
@@ -65,6 +84,7 @@ export class LivePlayer {
     this.abort = abort;
     this.phase = this.phase === 'video' ? 'video' : 'connecting';
     let decoder: VideoDecoder | null = null;
+    const painted = this.painted;
     try {
       const body = await transport.api.previewStream(abort.signal);
       const reader = body.getReader();
@@ -84,7 +104,13 @@ export class LivePlayer {
           if (needKey && !m.key) continue;
           const codec = m.key ? codecFromSPS(m.data) : null;
           if (codec && decoder.state === 'unconfigured') {
-            decoder.configure({ codec, optimizeForLatency: true });
+            const config = { codec, optimizeForLatency: true };
+            if (!(await VideoDecoder.isConfigSupported(config)).supported) {
+              this.unavailable(`this browser cannot decode H.264 (${codec})`);
+              abort.abort();
+              return;
+            }
+            decoder.configure(config);
             this.decoderName = `WebCodecs VideoDecoder (${codec})`;
           }
           if (decoder.state !== 'configured') continue;
@@ -105,6 +131,12 @@ export class LivePlayer {
       if (decoder && decoder.state !== 'closed') decoder.close();
     }
     if (abort.signal.aborted || this.serial !== serial) return;
+    this.fruitless = painted === this.painted ? this.fruitless + 1 : 0;
+    if (this.fruitless >= 5) {
+      // Five streams and no picture: show JPEG frames rather than nothing.
+      this.unavailable('no picture could be decoded from the video stream');
+      return;
+    }
     // The stream ended (device change, a restart, a slow reader): open it again.
     this.retry = setTimeout(() => void this.run(serial), this.phase === 'video' ? 100 : 1000);
   }
@@ -139,7 +171,7 @@ export function previewStats(): PreviewStats {
   const s = video ? livePlayer.stats : jpegStats;
   return {
     transport: video ? 'h264' : 'jpeg',
-    decoder: video ? livePlayer.decoderName : 'img (JPEG)',
+    decoder: video ? livePlayer.decoderName : livePlayer.reason ? `img (JPEG); no video: ${livePlayer.reason}` : 'img (JPEG)',
     framesPainted: s.framesPainted,
     fps: s.fps(),
     latencyMsP50: s.latencyP50(),
