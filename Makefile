@@ -15,7 +15,8 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.
 # test tools (a virtual display, Chromium for the browser tests, ImageMagick for the
 # screenshot checks, ffmpeg to decode the live video stream).
 BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
-RUN_PKGS   := adb
+# gstreamer1.0-libav lets the window's WebKitGTK decode the H.264 live preview.
+RUN_PKGS   := adb gstreamer1.0-libav
 TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg
 
 .PHONY: help run serve build frontend test test-go test-frontend test-e2e test-mcp test-desktop bench install uninstall deps deps-test deps-node clean

@@ -32,6 +32,8 @@ export class LivePlayer {
   private retry: ReturnType<typeof setTimeout> | null = null;
   /** Streams in a row that ended without a painted picture. */
   private fruitless = 0;
+  /** Bumped by stop(): work started for an earlier play() checks it and gives up. */
+  private generation = 0;
 
   /** The canvas the pictures go to (null while the stage shows something else). */
   attach(canvas: HTMLCanvasElement | null): void {
@@ -44,11 +46,11 @@ export class LivePlayer {
     this.stop();
     this.serial = serial;
     this.fruitless = 0;
-    void this.begin(serial);
+    void this.begin(serial, this.generation);
   }
 
   /** Opens the stream only where H.264 can be decoded, so the server keeps JPEG otherwise. */
-  private async begin(serial: string): Promise<void> {
+  private async begin(serial: string, gen: number): Promise<void> {
     if (typeof VideoDecoder === 'undefined') {
       this.unavailable('this browser has no WebCodecs VideoDecoder');
       return;
@@ -56,15 +58,16 @@ export class LivePlayer {
     this.phase = 'connecting';
     // WebKitGTK has VideoDecoder but decodes H.264 only with a GStreamer plugin.
     const probe = await VideoDecoder.isConfigSupported({ codec: PROBE_CODEC }).catch(() => ({ supported: false }));
-    if (this.serial !== serial) return;
+    if (gen !== this.generation) return;
     if (!probe.supported) {
       this.unavailable(`this browser cannot decode H.264 (${PROBE_CODEC})`);
       return;
     }
-    void this.run(serial);
+    void this.run(serial, gen);
   }
 
   stop(): void {
+    this.generation++;
     this.abort?.abort();
     this.abort = null;
     if (this.retry) clearTimeout(this.retry);
@@ -79,7 +82,7 @@ export class LivePlayer {
     this.reason = reason;
   }
 
-  private async run(serial: string): Promise<void> {
+  private async run(serial: string, gen: number): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
     this.phase = this.phase === 'video' ? 'video' : 'connecting';
@@ -130,7 +133,7 @@ export class LivePlayer {
     } finally {
       if (decoder && decoder.state !== 'closed') decoder.close();
     }
-    if (abort.signal.aborted || this.serial !== serial) return;
+    if (abort.signal.aborted || gen !== this.generation) return;
     this.fruitless = painted === this.painted ? this.fruitless + 1 : 0;
     if (this.fruitless >= 5) {
       // Five streams and no picture: show JPEG frames rather than nothing.
@@ -138,7 +141,7 @@ export class LivePlayer {
       return;
     }
     // The stream ended (device change, a restart, a slow reader): open it again.
-    this.retry = setTimeout(() => void this.run(serial), this.phase === 'video' ? 100 : 1000);
+    this.retry = setTimeout(() => void this.run(serial, gen), this.phase === 'video' ? 100 : 1000);
   }
 
   private paint(frame: VideoFrame): void {
