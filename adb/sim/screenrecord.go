@@ -370,6 +370,8 @@ func tapAt(out, outLen, srcLen int) tap {
 
 // contentRect is where a dispW×dispH display lands inside a videoW×videoH frame:
 // as large as fits with the display's aspect, centred (screenrecord's projection).
+// capture/video predicts the same rectangle on the host; the two are written apart on
+// purpose, so a host that gets the projection wrong disagrees with the phone in tests.
 func contentRect(dispW, dispH, videoW, videoH int) image.Rectangle {
 	aspect := float64(dispH) / float64(dispW)
 	outW, outH := videoW, int(float64(videoW)*aspect)
