@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -26,10 +25,6 @@ func (c mcpCapturer) CaptureScreen(ctx context.Context, serial string) (*mcp.Cap
 	if err != nil {
 		return nil, fmt.Errorf("capture %s: %w", dev.Serial, err)
 	}
-	var png bytes.Buffer
-	if err := capture.EncodeEvidencePNG(&png, snap.Frame); err != nil {
-		return nil, err
-	}
 	return &mcp.Capture{
 		Serial:      dev.Serial,
 		Package:     snap.State.Package,
@@ -37,7 +32,7 @@ func (c mcpCapturer) CaptureScreen(ctx context.Context, serial string) (*mcp.Cap
 		Fingerprint: snap.Fingerprint.String(),
 		Width:       snap.Width,
 		Height:      snap.Height,
-		PNG:         png.Bytes(),
+		Frame:       snap.Frame,
 		Tree:        treeSummary(snap),
 	}, nil
 }

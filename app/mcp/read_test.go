@@ -48,15 +48,15 @@ func TestReadFeedback(t *testing.T) {
 }
 
 type screenDevice struct {
-	png []byte
-	err error
+	frame image.Image
+	err   error
 }
 
 func (d screenDevice) CaptureScreen(_ context.Context, serial string) (*Capture, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	return &Capture{Serial: serial, Package: "com.example", Activity: ".Main", Width: 2000, Height: 4000, PNG: d.png,
+	return &Capture{Serial: serial, Package: "com.example", Activity: ".Main", Width: 2000, Height: 4000, Frame: d.frame,
 		Tree: "Button \"Sign in\" tag=sign_in"}, nil
 }
 
@@ -71,7 +71,7 @@ func TestCaptureScreen(t *testing.T) {
 		t.Fatalf("failed capture: %q", text(res))
 	}
 	var out captureOut
-	res = call(t, newClient(t, Deps{Store: s, Device: screenDevice{png: testPNG(t, 2000, 4000)}}), "fixthis_capture_screen",
+	res = call(t, newClient(t, Deps{Store: s, Device: screenDevice{frame: image.NewNRGBA(image.Rect(0, 0, 2000, 4000))}}), "fixthis_capture_screen",
 		map[string]any{"serial": "emulator-1"}, &out)
 	imgs := images(res)
 	if out.Serial != "emulator-1" || out.Tree == "" || len(imgs) != 1 {

@@ -8,6 +8,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"image"
 	"io"
 	"log"
 	"log/slog"
@@ -38,8 +39,8 @@ type Capture struct {
 	Fingerprint string
 	Width       int
 	Height      int
-	// PNG is the full-resolution frame; it is downscaled before it is sent.
-	PNG []byte
+	// Frame is the full-resolution frame; it is scaled and encoded once, for the agent.
+	Frame image.Image
 	// Tree is a short text summary of the UI tree (one node per line).
 	Tree string
 }

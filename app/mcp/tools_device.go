@@ -31,8 +31,8 @@ func (t *toolset) captureScreen() server.ServerTool {
 			return mcp.NewToolResultError(fmt.Sprintf("DEVICE_NOT_AVAILABLE: capture failed: %v", err)), nil
 		}
 		var extra []mcp.Content
-		if len(c.PNG) > 0 {
-			img, _ := imageContent(c.PNG, "screenshot")
+		if c.Frame != nil {
+			img, _ := frameContent(c.Frame, "screenshot")
 			extra = append(extra, img)
 		}
 		return structured(captureOut{Serial: c.Serial, Package: c.Package, Activity: c.Activity, Fingerprint: c.Fingerprint,
