@@ -41,6 +41,8 @@ type Client struct {
 
 	mu    sync.Mutex
 	owned map[forwardKey]string // forward → remote, created by this client
+
+	startMu sync.Mutex // one `adb start-server` at a time
 }
 
 // NewClient returns a client for the adb server described by opts. It does not
@@ -146,7 +148,19 @@ func (c *Client) EnsureServer(ctx context.Context) error {
 	if lerr != nil {
 		return fmt.Errorf("start adb server on port %d: %w (%v)", c.port, ErrADBMissing, lerr)
 	}
+	// One start at a time in this process: two callers starting the server together
+	// make one `adb start-server` lose the port ("didn't ACK") though a server runs.
+	c.startMu.Lock()
+	defer c.startMu.Unlock()
+	if _, err := c.ServerVersion(ctx); err == nil {
+		return nil // started meanwhile, by another caller or process
+	}
 	if err := c.startServer(ctx, path); err != nil {
+		// Another process may have won the race to the port: a server that answers
+		// now is as good as ours.
+		if _, verr := c.ServerVersion(ctx); verr == nil {
+			return nil
+		}
 		return err
 	}
 	if _, err := c.ServerVersion(ctx); err != nil {

@@ -143,3 +143,25 @@ func TestRealServerKilledAndRecovered(t *testing.T) {
 		t.Errorf("devices after restart %+v", up.Devices)
 	}
 }
+
+// Callers that find no server at once (the device tracker and the demo device start
+// together) all get a running server: none fails because another won the port.
+func TestEnsureServerConcurrently(t *testing.T) {
+	if _, err := exec.LookPath("adb"); err != nil {
+		t.Skip("adb not installed")
+	}
+	c, err := adb.NewClient(adb.Options{Port: freePort(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { killServer(c) })
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() { errs <- c.EnsureServer(context.Background()) }()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Fatalf("caller %d: %v", i, err)
+		}
+	}
+}

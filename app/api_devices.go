@@ -5,6 +5,10 @@ import (
 	"net/http"
 )
 
+// LastSelectedSerialKey is the setting that remembers the device the console last
+// selected.
+const LastSelectedSerialKey = "lastSelectedSerial"
+
 // DeviceSelection is the answer to selecting or clearing a device.
 type DeviceSelection struct {
 	SelectedSerial string       `json:"selectedSerial"`
@@ -39,6 +43,12 @@ func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		writeError(w, err)
 		return
+	}
+	// The stdio sidecar drives this device when the app is not running.
+	if a.store != nil {
+		if err := a.store.SetSetting(r.Context(), LastSelectedSerialKey, dev.Serial); err != nil {
+			a.log.Warn("remember the selected device", "serial", dev.Serial, "err", err)
+		}
 	}
 	writeJSON(w, http.StatusOK, DeviceSelection{SelectedSerial: dev.Serial, Device: &dev})
 }

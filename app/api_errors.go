@@ -19,6 +19,8 @@ var statusOf = map[errcode.Code]int{
 	errcode.ItemNotFound:        http.StatusNotFound,
 	errcode.ItemNotEditable:     http.StatusConflict,
 	errcode.ItemAlreadyResolved: http.StatusConflict,
+	errcode.ItemClosedByUser:    http.StatusConflict,
+	errcode.ItemClaimed:         http.StatusConflict,
 	errcode.NoDraftFeedback:     http.StatusConflict,
 	errcode.ScreenNotFound:      http.StatusNotFound,
 	errcode.BatchNotFound:       http.StatusNotFound,
@@ -38,10 +40,21 @@ var statusOf = map[errcode.Code]int{
 	errcode.CaptureNotFound:     http.StatusNotFound,
 	errcode.ControlRefused:      http.StatusForbidden,
 	errcode.VideoUnavailable:    http.StatusConflict,
+	errcode.AppNotAvailable:     http.StatusNotFound,
+	errcode.AppNotInstalled:     http.StatusConflict,
+	errcode.AppRunBusy:          http.StatusConflict,
+	errcode.AppLaunchFailed:     http.StatusBadGateway,
+	errcode.InputFailed:         http.StatusBadGateway,
+	errcode.NodeNotFound:        http.StatusNotFound,
+	errcode.RuntimeEvidenceOff:  http.StatusConflict,
+	errcode.ScreenshotNotFound:  http.StatusNotFound,
+	errcode.SaveInProgress:      http.StatusConflict,
+	errcode.TooLarge:            http.StatusRequestEntityTooLarge,
 	errcode.ForbiddenHost:       http.StatusForbidden,
 	errcode.ForbiddenOrigin:     http.StatusForbidden,
 	errcode.WrongToken:          http.StatusForbidden,
 	errcode.Unauthorized:        http.StatusUnauthorized,
+	errcode.BuildFailed:         http.StatusUnprocessableEntity,
 	errcode.NotFound:            http.StatusNotFound,
 	errcode.Internal:            http.StatusInternalServerError,
 }
@@ -104,12 +117,24 @@ func invalidInput(format string, args ...any) error {
 	return errcode.New(errcode.InvalidInput, format, args...)
 }
 
-// decodeJSON reads a bounded JSON body into v.
+// maxBodyBytes bounds one console API request body (a batch save with its
+// screenshot-free JSON stays far below it).
+const maxBodyBytes = 32 << 20
+
+// decodeJSON reads a bounded JSON body into v. A body over the bound is 413,
+// never a misleading invalid_json.
 func decodeJSON(r *http.Request, v any) error {
-	body := io.LimitReader(r.Body, 32<<20)
-	dec := json.NewDecoder(body)
+	tooLarge := errcode.New(errcode.TooLarge, "request body is larger than %d MiB", maxBodyBytes>>20)
+	if r.ContentLength > maxBodyBytes {
+		return tooLarge
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
 	if err := dec.Decode(v); err != nil {
-		if errors.Is(err, io.EOF) {
+		var big *http.MaxBytesError
+		switch {
+		case errors.As(err, &big):
+			return tooLarge
+		case errors.Is(err, io.EOF):
 			return errcode.New(errcode.InvalidJSON, "request body is empty; expected a JSON object")
 		}
 		return errcode.New(errcode.InvalidJSON, "request body is not valid JSON: %v", err)

@@ -85,6 +85,7 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 
 	keepAlive := time.NewTicker(a.keepAliveEvery)
 	defer keepAlive.Stop()
+	a.consoleSeen()
 	for {
 		select {
 		case ev, ok := <-sub.C:
@@ -100,6 +101,7 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil {
 				return
 			}
+			a.consoleSeen()
 			if flusher != nil {
 				flusher.Flush()
 			}
@@ -150,4 +152,17 @@ func (a *App) snapshot(ctx context.Context) (Snapshot, error) {
 		ADBServerError: dev.ServerError,
 		Preview:        a.device.Preview.Latest(),
 	}, nil
+}
+
+// consoleSeen records that a console has a stream open, so a waiting agent in
+// any process can tell a console that is gone for good (console_gone).
+func (a *App) consoleSeen() {
+	if a.store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := a.store.TouchConsole(ctx); err != nil {
+		a.log.Warn("record the console", "err", err)
+	}
 }

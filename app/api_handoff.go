@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fixthis/app/errcode"
 	"net/http"
 
 	"fixthis/app/source"
@@ -19,6 +20,8 @@ type AgentHandoff struct {
 	Prompt  string         `json:"prompt"` // the compact prompt of the released items
 	BatchID string         `json:"batchId"`
 	Handoff store.Handoff  `json:"handoff"`
+	// RuntimeEvidence says what Save to MCP collected (Auto) or that it skipped.
+	RuntimeEvidence HandoffEvidence `json:"runtimeEvidence"`
 }
 
 // HandoffPreview is the answer to Copy Prompt; Session is set with markCopied.
@@ -36,29 +39,33 @@ type ItemSources struct {
 	Reason       string               `json:"reason"`
 }
 
-// postAgentHandoffs is Save to MCP: the items become sent and a batch is queued for
-// the agent's next wait, in one transaction; the response carries the prompt too.
+// postAgentHandoffs is Save to MCP: under the Auto policy runtime evidence is collected
+// first (bounded by the preset's budget); then the items become sent and a batch is
+// queued for the agent's next wait, in one transaction. The response carries the prompt,
+// with its runtimeEvidenceAttempt block, and what was collected.
 func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	var req handoffRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
-	res, err := a.store.ReleaseToAgent(r.Context(), req.SessionID, req.ItemIDs)
+	ev := a.handoffEvidence(r.Context(), req.SessionID, req.ItemIDs)
+	res, err := a.store.ReleaseWithEvidence(r.Context(), req.SessionID, req.ItemIDs, &ev.Decision)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	a.recordAppBuild(r.Context(), req.SessionID)
 	ids := make([]string, 0, len(res.Items))
 	for _, it := range res.Items {
 		ids = append(ids, it.ItemID)
 	}
-	md, err := a.prompts.Markdown(r.Context(), req.SessionID, ids)
+	md, err := a.prompts.ReleaseMarkdown(r.Context(), req.SessionID, ids, &ev.Decision)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, AgentHandoff{Session: res.Session, Prompt: md, BatchID: res.BatchID, Handoff: res.Handoff})
+	writeJSON(w, http.StatusOK, AgentHandoff{Session: res.Session, Prompt: md, BatchID: res.BatchID, Handoff: res.Handoff, RuntimeEvidence: ev})
 }
 
 // postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with
@@ -72,13 +79,13 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	sessionID := r.PathValue("id")
+	sess, err := a.store.GetSession(r.Context(), sessionID)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	if len(req.ItemIDs) == 0 {
 		// No choice made: every item the agent still has work on.
-		sess, err := a.store.GetSession(r.Context(), sessionID)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
 		for _, it := range sess.Items {
 			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
 				req.ItemIDs = append(req.ItemIDs, it.ItemID)
@@ -88,6 +95,21 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
 			return
 		}
+	}
+	// An unknown id is a 404 whether or not the copy is recorded: a prompt
+	// silently missing an item would hand the agent less than the user chose.
+	known := make(map[string]bool, len(sess.Items))
+	for _, it := range sess.Items {
+		known[it.ItemID] = true
+	}
+	for _, id := range req.ItemIDs {
+		if !known[id] {
+			writeError(w, errcode.New(errcode.ItemNotFound, "no item %.80s in session %s", id, sessionID))
+			return
+		}
+	}
+	if req.MarkCopied {
+		a.recordAppBuild(r.Context(), sessionID) // a copy is a handoff: its prompt names the build
 	}
 	md, err := a.prompts.Markdown(r.Context(), sessionID, req.ItemIDs)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fixthis/app/store"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 // Item routes: saving annotations and the user's side of the agent loop.
@@ -51,6 +52,17 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("If-Match") == "*" {
 		in.IfMatch = "*"
 	}
+	in.Forced = req.ForceMismatchOverride
+	if req.PreviewID != "" {
+		// One save per frozen frame at a time: a second one (another tab, a
+		// double click) is told to retry rather than racing the first.
+		release, ok := a.savesInFlight.start(req.SessionID + "\x00" + req.PreviewID)
+		if !ok {
+			writeError(w, errcode.New(errcode.SaveInProgress, "another save of this frozen screen is running; retry in a moment"))
+			return
+		}
+		defer release()
+	}
 	if fr, ok := a.device.Frozen(req.PreviewID); ok {
 		if req.FrozenFingerprint != "" && !req.ForceMismatchOverride {
 			if err := a.checkFingerprint(r.Context(), fr, req.FrozenFingerprint); err != nil {
@@ -61,6 +73,20 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		in.Screen = screenInputOf(fr)
 		for i := range in.Items {
 			in.Items[i].CropPNG = cropFor(fr, in.Items[i].Target)
+		}
+	} else if req.PreviewID != "" {
+		// A draft made on a frame this process no longer has (FixThis restarted,
+		// or the frame expired) is never saved without its image; a retry of a
+		// save that already stored the screen needs no frame.
+		saved, err := a.store.PreviewScreenSaved(r.Context(), req.SessionID, req.PreviewID)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if !saved {
+			writeError(w, errcode.New(errcode.PreviewNotFound, "the frozen screen %.80s is gone (FixThis restarted or it expired); "+
+				"recapture the screen and annotate again", req.PreviewID))
+			return
 		}
 	}
 	res, err := a.store.SaveBatch(r.Context(), in)
@@ -156,4 +182,63 @@ func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", r.PathValue("id"), sess.SessionID))
+}
+
+type verdictRequest struct {
+	SessionID string `json:"sessionId"`
+	Note      string `json:"note"`
+}
+
+// postItemVerify is "Looks right": the user agrees with the agent's verified fix.
+func (a *App) postItemVerify(w http.ResponseWriter, r *http.Request) {
+	var req verdictRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	it, err := a.store.ConfirmFix(r.Context(), req.SessionID, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
+}
+
+// postItemReopen is "Reopen": the item goes back to the agent with the user's note.
+func (a *App) postItemReopen(w http.ResponseWriter, r *http.Request) {
+	var req verdictRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	it, err := a.store.Reopen(r.Context(), req.SessionID, r.PathValue("id"), req.Note)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
+}
+
+// inFlight tracks keys with a request running.
+type inFlight struct {
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+// start marks key busy; ok is false when it already was. release frees it.
+func (f *inFlight) start(key string) (release func(), ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.keys[key] {
+		return nil, false
+	}
+	if f.keys == nil {
+		f.keys = map[string]bool{}
+	}
+	f.keys[key] = true
+	return func() {
+		f.mu.Lock()
+		delete(f.keys, key)
+		f.mu.Unlock()
+	}, true
 }

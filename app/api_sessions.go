@@ -101,6 +101,10 @@ func (a *App) getScreenImage(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, sc := range sess.Screens {
 		if sc.ScreenID == r.PathValue("screenId") {
+			if sc.ImageArtifact == "" {
+				writeError(w, errcode.New(errcode.ScreenshotNotFound, "screen %s was saved without a screenshot", sc.ScreenID))
+				return
+			}
 			a.serveArtifact(w, r, sc.ImageArtifact, "image/png")
 			return
 		}
@@ -111,7 +115,7 @@ func (a *App) getScreenImage(w http.ResponseWriter, r *http.Request) {
 func (a *App) serveArtifact(w http.ResponseWriter, r *http.Request, key, contentType string) {
 	data, err := a.store.ReadArtifact(r.Context(), key)
 	if err != nil {
-		writeError(w, errcode.New(errcode.ScreenNotFound, "evidence file is missing: %v", err))
+		writeError(w, errcode.Wrap(errcode.ScreenshotNotFound, err, "the screenshot file is missing from .fixthis/artifacts"))
 		return
 	}
 	w.Header().Set("Content-Type", contentType)

@@ -7,6 +7,7 @@ package app
 import (
 	"context"
 	"fixthis/adb"
+	"fixthis/app/appwatch"
 	"fixthis/app/device"
 	"fixthis/app/events"
 	"fixthis/app/prompt"
@@ -15,6 +16,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -61,16 +63,21 @@ type App struct {
 	log            *slog.Logger
 	bus            *events.Bus
 	keepAliveEvery time.Duration
+	// savesInFlight holds the frozen frames a batch save is running for.
+	savesInFlight inFlight
 
 	consoleToken string
 	mcpToken     string
 	mcpURL       string
 
 	store        *store.Store
+	adb          *adb.Client
 	device       *device.Service
+	appw         *appwatch.Watcher
 	sources      sourceIndex
 	prompts      *prompt.Builder
 	presenceSeen presenceWatch
+	actionSeq    atomic.Int64   // newest device action published to consoles
 	bg           sync.WaitGroup // background work started by Run
 
 	shutdownOnce sync.Once
@@ -101,9 +108,15 @@ func New(opts Options) *App {
 		mcpToken:       newToken(),
 		shutdown:       make(chan struct{}),
 		store:          opts.Store,
+		adb:            opts.ADB,
 	}
 	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video})
 	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
+	a.appw = appwatch.New(appwatch.Options{
+		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
+		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
+		LastEdit: a.sources.lastEdit,
+	})
 	a.loadMCPToken()
 	return a
 }
@@ -117,7 +130,8 @@ func (a *App) Shutdown() {
 // change feed, presence timeouts) and returns at once; everything stops when ctx ends.
 // Call Wait to wait for it.
 func (a *App) Run(ctx context.Context) {
-	a.bg.Add(4)
+	a.bg.Add(5)
+	go func() { defer a.bg.Done(); a.appw.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
 	go func() { defer a.bg.Done(); a.runSourceIndex(ctx) }()
 	go func() { defer a.bg.Done(); a.device.Run(ctx) }()

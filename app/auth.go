@@ -38,6 +38,10 @@ func isMutating(method string) bool {
 // consoleGuard protects the console API in serve mode: a loopback Host (against DNS
 // rebinding), the console's own Origin on mutations (against cross-site requests), the
 // console token on everything, and never the MCP token (each surface has its own).
+//
+// The console token travels only in X-FixThis-Console-Token, or as ?consoleToken= on
+// the event stream's GET (EventSource cannot send headers). It is never accepted as
+// Authorization: Bearer, so it cannot be confused with the MCP token's scheme.
 type consoleGuard struct {
 	token    string
 	mcpToken string
@@ -56,15 +60,11 @@ func (g consoleGuard) wrap(next http.Handler) http.Handler {
 			return
 		}
 		got := r.Header.Get(ConsoleTokenHeader)
-		if got == "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		if got == "" && r.Method == http.MethodGet && r.URL.Path == "/api/events" {
 			got = r.URL.Query().Get("consoleToken")
 		}
-		if got == "" {
-			if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-				got = bearer
-			}
-		}
-		if tokensEqual(got, g.mcpToken) {
+		bearer, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if tokensEqual(got, g.mcpToken) || tokensEqual(bearer, g.mcpToken) {
 			writeError(w, errcode.New(errcode.WrongToken, "the MCP token is not valid on the console API"))
 			return
 		}

@@ -52,6 +52,16 @@ func (a *App) publishStoreChanges(ctx context.Context) {
 // publishSessionChanges publishes what a burst of changes to one session means for
 // the console: its content (or its deletion) and the agent's presence.
 func (a *App) publishSessionChanges(ctx context.Context, sessionID string, kinds map[string]bool) {
+	if sessionID == "" {
+		// FixThis-wide changes: what agents did on devices, and the user's settings.
+		if kinds[store.ChangeDeviceAction] {
+			a.publishDeviceActions(ctx)
+		}
+		if kinds[store.ChangeSettings] {
+			a.publishControl(ctx)
+		}
+		return
+	}
 	switch {
 	case kinds[store.ChangeSessionDeleted]:
 		a.publishSession(ctx, sessionID, store.ChangeSessionDeleted)

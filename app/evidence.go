@@ -49,12 +49,26 @@ func screenInputOf(fr *device.FrozenFrame) store.ScreenInput {
 		Height:      s.Height,
 		ImagePNG:    fr.PNG,
 		NodesJSON:   nodes,
+		Display:     displayOf(s.State),
 	}
 }
 
-// cropFor renders the evidence crop of a node or area target (none for screen notes).
+// displayOf keeps what the prompt needs to know about the windows of a frozen screen.
+func displayOf(st capture.ScreenState) store.ScreenDisplay {
+	d := store.ScreenDisplay{Rotation: st.Rotation, Secure: st.Secure}
+	if w := st.Dialog(); w != nil {
+		d.Dialog = w.Title
+	}
+	if k := st.Keyboard(); k != nil {
+		d.Keyboard = &store.Bounds{Left: k.Left, Top: k.Top, Right: k.Right, Bottom: k.Bottom}
+	}
+	return d
+}
+
+// cropFor renders the evidence crop of a node or area target (none for screen notes,
+// and none of a FLAG_SECURE screen, whose pixels are black).
 func cropFor(fr *device.FrozenFrame, t store.Target) []byte {
-	if t.Bounds == nil || t.Type == store.TargetScreen {
+	if t.Bounds == nil || t.Type == store.TargetScreen || fr.Snapshot.State.Secure {
 		return nil
 	}
 	var buf bytes.Buffer

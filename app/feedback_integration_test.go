@@ -155,7 +155,18 @@ func TestBatchSaveFingerprintMismatchAndCrops(t *testing.T) {
 		t.Errorf("ETag after the forced save %q (before %q)", newTag, etag)
 	}
 	if len(forced.Items) != 1 || forced.Items[0].SequenceNumber != 3 || forced.ScreenID != res.ScreenID {
-		t.Errorf("forced save: items %+v on screen %s, want #3 on the frozen screen %s", forced.Items, forced.ScreenID, res.ScreenID)
+		t.Fatalf("forced save: items %+v on screen %s, want #3 on the frozen screen %s", forced.Items, forced.ScreenID, res.ScreenID)
+	}
+	// The forced save is recorded on the item, and its prompt says so.
+	if !forced.Items[0].ForcedSave || res.Items[0].ForcedSave {
+		t.Errorf("forcedSave: forced item %v, earlier item %v", forced.Items[0].ForcedSave, res.Items[0].ForcedSave)
+	}
+	var preview struct {
+		Markdown string `json:"markdown"`
+	}
+	env.mustJSON("POST", "/api/sessions/"+sessionID+"/handoff-preview", map[string]any{"itemIds": []string{forced.Items[0].ItemID}}, &preview)
+	if !strings.Contains(preview.Markdown, "\n  warning: saved over a screen mismatch (forced)\n") || strings.Contains(preview.Markdown, "verify: source-first") {
+		t.Errorf("prompt of a forced item:\n%s", preview.Markdown)
 	}
 
 	// A stale ETag is a 412 carrying the server's draft.

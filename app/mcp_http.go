@@ -64,16 +64,20 @@ func (a *App) recordMCPEndpoint(url string, port int) {
 }
 
 // mcpHandler is /mcp: the agent side, with its own bearer token. The console token is
-// refused here just as the MCP token is refused on /api.
-func (a *App) mcpHandler() http.Handler {
+// refused here just as the MCP token is refused on /api, and so is any Origin but own.
+func (a *App) mcpHandler(own []string) http.Handler {
+	phone := a.agentPhone()
 	srv := mcp.NewServer(mcp.Deps{
-		Store:   a.store,
-		Prompt:  a.prompts,
-		Device:  mcpCapturer{a: a},
-		Version: a.version,
-		Logger:  a.log,
+		Store:    a.store,
+		Prompt:   a.prompts,
+		Device:   phone,
+		Runner:   phone,
+		Evidence: mcpEvidence{a: a},
+		Screen:   mcpScreen{a: a},
+		Version:  a.version,
+		Logger:   a.log,
 	})
-	inner := mcp.HTTPHandler(srv, a.mcpToken)
+	inner := mcp.HTTPHandler(srv, a.mcpToken, func() []string { return own })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && tokensEqual(bearer, a.consoleToken) {
 			http.Error(w, "the console token is not valid on /mcp; use the MCP bearer token", http.StatusForbidden)
@@ -99,7 +103,7 @@ func (a *App) serveMCP(ctx context.Context) error {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", a.mcpHandler())
+	mux.Handle("/mcp", a.mcpHandler(ownOrigins(port, "127.0.0.1")))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	a.recordMCPEndpoint("http://127.0.0.1:"+strconv.Itoa(port)+"/mcp", port)
 	go func() {

@@ -1,9 +1,11 @@
 package app
 
 import (
+	"bytes"
 	"context"
-	"io"
 	"log/slog"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +27,8 @@ func TestKilledADBServerRecoversWithDemoDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Version: "test", Mode: ModeServe, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ADB: client, Store: st, Demo: device.DemoOn})
+	logs := &lockedBuffer{}
+	a := New(Options{Version: "test", Mode: ModeServe, Logger: slog.New(slog.NewTextHandler(logs, nil)), ADB: client, Store: st, Demo: device.DemoOn})
 	ctx, cancel := context.WithCancel(context.Background())
 	a.Run(ctx)
 	t.Cleanup(func() { a.Shutdown(); cancel(); a.Wait(); st.Close() })
@@ -47,7 +50,31 @@ func TestKilledADBServerRecoversWithDemoDevice(t *testing.T) {
 		return p.ServerUp && p.Has(serial) && a.device.Registry.IsOnline(serial)
 	})
 	t.Logf("server restarted and demo re-registered %v after the outage was seen", time.Since(start).Round(time.Millisecond))
+	// The outage and the restart are in the log.
+	for _, want := range []string{"adb server went away", "adb server restarted"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
 	// The restarted server is ours to clean: adbtest's cleanup kills it by port.
+}
+
+// lockedBuffer is a log sink the test can read while the app writes to it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func waitPayload(t *testing.T, a *App, timeout time.Duration, what string, ok func(device.List) bool) device.List {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,11 +41,18 @@ func (a *App) Serve(ctx context.Context, addr string, onListen func(ServeInfo)) 
 	if err != nil {
 		return fmt.Errorf("serve: listen on %s: %w", addr, err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	base := "http://127.0.0.1:" + strconv.Itoa(port) + "/"
+	tcp := ln.Addr().(*net.TCPAddr)
+	port := tcp.Port
+	// The printed URLs name the address actually listened on: on [::1] a URL
+	// with 127.0.0.1 would reach nothing.
+	listenHost := tcp.IP.String()
+	if tcp.IP.To4() == nil {
+		listenHost = "[" + listenHost + "]"
+	}
+	base := "http://" + listenHost + ":" + strconv.Itoa(port) + "/"
 
 	srv := &http.Server{
-		Handler:           a.serveMux(port),
+		Handler:           a.serveMux(port, listenHost),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	info := ServeInfo{
@@ -77,23 +85,33 @@ func (a *App) Serve(ctx context.Context, addr string, onListen func(ServeInfo)) 
 	return nil
 }
 
-// serveMux is the whole loopback HTTP surface of serve mode.
-func (a *App) serveMux(port int) http.Handler {
+// serveMux is the whole loopback HTTP surface of serve mode. listenHost is
+// the address listened on ("127.0.0.1", "[::1]", …): pages served from it,
+// or from the usual loopback names on the same port, are the console's own.
+func (a *App) serveMux(port int, listenHost string) http.Handler {
+	own := ownOrigins(port, listenHost)
 	guard := consoleGuard{
-		token:    a.consoleToken,
-		mcpToken: a.mcpToken,
-		ownOrigins: func() []string {
-			p := strconv.Itoa(port)
-			return []string{"http://127.0.0.1:" + p, "http://localhost:" + p, "http://[::1]:" + p}
-		},
+		token:      a.consoleToken,
+		mcpToken:   a.mcpToken,
+		ownOrigins: func() []string { return own },
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", guard.wrap(a.APIHandler()))
 	if a.store != nil {
-		mux.Handle("/mcp", a.mcpHandler())
+		mux.Handle("/mcp", a.mcpHandler(own))
 	}
 	mux.Handle("/", a.consoleHandler())
 	return securityHeaders(mux)
+}
+
+// ownOrigins are the origins of the app's own pages on port.
+func ownOrigins(port int, listenHost string) []string {
+	p := strconv.Itoa(port)
+	out := []string{"http://127.0.0.1:" + p, "http://localhost:" + p, "http://[::1]:" + p}
+	if h := "http://" + listenHost + ":" + p; listenHost != "" && !slices.Contains(out, h) {
+		out = append(out, h)
+	}
+	return out
 }
 
 // consoleHandler serves the embedded console. Unknown paths fall back to index.html so

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fixthis/app/events"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -27,7 +29,7 @@ func testApp(t *testing.T) *App {
 
 func TestConsoleGuard(t *testing.T) {
 	a := testApp(t)
-	h := a.serveMux(4321)
+	h := a.serveMux(4321, "127.0.0.1")
 	tests := []struct {
 		name       string
 		method     string
@@ -42,7 +44,8 @@ func TestConsoleGuard(t *testing.T) {
 		{"no token", "GET", "/api/health", "127.0.0.1:4321", "", "", "", 401, "unauthorized"},
 		{"wrong token", "GET", "/api/health", "127.0.0.1:4321", "", "nope", "", 401, "unauthorized"},
 		{"header token", "GET", "/api/health", "127.0.0.1:4321", "", a.consoleToken, "", 200, ""},
-		{"query token", "GET", "/api/health?consoleToken=" + a.consoleToken, "127.0.0.1:4321", "", "", "", 200, ""},
+		{"query token only on the event stream", "GET", "/api/health?consoleToken=" + a.consoleToken, "127.0.0.1:4321", "", "", "", 401, "unauthorized"},
+		{"console token as Bearer", "GET", "/api/health", "127.0.0.1:4321", "", "", a.consoleToken, 401, "unauthorized"},
 		{"query token refused on POST", "POST", "/api/health?consoleToken=" + a.consoleToken, "127.0.0.1:4321", "", "", "", 401, "unauthorized"},
 		{"localhost host", "GET", "/api/health", "localhost:4321", "", a.consoleToken, "", 200, ""},
 		{"ipv6 loopback host", "GET", "/api/health", "[::1]:4321", "", a.consoleToken, "", 200, ""},
@@ -102,7 +105,7 @@ func TestHealth(t *testing.T) {
 
 func TestConsoleAssetsNeedNoTokenButLoopback(t *testing.T) {
 	a := testApp(t)
-	h := a.serveMux(4321)
+	h := a.serveMux(4321, "127.0.0.1")
 	req := httptest.NewRequest("GET", "/", nil)
 	req.Host = "127.0.0.1:4321"
 	rec := httptest.NewRecorder()
@@ -308,5 +311,36 @@ func TestPreviewStageHeightIsClamped(t *testing.T) {
 		if got := int64(a.device.Preview.StageHeight()); got != tc.wantHeight {
 			t.Fatalf("%s: stage height %d, want %d", tc.body, got, tc.wantHeight)
 		}
+	}
+}
+
+// TestServeOnIPv6Loopback: `serve --addr '[::1]:0'` prints URLs on [::1] that
+// work, and the console's own origin there may change state.
+func TestServeOnIPv6Loopback(t *testing.T) {
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback here: %v", err)
+	}
+	ln.Close()
+	a := testApp(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	infoc := make(chan ServeInfo, 1)
+	go func() { _ = a.Serve(ctx, "[::1]:0", func(i ServeInfo) { infoc <- i }) }()
+	info := <-infoc
+	origin := "http://[::1]:" + strconv.Itoa(info.Port)
+	if info.URL != origin+"/" || !strings.HasPrefix(info.ConsoleURL, origin+"/#token=") {
+		t.Fatalf("serve on [::1] printed %+v", info)
+	}
+	req, _ := http.NewRequest("POST", info.URL+"api/nothing-here", strings.NewReader("{}"))
+	req.Header.Set(ConsoleTokenHeader, info.Token)
+	req.Header.Set("Origin", origin)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("printed URL does not work: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("own [::1] origin: status %d, want 404 past the guard", resp.StatusCode)
 	}
 }

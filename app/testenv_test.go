@@ -41,13 +41,31 @@ var quietSim = sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string,
 
 func newTestEnv(t *testing.T, tweaks ...func(*Options)) *testEnv {
 	t.Helper()
+	return newTestEnvAt(t, t.TempDir(), quietSim, tweaks...)
+}
+
+// newTestEnvWith is newTestEnv with the simulated device started from opts.
+func newTestEnvWith(t *testing.T, opts sim.Options) *testEnv {
+	t.Helper()
+	return newTestEnvAt(t, t.TempDir(), opts)
+}
+
+// newTestEnvIn is newTestEnv with dir as the project directory.
+func newTestEnvIn(t *testing.T, dir string) *testEnv {
+	t.Helper()
+	return newTestEnvAt(t, dir, quietSim)
+}
+
+// newTestEnvAt is newTestEnv with dir as the project and the device started from opts.
+// tweaks adjust the app's Options before it starts.
+func newTestEnvAt(t *testing.T, dir string, simOpts sim.Options, tweaks ...func(*Options)) *testEnv {
+	t.Helper()
 	srvADB := adbtest.StartServer(t)
-	dev := srvADB.ConnectSim(t, quietSim)
+	dev := srvADB.ConnectSim(t, simOpts)
 	client, err := adb.NewClient(adb.Options{Port: srvADB.Port})
 	if err != nil {
 		t.Fatalf("adb client for port %d: %v", srvADB.Port, err)
 	}
-	dir := t.TempDir()
 	ctx := context.Background()
 	st, err := store.Open(ctx, dir, store.Options{})
 	if err != nil {

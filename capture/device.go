@@ -125,7 +125,7 @@ func parseDumpOutput(out []byte) (*Hierarchy, error) {
 }
 
 // ReadScreenState reads the foreground activity, rotation, density, power, keyguard,
-// window mode and system UI from dumpsys and wm, all commands at once. Commands that
+// window mode, system UI and the window list from dumpsys and wm, all commands at once. Commands that
 // fail leave their fields unknown; an error is returned only when neither the
 // activity nor the window manager answered.
 func ReadScreenState(ctx context.Context, dev Device) (ScreenState, error) {
@@ -155,8 +155,11 @@ func ReadScreenState(ctx context.Context, dev Device) (ScreenState, error) {
 	if errs[0] != nil && errs[1] != nil {
 		return ScreenState{}, fmt.Errorf("read screen state: %w", errors.Join(errs[0], errs[1]))
 	}
-	return mergeState(ParseActivities(outs[0]), ParseWindow(outs[1]), ParsePower(outs[2]),
-		ParseDensity(outs[3]), ParseIMEShown(outs[4])), nil
+	imeShown := ParseIMEShown(outs[4])
+	s := mergeState(ParseActivities(outs[0]), ParseWindow(outs[1]), ParsePower(outs[2]),
+		ParseDensity(outs[3]), imeShown)
+	applyWindows(&s, ParseWindowList(outs[1]), imeShown)
+	return s, nil
 }
 
 // shellQuote quotes s for the device shell.

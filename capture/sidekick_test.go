@@ -1,10 +1,10 @@
 package capture
 
 import (
-	"fixthis/internal/sidekick"
 	"context"
 	"encoding/json"
 	"errors"
+	"fixthis/internal/sidekick"
 	"net"
 	"strings"
 	"sync/atomic"

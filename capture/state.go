@@ -21,6 +21,10 @@ type ScreenState struct {
 	WindowMode   string `json:"windowMode"`            // FULLSCREEN | MULTI_WINDOW | PINNED | FREEFORM
 	SystemUIKind string `json:"systemUiKind"`          // "" | ime | permission_dialog | notification_shade
 	FocusWindow  string `json:"focusWindow,omitempty"` // raw mCurrentFocus window name
+	// Windows on screen (top first), from the window list of `dumpsys window`.
+	Windows    []Window `json:"windows"`
+	IMEVisible bool     `json:"imeVisible"` // the keyboard is shown
+	Secure     bool     `json:"secure"`     // a visible window of the focused app has FLAG_SECURE
 }
 
 // lines splits dumpsys output, whatever the line endings (adb shell v1 turns \n into

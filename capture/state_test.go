@@ -3,6 +3,7 @@ package capture
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -108,7 +109,7 @@ func TestMergeState(t *testing.T) {
 	want := ScreenState{Package: "com.example.notes", Activity: "com.example.notes.ui.EditorActivity", Rotation: 1,
 		Orientation: "LANDSCAPE", Density: 420, ScreenOn: true, Wakefulness: "Awake", WindowMode: "FULLSCREEN",
 		SystemUIKind: "ime", FocusWindow: "com.example.notes/com.example.notes.ui.EditorActivity"}
-	if s != want {
+	if !reflect.DeepEqual(s, want) {
 		t.Errorf("state = %+v\nwant    %+v", s, want)
 	}
 	// Android 9 lock screen: activity from the focused app, keyguard up, no shade claim.

@@ -70,17 +70,12 @@ func runCapture(ctx context.Context, env Env, args []string) error {
 	}
 	total := time.Since(start)
 	if *asJSON {
-		doc, _ := json.Marshal(map[string]any{
-			"serial":      *serial,
-			"width":       snap.Width,
-			"height":      snap.Height,
-			"package":     snap.State.Package,
-			"activity":    snap.State.Activity,
-			"orientation": snap.State.Orientation,
-			"fingerprint": snap.Fingerprint,
-			"nodes":       len(snap.Nodes),
-			"treeSource":  snap.TreeSource,
-			"timingsMs": map[string]float64{
+		doc, _ := json.Marshal(captureJSON{
+			Serial: *serial, Width: snap.Width, Height: snap.Height,
+			Package: snap.State.Package, Activity: snap.State.Activity,
+			Display:     snap.Display(),
+			Fingerprint: snap.Fingerprint, Nodes: len(snap.Nodes), TreeSource: snap.TreeSource,
+			TimingsMs: map[string]float64{
 				"frame": ms(snap.Timings.Frame),
 				"tree":  ms(snap.Timings.Tree),
 				"total": ms(total),
@@ -92,6 +87,20 @@ func runCapture(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "%s %dx%d %s — %d nodes (%s) in %.0f ms → %s\n", *serial, snap.Width, snap.Height,
 		snap.State.Activity, len(snap.Nodes), snap.TreeSource, ms(total), *out)
 	return nil
+}
+
+// captureJSON is what `fixthis capture --json` prints.
+type captureJSON struct {
+	Serial   string `json:"serial"`
+	Width    int    `json:"width"`
+	Height   int    `json:"height"`
+	Package  string `json:"package"`
+	Activity string `json:"activity"`
+	capture.Display
+	Fingerprint capture.Fingerprint `json:"fingerprint"`
+	Nodes       int                 `json:"nodes"`
+	TreeSource  string              `json:"treeSource"`
+	TimingsMs   map[string]float64  `json:"timingsMs"`
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

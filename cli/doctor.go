@@ -76,10 +76,18 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 	default:
 		add(check{Name: "desktop window", OK: true, Detail: "display available"})
 	}
-	st, err := store.Open(ctx, af.projectDir, store.Options{})
-	if err != nil {
+	// doctor only looks: a project without FixThis data stays without it.
+	loc, _ := store.NewLocations(af.projectDir)
+	var st *store.Store
+	if store.DataExists(loc) {
+		st, err = store.Open(ctx, af.projectDir, store.Options{})
+	}
+	switch {
+	case !store.DataExists(loc):
+		add(check{Name: "feedback store", OK: true, Detail: "none yet in " + loc.DataDir() + "; created when FixThis first starts here"})
+	case err != nil:
 		add(check{Name: "feedback store", Detail: err.Error(), Fix: "make " + af.projectDir + " writable, or pick another --project-dir"})
-	} else {
+	default:
 		loc := st.Locations()
 		add(check{Name: "feedback store", OK: true, Detail: loc.Database()})
 		if ep, err := app.ReadMCPEndpoint(loc); err == nil {

@@ -22,6 +22,7 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 	f := newFlags("mcp", env.Stdout)
 	var af appFlags
 	f.StringVar(&af.projectDir, "project-dir", "", "project whose .fixthis store to serve (default: current directory)")
+	serial := f.String("serial", "", "device the device tools drive (default: the app's selection, else the only device, else the one the console last selected)")
 	if err := parse(f, args); err != nil {
 		return err
 	}
@@ -62,7 +63,20 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 	if in == nil {
 		in = os.Stdin
 	}
-	return mcp.ServeStdio(ctx, mcp.Deps{Store: st, Prompt: b, Version: env.Version, Logger: logger}, in, env.Stdout, env.Stderr)
+	// Device tools go to the running app when there is one (one selection, one
+	// preview); without it the sidecar drives the device over adb itself.
+	loc := st.Locations()
+	forward := mcp.NewForwarder(func() (string, string, error) {
+		ep, err := app.ReadMCPEndpoint(loc)
+		return ep.URL, ep.Token, err
+	}, *serial, env.Version)
+	phone, closePhone, err := sidecarPhone(st, af.projectDir, *serial, logger)
+	if err != nil {
+		return err
+	}
+	defer closePhone()
+	return mcp.ServeStdio(ctx, mcp.Deps{Store: st, Prompt: b, Device: phone, Runner: phone, Forward: forward, Version: env.Version, Logger: logger},
+		in, env.Stdout, env.Stderr)
 }
 
 // runMCPConfig prints or writes the agent configuration for this project.

@@ -31,6 +31,10 @@ func runPrompt(ctx context.Context, env Env, args []string) error {
 	if err := af.resolve(); err != nil {
 		return err
 	}
+	// A read-only command: a project without FixThis data stays without it.
+	if loc, err := store.NewLocations(af.projectDir); err == nil && !store.DataExists(loc) {
+		return fmt.Errorf("no feedback sessions in %s/.fixthis yet; annotate something in the console first", af.projectDir)
+	}
 	st, err := store.Open(ctx, af.projectDir, store.Options{})
 	if err != nil {
 		return err

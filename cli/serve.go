@@ -95,6 +95,11 @@ func newApp(ctx context.Context, env Env, af appFlags, mode app.Mode) (*app.App,
 	if err != nil {
 		return nil, nil, fmt.Errorf("open the feedback store in %s: %w", af.projectDir, err)
 	}
+	lock, err := store.LockApp(st.Locations())
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
 	demo := device.DemoAuto
 	switch {
 	case af.demo:
@@ -115,7 +120,7 @@ func newApp(ctx context.Context, env Env, af appFlags, mode app.Mode) (*app.App,
 		Preview:    af.mode,
 		Video:      video.Options{TimeLimit: time.Duration(af.videoLimit) * time.Second},
 	})
-	return a, func() { _ = st.Close() }, nil
+	return a, func() { _ = st.Close(); lock.Release() }, nil
 }
 
 func serve(ctx context.Context, env Env, af appFlags, addr string, asJSON bool) error {

@@ -4,8 +4,9 @@
 #         adb CLI pair most tools use (screencap -p, then uiautomator dump);
 #   (ii)  the live preview as a browser sees it: capturedAt → preview-ready over SSE,
 #         capturedAt → JPEG received, frames per second while the screen changes;
-#   (iii) the Go micro-benchmarks behind DESIGN.md's budgets;
-#   (iv)  the live preview painted in Chromium, H.264 video against JPEG frames, over a
+#   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md);
+#   (iv)  source matching accuracy on open-source apps, when they are checked out;
+#   (v)   the live preview painted in Chromium, H.264 video against JPEG frames, over a
 #         simulated USB 2 cable and Wi-Fi (`fixthis sim --link`).
 # Everything runs on a private adb server on a free port (never 5037) and is torn down
 # on exit, failure or Ctrl-C. Usage: scripts/bench.sh (after `make build`), or make bench.
@@ -167,13 +168,14 @@ echo "  (capturedAt is taken when the raw screencap request starts: these includ
 echo "   40 ms raw screencap, the transfer of 10 MB of pixels, decode, hash and JPEG encode)"
 
 # ---------------------------------------------------------------------------------
-# (iii) micro-benchmarks against DESIGN.md's budgets.
+# (iii) micro-benchmarks against the performance budgets.
 
 echo
-echo "(iii) Go benchmarks against DESIGN.md budgets"
+echo "(iii) Go benchmarks against the performance budgets"
 go test -run '^$' -bench . -benchtime 20x ./capture/ >"$WORK/bench.capture" 2>&1 || die "capture benchmarks failed: $(tail "$WORK/bench.capture")"
 go test -run '^$' -bench . -benchtime 20x ./app/store/ >"$WORK/bench.store" 2>&1 || die "store benchmarks failed: $(tail "$WORK/bench.store")"
-go test -run '^$' -bench . -benchtime 3x ./app/source/ >"$WORK/bench.source" 2>&1 || die "source benchmarks failed: $(tail "$WORK/bench.source")"
+FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench . -benchtime 3x ./app/source/ >"$WORK/bench.source" 2>&1 || die "source benchmarks failed: $(tail "$WORK/bench.source")"
+go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evidence" 2>&1 || die "evidence benchmarks failed: $(tail "$WORK/bench.evidence")"
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 
@@ -210,16 +212,28 @@ row "$WORK/bench.store" BenchmarkSaveBatch10ItemsWithCrops "batch save, 10 items
 row "$WORK/bench.source" BenchmarkColdIndex5000 "index a 5,000-file Kotlin project, cold" 3000 ns
 row "$WORK/bench.source" BenchmarkUpdateOneFile "re-index one changed file" 100 ns
 row "$WORK/bench.source" BenchmarkMatch "match one target (no budget)" 1000 ns
+row "$WORK/bench.evidence" BenchmarkPreset "runtime evidence preset (logcat, frames, memory)" 3000 ns
+row "$WORK/bench.source" BenchmarkProcessMatchWarmCache5000 "fixthis source match, 5,000 files, warm cache" 300 ns
+row "$WORK/bench.source" BenchmarkProcessMatchCold5000 "fixthis source match, 5,000 files, cold index" 3000 ns
 cross=$(sed -n 's/.*worst cross-process latency \([0-9.]*\)ms.*/\1/p' "$WORK/bench.cross" | head -1)
 printf "  %-50s %10s %10s   %s\n" "agent claim → console, other process (worst)" "${cross:--}" 500 \
   "$(awk -v v="${cross:-99999}" 'BEGIN { print (v <= 500 ? "ok" : "OVER") }')"
 echo "  (console JS bundle ≤ 150 KB gzip is checked by \`make test-frontend\`)"
 
+# (iv) Source matching accuracy on open-source apps, when they are checked out.
+if [[ -n ${FIXTHIS_EVAL_ROOT:-} ]]; then
+  echo
+  echo "(iv) Source matching on open-source apps (FIXTHIS_EVAL_ROOT=$FIXTHIS_EVAL_ROOT)"
+  go test -count=1 -run 'TestSourceEval$' -v ./app/source/ >"$WORK/eval.source" 2>&1 || die "source evaluation failed: $(tail -30 "$WORK/eval.source")"
+  sed -n '/cases   first/,/^ *all /p' "$WORK/eval.source" | sed 's/^ */  /'
+else
+  echo "  (source matching accuracy: set FIXTHIS_EVAL_ROOT to the projects of app/source/testdata/sourceeval/cases.json)"
+fi
 # ---------------------------------------------------------------------------------
-# (iv) live preview painted in the browser: video against raw frames, per link.
+# (v) live preview painted in the browser: video against raw frames, per link.
 
 echo
-echo "(iv) live preview painted in Chromium while the list scrolls, ${BENCH_VIDEO_SECONDS:-6} s per row"
+echo "(v) live preview painted in Chromium while the list scrolls, ${BENCH_VIDEO_SECONDS:-6} s per row"
 echo "    (fps: frames painted per second; p50: capture → paint, ms)"
 BIN_ABS=$(realpath "$BIN")
 (cd frontend && BENCHCLIENT="$BC" FIXTHIS_BIN="$BIN_ABS" node scripts/bench-video.mjs) || die "the video benchmark failed"

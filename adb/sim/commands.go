@@ -229,6 +229,10 @@ func cmdID(e *cmdEnv) int {
 }
 
 func cmdDate(e *cmdEnv) int {
+	if len(e.args) > 1 && strings.HasPrefix(e.args[1], "+") {
+		e.printf("%s\n", strftime(e.args[1][1:], time.Now()))
+		return 0
+	}
 	e.printf("%s\n", time.Now().Format("Mon Jan _2 15:04:05 MST 2006"))
 	return 0
 }
@@ -409,10 +413,11 @@ func cmdGetprop(e *cmdEnv) int {
 
 func cmdSettings(e *cmdEnv) int {
 	if len(e.args) >= 4 && e.args[1] == "get" {
-		e.printf("null\n")
+		e.printf("%s\n", rotationSetting(e, e.args[2], e.args[3], ""))
 		return 0
 	}
 	if len(e.args) >= 5 && e.args[1] == "put" {
+		rotationSetting(e, e.args[2], e.args[3], e.args[4])
 		return 0
 	}
 	return e.errorf(255, "usage:  settings [--user <USER_ID> | current] get namespace key\n")

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +29,9 @@ func (d *Device) appPid() int {
 		return 0
 	}
 	if d.proc.pid == 0 {
+		if d.proc.nextPid == 0 {
+			d.proc.nextPid = 12010 // app pids on a phone that booted a while ago
+		}
 		d.proc.nextPid += 7
 		d.proc.pid = d.proc.nextPid
 		d.log("I", "ActivityManager", 1423, fmt.Sprintf("Start proc %d:%s/u0a187 for top-activity {%s}", d.proc.pid, d.profile.App.Package, shortComponent(d.profile.App.Package, st.Activity)))
@@ -66,6 +68,7 @@ func cmdAm(e *cmdEnv) int {
 		}
 		e.printf("Starting: Intent { cmp=%s }\n", component)
 		start := time.Now()
+		state := launchState(d, component)
 		if err := d.phone.StartActivity(component); err != nil {
 			e.printf("Error type 3\n")
 			return e.errorf(1, "Error: Activity class {%s} does not exist.\n", component)
@@ -73,8 +76,9 @@ func cmdAm(e *cmdEnv) int {
 		d.appPid()
 		d.log("I", "ActivityTaskManager", 1423, fmt.Sprintf("START u0 {flg=0x10000000 cmp=%s} from uid 2000", component))
 		if wait {
+			d.delay(e.ctx, launchCost[state])
 			ms := max(1, time.Since(start).Milliseconds())
-			e.printf("Status: ok\nLaunchState: WARM\nActivity: %s\nTotalTime: %d\nWaitTime: %d\nComplete\n", component, ms, ms)
+			e.printf("Status: ok\nLaunchState: %s\nActivity: %s\nTotalTime: %d\nWaitTime: %d\nComplete\n", state, component, ms, ms+3)
 		}
 		return 0
 	case "force-stop":
@@ -86,6 +90,10 @@ func cmdAm(e *cmdEnv) int {
 		return 0
 	case "kill":
 		return 0
+	case "broadcast":
+		return cmdBroadcast(e)
+	case "crash":
+		return amCrash(e)
 	}
 	return e.errorf(255, "Error: Unknown command: %s\n", e.args[1])
 }
@@ -118,93 +126,6 @@ func cmdMonkey(e *cmdEnv) int {
 	e.dev.appPid()
 	e.printf("Events injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n")
 	return 0
-}
-
-// systemPackages are listed by `pm list packages` besides the scenario's app.
-var systemPackages = []string{
-	"android", "com.android.systemui", "com.android.settings", "com.android.shell",
-	"com.android.providers.settings", "com.google.android.apps.nexuslauncher",
-	"com.google.android.gms", "com.android.chrome", "com.google.android.inputmethod.latin",
-}
-
-func (d *Device) apkPath() string {
-	return "/data/app/" + d.profile.App.Package + "-1/base.apk"
-}
-
-func cmdPm(e *cmdEnv) int {
-	if len(e.args) < 2 {
-		return e.errorf(255, "Package manager (package) commands:\n  path PACKAGE\n  list packages [-3] [FILTER]\n  install [-r] [-S SIZE] [PATH]\n")
-	}
-	app := e.dev.profile.App
-	switch e.args[1] {
-	case "path":
-		if len(e.args) < 3 {
-			return e.errorf(255, "Error: no package specified\n")
-		}
-		if e.args[2] != app.Package {
-			return 1
-		}
-		e.printf("package:%s\n", e.dev.apkPath())
-		return 0
-	case "list":
-		if len(e.args) < 3 || e.args[2] != "packages" {
-			return e.errorf(255, "Error: unknown list type\n")
-		}
-		f, rest := flags(e.args[3:])
-		filter := ""
-		if len(rest) > 0 {
-			filter = rest[0]
-		}
-		pkgs := []string{app.Package}
-		if !f['3'] {
-			pkgs = append(pkgs, systemPackages...)
-		}
-		for _, p := range pkgs {
-			if strings.Contains(p, filter) {
-				e.printf("package:%s\n", p)
-			}
-		}
-		return 0
-	case "install", "install-streamed":
-		args := e.args[2:]
-		size := -1
-		var file string
-		for i := 0; i < len(args); i++ {
-			switch {
-			case args[i] == "-S" && i+1 < len(args):
-				size, _ = strconv.Atoi(args[i+1])
-				i++
-			case strings.HasPrefix(args[i], "-"):
-			default:
-				file = args[i]
-			}
-		}
-		var data []byte
-		switch {
-		case size >= 0:
-			data = make([]byte, size)
-			if _, err := io.ReadFull(e.stdin, data); err != nil {
-				return e.errorf(1, "Failure [INSTALL_FAILED_MEDIA_UNAVAILABLE: short read: %v]\n", err)
-			}
-		case file != "":
-			var err error
-			if data, err = e.dev.fs.readFile(e.resolve(file)); err != nil {
-				return e.errorf(1, "Failure [INSTALL_FAILED_INVALID_URI: %s: %v]\n", file, err)
-			}
-		default:
-			return e.errorf(1, "Error: APK content must be streamed\n")
-		}
-		if len(data) < 4 || string(data[:2]) != "PK" {
-			e.printf("Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse: not an APK]\n")
-			return 1
-		}
-		e.printf("Success\n")
-		return 0
-	case "clear":
-		e.printf("Success\n")
-		return 0
-	}
-	return e.errorf(255, "Unknown command: %s\n", e.args[1])
 }
 
 func cmdPidof(e *cmdEnv) int {

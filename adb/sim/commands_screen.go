@@ -156,6 +156,8 @@ func cmdWm(e *cmdEnv) int {
 			return 0
 		}
 		return e.errorf(255, "java.lang.SecurityException: Must hold permission android.permission.WRITE_SECURE_SETTINGS\n")
+	case "user-rotation":
+		return cmdUserRotation(e)
 	}
 	return e.errorf(255, "Error: unknown command '%s'\n", e.args[1])
 }

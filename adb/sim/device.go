@@ -31,6 +31,8 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Link throttles the connection to the host like a USB cable or Wi-Fi would.
 	Link Link
+	// Outputs is a directory of pinned command outputs (see pinnedOutput); "" for none.
+	Outputs string
 	// Phone and Profile replace the scenario when both are set.
 	Phone   Phone
 	Profile *Profile
@@ -57,9 +59,11 @@ type Device struct {
 	scale   float64
 	link    Link
 	fs      *memFS
+	outputs string
 	token   string // the sidekick session token
 	proc    appProcess
 	logs    logBuffer
+	pkgs    packageDB
 
 	mu         sync.Mutex
 	conns      map[net.Conn]struct{}
@@ -73,6 +77,9 @@ type reverseRule struct{ Remote, Local string }
 func Start(ctx context.Context, opts Options) (*Device, error) {
 	profile, phone, err := loadPhone(opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkOutputs(opts.Outputs); err != nil {
 		return nil, err
 	}
 	addr := opts.Addr
@@ -97,9 +104,11 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 	d := &Device{
 		ln: ln, ctx: ctx, cancel: cancel, logf: logf,
 		profile: profile, phone: phone, scale: opts.LatencyScale, link: opts.Link,
-		fs: newDeviceFS(profile), token: token,
+		fs: newDeviceFS(profile), token: token, outputs: opts.Outputs,
 		conns: map[net.Conn]struct{}{}, socketDefs: map[string]string{},
 	}
+	d.phone = newAppsPhone(phone, d)
+	d.bootPackages(time.Now())
 	if err := d.installApp(); err != nil {
 		ln.Close()
 		cancel()
@@ -241,7 +250,12 @@ func (d *Device) delay(ctx context.Context, base time.Duration) error {
 	if d.scale <= 0 || base <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(time.Duration(float64(base) * d.scale))
+	return sleep(ctx, time.Duration(float64(base)*d.scale))
+}
+
+// sleep waits for wait, or until ctx ends.
+func sleep(ctx context.Context, wait time.Duration) error {
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-t.C:

@@ -9,27 +9,72 @@ import (
 	"time"
 )
 
-// logBuffer is the device's main log: a ring of threadtime-formatted lines, seeded
-// with a boot and an app start and fed by what happens on the device.
+// logBuffer holds the device's log buffers (main, system, crash) as one ring of
+// entries in time order, seeded with a boot and an app start and fed by what
+// happens on the device.
 type logBuffer struct {
-	mu    sync.Mutex
-	lines []string
+	mu      sync.Mutex
+	entries []logEntry
+}
+
+type logEntry struct {
+	at       time.Time
+	buf      string // main, system or crash
+	pid, tid int
+	level    string
+	tag, msg string
 }
 
 const logBufferMax = 5000
 
+// systemPid and the system_server threads its services log from.
+const (
+	systemPid     = 1423
+	amTid         = 1530 // ActivityManager
+	inputTid      = 1470 // InputDispatcher
+	systemLogUser = 1566 // ActivityTaskManager
+)
+
+// systemTags are logged to the system buffer, as system_server's services do.
+var systemTags = map[string]bool{
+	"ActivityManager": true, "ActivityTaskManager": true, "InputDispatcher": true,
+	"WindowManager": true, "PackageManager": true,
+}
+
+// log appends a line from pid's main thread, to the buffer its tag belongs to.
 func (d *Device) log(level, tag string, pid int, msg string) {
-	line := fmt.Sprintf("%s %5d %5d %s %-8s: %s", time.Now().Format("01-02 15:04:05.000"), pid, pid, level, tag, msg)
+	buf, tid := "main", pid
+	if systemTags[tag] {
+		buf = "system"
+		tid = map[string]int{"ActivityManager": amTid, "InputDispatcher": inputTid}[tag]
+		if tid == 0 {
+			tid = systemLogUser
+		}
+	}
+	d.logTo(buf, level, tag, pid, tid, msg)
+}
+
+// logTo appends one entry; a message with newlines becomes one entry per line,
+// as Log.e with a throwable does.
+func (d *Device) logTo(buf, level, tag string, pid, tid int, msg string) {
+	now := time.Now()
 	d.logs.mu.Lock()
 	defer d.logs.mu.Unlock()
-	d.logs.lines = append(d.logs.lines, line)
-	if len(d.logs.lines) > logBufferMax {
-		d.logs.lines = d.logs.lines[len(d.logs.lines)-logBufferMax:]
+	for _, line := range strings.Split(msg, "\n") {
+		d.logs.entries = append(d.logs.entries, logEntry{at: now, buf: buf, pid: pid, tid: tid, level: level, tag: tag, msg: line})
+	}
+	if len(d.logs.entries) > logBufferMax {
+		d.logs.entries = d.logs.entries[len(d.logs.entries)-logBufferMax:]
 	}
 }
 
+// threadtime formats an entry the way `logcat -v threadtime` does.
+func (e logEntry) threadtime() string {
+	return fmt.Sprintf("%s %5d %5d %s %-8s: %s", e.at.Format("01-02 15:04:05.000"), e.pid, e.tid, e.level, e.tag, e.msg)
+}
+
 func (d *Device) logInput(kind string, v ...int) {
-	d.log("D", "InputDispatcher", 1423, fmt.Sprintf("Injected %s %v", kind, v))
+	d.log("D", "InputDispatcher", systemPid, fmt.Sprintf("Injected %s %v", kind, v))
 	if pid := d.appPid(); pid != 0 {
 		d.log("D", "ViewRootImpl", pid, fmt.Sprintf("[%s] %s handled by Compose", d.profile.App.Label, kind))
 	}
@@ -39,54 +84,141 @@ func (d *Device) logInput(kind string, v ...int) {
 func (d *Device) seedLog() {
 	app := d.profile.App
 	d.log("I", "init", 1, "Service 'adbd' (pid 612) started")
-	d.log("I", "ActivityManager", 1423, "System now ready")
-	d.log("I", "ActivityTaskManager", 1423, fmt.Sprintf("START u0 {act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=%s} from uid 10071", shortComponent(app.Package, app.LauncherActivity)))
+	d.log("I", "ActivityManager", systemPid, "System now ready")
+	d.log("I", "ActivityTaskManager", systemPid, fmt.Sprintf("START u0 {act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=%s} from uid 10071", shortComponent(app.Package, app.LauncherActivity)))
 	if pid := d.appPid(); pid != 0 {
 		d.log("I", "Choreographer", pid, "Skipped 31 frames!  The application may be doing too much work on its main thread.")
 		d.log("D", "ProfileInstaller", pid, "Installing profile for "+app.Package)
 		if app.Sidekick {
 			d.log("I", "FixThisSidekick", pid, "listening on @"+d.sidekickSocket()+" (protocol "+sidekick.Protocol+")")
 		}
-		d.log("I", "ActivityTaskManager", 1423, fmt.Sprintf("Displayed %s: +412ms", shortComponent(app.Package, app.LauncherActivity)))
+		d.log("I", "ActivityTaskManager", systemPid, fmt.Sprintf("Displayed %s: +412ms", shortComponent(app.Package, app.LauncherActivity)))
 	}
 }
 
-// cmdLogcat supports -d (dump and exit), -c (clear) and -t N (last N lines);
-// without -d it prints the buffer and follows until the caller goes away.
-func cmdLogcat(e *cmdEnv) int {
-	dump, clear, tail := false, false, 0
-	args := e.args[1:]
+// logcatArgs is what a logcat command line asks for.
+type logcatArgs struct {
+	dump, clear bool
+	tail        int       // -t N: the last N entries
+	since       time.Time // -t/-T '<time>': entries at or after it
+	buffers     map[string]bool
+	pid         int
+}
+
+// parseLogcatArgs reads the options FixThis and people use; others are ignored
+// with their values, as logcat's format and filter options do not change which
+// entries exist.
+func parseLogcatArgs(args []string, now time.Time) (logcatArgs, error) {
+	a := logcatArgs{buffers: map[string]bool{}}
+	value := func(i *int, name string) (string, error) {
+		if *i+1 >= len(args) {
+			return "", fmt.Errorf("option %s requires an argument", name)
+		}
+		*i++
+		return args[*i], nil
+	}
 	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "-d":
-			dump = true
-		case a == "-c":
-			clear = true
-		case a == "-t" && i+1 < len(args):
-			tail, _ = strconv.Atoi(args[i+1])
-			dump = true
-			i++
-		case a == "-v" || a == "-b" || a == "-s" && i+1 < len(args) && !strings.Contains(args[i+1], ":"):
+		arg := args[i]
+		switch {
+		case arg == "-d":
+			a.dump = true
+		case arg == "-c":
+			a.clear = true
+		case arg == "-t" || arg == "-T":
+			v, err := value(&i, arg)
+			if err != nil {
+				return a, err
+			}
+			if n, err := strconv.Atoi(v); err == nil {
+				a.tail = n
+			} else if t, ok := parseLogcatTime(v, now); ok {
+				a.since = t
+			} else {
+				return a, fmt.Errorf("unknown time format: %s", v)
+			}
+			a.dump = a.dump || arg == "-t"
+		case arg == "-b":
+			v, err := value(&i, arg)
+			if err != nil {
+				return a, err
+			}
+			for b := range strings.SplitSeq(v, ",") {
+				if b == "all" || b == "default" {
+					b = "main,system,crash"
+				}
+				for bb := range strings.SplitSeq(b, ",") {
+					a.buffers[bb] = true
+				}
+			}
+		case strings.HasPrefix(arg, "--pid="):
+			a.pid, _ = strconv.Atoi(strings.TrimPrefix(arg, "--pid="))
+		case arg == "--pid":
+			v, err := value(&i, arg)
+			if err != nil {
+				return a, err
+			}
+			a.pid, _ = strconv.Atoi(v)
+		case arg == "-v" || arg == "-s" && i+1 < len(args) && !strings.Contains(args[i+1], ":") || arg == "-e" || arg == "-m":
 			i++
 		}
 	}
+	if len(a.buffers) == 0 {
+		a.buffers = map[string]bool{"main": true, "system": true, "crash": true}
+	}
+	return a, nil
+}
+
+// parseLogcatTime reads -t's time forms: 'sssss.mmm' (seconds since the epoch),
+// 'MM-DD hh:mm:ss.mmm' and 'YYYY-MM-DD hh:mm:ss.mmm' (the device's local time).
+func parseLogcatTime(v string, now time.Time) (time.Time, bool) {
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && strings.Contains(v, ".") {
+		return time.UnixMilli(int64(secs * 1000)), true
+	}
+	for _, layout := range []string{"2006-01-02 15:04:05.000", "01-02 15:04:05.000"} {
+		if t, err := time.ParseInLocation(layout, v, time.Local); err == nil {
+			if layout == "01-02 15:04:05.000" {
+				t = t.AddDate(now.Year(), 0, 0)
+			}
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// cmdLogcat dumps (-d, -t) or follows the log, printing
+// "--------- beginning of <buffer>" before the first entry of each buffer that
+// has any, as logcat does; an empty read prints nothing.
+func cmdLogcat(e *cmdEnv) int {
 	d := e.dev
+	a, err := parseLogcatArgs(e.args[1:], time.Now())
+	if err != nil {
+		return e.errorf(1, "logcat: %v\n", err)
+	}
 	d.logs.mu.Lock()
-	if clear {
-		d.logs.lines = nil
+	if a.clear {
+		d.logs.entries = nil
 		d.logs.mu.Unlock()
 		return 0
 	}
-	lines := append([]string(nil), d.logs.lines...)
+	var entries []logEntry
+	for _, en := range d.logs.entries {
+		if a.buffers[en.buf] && (a.pid == 0 || en.pid == a.pid) && !en.at.Before(a.since) {
+			entries = append(entries, en)
+		}
+	}
 	d.logs.mu.Unlock()
-	if tail > 0 && tail < len(lines) {
-		lines = lines[len(lines)-tail:]
+	if a.tail > 0 && a.tail < len(entries) {
+		entries = entries[len(entries)-a.tail:]
 	}
-	e.printf("--------- beginning of main\n")
-	for _, l := range lines {
-		e.printf("%s\n", l)
+	begun := map[string]bool{}
+	for _, en := range entries {
+		if !begun[en.buf] {
+			begun[en.buf] = true
+			e.printf("--------- beginning of %s\n", en.buf)
+		}
+		e.printf("%s\n", en.threadtime())
 	}
-	if dump {
+	if a.dump {
 		return 0
 	}
 	<-e.ctx.Done()

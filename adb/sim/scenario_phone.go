@@ -64,7 +64,11 @@ func (p scenarioPhone) Text(s string) bool { return p.Session.InputText(s) }
 // Session is the scenario session behind the device, or nil when a test injected
 // its own Phone.
 func (d *Device) Session() *scenario.Session {
-	if p, ok := d.phone.(scenarioPhone); ok {
+	inner := d.phone
+	if a, ok := inner.(*appsPhone); ok {
+		inner = a.Phone
+	}
+	if p, ok := inner.(scenarioPhone); ok {
 		return p.Session
 	}
 	return nil

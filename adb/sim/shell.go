@@ -47,6 +47,13 @@ func (d *Device) runScript(ctx context.Context, script string, stdin io.Reader, 
 	if err := d.delay(ctx, d.profile.Latency.Shell); err != nil {
 		return 130
 	}
+	if err := d.pinnedDelay(ctx, script); err != nil {
+		return 130
+	}
+	if out, ok := d.pinnedOutput(script); ok {
+		_, _ = stdout.Write(out)
+		return 0
+	}
 	status := 0
 	run := true
 	for _, pl := range pls {

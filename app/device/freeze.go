@@ -3,6 +3,8 @@ package device
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -23,8 +25,19 @@ type FrozenFrame struct {
 // keptFrozenFrames is how many freezes a save can still find its frame among.
 const keptFrozenFrames = 4
 
-// frozenIDs numbers freezes; ids are "f1", "f2", … for this process.
-var frozenIDs atomic.Uint64
+// frozenIDs numbers freezes within this process; frozenRun makes the ids unique
+// across restarts ("f3a9c…-1", "f3a9c…-2", …), so a draft recovered after a
+// restart can never name a new frame that happens to reuse its number.
+var (
+	frozenIDs atomic.Uint64
+	frozenRun = func() string {
+		var b [6]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			panic("crypto/rand failed: " + err.Error())
+		}
+		return hex.EncodeToString(b[:])
+	}()
+)
 
 // Freeze pauses the live preview and captures serial at full resolution, the frame
 // and the UI tree together. On failure the preview resumes.
@@ -41,7 +54,7 @@ func (s *Service) Freeze(ctx context.Context, serial string) (*FrozenFrame, erro
 		return nil, err
 	}
 	fr := &FrozenFrame{
-		ID:         "f" + strconv.FormatUint(frozenIDs.Add(1), 10),
+		ID:         "f" + frozenRun + "-" + strconv.FormatUint(frozenIDs.Add(1), 10),
 		Serial:     serial,
 		PNG:        png.Bytes(),
 		Snapshot:   snap,
@@ -83,8 +96,9 @@ type FrozenScreen struct {
 	Height       int                `json:"height"`
 	Package      string             `json:"package"`
 	Activity     string             `json:"activity"`
-	Orientation  string             `json:"orientation"`
 	Density      int                `json:"density"`
+	// Orientation, rotation and the window list: the dialog, the keyboard, FLAG_SECURE.
+	capture.Display
 }
 
 // ScreenFingerprints are the three parts of a screen's fingerprint.
@@ -112,12 +126,12 @@ func (fr *FrozenFrame) Result() FreezeResult {
 				Perceptual: s.Fingerprint.Perceptual,
 				Structure:  s.Fingerprint.Structure,
 			},
-			Width:       s.Width,
-			Height:      s.Height,
-			Package:     s.State.Package,
-			Activity:    s.State.Activity,
-			Orientation: s.State.Orientation,
-			Density:     s.State.Density,
+			Width:    s.Width,
+			Height:   s.Height,
+			Package:  s.State.Package,
+			Activity: s.State.Activity,
+			Density:  s.State.Density,
+			Display:  s.Display(),
 		},
 		Nodes:      nodes,
 		TreeSource: s.TreeSource,

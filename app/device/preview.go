@@ -61,6 +61,9 @@ type PreviewStatus struct {
 	// VideoUnavailable says why the live preview shows raw frames instead of H.264
 	// video (the device cannot stream it, or --preview jpeg).
 	VideoUnavailable string `json:"videoUnavailable,omitempty"`
+	// Secure: the app's window has FLAG_SECURE, so live frames are black (the UI
+	// tree still reads). Set with the live state, from the last screen-state check.
+	Secure bool `json:"secure,omitempty"`
 }
 
 // PreviewStatusEvent is the payload of preview-status.
@@ -108,6 +111,7 @@ type Preview struct {
 	// videoViewers counts consoles showing the H.264 stream: while there are any, the
 	// loop leaves the pixels to the video and only checks the screen state.
 	videoViewers atomic.Int64
+	secure       atomic.Bool // the last screen-state check saw FLAG_SECURE
 
 	frames *Ring[*previewFrame]
 	// videoNote says why serial shows raw frames instead of video ("" when it does not).
@@ -289,8 +293,8 @@ func (p *Preview) captureOnce(ctx context.Context, serial string) (bool, error) 
 	p.lastCRC = sum
 	p.mu.Unlock()
 	if same {
-		if st := p.currentStatus(); st.State != StateLive {
-			p.setStatus(serial, PreviewStatus{State: StateLive})
+		if st, live := p.currentStatus(), p.liveStatus(); st != live {
+			p.setStatus(serial, live)
 		}
 		return false, nil
 	}
@@ -352,7 +356,7 @@ func (p *Preview) publish(serial string, img *image.NRGBA, sum uint32, capturedA
 	}
 	p.mu.Unlock()
 	p.frames.Add(frame)
-	p.setStatus(serial, PreviewStatus{State: StateLive})
+	p.setStatus(serial, p.liveStatus())
 	p.bus.Publish(events.PreviewReady, frame.info())
 	return true, nil
 }
@@ -371,6 +375,7 @@ func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatu
 		return &PreviewStatus{State: StateBlocked, Reason: ReasonDeviceGone, Message: fmt.Sprintf("%s stopped answering: %v", serial, err)}
 	}
 	p.sidekicks.notePackage(serial, st.Package)
+	p.secure.Store(st.Secure)
 	switch {
 	case !st.ScreenOn:
 		return &PreviewStatus{State: StateBlocked, Reason: ReasonScreenOff, Message: "The screen is off. Wake the device to continue."}
@@ -378,6 +383,11 @@ func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatu
 		return &PreviewStatus{State: StateBlocked, Reason: ReasonKeyguard, Message: "The device is locked. Unlock it to continue."}
 	}
 	return nil
+}
+
+// liveStatus is the live state with what the last screen-state check added to it.
+func (p *Preview) liveStatus() PreviewStatus {
+	return PreviewStatus{State: StateLive, Secure: p.secure.Load()}
 }
 
 func (p *Preview) currentStatus() PreviewStatus {

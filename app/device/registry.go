@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -31,6 +32,8 @@ type View struct {
 type Registry struct {
 	client *adb.Client
 	bus    *events.Bus
+	// Log records adb server losses and restarts (nil: slog.Default).
+	Log *slog.Logger
 
 	mu         sync.Mutex
 	list       []View
@@ -71,6 +74,7 @@ func (d *Registry) Run(ctx context.Context) {
 		}
 		_ = d.client.Watch(ctx, func(ev adb.WatchEvent) {
 			if !ev.ServerUp {
+				d.logger().Warn("adb server went away; starting it again", "err", ev.Err)
 				d.setServerDown(ev.Err)
 				// Someone killed the server (or it crashed): start it again, as Android
 				// Studio does, and Watch reconnects on its own once it answers.
@@ -100,8 +104,18 @@ func (d *Registry) restartServer(ctx context.Context) {
 		return
 	}
 	if err := d.client.EnsureServer(ctx); err != nil && ctx.Err() == nil {
+		d.logger().Error("adb server restart failed", "err", err)
 		d.setServerDown(err)
+		return
 	}
+	d.logger().Info("adb server restarted")
+}
+
+func (d *Registry) logger() *slog.Logger {
+	if d.Log != nil {
+		return d.Log
+	}
+	return slog.Default()
 }
 
 func (d *Registry) setServerDown(err error) {

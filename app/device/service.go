@@ -46,6 +46,7 @@ func New(opts Options) *Service {
 		opts.Log = slog.Default()
 	}
 	reg := NewRegistry(opts.ADB, opts.Bus)
+	reg.Log = opts.Log
 	capt := NewCapturer(opts.ADB)
 	preview := newPreview(reg, opts.ADB, opts.Bus, opts.Log, capt.sidekicks)
 	mode := opts.Preview
@@ -106,7 +107,7 @@ func (s *Service) Tap(ctx context.Context, serial string, x, y int) error {
 	if err != nil {
 		return err
 	}
-	if x < 0 || y < 0 || (dev.Screen != nil && (x >= dev.Screen.Width || y >= dev.Screen.Height)) {
+	if x < 0 || y < 0 || (dev.Screen != nil && !onScreen(x, y, dev.Screen.Width, dev.Screen.Height)) {
 		w, h := 0, 0
 		if dev.Screen != nil {
 			w, h = dev.Screen.Width, dev.Screen.Height
@@ -136,4 +137,14 @@ func (s *Service) Image(id string) (data []byte, contentType string, ok bool) {
 		return fr.PNG, "image/png", true
 	}
 	return nil, "", false
+}
+
+// ADB is the adb client every device operation goes through.
+func (s *Service) ADB() *adb.Client { return s.adb }
+
+// onScreen reports whether (x, y) lies on a w×h panel in any rotation: `wm size` gives
+// the panel in its natural orientation, while taps come in the display's current one
+// (2400×1080 for a 1080×2400 phone held sideways).
+func onScreen(x, y, w, h int) bool {
+	return (x < w && y < h) || (x < h && y < w)
 }

@@ -36,3 +36,7 @@ func (p *Preview) Watch() (done func()) {
 	var once sync.Once
 	return func() { once.Do(func() { p.watchers.add(-1) }) }
 }
+
+// Watched reports whether a console watches (an open event stream): other loops
+// that follow the device, such as the app's focus, idle without one.
+func (p *Preview) Watched() bool { return p.watchers.count() > 0 }

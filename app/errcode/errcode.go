@@ -24,6 +24,8 @@ const (
 	ItemNotFound        Code = "item_not_found"
 	ItemNotEditable     Code = "item_not_editable"
 	ItemAlreadyResolved Code = "item_already_resolved"
+	ItemClosedByUser    Code = "item_closed_by_user" // the user resolved, won't-fixed or deleted it: final
+	ItemClaimed         Code = "item_claimed"        // another live agent holds the claim
 	NoDraftFeedback     Code = "no_draft_feedback"
 	ScreenNotFound      Code = "screen_not_found"
 	BatchNotFound       Code = "batch_not_found"
@@ -44,6 +46,18 @@ const (
 	CaptureNotFound    Code = "capture_not_found"    // no agent capture with that id
 	ControlRefused     Code = "control_refused"      // the user has not allowed agents to control the device
 	VideoUnavailable   Code = "video_unavailable"    // the device cannot stream H.264, or --preview jpeg
+	InputFailed        Code = "input_failed"         // an input command failed on the device
+	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
+
+	RuntimeEvidenceOff Code = "runtime_evidence_off"         // the session's diagnostics policy is Off
+	ScreenshotNotFound Code = "preview_screenshot_not_found" // a frame's image is gone (its tree may remain)
+	SaveInProgress     Code = "preview_save_in_progress"     // another save of the same frame is running
+	TooLarge           Code = "payload_too_large"            // a body or field over its size limit
+	AppNotAvailable    Code = "app_not_available"            // the project has no Android application module
+	AppNotInstalled    Code = "app_not_installed"            // the app is not on the selected device
+	AppRunBusy         Code = "app_run_busy"                 // a build-install-launch is already running
+	BuildFailed        Code = "build_failed"                 // the app's Gradle build failed
+	AppLaunchFailed    Code = "app_launch_failed"            // am start failed or the app did not come to the front
 
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
@@ -61,6 +75,8 @@ var prefixes = map[Code]string{
 	ItemNotFound:        "ITEM_NOT_FOUND",
 	ItemNotEditable:     "ITEM_NOT_EDITABLE",
 	ItemAlreadyResolved: "ITEM_ALREADY_RESOLVED",
+	ItemClosedByUser:    "ITEM_CLOSED_BY_USER",
+	ItemClaimed:         "ITEM_CLAIMED",
 	NoDraftFeedback:     "NO_DRAFT_FEEDBACK",
 	ScreenNotFound:      "SCREEN_NOT_FOUND",
 	BatchNotFound:       "BATCH_NOT_FOUND",
@@ -80,6 +96,17 @@ var prefixes = map[Code]string{
 	CaptureNotFound:     "CAPTURE_NOT_FOUND",
 	ControlRefused:      "DEVICE_CONTROL_REFUSED",
 	VideoUnavailable:    "VIDEO_UNAVAILABLE",
+	AppNotAvailable:     "APP_NOT_AVAILABLE",
+	BuildFailed:         "BUILD_FAILED",
+	AppNotInstalled:     "APP_NOT_INSTALLED",
+	AppRunBusy:          "APP_RUN_BUSY",
+	AppLaunchFailed:     "APP_LAUNCH_FAILED",
+	InputFailed:         "INPUT_FAILED",
+	NodeNotFound:        "NODE_NOT_FOUND",
+	RuntimeEvidenceOff:  "RUNTIME_EVIDENCE_OFF",
+	ScreenshotNotFound:  "PREVIEW_SCREENSHOT_NOT_FOUND",
+	SaveInProgress:      "PREVIEW_SAVE_IN_PROGRESS",
+	TooLarge:            "PAYLOAD_TOO_LARGE",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

@@ -23,7 +23,18 @@ const (
 	SessionsUpdated Type = "sessions-updated"
 	// AgentPresence carries store.Presence for one session.
 	AgentPresence Type = "agent"
+	// DeviceAction carries store.DeviceAction: an agent tapped, typed, captured, ….
+	DeviceAction Type = "device-action"
+	// AgentControl carries agentdevice.ControlState for the selected device.
+	AgentControl Type = "agent-control"
+	// AppUpdated carries appwatch.Doc when the app's install or focus changes.
+	AppUpdated Type = "app-updated"
+	// AppRunProgress carries appwatch.RunProgress while a build-install-launch runs.
+	AppRunProgress Type = "app-run-progress"
+	// AppRunFinished carries appwatch.RunFinished when it ends.
+	AppRunFinished Type = "app-run-finished"
 )
 
 // All lists every event type, for the generated console types and the docs.
-var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated, SessionsUpdated, AgentPresence}
+var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated,
+	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished}

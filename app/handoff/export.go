@@ -56,7 +56,7 @@ func ExportJSON(s Session) ([]byte, error) {
 				e := exportItem{
 					ItemID: p.item.ID, Sequence: p.item.Sequence, TargetSummary: targetSummary(p.item.Target),
 					TargetConfidence: targetConfidence(p.item), Verify: posture, Because: reasons,
-					VerifyBeforeEdit: verifyBeforeEdit(p, posture, surfaces), Warnings: warnings(p.item),
+					VerifyBeforeEdit: verifyBeforeEdit(p, posture, surfaces), Warnings: warnings(p),
 					OverlapGroup: b.group, DuplicateOf: p.duplicateOf,
 				}
 				if e.Warnings == nil {
@@ -95,6 +95,9 @@ func ExportMarkdown(s Session) string {
 	w.line("")
 	w.line("- Session: `" + oneLine(s.ID) + "`")
 	w.line("- Package: `" + oneLine(s.Package) + "`")
+	if s.Build != nil {
+		w.line(buildLine(s.Build))
+	}
 	if s.Status != "" {
 		w.line("- Status: " + oneLine(s.Status))
 	}
@@ -176,7 +179,7 @@ func markdownItem(w *writer, p *itemPlan, group int) {
 		}
 		w.line(l)
 	}
-	for _, x := range warnings(it) {
+	for _, x := range warnings(p) {
 		field("Warning", x)
 	}
 	for _, ev := range it.RuntimeEvidence {
@@ -185,4 +188,9 @@ func markdownItem(w *writer, p *itemPlan, group int) {
 	field("Agent question", it.AgentQuestion)
 	field("User answer", it.UserAnswer)
 	field("Agent summary", it.AgentSummary)
+	if v := it.Verification; v != nil {
+		field("After screenshot", oneLine(v.AfterScreenshotPath))
+		field("What changed", bounded(oneLine(v.Summary), maxSummaryRunes))
+		field("User's verdict", oneLine(strings.TrimSpace(v.Verdict+" "+v.VerdictNote)))
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"fixthis/app/source"
 )
@@ -33,6 +34,8 @@ func fullSession() Session {
 	stale.Stale = true
 	return Session{
 		ID: "sess-2f6c", Package: "com.example.shop",
+		Build: &Build{Package: "com.example.shop.debug", VersionName: "3.1.0-dev", VersionCode: 310,
+			Installed: time.Date(2026, 12, 1, 8, 29, 7, 0, time.FixedZone("+0100", 3600)), GitHead: "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d", GitDirty: true},
 		Screens: []Screen{
 			{ID: screenHome, DisplayName: "Home", ScreenshotPath: ".fixthis/artifacts/ab/abcdef.png", Width: 1080, Height: 2400, Activity: "com.example.shop/.MainActivity"},
 			{ID: screenLogin, DisplayName: "LoginActivity", Activity: "LoginActivity"},
@@ -94,6 +97,38 @@ func minimalSession() Session {
 	}
 }
 
+// screensSession has the screens real phones show besides one portrait app window:
+// landscape, a dialog, the keyboard and a FLAG_SECURE screen.
+func screensSession() Session {
+	kb := Box{0, 1644, 1080, 2400}
+	return Session{
+		ID: "sess-scr", Package: "com.fixthis.demo",
+		Screens: []Screen{
+			{ID: "11111111-land", DisplayName: "Trails", ScreenshotPath: ".fixthis/artifacts/11/land.png", Width: 2400, Height: 1080, Rotation: 1, Activity: "com.fixthis.demo/.MainActivity"},
+			{ID: "22222222-dlg", DisplayName: "Delete trail?", ScreenshotPath: ".fixthis/artifacts/22/dlg.png", Width: 1080, Height: 2400, Activity: "com.fixthis.demo/.MainActivity", Dialog: "com.fixthis.demo/com.fixthis.demo.MainActivity"},
+			{ID: "33333333-kb", DisplayName: "New trail", ScreenshotPath: ".fixthis/artifacts/33/kb.png", Width: 1080, Height: 2400, Activity: "com.fixthis.demo/.MainActivity", Keyboard: &kb},
+			{ID: "44444444-sec", DisplayName: "Sign in", ScreenshotPath: ".fixthis/artifacts/44/sec.png", Width: 1080, Height: 2400, Activity: "com.fixthis.demo/.MainActivity", Secure: true},
+		},
+		Items: []Item{
+			{ID: "item-l", ScreenID: "11111111-land", Sequence: 1, Severity: SeverityMed, Comment: "Cards should use two columns in landscape",
+				Target:     Target{Kind: TargetNode, Box: Box{30, 420, 2370, 640}, Tag: "trail_card_0", Text: "Eagle Ridge Loop"},
+				Candidates: []source.Candidate{cand("app/src/main/java/com/fixthis/demo/TrailList.kt", 40, "high", 1.2, 0.6, "TrailCard", "tag")}},
+			{ID: "item-d", ScreenID: "22222222-dlg", Sequence: 2, Severity: SeverityHigh, Comment: "Make Delete red",
+				Target:     Target{Kind: TargetNode, Box: Box{700, 1400, 920, 1500}, Role: "Button", Text: "Delete"},
+				Candidates: []source.Candidate{cand("app/src/main/java/com/fixthis/demo/DeleteDialog.kt", 22, "high", 1.1, 0.5, "DeleteDialog", "text")}},
+			{ID: "item-k1", ScreenID: "33333333-kb", Sequence: 3, Severity: SeverityLow, Comment: "The switch label is too long",
+				Target:     Target{Kind: TargetNode, Box: Box{42, 1900, 1038, 2010}, Tag: "share_switch", Role: "Switch"},
+				Candidates: []source.Candidate{cand("app/src/main/java/com/fixthis/demo/NewTrail.kt", 61, "high", 1.2, 0.6, "NewTrail", "tag")}},
+			{ID: "item-k2", ScreenID: "33333333-kb", Sequence: 4, Severity: SeverityLow, Comment: "Name field needs a hint",
+				Target:     Target{Kind: TargetNode, Box: Box{42, 300, 1038, 450}, Tag: "trail_name_field", Role: "TextField", Editable: true},
+				Candidates: []source.Candidate{cand("app/src/main/java/com/fixthis/demo/NewTrail.kt", 30, "high", 1.2, 0.6, "NewTrail", "tag")}},
+			{ID: "item-s", ScreenID: "44444444-sec", Sequence: 5, Severity: SeverityMed, Comment: "Sign in button is too low",
+				Target:     Target{Kind: TargetNode, Box: Box{42, 1000, 1038, 1120}, Tag: "signin_button", Role: "Button", Text: "Sign in"},
+				Candidates: []source.Candidate{cand("app/src/main/java/com/fixthis/demo/SignIn.kt", 50, "high", 1.2, 0.6, "SignIn", "tag")}},
+		},
+	}
+}
+
 func TestGolden(t *testing.T) {
 	full := fullSession()
 	noProject := minimalSession()
@@ -108,6 +143,7 @@ func TestGolden(t *testing.T) {
 		{"minimal", func() (string, error) { return Render(minimalSession(), Options{}), nil }},
 		{"no_project", func() (string, error) { return Render(noProject, Options{NoSource: "no-project-dir"}), nil }},
 		{"subset", func() (string, error) { return Render(full, Options{ItemIDs: []string{"item-5", "item-4"}}), nil }},
+		{"screens", func() (string, error) { return Render(screensSession(), Options{}), nil }},
 		{"export_json", func() (string, error) { b, err := ExportJSON(full); return string(b) + "\n", err }},
 		{"export_markdown", func() (string, error) { return ExportMarkdown(full), nil }},
 	}
@@ -117,19 +153,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("read golden (run with -update to create it): %v", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (run go test -update to accept):\n%s", path, got)
-			}
+			compareGolden(t, tt.name, got)
 			if !strings.HasPrefix(tt.name, "export") {
 				if _, err := checkPrompt(got); err != nil {
 					t.Errorf("golden render breaks the grammar: %v", err)
@@ -139,11 +163,29 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// compareGolden checks got against testdata/<name>.golden (rewriting it with -update).
+func compareGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run with -update to create it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run go test -update to accept):\n%s", path, got)
+	}
+}
+
 // TestGoldenCoverage keeps the golden files honest: every optional line of
 // the grammar appears in at least one of them, and the minimal one has none.
 func TestGoldenCoverage(t *testing.T) {
 	var all strings.Builder
-	for _, name := range []string{"full", "minimal", "no_project", "subset"} {
+	for _, name := range []string{"full", "minimal", "no_project", "subset", "screens"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name+".golden"))
 		if err != nil {
 			t.Fatal(err)
@@ -156,6 +198,11 @@ func TestGoldenCoverage(t *testing.T) {
 		"screenshot":             "(?m)^screenshot: ",
 		"viewport":               "(?m)^viewport: 1080×2400$",
 		"activity":               "(?m)^activity: ",
+		"orientation":            "(?m)^orientation: landscape  rotation=1$",
+		"dialog window":          `(?m)^window: dialog "com.fixthis.demo/com.fixthis.demo.MainActivity" `,
+		"keyboard":               `(?m)^keyboard: shown  box=\(0,1644\)-\(1080,2400\)$`,
+		"secure screenshot":      "(?m)^screenshot: unavailable \\(FLAG_SECURE: ",
+		"under-keyboard warning": "(?m)^  warning: under-keyboard: ",
 		"overlap group":          "(?m)^Overlap group 1 ",
 		"severity prefix":        `(?m)^\[1\] \[!\] `,
 		"role on target line":    "(?m)^  role=Button  tag=buy_button  box=",
@@ -191,7 +238,7 @@ func TestGoldenCoverage(t *testing.T) {
 		}
 	}
 	min, _ := os.ReadFile(filepath.Join("testdata", "minimal.golden"))
-	for _, rx := range []string{"Source root", "Handoff quality", "screenshot:", "viewport:", "activity:", "Overlap", "crop:", "editSurface", "note:", "warning:", "targetConfidence", "runtimeEvidence"} {
+	for _, rx := range []string{"Source root", "Handoff quality", "screenshot:", "viewport:", "activity:", "orientation:", "window:", "keyboard:", "Overlap", "crop:", "editSurface", "note:", "warning:", "targetConfidence", "runtimeEvidence"} {
 		if strings.Contains(string(min), rx) {
 			t.Errorf("minimal golden unexpectedly has %q", rx)
 		}

@@ -13,11 +13,15 @@ import (
 var (
 	rxPackage     = regexp.MustCompile("^- Package: `[^`]*`$")
 	rxSourceRoot  = regexp.MustCompile("^- Source root: `([^`]+/)`$")
+	rxAppBuild    = regexp.MustCompile("^- App build: `[^`]+`( \\S+)?( \\(versionCode \\d+\\))?(, installed \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC)?; source: (git [0-9a-f]{1,8}(, uncommitted changes)?|not a git work tree)$")
 	rxQuality     = regexp.MustCompile(`^Handoff quality: [a-z-]+=\d+(, [a-z-]+=\d+)*$`)
 	rxScreen      = regexp.MustCompile(`^Screen ([^ :]{1,8}): (.+)$`)
 	rxScreenshot  = regexp.MustCompile(`^screenshot: \S.*$`)
 	rxViewport    = regexp.MustCompile(`^viewport: \d+×\d+$`)
+	rxOrientation = regexp.MustCompile(`^orientation: landscape  rotation=[0-3]$`)
 	rxActivity    = regexp.MustCompile(`^activity: (\S.*)$`)
+	rxWindow      = regexp.MustCompile(`^window: dialog "(\\.|[^"\\])*" \(targets are inside this dialog, not in the screen behind it\)$`)
+	rxKeyboard    = regexp.MustCompile(`^keyboard: shown  box=\(-?\d+,-?\d+\)-\(-?\d+,-?\d+\)$`)
 	rxOverlap     = regexp.MustCompile(`^Overlap group \d+ \(resolve one marker at a time\):$`)
 	rxItemHeader  = regexp.MustCompile(`^\[\d+\] (\[!\] )?\S.*$`)
 	rxID          = regexp.MustCompile(`^  id: \S.*$`)
@@ -115,6 +119,7 @@ func checkPrompt(text string) ([]parsedItem, error) {
 	if err := g.expect(rxPackage, "package line"); err != nil {
 		return nil, err
 	}
+	g.accept(rxAppBuild)
 	if l, ok := g.peek(); ok && rxSourceRoot.MatchString(l) {
 		g.root = rxSourceRoot.FindStringSubmatch(l)[1]
 		if len(g.root) < 10 {
@@ -165,12 +170,15 @@ func (g *grammar) screen() error {
 	g.i++
 	g.accept(rxScreenshot)
 	g.accept(rxViewport)
+	g.accept(rxOrientation)
 	if l, ok := g.peek(); ok && rxActivity.MatchString(l) {
 		if rxActivity.FindStringSubmatch(l)[1] == name {
 			return g.fail("activity line equal to the display name")
 		}
 		g.i++
 	}
+	g.accept(rxWindow)
+	g.accept(rxKeyboard)
 	if err := g.exact(""); err != nil {
 		return err
 	}

@@ -17,8 +17,21 @@ type Session struct {
 	Package   string    `json:"package"`
 	Status    string    `json:"status,omitempty"`
 	CreatedAt time.Time `json:"createdAt,omitzero"`
-	Screens   []Screen  `json:"screens"`
-	Items     []Item    `json:"items"`
+	// Build is the app build the feedback was handed off against (nil: unknown).
+	Build   *Build   `json:"appBuild,omitempty"`
+	Screens []Screen `json:"screens"`
+	Items   []Item   `json:"items"`
+}
+
+// Build is the installed build of the user's app and the project's source state
+// at handoff, so the agent knows which build the screenshots came from.
+type Build struct {
+	Package     string    `json:"package"`
+	VersionName string    `json:"versionName,omitempty"`
+	VersionCode int       `json:"versionCode,omitempty"`
+	Installed   time.Time `json:"lastUpdateTime,omitzero"`
+	GitHead     string    `json:"gitHead,omitempty"`
+	GitDirty    bool      `json:"gitDirty,omitempty"`
 }
 
 // Screen is a persisted evidence screen.
@@ -31,6 +44,11 @@ type Screen struct {
 	Activity       string  `json:"activity,omitempty"`
 	Density        float64 `json:"density,omitempty"` // dp scale; 0 means the grammar's default 1.0
 	Fingerprint    string  `json:"fingerprint,omitempty"`
+	// What the window list showed at capture time.
+	Rotation int    `json:"rotation,omitempty"`     // 0-3 quarter turns from the panel's natural orientation
+	Dialog   string `json:"dialogWindow,omitempty"` // title of the dialog window the UI tree came from
+	Keyboard *Box   `json:"keyboard,omitempty"`     // the on-screen keyboard's keys, when it was shown
+	Secure   bool   `json:"secure,omitempty"`       // FLAG_SECURE: captures of this screen are black
 }
 
 // Box is a rectangle in screen pixels.
@@ -101,6 +119,16 @@ type Item struct {
 	AgentQuestion string    `json:"agentQuestion,omitempty"`
 	UserAnswer    string    `json:"userAnswer,omitempty"`
 	CreatedAt     time.Time `json:"createdAt,omitzero"`
+	// Verification is the agent's check of its fix and the user's verdict on it.
+	Verification *Verification `json:"verification,omitempty"`
+}
+
+// Verification is the agent's after-fix capture of an item and the user's verdict.
+type Verification struct {
+	AfterScreenshotPath string `json:"afterScreenshotPath,omitempty"`
+	Summary             string `json:"summary"`               // what changed in the item's region
+	Verdict             string `json:"verdict,omitempty"`     // verified | reopened, "" while unchecked
+	VerdictNote         string `json:"verdictNote,omitempty"` // why the user reopened it
 }
 
 // RuntimeEvidence is a bounded summary of locally collected diagnostics.

@@ -27,6 +27,16 @@ func randomSession(r *rand.Rand) Session {
 		if r.Intn(2) == 0 {
 			sc.Width, sc.Height = 1080, 2400
 		}
+		if r.Intn(4) == 0 {
+			sc.Width, sc.Height, sc.Rotation = 2400, 1080, 1+2*r.Intn(2)
+		}
+		if r.Intn(4) == 0 {
+			sc.Dialog = pick("com.example/com.example.MainActivity", "a \"quoted\"\ntitle")
+		}
+		if r.Intn(4) == 0 {
+			sc.Keyboard = &Box{0, 1600, 1080, 2400}
+		}
+		sc.Secure = r.Intn(5) == 0
 		sc.Activity = pick("", sc.DisplayName, ".MainActivity")
 		sc.Density = float64(r.Intn(4))
 		s.Screens = append(s.Screens, sc)

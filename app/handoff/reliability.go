@@ -85,9 +85,16 @@ func interop(it *Item) bool {
 	return strings.Contains(c, "webview") || strings.Contains(c, "androidview")
 }
 
+// UnderKeyboardWarning is the caveat of a target the on-screen keyboard covered.
+const UnderKeyboardWarning = "under-keyboard: the on-screen keyboard covered the target when it was captured; the screenshot shows the keyboard there, and the layout may change once it is hidden"
+
 // warnings lists the item's caveats: derived ones first, then its own.
-func warnings(it *Item) []string {
+func warnings(p *itemPlan) []string {
+	it := p.item
 	var w []string
+	if k := p.screen.Keyboard; k != nil && it.Target.Kind != TargetScreen && boxesMeet(it.Target.Box, *k) {
+		w = append(w, UnderKeyboardWarning)
+	}
 	if it.Target.Kind == TargetArea {
 		w = append(w, "visual-area-only: no UI node was selected; candidates come from nodes in or near the area")
 	}
@@ -98,7 +105,7 @@ func warnings(it *Item) []string {
 		w = append(w, "stale source index: a candidate line changed after indexing; re-read the file")
 	}
 	if it.ForcedMismatch {
-		w = append(w, "forced screen mismatch: saved although the device screen had changed since the freeze")
+		w = append(w, "saved over a screen mismatch (forced)")
 	}
 	if it.MissingFingerprint {
 		w = append(w, "missing fingerprint: the screen could not be fingerprinted; it may not match the current app state")
@@ -193,7 +200,7 @@ func verifyBeforeEdit(p *itemPlan, posture string, surfaces int) []string {
 	if len(it.Candidates) > 0 {
 		tokens = append(tokens, "inspect-source")
 	}
-	if p.screen.ScreenshotPath != "" || it.CropPath != "" {
+	if !p.screen.Secure && (p.screen.ScreenshotPath != "" || it.CropPath != "") {
 		tokens = append(tokens, "compare-screenshot")
 	}
 	if it.Target.Kind == TargetNode {
@@ -245,7 +252,7 @@ func qualityTokens(plans []screenPlan) []string {
 				if tc := targetConfidence(it); tc == "low" || tc == "unknown" {
 					lowTarget++
 				}
-				if len(warnings(it)) > 0 {
+				if len(warnings(p)) > 0 {
 					warned++
 				}
 				if p.duplicateOf != 0 {
@@ -280,4 +287,9 @@ func qualityTokens(plans []screenPlan) []string {
 		}
 	}
 	return out
+}
+
+// boxesMeet reports whether two boxes share any pixel.
+func boxesMeet(a, b Box) bool {
+	return a.Left < b.Right && b.Left < a.Right && a.Top < b.Bottom && b.Top < a.Bottom
 }

@@ -10,6 +10,8 @@ import (
 const (
 	Header   = "# FixThis Feedback Handoff"
 	RuleLine = "Rule: source hints are candidates; verify screenshot, target, and code before editing."
+	// SecureScreenshot replaces the screenshot path of a FLAG_SECURE screen.
+	SecureScreenshot = "unavailable (FLAG_SECURE: the app blocks screen capture, so the screenshot is black; the UI tree was read normally)"
 	// CollisionNote is the note on the first item of an instance group.
 	CollisionNote = "%d markers map to same call site — likely list-rendered; disambiguate by instance index"
 )
@@ -45,6 +47,9 @@ func Render(s Session, opts Options) string {
 		pkg = "unknown"
 	}
 	w.line("- Package: `" + strings.ReplaceAll(pkg, "`", "'") + "`")
+	if b := s.Build; b != nil {
+		w.line(buildLine(b))
+	}
 	root := sourceRoot(plans)
 	if root != "" {
 		w.line("- Source root: `" + strings.ReplaceAll(root, "`", "'") + "`")
@@ -87,14 +92,26 @@ func renderScreen(w *writer, sp screenPlan, root string, opts Options) {
 		name = "screen"
 	}
 	w.line("Screen " + shortID(oneLine(sc.ID)) + ": " + name)
-	if sc.ScreenshotPath != "" {
+	switch {
+	case sc.Secure:
+		w.line("screenshot: " + SecureScreenshot)
+	case sc.ScreenshotPath != "":
 		w.line("screenshot: " + oneLine(sc.ScreenshotPath))
 	}
 	if sc.Width > 0 && sc.Height > 0 {
 		w.line(fmt.Sprintf("viewport: %d×%d", sc.Width, sc.Height))
 	}
+	if sc.Rotation%2 == 1 || sc.Width > sc.Height {
+		w.line(fmt.Sprintf("orientation: landscape  rotation=%d", sc.Rotation))
+	}
 	if a := oneLine(sc.Activity); a != "" && a != name {
 		w.line("activity: " + a)
+	}
+	if d := oneLine(sc.Dialog); d != "" {
+		w.line("window: dialog " + quote(d) + " (targets are inside this dialog, not in the screen behind it)")
+	}
+	if k := sc.Keyboard; k != nil {
+		w.line("keyboard: shown  box=" + boxString(*k))
 	}
 	w.line("")
 	for _, b := range sp.blocks {
@@ -196,7 +213,7 @@ func targetLine(p *itemPlan) string {
 			b.WriteString("tag=" + token(t.Tag, "") + "  ")
 		}
 	}
-	fmt.Fprintf(&b, "box=(%d,%d)-(%d,%d)", t.Box.Left, t.Box.Top, t.Box.Right, t.Box.Bottom)
+	b.WriteString("box=" + boxString(t.Box))
 	if p.instance > 0 {
 		fmt.Fprintf(&b, "  instance %d/%d", p.instance, p.instances)
 	}
@@ -251,7 +268,7 @@ func renderReliability(w *writer, p *itemPlan, surfaces int) {
 		w.line("  targetConfidence=" + targetConfidence(it))
 		w.line("  targetAction=" + targetAction(posture))
 	}
-	for i, x := range warnings(it) {
+	for i, x := range warnings(p) {
 		if i == maxWarnings {
 			break
 		}
@@ -353,4 +370,34 @@ func quote(s string) string {
 	s = bounded(oneLine(s), maxValueRunes)
 	s = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
 	return `"` + s + `"`
+}
+
+// buildLine is the header's app build: package, version, install time (UTC) and the
+// source commit, e.g.
+// "- App build: `com.x.debug` 2.5.0 (versionCode 250), installed 2026-12-01 08:29 UTC; source: git 1a2b3c4d, uncommitted changes".
+func buildLine(b *Build) string {
+	var sb strings.Builder
+	sb.WriteString("- App build: `" + strings.ReplaceAll(oneLine(b.Package), "`", "'") + "`")
+	if v := oneLine(b.VersionName); v != "" {
+		sb.WriteString(" " + v)
+	}
+	if b.VersionCode > 0 {
+		fmt.Fprintf(&sb, " (versionCode %d)", b.VersionCode)
+	}
+	if !b.Installed.IsZero() {
+		sb.WriteString(", installed " + b.Installed.UTC().Format("2006-01-02 15:04") + " UTC")
+	}
+	switch head := oneLine(b.GitHead); {
+	case head == "":
+		sb.WriteString("; source: not a git work tree")
+	case b.GitDirty:
+		sb.WriteString("; source: git " + shortID(head) + ", uncommitted changes")
+	default:
+		sb.WriteString("; source: git " + shortID(head))
+	}
+	return sb.String()
+}
+
+func boxString(b Box) string {
+	return fmt.Sprintf("(%d,%d)-(%d,%d)", b.Left, b.Top, b.Right, b.Bottom)
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"fixthis/internal/loopback"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -18,9 +19,11 @@ const maxRequestBody = 1 << 20
 
 // HTTPHandler serves srv over Streamable HTTP (stateful sessions) for the
 // app's /mcp route. Every request needs "Authorization: Bearer <token>"
-// (401 with WWW-Authenticate otherwise); an Origin header that is not a
-// loopback origin, a non-loopback Host, or a console token is 403.
-func HTTPHandler(srv *server.MCPServer, token string) http.Handler {
+// (401 with WWW-Authenticate otherwise); a non-loopback Host or a console
+// token is 403, and so is any Origin header but the app's own (ownOrigins):
+// agents are not browsers, and a page on another loopback port is not the
+// app.
+func HTTPHandler(srv *server.MCPServer, token string, ownOrigins func() []string) http.Handler {
 	inner := server.NewStreamableHTTPServer(srv,
 		server.WithStateful(true),
 		server.WithHeartbeatInterval(15*time.Second),
@@ -28,8 +31,10 @@ func HTTPHandler(srv *server.MCPServer, token string) http.Handler {
 	)
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !loopback.Origin(origin) {
-			http.Error(w, "forbidden origin: /mcp accepts only loopback origins", http.StatusForbidden)
+		// The app's own pages, or a page served from the very host:port this
+		// request is addressed to (same origin; the Host is checked below).
+		if origin := r.Header.Get("Origin"); origin != "" && !ownOrigin(origin, ownOrigins) && !strings.EqualFold(origin, "http://"+r.Host) {
+			http.Error(w, "forbidden origin: /mcp is for agents; only the FixThis app's own pages may send an Origin", http.StatusForbidden)
 			return
 		}
 		if !loopback.Host(r.Host) {
@@ -49,4 +54,16 @@ func HTTPHandler(srv *server.MCPServer, token string) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
 		inner.ServeHTTP(w, r)
 	})
+}
+
+func ownOrigin(origin string, own func() []string) bool {
+	if own == nil {
+		return false
+	}
+	for _, o := range own() {
+		if strings.EqualFold(origin, o) {
+			return true
+		}
+	}
+	return false
 }

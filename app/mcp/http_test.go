@@ -14,8 +14,10 @@ const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 
 func TestHTTPHandlerGuards(t *testing.T) {
 	s := openStore(t, t.TempDir())
-	ts := httptest.NewServer(HTTPHandler(NewServer(Deps{Store: s}), "secret-token"))
+	var own []string
+	ts := httptest.NewServer(HTTPHandler(NewServer(Deps{Store: s}), "secret-token", func() []string { return own }))
 	defer ts.Close()
+	own = []string{ts.URL}
 
 	cases := []struct {
 		name    string
@@ -28,7 +30,9 @@ func TestHTTPHandlerGuards(t *testing.T) {
 		{"console token", map[string]string{"Authorization": "Bearer secret-token", ConsoleTokenHeader: "x"}, "", http.StatusForbidden},
 		{"foreign origin", map[string]string{"Authorization": "Bearer secret-token", "Origin": "https://evil.example"}, "", http.StatusForbidden},
 		{"rebinding host", map[string]string{"Authorization": "Bearer secret-token"}, "evil.example:80", http.StatusForbidden},
-		{"loopback origin", map[string]string{"Authorization": "Bearer secret-token", "Origin": "http://localhost:5173"}, "", http.StatusOK},
+		{"other loopback origin", map[string]string{"Authorization": "Bearer secret-token", "Origin": "http://localhost:3000"}, "", http.StatusForbidden},
+		{"own origin", map[string]string{"Authorization": "Bearer secret-token", "Origin": ts.URL}, "", http.StatusOK},
+		{"same origin as the Host", map[string]string{"Authorization": "Bearer secret-token", "Origin": "http://localhost:4000"}, "localhost:4000", http.StatusOK},
 		{"plain", map[string]string{"Authorization": "Bearer secret-token"}, "", http.StatusOK},
 	}
 	for _, tc := range cases {
@@ -60,7 +64,7 @@ func TestHTTPHandlerGuards(t *testing.T) {
 func TestHTTPClientLoop(t *testing.T) {
 	s := openStore(t, t.TempDir())
 	sess, items := seed(t, s, 1)
-	ts := httptest.NewServer(HTTPHandler(NewServer(Deps{Store: s}), "tok"))
+	ts := httptest.NewServer(HTTPHandler(NewServer(Deps{Store: s}), "tok", nil))
 	defer ts.Close()
 	c, err := client.NewStreamableHttpClient(ts.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer tok"}))
 	if err != nil {

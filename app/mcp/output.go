@@ -26,6 +26,16 @@ type itemOut struct {
 	AgentQuestion  string    `json:"agentQuestion,omitempty"`
 	UserAnswer     string    `json:"userAnswer,omitempty"`
 	UpdatedAt      string    `json:"updatedAt"`
+	// Verification is the after-fix capture's comparison; Verdict the user's word on
+	// it (verified | reopened) and VerdictNote why it was reopened.
+	Verification *store.Verification `json:"verification,omitempty"`
+	Verdict      string              `json:"verdict,omitempty"`
+	VerdictNote  string              `json:"verdictNote,omitempty"`
+	// ResolvedAt is set on resolved and wont_fix items.
+	ResolvedAt string `json:"resolvedAt,omitempty"`
+	// Orphaned: the item's node is no longer on the device's current screen.
+	// The item stays open: the feedback may apply to the node's replacement.
+	Orphaned bool `json:"orphaned,omitempty"`
 }
 
 type targetOut struct {
@@ -36,13 +46,18 @@ type targetOut struct {
 }
 
 func toItemOut(it store.Item) itemOut {
-	return itemOut{
+	out := itemOut{
 		ItemID: it.ItemID, SessionID: it.SessionID, ScreenID: it.ScreenID, SequenceNumber: it.SequenceNumber,
 		Phase: it.Phase, Status: it.Status, Severity: it.Severity, Comment: it.Comment,
 		Target:     targetOut{Type: it.Target.Type, NodeUID: it.Target.NodeUID, Bounds: it.Target.Bounds, Snapshot: it.Target.Snapshot},
 		ResolvedBy: it.ResolvedBy, AgentNote: it.AgentNote, AgentSummary: it.AgentSummary,
 		AgentQuestion: it.AgentQuestion, UserAnswer: it.UserAnswer, UpdatedAt: it.UpdatedAt.Format(time.RFC3339),
+		Verification: it.Verification, Verdict: it.Verdict, VerdictNote: it.VerdictNote,
 	}
+	if it.ResolvedAt != nil {
+		out.ResolvedAt = it.ResolvedAt.Format(time.RFC3339)
+	}
+	return out
 }
 
 func toItemsOut(items []store.Item) []itemOut {
@@ -142,11 +157,20 @@ type readOut struct {
 	Items     []itemOut   `json:"items,omitempty"`
 	Screens   []screenOut `json:"screens"`
 	CropShown bool        `json:"cropAttached"`
+	// RuntimeEvidence is each read item's newest runtime evidence capture.
+	RuntimeEvidence []itemEvidenceOut `json:"runtimeEvidence"`
+}
+
+// itemEvidenceOut is an item's newest capture, in read results.
+type itemEvidenceOut struct {
+	ItemID string `json:"itemId"`
+	attemptOut
 }
 
 // waitOut is either a batch or {"status":"timeout"}.
 type waitOut struct {
-	Status      string             `json:"status"` // batch | timeout
+	Status      string             `json:"status"`           // batch | timeout | session_ended | console_gone
+	Reason      string             `json:"reason,omitempty"` // closed | deleted, with session_ended
 	BatchID     string             `json:"batchId,omitempty"`
 	SessionID   string             `json:"sessionId,omitempty"`
 	Kind        string             `json:"kind,omitempty"`
@@ -154,6 +178,7 @@ type waitOut struct {
 	Items       []itemOut          `json:"items,omitempty"`
 	Answers     []store.Answer     `json:"answers,omitempty"`
 	Withdrawals []store.Withdrawal `json:"withdrawals,omitempty"`
+	Reopened    []store.Reopen     `json:"reopened,omitempty"`
 	Prompt      string             `json:"prompt,omitempty"`
 	Next        string             `json:"next"`
 }
@@ -161,14 +186,4 @@ type waitOut struct {
 type itemResultOut struct {
 	Item itemOut `json:"item"`
 	Next string  `json:"next"`
-}
-
-type captureOut struct {
-	Serial      string `json:"serial"`
-	Package     string `json:"package"`
-	Activity    string `json:"activity"`
-	Fingerprint string `json:"fingerprint"`
-	Width       int    `json:"width"`
-	Height      int    `json:"height"`
-	Tree        string `json:"tree"`
 }

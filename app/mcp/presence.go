@@ -11,7 +11,10 @@ import (
 
 // presenceTracker turns what the agent does into the presence the console
 // shows: listening while a wait is parked, working after a batch was served
-// or a tool was called, away once PresenceAwayAfter passes with neither.
+// or a tool was called, away when the last connection of this process ends
+// or after store.PresenceWorkingSilence without a call. While the agent
+// holds a claim on a live connection the store reports working whatever the
+// row says (store.GetPresence).
 // States are persisted in the store so a console in another process sees
 // them; OnPresence tells this process at once.
 type presenceTracker struct {
@@ -75,7 +78,30 @@ func (p *presenceTracker) waitEnded(sessionID string, served bool) {
 		p.set(sessionID, store.PresenceWorking)
 	}
 	if idle {
-		p.armAway(sessionID)
+		after := store.PresenceAwayAfter
+		if served {
+			after = store.PresenceWorkingSilence
+		}
+		p.armAway(sessionID, after)
+	}
+}
+
+// connectionEnded: an agent connection of this process closed; remaining
+// are still open. With none left, nobody here is working any more.
+func (p *presenceTracker) connectionEnded(remaining int) {
+	if remaining > 0 {
+		return
+	}
+	p.mu.Lock()
+	var working []string
+	for sid, st := range p.state {
+		if st == store.PresenceWorking && p.parked[sid] == 0 {
+			working = append(working, sid)
+		}
+	}
+	p.mu.Unlock()
+	for _, sid := range working {
+		p.set(sid, store.PresenceAway)
 	}
 }
 
@@ -88,16 +114,16 @@ func (p *presenceTracker) activity(sessionID string) {
 		return // a parked wait already says listening
 	}
 	p.set(sessionID, store.PresenceWorking)
-	p.armAway(sessionID)
+	p.armAway(sessionID, store.PresenceWorkingSilence)
 }
 
-func (p *presenceTracker) armAway(sessionID string) {
+func (p *presenceTracker) armAway(sessionID string, after time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if t := p.timers[sessionID]; t != nil {
 		t.Stop()
 	}
-	p.timers[sessionID] = time.AfterFunc(store.PresenceAwayAfter, func() {
+	p.timers[sessionID] = time.AfterFunc(after, func() {
 		p.mu.Lock()
 		parked := p.parked[sessionID] > 0
 		p.mu.Unlock()

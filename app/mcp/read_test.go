@@ -3,7 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/base64"
-	"errors"
+	"fixthis/app/errcode"
+	"fixthis/capture"
 	"image"
 	"strings"
 	"testing"
@@ -48,16 +49,25 @@ func TestReadFeedback(t *testing.T) {
 }
 
 type screenDevice struct {
-	frame image.Image
-	err   error
+	png []byte
+	err error
 }
 
-func (d screenDevice) CaptureScreen(_ context.Context, serial string) (*Capture, error) {
+func (d screenDevice) Capture(_ context.Context, serial string) (*Capture, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	return &Capture{Serial: serial, Package: "com.example", Activity: ".Main", Width: 2000, Height: 4000, Frame: d.frame,
-		Tree: "Button \"Sign in\" tag=sign_in"}, nil
+	return &Capture{CaptureID: "c-1", Serial: serial, Package: "com.example", Activity: ".Main", Width: 2000, Height: 4000, PNG: d.png,
+		Tree: "Button \"Sign in\" tag=sign_in", Display: capture.Display{Orientation: "PORTRAIT", Secure: true, IMEVisible: true,
+			Windows: []capture.Window{{Title: "InputMethod", Type: capture.WindowIME, Visible: true, Bounds: capture.Bounds{Top: 3000, Right: 2000, Bottom: 4000}}}}}, nil
+}
+
+func (d screenDevice) Act(_ context.Context, serial string, a Action) (*ActionResult, error) {
+	return nil, d.err
+}
+
+func (d screenDevice) WaitForScreen(_ context.Context, serial string, c ScreenCondition) (*WaitResult, error) {
+	return nil, d.err
 }
 
 func TestCaptureScreen(t *testing.T) {
@@ -66,15 +76,16 @@ func TestCaptureScreen(t *testing.T) {
 	if !res.IsError || !strings.Contains(text(res), "no device layer in this process") {
 		t.Fatalf("sidecar capture: %q", text(res))
 	}
-	res = call(t, newClient(t, Deps{Store: s, Device: screenDevice{err: errors.New("no device connected")}}), "fixthis_capture_screen", nil, nil)
+	res = call(t, newClient(t, Deps{Store: s, Device: screenDevice{err: errcode.New(errcode.DeviceNotAvailable, "no device connected")}}), "fixthis_capture_screen", nil, nil)
 	if !res.IsError || !strings.Contains(text(res), "no device connected") {
 		t.Fatalf("failed capture: %q", text(res))
 	}
 	var out captureOut
-	res = call(t, newClient(t, Deps{Store: s, Device: screenDevice{frame: image.NewNRGBA(image.Rect(0, 0, 2000, 4000))}}), "fixthis_capture_screen",
+	res = call(t, newClient(t, Deps{Store: s, Device: screenDevice{png: testPNG(t, 2000, 4000)}}), "fixthis_capture_screen",
 		map[string]any{"serial": "emulator-1"}, &out)
 	imgs := images(res)
-	if out.Serial != "emulator-1" || out.Tree == "" || len(imgs) != 1 {
+	if out.Serial != "emulator-1" || out.CaptureID != "c-1" || out.Tree == "" || len(imgs) != 1 || !out.Secure || !out.IMEVisible ||
+		len(out.Windows) != 1 || out.Windows[0].Type != capture.WindowIME || out.Orientation != "PORTRAIT" {
 		t.Fatalf("capture %+v, %d images", out, len(imgs))
 	}
 	raw, _ := base64.StdEncoding.DecodeString(imgs[0].Data)

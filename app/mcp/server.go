@@ -8,7 +8,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"image"
 	"io"
 	"log"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"fixthis/app/store"
+	"fixthis/capture"
 )
 
 // Prompter renders the compact handoff prompt (grammar v2) for items of a
@@ -25,24 +25,27 @@ type Prompter interface {
 	Markdown(ctx context.Context, sessionID string, itemIDs []string) (string, error)
 }
 
-// DeviceCapturer captures the current screen of a device for
-// fixthis_capture_screen. Only processes that run a device layer have one.
-type DeviceCapturer interface {
-	CaptureScreen(ctx context.Context, serial string) (*Capture, error)
+// ScreenChecker looks for a node on the device's current screen. known is
+// false when it cannot tell (no device, capture failed, nothing to match on).
+type ScreenChecker interface {
+	NodeOnScreen(ctx context.Context, snap store.NodeSnapshot) (present, known bool)
 }
 
 // Capture is one captured screen.
 type Capture struct {
+	CaptureID   string
 	Serial      string
 	Package     string
 	Activity    string
 	Fingerprint string
 	Width       int
 	Height      int
-	// Frame is the full-resolution frame; it is scaled and encoded once, for the agent.
-	Frame image.Image
+	// PNG is the full-resolution frame; it is downscaled before it is sent.
+	PNG []byte
 	// Tree is a short text summary of the UI tree (one node per line).
 	Tree string
+	// Orientation, rotation and the window list, as the console's freeze reports them.
+	Display capture.Display
 }
 
 // Deps is everything the tools need. Store is required; the rest may be nil.
@@ -51,8 +54,17 @@ type Deps struct {
 	// Prompt renders compact prompts; without it read_feedback and wait send
 	// the items as JSON only.
 	Prompt Prompter
-	// Device serves fixthis_capture_screen; nil in the stdio sidecar.
-	Device DeviceCapturer
+	// Device serves the device tools (capture, tap, swipe, type, keys, launch, wait).
+	Device Device
+	// Evidence serves fixthis_capture_runtime_evidence; nil in the stdio sidecar.
+	Evidence EvidenceCollector
+	// Forward, in the stdio sidecar, hands device tools to the running app first.
+	Forward Forwarder
+	// Runner serves fixthis_run_app (build, install, launch).
+	Runner AppRunner
+	// Screen tells read_feedback whether an item's node is still on the
+	// device's current screen (orphaned otherwise); nil in the stdio sidecar.
+	Screen ScreenChecker
 	// OnPresence is told every presence change this process makes (the store
 	// also publishes it to other processes through its change feed).
 	OnPresence func(store.Presence)
@@ -70,36 +82,43 @@ Source hints are candidates: verify screenshot, target and code before editing.`
 
 // NewServer builds the MCP server with every FixThis tool.
 func NewServer(deps Deps) *server.MCPServer {
-	if deps.Logger == nil {
-		deps.Logger = slog.New(slog.DiscardHandler)
-	}
 	if deps.Version == "" {
 		deps.Version = "dev"
 	}
+	t := newToolset(deps)
 	srv := server.NewMCPServer("fixthis", deps.Version,
+		server.WithHooks(t.conns.hooks()),
 		server.WithToolCapabilities(false),
 		// Generic clients (and the conformance suite) probe resources and logging;
 		// answering with empty lists and accepting a level beats "method not found".
 		server.WithResourceCapabilities(false, false),
 		server.WithLogging(),
 		server.WithInstructions(instructions),
-		server.WithInputSchemaValidation(),
 		server.WithOutputSchemaValidation(),
 		server.WithRecovery(),
 	)
-	srv.AddTools(Tools(deps)...)
+	srv.AddTools(t.tools()...)
 	return srv
 }
 
 // Tools returns every tool with its handler (tools/list sorts them by name).
 // One constructor per tool; they share the wait-owner ids and the presence
 // tracker created here.
-func Tools(deps Deps) []server.ServerTool {
+func Tools(deps Deps) []server.ServerTool { return newToolset(deps).tools() }
+
+func newToolset(deps Deps) *toolset {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	t := &toolset{deps: deps, owners: newWaitOwners(), presence: newPresenceTracker(deps.Store, deps.OnPresence, deps.Logger)}
-	return []server.ServerTool{
+	owners := newWaitOwners()
+	t := &toolset{deps: deps, owners: owners, presence: newPresenceTracker(deps.Store, deps.OnPresence, deps.Logger)}
+	t.conns = &connections{store: deps.Store, prefix: owners.prefix, log: deps.Logger, live: map[string]bool{},
+		onEnd: func(string) { t.presence.connectionEnded(t.conns.count()) }}
+	return t
+}
+
+func (t *toolset) tools() []server.ServerTool {
+	tools := []server.ServerTool{
 		t.listSessions(),
 		t.listFeedback(),
 		t.readFeedback(),
@@ -109,13 +128,27 @@ func Tools(deps Deps) []server.ServerTool {
 		t.resolveFeedback(),
 		t.ask(),
 		t.captureScreen(),
+		t.tap(),
+		t.swipe(),
+		t.typeText(),
+		t.pressKey(),
+		t.launchApp(),
+		t.waitForScreen(),
+		t.runApp(),
+		t.getRuntimeEvidence(),
+		t.captureRuntimeEvidence(),
 	}
+	for i := range tools {
+		tools[i] = validated(tools[i])
+	}
+	return tools
 }
 
 type toolset struct {
 	deps     Deps
 	owners   *waitOwners
 	presence *presenceTracker
+	conns    *connections
 }
 
 // ServeStdio serves the tools on in/out (the agent's pipes) until ctx ends or

@@ -2,40 +2,254 @@ package mcp
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"fixthis/app/errcode"
+	"fixthis/capture"
 )
+
+// Device tools: an agent looks at the phone and drives it to check its fix. In the
+// stdio sidecar each call goes to the running app first (one device selection, one
+// preview); without the app the sidecar drives the device over adb itself.
+
+type captureOut struct {
+	CaptureID   string `json:"captureId"`
+	Serial      string `json:"serial"`
+	Package     string `json:"package"`
+	Activity    string `json:"activity"`
+	Fingerprint string `json:"fingerprint"`
+	Width       int    `json:"width"`
+	Height      int    `json:"height"`
+	// Orientation, rotation and the window list, as the console's freeze reports them.
+	capture.Display
+	Tree string `json:"tree"`
+}
+
+// deviceTool runs handler on this process's device, after offering the call to the
+// running app when this is the sidecar.
+func (t *toolset) deviceTool(handler func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error)) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if t.deps.Forward != nil {
+			res, err := t.deps.Forward(ctx, req)
+			if err == nil {
+				return res, nil
+			}
+			if !errors.Is(err, ErrAppNotRunning) {
+				return nil, err
+			}
+		}
+		if t.deps.Device == nil {
+			return mcp.NewToolResultError(errcode.New(errcode.DeviceNotAvailable,
+				"no device layer in this process and no FixThis app to forward to").Error()), nil
+		}
+		return handler(ctx, req)
+	}
+}
+
+func serialArg() mcp.ToolOption {
+	return mcp.WithString("serial", mcp.MaxLength(200),
+		mcp.Description("Device serial; by default the app's selected device, else the only one connected, else the one the console last selected."))
+}
+
+// actionHints: input reaches the app under test and may change its data (a tap on
+// "Delete" deletes), so the hints say destructive and not idempotent.
+func actionHints() []mcp.ToolOption {
+	return []mcp.ToolOption{
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(true),
+		mcp.WithIdempotentHintAnnotation(false),
+		mcp.WithOpenWorldHintAnnotation(true),
+		mcp.WithOutputSchema[ActionResult](),
+	}
+}
 
 func (t *toolset) captureScreen() server.ServerTool {
 	tool := mcp.NewTool("fixthis_capture_screen",
 		mcp.WithDescription("Capture the device's current screen with a summary of its UI tree, to check a fix. "+
-			"Works where the FixThis app runs a device layer (its /mcp endpoint), not in the stdio sidecar."),
+			"Returns a captureId: pass it to fixthis_resolve_feedback as verification, or with a node uid to fixthis_tap."),
 		mcp.WithTitleAnnotation("Capture current screen"),
-		mcp.WithString("serial", mcp.MaxLength(200), mcp.Description("Device serial; the app's selected device when empty.")),
+		serialArg(),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(true),
 		mcp.WithOutputSchema[captureOut](),
 	)
-	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if t.deps.Device == nil {
-			return mcp.NewToolResultError("DEVICE_NOT_AVAILABLE: no device layer in this process (the stdio sidecar only reads the " +
-				"feedback store); capture through the running FixThis app's /mcp endpoint, or look at the device yourself"), nil
-		}
-		c, err := t.deps.Device.CaptureScreen(ctx, strings.TrimSpace(req.GetString("serial", "")))
+	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		c, err := t.deps.Device.Capture(ctx, strings.TrimSpace(req.GetString("serial", "")))
 		if err != nil {
-			return mcp.NewToolResultError(fmt.Sprintf("DEVICE_NOT_AVAILABLE: capture failed: %v", err)), nil
+			return toolResult(err)
 		}
 		var extra []mcp.Content
-		if c.Frame != nil {
-			img, _ := frameContent(c.Frame, "screenshot")
+		if len(c.PNG) > 0 {
+			img, _ := imageContent(c.PNG, "screenshot")
 			extra = append(extra, img)
 		}
-		return structured(captureOut{Serial: c.Serial, Package: c.Package, Activity: c.Activity, Fingerprint: c.Fingerprint,
-			Width: c.Width, Height: c.Height, Tree: c.Tree}, extra...)
-	}}
+		return structured(captureOut{CaptureID: c.CaptureID, Serial: c.Serial, Package: c.Package, Activity: c.Activity,
+			Fingerprint: c.Fingerprint, Width: c.Width, Height: c.Height, Display: c.Display, Tree: c.Tree}, extra...)
+	})}
+}
+
+func nodeArgs() []mcp.ToolOption {
+	return []mcp.ToolOption{
+		mcp.WithString("uid", mcp.MaxLength(200), mcp.Description("A node uid from a capture's tree (needs captureId).")),
+		mcp.WithString("captureId", mcp.MaxLength(200), mcp.Description("The capture the uid comes from.")),
+		mcp.WithString("text", mcp.MaxLength(2000), mcp.Description("Visible text of the node on the current screen.")),
+		mcp.WithString("contentDescription", mcp.MaxLength(2000), mcp.Description("Content description of the node on the current screen.")),
+		mcp.WithString("resourceId", mcp.MaxLength(500), mcp.Description("Resource id or test tag of the node on the current screen.")),
+	}
+}
+
+func selectorFrom(req mcp.CallToolRequest) *NodeSelector {
+	s := NodeSelector{
+		CaptureID: req.GetString("captureId", ""), UID: req.GetString("uid", ""), Text: req.GetString("text", ""),
+		ContentDescription: req.GetString("contentDescription", ""), ResourceID: req.GetString("resourceId", ""),
+	}
+	if s == (NodeSelector{}) {
+		return nil
+	}
+	return &s
+}
+
+func optInt(req mcp.CallToolRequest, name string) *int {
+	if _, ok := req.GetArguments()[name]; !ok {
+		return nil
+	}
+	v := req.GetInt(name, 0)
+	return &v
+}
+
+func (t *toolset) act(kind string, build func(mcp.CallToolRequest) (Action, *mcp.CallToolResult)) server.ToolHandlerFunc {
+	return t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		a, bad := build(req)
+		if bad != nil {
+			return bad, nil
+		}
+		a.Kind = kind
+		res, err := t.deps.Device.Act(ctx, strings.TrimSpace(req.GetString("serial", "")), a)
+		if err != nil {
+			return toolResult(err)
+		}
+		return structured(res)
+	})
+}
+
+func (t *toolset) tap() server.ServerTool {
+	tool := mcp.NewTool("fixthis_tap",
+		append(append([]mcp.ToolOption{
+			mcp.WithDescription("Tap the device: a node (uid with captureId, or text / contentDescription / resourceId found on the current screen) or x,y in device pixels."),
+			mcp.WithTitleAnnotation("Tap the device"),
+			serialArg(),
+			mcp.WithNumber("x", mcp.Min(0), mcp.Max(100000), mcp.Description("X in device pixels (with y).")),
+			mcp.WithNumber("y", mcp.Min(0), mcp.Max(100000), mcp.Description("Y in device pixels (with x).")),
+		}, nodeArgs()...), actionHints()...)...)
+	return server.ServerTool{Tool: tool, Handler: t.act("tap", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
+		a := Action{Target: selectorFrom(req), X: optInt(req, "x"), Y: optInt(req, "y")}
+		if a.Target == nil && (a.X == nil || a.Y == nil) {
+			return a, invalidArg("name a node (uid+captureId, text, contentDescription or resourceId) or give x and y")
+		}
+		return a, nil
+	})}
+}
+
+func (t *toolset) swipe() server.ServerTool {
+	tool := mcp.NewTool("fixthis_swipe",
+		append([]mcp.ToolOption{
+			mcp.WithDescription("Swipe on the device: a direction (the content moves that way: up scrolls down a list) or from x,y to x2,y2."),
+			mcp.WithTitleAnnotation("Swipe the device"),
+			serialArg(),
+			mcp.WithString("direction", mcp.Enum("up", "down", "left", "right"), mcp.Description("Swipe direction, from the screen's middle.")),
+			mcp.WithNumber("x", mcp.Min(0), mcp.Max(100000)), mcp.WithNumber("y", mcp.Min(0), mcp.Max(100000)),
+			mcp.WithNumber("x2", mcp.Min(0), mcp.Max(100000)), mcp.WithNumber("y2", mcp.Min(0), mcp.Max(100000)),
+			mcp.WithNumber("durationMs", mcp.Min(10), mcp.Max(10000), mcp.Description("Gesture length (default 300 ms).")),
+		}, actionHints()...)...)
+	return server.ServerTool{Tool: tool, Handler: t.act("swipe", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
+		a := Action{Direction: req.GetString("direction", ""), X: optInt(req, "x"), Y: optInt(req, "y"),
+			X2: optInt(req, "x2"), Y2: optInt(req, "y2"), DurationMillis: req.GetInt("durationMs", 300)}
+		if a.Direction == "" && (a.X == nil || a.Y == nil || a.X2 == nil || a.Y2 == nil) {
+			return a, invalidArg("give a direction, or x, y, x2 and y2")
+		}
+		return a, nil
+	})}
+}
+
+func (t *toolset) typeText() server.ServerTool {
+	tool := mcp.NewTool("fixthis_type_text",
+		append([]mcp.ToolOption{
+			mcp.WithDescription("Type text into the focused field on the device (tap the field first)."),
+			mcp.WithTitleAnnotation("Type text"),
+			serialArg(),
+			mcp.WithString("text", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(2000)),
+		}, actionHints()...)...)
+	return server.ServerTool{Tool: tool, Handler: t.act("type", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
+		return Action{Text: req.GetString("text", "")}, nil
+	})}
+}
+
+func (t *toolset) pressKey() server.ServerTool {
+	tool := mcp.NewTool("fixthis_press_key",
+		append([]mcp.ToolOption{
+			mcp.WithDescription("Press a key on the device: BACK, HOME, ENTER, DEL, APP_SWITCH, TAB, DPAD_UP/DOWN/LEFT/RIGHT, or any KEYCODE_ name."),
+			mcp.WithTitleAnnotation("Press a key"),
+			serialArg(),
+			mcp.WithString("key", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(64)),
+		}, actionHints()...)...)
+	return server.ServerTool{Tool: tool, Handler: t.act("key", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
+		return Action{Key: req.GetString("key", "")}, nil
+	})}
+}
+
+func (t *toolset) launchApp() server.ServerTool {
+	tool := mcp.NewTool("fixthis_launch_app",
+		mcp.WithDescription("Bring an app to the front (its launcher activity), by default the app the feedback session was made on. It does not rebuild."),
+		mcp.WithTitleAnnotation("Bring the app to the front"),
+		serialArg(),
+		mcp.WithString("package", mcp.MaxLength(300), mcp.Description("Package name; the session's app when empty.")),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(true),
+		mcp.WithOutputSchema[ActionResult](),
+	)
+	return server.ServerTool{Tool: tool, Handler: t.act("launch", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
+		return Action{Package: req.GetString("package", "")}, nil
+	})}
+}
+
+func (t *toolset) waitForScreen() server.ServerTool {
+	tool := mcp.NewTool("fixthis_wait_for_screen",
+		append([]mcp.ToolOption{
+			mcp.WithDescription("Wait until the screen shows a text or a node, or until its fingerprint differs from fingerprintNot (the screen changed), or the timeout."),
+			mcp.WithTitleAnnotation("Wait for the screen"),
+			serialArg(),
+			mcp.WithString("fingerprintNot", mcp.MaxLength(200), mcp.Description("Return when the screen's fingerprint is no longer this one.")),
+			mcp.WithNumber("timeoutMs", mcp.Min(100), mcp.Max(50000), mcp.Description("Give up after this long (default 10000).")),
+			mcp.WithReadOnlyHintAnnotation(true),
+			mcp.WithDestructiveHintAnnotation(false),
+			mcp.WithIdempotentHintAnnotation(true),
+			mcp.WithOpenWorldHintAnnotation(true),
+			mcp.WithOutputSchema[WaitResult](),
+		}, nodeArgs()...)...)
+	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		cond := ScreenCondition{Node: selectorFrom(req), FingerprintNot: req.GetString("fingerprintNot", ""),
+			TimeoutMillis: req.GetInt("timeoutMs", 10000)}
+		if cond.Node != nil && cond.Node.UID != "" {
+			return invalidArg("a uid names a node of an old capture; wait for its text, contentDescription or resourceId"), nil
+		}
+		if cond.Node != nil && cond.Node.ContentDescription == "" && cond.Node.ResourceID == "" {
+			cond.Text, cond.Node = cond.Node.Text, nil
+		}
+		if cond.Node == nil && cond.Text == "" && cond.FingerprintNot == "" {
+			return invalidArg("wait for something: text, a node, or fingerprintNot"), nil
+		}
+		res, err := t.deps.Device.WaitForScreen(ctx, strings.TrimSpace(req.GetString("serial", "")), cond)
+		if err != nil {
+			return toolResult(err)
+		}
+		return structured(res)
+	})}
 }

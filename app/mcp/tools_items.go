@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"fixthis/app/store"
+	"fixthis/app/verify"
 )
 
 // itemWriteTool is the annotation set of claim / resolve / ask: they change
@@ -42,7 +43,8 @@ func (t *toolset) claimFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_claim_feedback",
 		append([]mcp.ToolOption{
 			mcp.WithDescription("Claim a feedback item before editing code: it shows as in progress in the developer's console. " +
-				"Refused with ITEM_ALREADY_RESOLVED for resolved or wont_fix items."),
+				"A claim is yours alone while your connection is open: another agent's claim is refused with ITEM_CLAIMED, and claiming again is harmless. " +
+				"Refused with ITEM_ALREADY_RESOLVED for items already resolved or wont_fix, and with ITEM_CLOSED_BY_USER for items the developer closed or deleted (their decision is final)."),
 			mcp.WithTitleAnnotation("Claim feedback item"),
 			sessionIDArg(true, "Session of the item."),
 			itemIDArg(true),
@@ -53,7 +55,7 @@ func (t *toolset) claimFeedback() server.ServerTool {
 		if bad != nil {
 			return bad, nil
 		}
-		it, err := t.deps.Store.Claim(ctx, sid, iid, req.GetString("agentNote", ""))
+		it, err := t.deps.Store.Claim(t.conns.bind(ctx), sid, iid, req.GetString("agentNote", ""))
 		if err != nil {
 			return toolResult(err)
 		}
@@ -65,7 +67,8 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_resolve_feedback",
 		append([]mcp.ToolOption{
 			mcp.WithDescription("Record the outcome of a feedback item with a summary the developer reads: resolved (fixed), " +
-				"wont_fix (with the reason), or needs_clarification (the summary is your question)."),
+				"wont_fix (with the reason), or needs_clarification (the summary is your question). Refused with ITEM_CLOSED_BY_USER once the developer closed " +
+				"or deleted the item, and with ITEM_CLAIMED while another agent holds it."),
 			mcp.WithTitleAnnotation("Resolve feedback item"),
 			sessionIDArg(true, "Session of the item."),
 			itemIDArg(true),
@@ -73,14 +76,31 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 				mcp.Description("resolved | wont_fix | needs_clarification")),
 			mcp.WithString("summary", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(20000),
 				mcp.Description("What you changed (file:line), why not, or what you need to know.")),
+			mcp.WithObject("verification", mcp.Description("With status resolved: a capture taken after the fix "+
+				"(fixthis_capture_screen). FixThis keeps it as the item's after screen beside the user's before screen, "+
+				"and says what changed in the item's region; the user then confirms or reopens."),
+				mcp.Properties(map[string]any{"captureId": map[string]any{"type": "string", "maxLength": 200}}),
+				mcp.AdditionalProperties(false)),
 		}, itemWriteTool()...)...)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		sid, iid, bad := requireIDs(req)
 		if bad != nil {
 			return bad, nil
 		}
-		it, err := t.deps.Store.Resolve(ctx, store.ResolveInput{SessionID: sid, ItemID: iid,
-			Status: req.GetString("status", ""), Summary: req.GetString("summary", "")})
+		in := store.ResolveInput{SessionID: sid, ItemID: iid, Status: req.GetString("status", ""), Summary: req.GetString("summary", "")}
+		if captureID := verificationCapture(req); captureID != "" {
+			if in.Status != store.StatusResolved {
+				return invalidArg("verification goes with status resolved"), nil
+			}
+			detail, err := t.deps.Store.ReadItem(ctx, sid, iid)
+			if err != nil {
+				return toolResult(err)
+			}
+			if in.Verification, err = verify.Compute(ctx, t.deps.Store, detail.Item, captureID); err != nil {
+				return toolResult(err)
+			}
+		}
+		it, err := t.deps.Store.Resolve(t.conns.bind(ctx), in)
 		if err != nil {
 			return toolResult(err)
 		}
@@ -107,10 +127,17 @@ func (t *toolset) ask() server.ServerTool {
 		if bad != nil {
 			return bad, nil
 		}
-		it, err := t.deps.Store.Ask(ctx, sid, iid, req.GetString("question", ""))
+		it, err := t.deps.Store.Ask(t.conns.bind(ctx), sid, iid, req.GetString("question", ""))
 		if err != nil {
 			return toolResult(err)
 		}
 		return t.itemDone(sid, it, "call fixthis_wait_for_feedback for the answer")
 	}}
+}
+
+// verificationCapture is verification.captureId of a resolve call ("" when absent).
+func verificationCapture(req mcp.CallToolRequest) string {
+	v, _ := req.GetArguments()["verification"].(map[string]any)
+	id, _ := v["captureId"].(string)
+	return strings.TrimSpace(id)
 }

@@ -21,9 +21,10 @@ const (
 func (t *toolset) waitForFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_wait_for_feedback",
 		mcp.WithDescription("Wait until the developer hands you feedback (Save to MCP), answers one of your questions, or withdraws an item; "+
-			"returns that batch, or {\"status\":\"timeout\"} after timeoutSeconds (then call again). A batch is served again until you "+
-			"acknowledge it with fixthis_ack_feedback. One wait per session at a time, across every agent on the project; "+
-			"a wait without sessionId counts for every session."),
+			"returns that batch, or {\"status\":\"timeout\"} after timeoutSeconds (then call again), {\"status\":\"session_ended\"} "+
+			"once the developer closed or deleted the session, or {\"status\":\"console_gone\"} when the developer's console has been closed for a while. A batch is served again until you "+
+			"acknowledge it with fixthis_ack_feedback; until then no other agent is served it while you stay connected. "+
+			"One wait per session at a time, across every agent on the project; a wait without sessionId counts for every session."),
 		mcp.WithTitleAnnotation("Wait for feedback"),
 		sessionIDArg(false, "Wait for this session only; without it, any session."),
 		mcp.WithNumber("timeoutSeconds", mcp.Description("Seconds to wait before returning a timeout (default 25, max 50)."),
@@ -41,8 +42,12 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 			timeout = min(time.Duration(secs*float64(time.Second)), maxWait)
 		}
 		if sid != "" {
-			if _, err := t.deps.Store.GetSessionSummary(ctx, sid); err != nil {
+			ended, err := t.deps.Store.SessionEnded(ctx, sid)
+			if err != nil {
 				return toolResult(err)
+			}
+			if ended == store.EndedDeleted {
+				return sessionEnded(sid, ended)
 			}
 		}
 		owner := t.owners.next()
@@ -53,29 +58,68 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 			return toolResult(err)
 		}
 		defer t.releaseLease(sid, owner)
-		b, err := t.park(ctx, sid, owner, timeout)
-		if errors.As(err, &taken) {
+		actx := t.conns.bind(ctx)
+		b, err := t.park(actx, sid, owner, timeout)
+		var gone *endedError
+		switch {
+		case errors.As(err, &taken):
 			return taken.result(), nil
-		} else if err != nil {
+		case errors.As(err, &gone):
+			if gone.reason == consoleGone {
+				return structured(waitOut{Status: consoleGone, Next: "the developer closed the FixThis console; stop waiting, " +
+					"finish what you claimed, and wait again when they are back"})
+			}
+			return sessionEnded(sid, gone.reason)
+		case err != nil:
 			return toolResult(err)
 		}
 		if b == nil {
 			return structured(waitOut{Status: "timeout", Next: "call fixthis_wait_for_feedback again"})
 		}
-		return t.batchResult(ctx, b)
+		res, err := t.batchResult(ctx, b)
+		if err != nil || res.IsError {
+			// The agent never got this batch: it must not stay reserved to it.
+			if uerr := t.deps.Store.UnreserveBatch(actx, b.BatchID); uerr != nil {
+				t.deps.Logger.Warn("free an undelivered batch", "batch", b.BatchID, "err", uerr)
+			}
+		}
+		return res, err
 	}}
+}
+
+// consoleGone is the wait status when no console has had the project open
+// for consoleGoneAfter: nobody is there to hand over feedback.
+const consoleGone = "console_gone"
+
+// consoleGoneAfter is "for good": well past a console reload or a laptop
+// lid closed for a minute. A variable so tests can shorten it.
+var consoleGoneAfter = 2 * time.Minute
+
+// endedError ends a parked wait without a batch: the session closed or was
+// deleted (reason "closed" / "deleted"), or the console is gone.
+type endedError struct{ reason string }
+
+func (e *endedError) Error() string { return "wait ended: " + e.reason }
+
+func sessionEnded(sid, reason string) (*mcp.CallToolResult, error) {
+	return structured(waitOut{Status: "session_ended", SessionID: sid, Reason: reason,
+		Next: "the developer " + reason + " this session; stop working on it (fixthis_list_sessions shows the open ones)"})
 }
 
 // park blocks until a batch is queued for sid (any session when empty), the
 // timeout passes (nil batch) or the client cancels. It subscribes to the
 // change feed before looking at the queue, so a batch committed in between
-// is never missed. owner's wait lease is renewed with each heartbeat.
+// is never missed. owner's wait lease is renewed with each heartbeat. A
+// session that closes or is deleted ends the wait at once (*endedError), as
+// does a console that has been gone for consoleGoneAfter.
 func (t *toolset) park(ctx context.Context, sid, owner string, timeout time.Duration) (*store.AgentBatch, error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	wake := make(chan struct{}, 1)
 	t.deps.Store.Watch(wctx, func(c store.Change) {
-		if c.Kind == store.ChangeAgentBatch && (sid == "" || c.SessionID == sid) {
+		relevant := c.Kind == store.ChangeAgentBatch && (sid == "" || c.SessionID == sid)
+		ending := sid != "" && c.SessionID == sid && (c.Kind == store.ChangeSession || c.Kind == store.ChangeSessionDeleted)
+		if relevant || ending {
 			select {
 			case wake <- struct{}{}:
 			default:
@@ -89,7 +133,17 @@ func (t *toolset) park(ctx context.Context, sid, owner string, timeout time.Dura
 	defer deadline.Stop()
 	beat := time.NewTicker(heartbeatEvery)
 	defer beat.Stop()
+	checkConsole := true
 	for {
+		if sid != "" {
+			ended, err := t.deps.Store.SessionEnded(ctx, sid)
+			if err != nil {
+				return nil, err
+			}
+			if ended == store.EndedDeleted {
+				return nil, &endedError{reason: ended}
+			}
+		}
 		b, err := t.deps.Store.NextAgentBatch(ctx, sid)
 		if err != nil {
 			return nil, err
@@ -101,9 +155,24 @@ func (t *toolset) park(ctx context.Context, sid, owner string, timeout time.Dura
 			}
 			return b, nil
 		}
+		if sid != "" {
+			// A closed session's last batches are served first; then it is over.
+			if ended, err := t.deps.Store.SessionEnded(ctx, sid); err != nil {
+				return nil, err
+			} else if ended != "" {
+				return nil, &endedError{reason: ended}
+			}
+		}
+		if checkConsole {
+			if seen, err := t.deps.Store.ConsoleLastSeen(ctx); err == nil && seen != nil && time.Since(*seen) > consoleGoneAfter {
+				return nil, &endedError{reason: consoleGone}
+			}
+			checkConsole = false
+		}
 		select {
 		case <-wake:
 		case <-beat.C:
+			checkConsole = true
 			t.presence.heartbeat(sid)
 			if err := t.renewLease(ctx, sid, owner); err != nil {
 				if ctx.Err() != nil {
@@ -121,14 +190,14 @@ func (t *toolset) park(ctx context.Context, sid, owner string, timeout time.Dura
 
 func (t *toolset) batchResult(ctx context.Context, b *store.AgentBatch) (*mcp.CallToolResult, error) {
 	out := waitOut{Status: "batch", BatchID: b.BatchID, SessionID: b.SessionID, Kind: b.Kind, ServeCount: b.ServeCount,
-		Items: toItemsOut(b.Items), Answers: b.Answers, Withdrawals: b.Withdrawals}
+		Items: toItemsOut(b.Items), Answers: b.Answers, Withdrawals: b.Withdrawals, Reopened: b.Reopened}
 	switch b.Kind {
 	case store.BatchKindRelease:
 		ids := make([]string, 0, len(b.Items))
 		for _, it := range b.Items {
 			ids = append(ids, it.ItemID)
 		}
-		text, err := t.prompt(ctx, b.SessionID, ids)
+		text, err := t.releasePrompt(ctx, b, ids)
 		if err != nil {
 			return toolResult(err)
 		}
@@ -136,6 +205,9 @@ func (t *toolset) batchResult(ctx context.Context, b *store.AgentBatch) (*mcp.Ca
 		out.Next = "fixthis_ack_feedback(batchId) now; then per item fixthis_claim_feedback, edit, fixthis_resolve_feedback"
 	case store.BatchKindAnswer:
 		out.Next = "fixthis_ack_feedback(batchId); the developer answered your question, continue with the item"
+	case store.BatchKindReopen:
+		out.Next = "fixthis_ack_feedback(batchId); the developer says the fix is not right: read the note, " +
+			"fixthis_claim_feedback, fix it, check on the phone, fixthis_resolve_feedback with verification"
 	default:
 		out.Next = "fixthis_ack_feedback(batchId); stop working on the withdrawn items"
 	}

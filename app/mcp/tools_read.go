@@ -160,7 +160,11 @@ func (t *toolset) readItem(ctx context.Context, sid, iid string) (*mcp.CallToolR
 		return toolResult(err)
 	}
 	item := toItemOut(d.Item)
+	item.Orphaned = t.orphaned(ctx, d.Item)
 	out := readOut{SessionID: sid, Prompt: text, Item: &item, Screens: []screenOut{}}
+	if out.RuntimeEvidence, err = t.latestEvidence(ctx, sid, []string{iid}); err != nil {
+		return toolResult(err)
+	}
 	var images []mcp.Content
 	if d.Screen != nil {
 		so := toScreenOut(*d.Screen)
@@ -193,6 +197,9 @@ func (t *toolset) readSession(ctx context.Context, sid string) (*mcp.CallToolRes
 		return toolResult(err)
 	}
 	out := readOut{SessionID: sid, Prompt: text, Items: toItemsOut(page.Items), Screens: []screenOut{}}
+	if out.RuntimeEvidence, err = t.latestEvidence(ctx, sid, ids); err != nil {
+		return toolResult(err)
+	}
 	if len(ids) == 0 {
 		out.Prompt = "No open feedback has been handed to you in this session yet; call fixthis_wait_for_feedback."
 	}
@@ -227,4 +234,15 @@ func (t *toolset) artifactImage(ctx context.Context, key, what string) (mcp.Cont
 		return mcp.NewTextContent(fmt.Sprintf("(%s not attached: %v)", what, err)), false
 	}
 	return imageContent(data, what)
+}
+
+// orphaned says whether an open node item's node is gone from the device's
+// current screen. Without a device layer, or when it cannot tell, it is false.
+func (t *toolset) orphaned(ctx context.Context, it store.Item) bool {
+	if t.deps.Screen == nil || it.Target.Type != store.TargetNode || it.Target.Snapshot == nil ||
+		it.Status == store.StatusResolved || it.Status == store.StatusWontFix {
+		return false
+	}
+	present, known := t.deps.Screen.NodeOnScreen(ctx, *it.Target.Snapshot)
+	return known && !present
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -73,6 +74,10 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 		Status:    sess.Status,
 		CreatedAt: sess.CreatedAt,
 	}
+	if b := sess.AppBuild; b != nil {
+		out.Build = &handoff.Build{Package: b.Package, VersionName: b.VersionName, VersionCode: b.VersionCode,
+			Installed: b.LastUpdateTime, GitHead: b.GitHead, GitDirty: b.GitDirty}
+	}
 	screens := map[string]store.Screen{}
 	for _, sc := range sess.Screens {
 		screens[sc.ScreenID] = sc
@@ -86,6 +91,12 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 			Height:      sc.Height,
 			Activity:    sc.Activity,
 			Fingerprint: sc.Fingerprint,
+			Rotation:    sc.Display.Rotation,
+			Dialog:      sc.Display.Dialog,
+			Secure:      sc.Display.Secure,
+		}
+		if k := sc.Display.Keyboard; k != nil {
+			hs.Keyboard = &handoff.Box{Left: k.Left, Top: k.Top, Right: k.Right, Bottom: k.Bottom}
 		}
 		if sc.ImageArtifact != "" {
 			hs.ScreenshotPath, _ = b.Store.ArtifactPath(sc.ImageArtifact)
@@ -96,6 +107,7 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 	for _, it := range sess.Items {
 		out.Items = append(out.Items, b.item(ctx, it, screens[it.ScreenID], idx))
 	}
+	b.attachEvidence(ctx, &out)
 	return out
 }
 
@@ -139,6 +151,7 @@ func displayName(sc store.Screen) string {
 
 func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx *source.Index) handoff.Item {
 	hi := handoff.Item{
+		Verification:  b.verification(ctx, it),
 		ID:            it.ItemID,
 		ScreenID:      it.ScreenID,
 		Sequence:      it.SequenceNumber,
@@ -159,6 +172,16 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 	if sc.Fingerprint == "" && sc.ScreenID != "" {
 		hi.MissingFingerprint = true
 	}
+	if it.Verdict == store.VerdictReopened {
+		w := "reopened by the user after your fix: " + strconv.Quote(it.VerdictNote)
+		if v := hi.Verification; v != nil && v.Summary != "" {
+			w += "; your after-capture showed: " + v.Summary
+		}
+		hi.Warnings = append(hi.Warnings, w)
+	}
+	// Saved over a fingerprint mismatch: the screenshot may show another screen,
+	// so the prompt warns and never sends the agent to the source first.
+	hi.ForcedMismatch = it.ForcedSave
 	t := &hi.Target
 	if it.Target.Bounds != nil {
 		bb := it.Target.Bounds
@@ -271,4 +294,21 @@ func (b *Builder) ExportMarkdown(ctx context.Context, sessionID string) (string,
 		return "", err
 	}
 	return handoff.ExportMarkdown(hs), nil
+}
+
+// verification carries the agent's check of its fix into the prompt and the export.
+// A reopened item also gets a warning line: the agent must not repeat that fix.
+func (b *Builder) verification(ctx context.Context, it store.Item) *handoff.Verification {
+	v := it.Verification
+	if v == nil && it.Verdict == "" {
+		return nil
+	}
+	out := &handoff.Verification{Verdict: it.Verdict, VerdictNote: it.VerdictNote}
+	if v != nil {
+		out.Summary = v.Summary
+		if c, err := b.Store.GetCapture(ctx, v.CaptureID); err == nil {
+			out.AfterScreenshotPath, _ = b.Store.ArtifactPath(c.ImageArtifact)
+		}
+	}
+	return out
 }

@@ -123,3 +123,47 @@ func TestBuilderItemMatchesOneItem(t *testing.T) {
 		t.Fatal("unknown item converted")
 	}
 }
+
+// A fix the user reopened reaches the agent again with the user's note and what the
+// agent's after-capture showed; the export carries the whole verification.
+func TestReopenedFixCarriesVerification(t *testing.T) {
+	ctx := context.Background()
+	st, id := savedSession(t)
+	sess, err := st.GetSession(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ReleaseToAgent(ctx, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := st.SaveCapture(ctx, store.CaptureInput{Serial: "emu", PNG: []byte("after"), Width: 1080, Height: 2400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := sess.Items[0].ItemID
+	v := &store.Verification{CaptureID: c.CaptureID, Summary: "the item's region changed 40%"}
+	if _, err := st.Resolve(ctx, store.ResolveInput{SessionID: id, ItemID: item, Status: store.StatusResolved, Summary: "warmer", Verification: v}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Reopen(ctx, id, item, "Still says Welcome back"); err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Store: st, Index: func() (*source.Index, string) { return nil, "no-project-dir" }}
+	md, err := b.Markdown(ctx, id, []string{item})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `  warning: reopened by the user after your fix: "Still says Welcome back"; your after-capture showed: the item's region changed 40%`
+	if !strings.Contains(md, want) {
+		t.Fatalf("prompt lacks %q:\n%s", want, md)
+	}
+	export, err := b.ExportMarkdown(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"What changed", "the item's region changed 40%", "reopened Still says Welcome back", "After screenshot"} {
+		if !strings.Contains(export, w) {
+			t.Errorf("export lacks %q", w)
+		}
+	}
+}

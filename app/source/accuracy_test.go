@@ -102,6 +102,64 @@ func accuracyCases(t *testing.T, project string) []accCase {
 	return cases
 }
 
+// accuracyOn runs the derived cases of one project and counts right-file-first
+// and top-3 hits.
+func accuracyOn(t *testing.T, project string) (n, first, top3, ambiguous int) {
+	t.Helper()
+	idx, err := Build(context.Background(), project)
+	if err != nil {
+		t.Fatalf("build %s: %v", project, err)
+	}
+	for _, c := range accuracyCases(t, project) {
+		q := Query{}
+		switch c.field {
+		case "text":
+			q.Text = c.value
+		case "cd":
+			q.ContentDescription = c.value
+		case "tag":
+			q.TestTag = c.value
+		}
+		if len(c.files) > 1 {
+			ambiguous++
+		}
+		got := idx.Match(q)
+		n++
+		var files []string
+		for _, cand := range got {
+			if len(files) == 0 || files[len(files)-1] != cand.File {
+				files = append(files, cand.File)
+			}
+		}
+		rank := -1
+		for i, f := range files {
+			if c.files[f] {
+				rank = i
+				break
+			}
+		}
+		if rank == 0 {
+			first++
+		}
+		if rank >= 0 && rank < 3 {
+			top3++
+		} else if testing.Verbose() {
+			t.Logf("MISS %s %s=%q want %v got %v", filepath.Base(project), c.field, c.value, keys(c.files), head(files, 3))
+		}
+	}
+	return n, first, top3, ambiguous
+}
+
+// TestAccuracyOnDemo runs always: the demo project's derived cases must all
+// keep their right file first.
+func TestAccuracyOnDemo(t *testing.T) {
+	n, first, top3, _ := accuracyOn(t, filepath.Join("..", "..", "examples", "trailhead"))
+	t.Logf("trailhead cases=%d first=%d top3=%d", n, first, top3)
+	if n < 50 || first != n || top3 != n {
+		t.Fatalf("demo accuracy: %d cases, first %d, top 3 %d; want every case first", n, first, top3)
+	}
+}
+
 func TestAccuracyOnRealProjects(t *testing.T) {
 	dir := os.Getenv("FIXTHIS_ACCURACY_DIR")
 	if dir == "" {
@@ -114,50 +172,9 @@ func TestAccuracyOnRealProjects(t *testing.T) {
 	total, first, top3, ambiguous := 0, 0, 0, 0
 	for _, settings := range projects {
 		project := filepath.Dir(settings)
-		idx, err := Build(context.Background(), project)
-		if err != nil {
-			t.Fatalf("build %s: %v", project, err)
-		}
-		pf, p3, n := 0, 0, 0
-		for _, c := range accuracyCases(t, project) {
-			q := Query{}
-			switch c.field {
-			case "text":
-				q.Text = c.value
-			case "cd":
-				q.ContentDescription = c.value
-			case "tag":
-				q.TestTag = c.value
-			}
-			if len(c.files) > 1 {
-				ambiguous++
-			}
-			got := idx.Match(q)
-			n++
-			var files []string
-			for _, cand := range got {
-				if len(files) == 0 || files[len(files)-1] != cand.File {
-					files = append(files, cand.File)
-				}
-			}
-			rank := -1
-			for i, f := range files {
-				if c.files[f] {
-					rank = i
-					break
-				}
-			}
-			if rank == 0 {
-				pf++
-			}
-			if rank >= 0 && rank < 3 {
-				p3++
-			} else if testing.Verbose() {
-				t.Logf("MISS %s %s=%q want %v got %v", filepath.Base(project), c.field, c.value, keys(c.files), head(files, 3))
-			}
-		}
+		n, pf, p3, amb := accuracyOn(t, project)
 		t.Logf("%-10s cases=%3d first=%3d top3=%3d", filepath.Base(project), n, pf, p3)
-		total, first, top3 = total+n, first+pf, top3+p3
+		total, first, top3, ambiguous = total+n, first+pf, top3+p3, ambiguous+amb
 	}
 	t.Logf("TOTAL cases=%d (%d shown by more than one file) first=%d (%.1f%%) top3=%d (%.1f%%)",
 		total, ambiguous, first, 100*float64(first)/float64(total), top3, 100*float64(top3)/float64(total))

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // generateProject writes a project of n Kotlin files over ten modules, each
@@ -226,6 +228,131 @@ func BenchmarkMatchResourceID(b *testing.B) {
 	for b.Loop() {
 		if c := idx.Match(q); len(c) == 0 || !strings.HasSuffix(c[0].File, "fragment_screen_2415.xml") || c[0].Owner != "Screen2415Fragment.onCreateView" {
 			b.Fatalf("wrong match %+v", c)
+		}
+	}
+}
+
+// fixthisBinary builds the command once per benchmark run, so the process
+// benchmarks time what a developer's shell runs.
+func fixthisBinary(b *testing.B) string {
+	b.Helper()
+	if bin := os.Getenv("FIXTHIS_BIN"); bin != "" {
+		abs, err := filepath.Abs(bin)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return abs // the binary `make bench` built
+	}
+	bin := filepath.Join(b.TempDir(), "fixthis")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Skipf("cannot build fixthis for the process benchmark: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runMatch runs one process and returns the CPU time it used (user + system),
+// which a busy shared machine inflates far less than wall time.
+func runMatch(b *testing.B, bin string, args ...string) time.Duration {
+	b.Helper()
+	cmd := exec.Command(bin, args...)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Screen2417.kt") {
+		b.Fatalf("fixthis %v: %v\n%s", args, err, out)
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// loopProcess runs the process b.N times and reports its CPU time per run
+// beside the wall time.
+func loopProcess(b *testing.B, bin string, args ...string) {
+	var cpu time.Duration
+	n := 0
+	for b.Loop() {
+		cpu += runMatch(b, bin, args...)
+		n++
+	}
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(n), "cpu-ms/op")
+}
+
+// BenchmarkProcessMatchWarmCache5000 is a whole `fixthis source match`
+// process on the 5,000-file project with the index cache in place: start,
+// read the cache, stat every file for changes, match, print.
+func BenchmarkProcessMatchWarmCache5000(b *testing.B) {
+	dir := benchProject(b)
+	bin := fixthisBinary(b)
+	args := []string{"source", "match", "--project-dir", dir, "--text", "Action 2417-2", "--activity", ".MainActivity"}
+	runMatch(b, bin, args...) // writes the cache
+	b.ResetTimer()
+	loopProcess(b, bin, args...)
+}
+
+// BenchmarkProcessMatchCold5000 is the same process without a cache: it
+// indexes the whole project first.
+func BenchmarkProcessMatchCold5000(b *testing.B) {
+	dir := benchProject(b)
+	bin := fixthisBinary(b)
+	args := []string{"source", "match", "--cache=false", "--project-dir", dir, "--text", "Action 2417-2", "--activity", ".MainActivity"}
+	b.ResetTimer()
+	loopProcess(b, bin, args...)
+}
+
+// BenchmarkUnmarshal5000 restores the cached index of the 5,000-file project
+// (the first step of a warm process).
+func BenchmarkUnmarshal5000(b *testing.B) {
+	dir := benchProject(b)
+	idx, err := Build(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := idx.Marshal()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(len(data))/1e6, "MB")
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Unmarshal(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestGenerateBenchProject writes the generated 5,000-file project to
+// FIXTHIS_GEN_DIR, for timing `fixthis source match` by hand.
+func TestGenerateBenchProject(t *testing.T) {
+	dir := os.Getenv("FIXTHIS_GEN_DIR")
+	if dir == "" {
+		t.Skip("set FIXTHIS_GEN_DIR to write the generated benchmark project there")
+	}
+	generateProject(t, dir, 5000)
+}
+
+// BenchmarkWarmMatch5000 is the in-process part of a warm `fixthis source
+// match`: restore the cached index, look for changed files, match.
+func BenchmarkWarmMatch5000(b *testing.B) {
+	dir := benchProject(b)
+	idx, err := Build(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := idx.Marshal()
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := Query{Text: "Action 2417-2", Activity: ".MainActivity"}
+	b.ResetTimer()
+	for b.Loop() {
+		warm, err := Unmarshal(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := warm.Refresh(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		if c := warm.Match(q); len(c) == 0 {
+			b.Fatal("no match")
 		}
 	}
 }

@@ -59,6 +59,46 @@ func (s *kotlinScan) fun(j int, annotations []string) {
 	})
 }
 
+// javaKeywords precede a parenthesis without declaring a method.
+var javaKeywords = map[string]bool{"new": true, "return": true, "else": true, "throw": true, "case": true, "if": true,
+	"for": true, "while": true, "switch": true, "catch": true, "synchronized": true, "do": true, "try": true}
+
+// javaMethod records `Type name(…) [throws …] {…}` as a function span, so
+// layout and view-id references in Java name their method as Kotlin's do
+// (SettingsActivity.onCreate). i and j bound the name.
+func (s *kotlinScan) javaMethod(i, j int, name string) {
+	c := s.m.Code
+	if javaKeywords[name] {
+		return
+	}
+	k := s.skipSpace(j)
+	if k >= len(c) || c[k] != '(' {
+		return
+	}
+	p := s.prevNonSpace(i)
+	if p < 0 || !(isIdentPart(c[p]) || c[p] == '>' || c[p] == ']') {
+		return // a call or an expression, not a declaration with a return type
+	}
+	q := p
+	for q >= 0 && isIdentPart(c[q]) {
+		q--
+	}
+	if javaKeywords[string(c[q+1:p+1])] {
+		return
+	}
+	k = s.skipSpace(s.matchBracket(k, '(', ')'))
+	if k+6 < len(c) && string(c[k:k+6]) == "throws" {
+		for k < len(c) && c[k] != '{' && c[k] != ';' {
+			k++
+		}
+	}
+	if k >= len(c) || c[k] != '{' {
+		return // abstract or interface method
+	}
+	end := s.matchBracket(k, '{', '}')
+	s.funs = append(s.funs, span{name, s.lineOf(i), s.lineOf(max(end-1, i))})
+}
+
 // body returns the offset just after a function body that starts at or after
 // k: a `{…}` block, or an `= expression` that ends at a line break outside any
 // bracket where the next line does not continue the expression.
@@ -165,16 +205,23 @@ func (s *kotlinScan) class(j int) {
 		if c[k] == ':' {
 			break
 		}
+		// Java: `class X extends Base`.
+		if c[k] == 'e' && k+7 < len(c) && string(c[k:k+7]) == "extends" && !isIdentPart(c[k-1]) && !isIdentPart(c[k+7]) {
+			k += 6
+			break
+		}
 	}
-	if k >= len(c) || c[k] != ':' {
+	if k >= len(c) || c[k] != ':' && c[k] != 's' {
 		return
 	}
 	for k < len(c) && c[k] != '{' && k-start < 400 {
 		if isIdentStart(c[k]) {
 			var base string
 			base, k = s.ident(k)
-			if activityBases[base] {
-				s.fi.Activities = append(s.fi.Activities, Activity{Name: name, Line: s.lineOf(j)})
+			// The platform bases, or an app's own base activity
+			// (KiwixMainActivity : CoreMainActivity).
+			if activityBases[base] || strings.HasSuffix(base, "Activity") {
+				s.fi.Activities = append(s.fi.Activities, Activity{Name: name, Line: s.lineOf(j), Base: base})
 				return
 			}
 			continue

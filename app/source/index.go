@@ -7,7 +7,6 @@ package source
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,17 +26,26 @@ type Index struct {
 	files   map[string]*FileIndex
 	// byValue maps a normalised string to the entries showing it.
 	byValue map[string][]posting
-	// byKey maps "res:x" (code or layouts using R.string.x), "xml:x" (its
-	// values), "ref:NAME" (code passing constant NAME), "id:x" (layout
-	// elements with android:id x), "idref:x" (code reaching view x) and
-	// "lay:kind/x" (code or <include> inflating layout x) to entries.
-	byKey map[string][]posting
+	// byKey maps a reference to the entries making it: {kindStringRes, x}
+	// (code or layouts using R.string.x), {kindRef, NAME} (code passing
+	// constant NAME), {kindViewID, x} (layout elements with android:id x),
+	// {kindIDRef, x} (code reaching view x) and {kindLayoutRef, kind/x} (code
+	// or <include> inflating layout x).
+	byKey map[refKey][]posting
 	// templated holds entries whose value has template holes; they are matched
 	// by scanning, since a hole can stand for any text.
 	templated []templatedPosting
 	defs      map[string][]posting // composable name → file + def index (entry field)
 	calls     map[string][]posting // composable-looking name → file + call index
-	buildTime time.Duration
+	// classFiles and layoutFiles find the file declaring a class or a
+	// layout-like resource ("layout/main", "xml/prefs"), for reachable.
+	classFiles  map[string][]*FileIndex
+	layoutFiles map[string][]*FileIndex
+	// reachCache holds reachable's answer per Activity; any change to the
+	// files clears it. reachMu guards it, since Match runs under the read lock.
+	reachMu    sync.Mutex
+	reachCache map[string]map[*FileIndex]bool
+	buildTime  time.Duration
 }
 
 type posting struct {
@@ -123,7 +131,8 @@ func Build(ctx context.Context, dir string) (*Index, error) {
 func newIndex(root string) *Index {
 	return &Index{
 		root: root, files: map[string]*FileIndex{}, byValue: map[string][]posting{},
-		byKey: map[string][]posting{}, defs: map[string][]posting{}, calls: map[string][]posting{},
+		byKey: map[refKey][]posting{}, defs: map[string][]posting{}, calls: map[string][]posting{},
+		classFiles: map[string][]*FileIndex{}, layoutFiles: map[string][]*FileIndex{},
 	}
 }
 
@@ -205,6 +214,13 @@ func packageName(src []byte) string {
 // addFile links a parsed file into the lookup maps.
 func (idx *Index) addFile(fi *FileIndex) {
 	idx.files[fi.Path] = fi
+	idx.reachCache = nil
+	for _, c := range fi.Classes {
+		idx.classFiles[c] = append(idx.classFiles[c], fi)
+	}
+	if fi.Layout != "" {
+		idx.layoutFiles[fi.Layout] = append(idx.layoutFiles[fi.Layout], fi)
+	}
 	for i, e := range fi.Entries {
 		p := posting{fi, int32(i)}
 		switch e.Kind {
@@ -217,7 +233,7 @@ func (idx *Index) addFile(fi *FileIndex) {
 				idx.byValue[k] = append(idx.byValue[k], p)
 			}
 		}
-		if k := entryKey(e); k != "" {
+		if k, ok := entryKey(e); ok {
 			idx.byKey[k] = append(idx.byKey[k], p)
 		}
 	}
@@ -229,35 +245,32 @@ func (idx *Index) addFile(fi *FileIndex) {
 	}
 }
 
-// entryKey is the byKey key an entry is filed under, or "".
-func entryKey(e Entry) string {
+// refKey is a byKey key: an entry kind and the name it refers to (a struct,
+// so filing an entry allocates no key string).
+type refKey struct {
+	kind uint8
+	name string
+}
+
+// entryKey is the byKey key an entry is filed under, if any.
+func entryKey(e Entry) (refKey, bool) {
 	switch e.Kind {
-	case kindStringRes:
-		return "res:" + e.Key
-	case kindXMLString:
-		return "xml:" + e.Key
-	case kindRef:
-		return "ref:" + e.Key
-	case kindViewID:
-		return "id:" + e.Key
-	case kindIDRef:
-		return "idref:" + e.Key
-	case kindLayoutRef:
-		return "lay:" + e.Key
+	case kindStringRes, kindRef, kindViewID, kindIDRef, kindLayoutRef:
+		return refKey{e.Kind, e.Key}, true
 	}
-	return ""
+	return refKey{}, false
 }
 
 // removeFile unlinks a file; only the lists it appears in are touched, which
 // keeps an update proportional to the file, not the project.
 func (idx *Index) removeFile(fi *FileIndex) {
 	delete(idx.files, fi.Path)
-	drop := func(m map[string][]posting, k string) {
-		ps := m[k]
-		kept := ps[:0]
-		for _, p := range ps {
-			if p.file != fi {
-				kept = append(kept, p)
+	idx.reachCache = nil
+	dropFile := func(m map[string][]*FileIndex, k string) {
+		kept := m[k][:0]
+		for _, f := range m[k] {
+			if f != fi {
+				kept = append(kept, f)
 			}
 		}
 		if len(kept) == 0 {
@@ -266,6 +279,13 @@ func (idx *Index) removeFile(fi *FileIndex) {
 			m[k] = kept
 		}
 	}
+	for _, c := range fi.Classes {
+		dropFile(idx.classFiles, c)
+	}
+	if fi.Layout != "" {
+		dropFile(idx.layoutFiles, fi.Layout)
+	}
+	drop := func(m map[string][]posting, k string) { dropPostings(m, k, fi) }
 	templated := false
 	for _, e := range fi.Entries {
 		if e.Templated || strings.Contains(e.Value, templateMark) {
@@ -273,8 +293,8 @@ func (idx *Index) removeFile(fi *FileIndex) {
 		} else if k := normalize(e.Value); k != "" {
 			drop(idx.byValue, k)
 		}
-		if k := entryKey(e); k != "" {
-			drop(idx.byKey, k)
+		if k, ok := entryKey(e); ok {
+			dropPostings(idx.byKey, k, fi)
 		}
 	}
 	if templated {
@@ -332,47 +352,18 @@ func (idx *Index) Stats() Stats {
 	return st
 }
 
-// snapshot is the serialised form; lookup maps are rebuilt on load.
-type snapshot struct {
-	Version int
-	Root    string
-	Reason  string
-	Modules []module
-	Files   []*FileIndex
-}
-
-// Version 2 added layout files and view references.
-const snapshotVersion = 2
-
-// Marshal serialises the index so the app can cache it between runs.
-func (idx *Index) Marshal() ([]byte, error) {
-	idx.mu.RLock()
-	defer idx.mu.RUnlock()
-	snap := snapshot{Version: snapshotVersion, Root: idx.root, Reason: idx.reason, Modules: idx.modules}
-	for _, fi := range idx.files {
-		snap.Files = append(snap.Files, fi)
+// dropPostings removes fi's postings under key k.
+func dropPostings[K comparable](m map[K][]posting, k K, fi *FileIndex) {
+	ps := m[k]
+	kept := ps[:0]
+	for _, p := range ps {
+		if p.file != fi {
+			kept = append(kept, p)
+		}
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&snap); err != nil {
-		return nil, fmt.Errorf("encode source index: %w", err)
+	if len(kept) == 0 {
+		delete(m, k)
+	} else {
+		m[k] = kept
 	}
-	return buf.Bytes(), nil
-}
-
-// Unmarshal restores an index written by Marshal. Call Refresh afterwards to
-// pick up files that changed while it sat in the cache.
-func Unmarshal(data []byte) (*Index, error) {
-	var snap snapshot
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&snap); err != nil {
-		return nil, fmt.Errorf("decode source index: %w", err)
-	}
-	if snap.Version != snapshotVersion {
-		return nil, fmt.Errorf("decode source index: version %d, want %d", snap.Version, snapshotVersion)
-	}
-	idx := newIndex(snap.Root)
-	idx.reason, idx.modules = snap.Reason, snap.Modules
-	for _, fi := range snap.Files {
-		idx.addFile(fi)
-	}
-	return idx, nil
 }

@@ -21,6 +21,7 @@ const (
 	kindViewID                     // android:id="@+id/x" in a layout; Key holds idKey(x), Value the element
 	kindLayoutRef                  // R.layout.x, XBinding.inflate, <include layout>; Key holds layoutKey
 	kindIDRef                      // R.id.x or binding.x in code; Key holds idKey(x)
+	kindClassRef                   // a class a layout-like file names (custom view, hosted fragment); Key holds its simple name
 )
 
 // Entry is one piece of indexed evidence at a line of a file.
@@ -61,6 +62,9 @@ type Call struct {
 type Activity struct {
 	Name string
 	Line int32
+	// Base is the class it extends; an app's own base activity shows part of
+	// every screen that extends it (a drawer, a toolbar).
+	Base string
 }
 
 var activityBases = map[string]bool{
@@ -85,12 +89,18 @@ type kotlinScan struct {
 	consumed map[int]bool // literal starts already classified
 	funs     []span       // non-composable functions
 	classes  []span       // classes and named objects
+	refs     map[string]bool
+	java     bool // Java source: methods are declared without `fun`
 }
 
 // extractKotlin indexes one Kotlin file's source.
 func extractKotlin(fi *FileIndex, src []byte) {
-	s := &kotlinScan{src: src, m: maskKotlin(src), lines: lineStarts(src), fi: fi, consumed: map[int]bool{}}
+	s := &kotlinScan{src: src, m: maskKotlin(src), lines: lineStarts(src), fi: fi, consumed: map[int]bool{},
+		java: strings.HasSuffix(fi.Path, ".java")}
 	s.scan()
+	for _, c := range s.classes {
+		s.fi.Classes = append(s.fi.Classes, c.name)
+	}
 	s.literals()
 	s.assignOwners()
 	s.linkOwners()
@@ -212,9 +222,16 @@ func (s *kotlinScan) scan() {
 					s.add(Entry{Kind: kindRole, Value: role}, i)
 				}
 			}
-		case "R":
-			s.resource(i, j)
+		case "string", "plurals", "array":
+			// `import …R.string` then `string.x`.
+			if j+1 < len(c) && c[j] == '.' && isIdentStart(c[j+1]) && (i == 0 || c[i-1] != '.' && !isIdentPart(c[i-1])) {
+				key, _ := s.ident(j + 1)
+				s.stringRef(i, key)
+			}
 		default:
+			if resourceClass(name) {
+				s.resource(i, j)
+			}
 			if kind, ok := textParams[name]; ok {
 				s.namedArg(j, kind)
 			} else if textCalls[name] {
@@ -222,9 +239,13 @@ func (s *kotlinScan) scan() {
 			}
 			if ch >= 'A' && ch <= 'Z' {
 				s.call(i, j, name)
+				s.ref(j, name)
 			}
 			if strings.HasSuffix(name, "inding") {
 				s.binding(j, name)
+			}
+			if s.java {
+				s.javaMethod(i, j, name)
 			}
 		}
 		i = j
@@ -282,12 +303,22 @@ func (s *kotlinScan) value(k int, kind uint8) {
 	s.add(Entry{Kind: kindRef, Ctx: kind, Key: name}, k)
 }
 
-// resource handles R.string.x and decides whether it feeds a
-// contentDescription (looking back past `stringResource(id =` to `name =`).
+// resource handles R.string.x (also Res.string.x, aliases and a qualified
+// com.app.R.string.x, but not the framework's android.R) and layout-like
+// references.
 func (s *kotlinScan) resource(i, j int) {
 	c := s.m.Code
-	if i > 0 && (isIdentPart(c[i-1]) || c[i-1] == '.') {
+	if i > 0 && isIdentPart(c[i-1]) {
 		return
+	}
+	if i > 0 && c[i-1] == '.' {
+		q := i - 2
+		for q >= 0 && isIdentPart(c[q]) {
+			q--
+		}
+		if string(c[q+1:i-1]) == "android" {
+			return
+		}
 	}
 	rest := c[j:]
 	var key string
@@ -296,11 +327,12 @@ func (s *kotlinScan) resource(i, j int) {
 		key, _ = s.ident(j + len(".string."))
 	case bytes.HasPrefix(rest, []byte(".plurals.")):
 		key, _ = s.ident(j + len(".plurals."))
-	case bytes.HasPrefix(rest, []byte(".layout.")):
-		s.layoutRef("layout", j+len(".layout."), i)
-		return
-	case bytes.HasPrefix(rest, []byte(".menu.")):
-		s.layoutRef("menu", j+len(".menu."), i)
+	case bytes.HasPrefix(rest, []byte(".array.")):
+		key, _ = s.ident(j + len(".array."))
+	case bytes.HasPrefix(rest, []byte(".layout.")), bytes.HasPrefix(rest, []byte(".menu.")),
+		bytes.HasPrefix(rest, []byte(".xml.")), bytes.HasPrefix(rest, []byte(".navigation.")):
+		kind, _ := s.ident(j + 1)
+		s.layoutRef(kind, j+len(kind)+2, i)
 		return
 	case bytes.HasPrefix(rest, []byte(".id.")):
 		if id, _ := s.ident(j + len(".id.")); id != "" {
@@ -310,6 +342,21 @@ func (s *kotlinScan) resource(i, j int) {
 	default:
 		return
 	}
+	s.stringRef(i, key)
+}
+
+// resourceClass reports whether name is a generated resource class: R, the
+// Compose Multiplatform Res, or an import alias of either (searchR, UiRes).
+func resourceClass(name string) bool {
+	return name == "R" || name == "Res" || len(name) > 1 && (strings.HasSuffix(name, "R") || strings.HasSuffix(name, "Res")) &&
+		name[len(name)-2] >= 'a' && name[len(name)-2] <= 'z'
+}
+
+// stringRef records a string resource reference starting at i and decides
+// whether it feeds a contentDescription (looking back past
+// `stringResource(id =` to `name =`).
+func (s *kotlinScan) stringRef(i int, key string) {
+	c := s.m.Code
 	if key == "" {
 		return
 	}
@@ -338,18 +385,25 @@ func (s *kotlinScan) resource(i, j int) {
 		for q >= 0 && isIdentPart(c[q]) {
 			q--
 		}
-		if strings.HasSuffix(string(c[q+1:e]), "tringResource") {
+		// stringResource(…), getString(…), getText(…), getQuantityString(…):
+		// what matters is what the resolved text is passed to.
+		if name := string(c[q+1 : e]); strings.HasSuffix(name, "tringResource") || strings.HasPrefix(name, "get") &&
+			(strings.HasSuffix(name, "String") || strings.HasSuffix(name, "Text")) {
 			p = s.prevNonSpace(q + 1)
 		}
 	}
-	if p >= 0 && c[p] == '=' {
+	if p >= 0 && (c[p] == '=' || c[p] == '(') {
 		q := s.prevNonSpace(p)
 		e := q + 1
 		for q >= 0 && isIdentPart(c[q]) {
 			q--
 		}
-		if k, ok := textParams[string(c[q+1:e])]; ok {
+		name := string(c[q+1 : e])
+		if k, ok := textParams[name]; ok && c[p] == '=' {
 			ctx = k
+		}
+		if c[p] == '(' && name == "setContentDescription" {
+			ctx = kindCD // Java's view.setContentDescription(getString(R.string.x))
 		}
 	}
 	s.add(Entry{Kind: kindStringRes, Ctx: ctx, Key: key}, i)

@@ -32,11 +32,17 @@ func layoutOf(p string) (string, bool) {
 	if q, _, ok := strings.Cut(kind, "-"); ok {
 		kind = q // layout-land, layout-sw600dp, menu-v21, …
 	}
-	if kind != "layout" && kind != "menu" {
+	if !layoutKinds[kind] {
 		return "", false
 	}
 	return layoutKey(kind, strings.TrimSuffix(path.Base(p), ".xml")), true
 }
+
+// layoutKinds are the resource folders indexed like layouts: what each
+// element declares sits at its start tag. xml/ holds PreferenceScreens (and
+// other XML whose text attributes are indexed alike), navigation/ the
+// destinations a NavHost shows.
+var layoutKinds = map[string]bool{"layout": true, "menu": true, "xml": true, "navigation": true}
 
 // qualifiedLayout reports whether a layout file sits in a qualified folder
 // (layout-land, layout-v21), which ranks after the default variant on ties.
@@ -101,7 +107,18 @@ const (
 var layoutTextAttrs = map[string]uint8{
 	"text": kindText, "hint": kindText, "title": kindText, "subtitle": kindText,
 	"contentDescription": kindCD,
+	// Preferences: the summary line, the two-state summaries of switches and
+	// check boxes, and their dialogs; navigation destinations: the label the
+	// toolbar shows.
+	"summary": kindText, "summaryOn": kindText, "summaryOff": kindText, "dialogTitle": kindText,
+	"dialogMessage": kindText, "positiveButtonText": kindText, "negativeButtonText": kindText,
+	"label": kindText, "queryHint": kindText, "helperText": kindText, "placeholderText": kindText,
+	"tooltipText": kindCD, "navigationContentDescription": kindCD,
 }
+
+// classAttrs name the class a layout element stands for or hosts: a
+// <fragment android:name>, a preference's app:fragment, a nav destination.
+var classAttrs = map[string]bool{"name": true, "fragment": true, "class": true}
 
 var bindingStringRef = regexp.MustCompile(`@string/(\w+)`)
 
@@ -118,6 +135,7 @@ func extractLayout(fi *FileIndex, src []byte) error {
 	}
 	dec := xml.NewDecoder(bytes.NewReader(src))
 	dec.Strict = false
+	root := true
 	for {
 		off := int(dec.InputOffset())
 		tok, err := dec.Token()
@@ -131,6 +149,15 @@ func extractLayout(fi *FileIndex, src []byte) error {
 		if !ok {
 			continue
 		}
+		if root {
+			root = false
+			// res/xml also holds widget, shortcut and backup descriptors,
+			// whose labels are not on any screen: only preference
+			// hierarchies are indexed there.
+			if strings.HasPrefix(fi.Layout, "xml/") && !strings.Contains(se.Name.Local, "Preference") {
+				return nil
+			}
+		}
 		if i := bytes.IndexByte(src[min(off, len(src)):], '<'); i >= 0 {
 			off += i
 		}
@@ -139,6 +166,10 @@ func extractLayout(fi *FileIndex, src []byte) error {
 			e.Line, e.Owner = line, -1
 			e.LineHash = hashLine(lineText(src, lines, int(line)))
 			fi.Entries = append(fi.Entries, e)
+		}
+		if strings.Contains(se.Name.Local, ".") {
+			// A custom view: its class draws what the attributes configure.
+			add(Entry{Kind: kindClassRef, Key: simpleClass(se.Name.Local)})
 		}
 		for _, a := range se.Attr {
 			ns := a.Name.Space
@@ -152,14 +183,27 @@ func extractLayout(fi *FileIndex, src []byte) error {
 				if key := layoutIDKey(a.Value); key != "" {
 					add(Entry{Kind: kindViewID, Key: key, Value: se.Name.Local})
 				}
+			case (android || ns == nsApp || ns == "app" || ns == "") && classAttrs[a.Name.Local] && strings.Contains(a.Value, "."):
+				add(Entry{Kind: kindClassRef, Key: simpleClass(a.Value)})
 			case android || ns == nsApp || ns == "app":
 				if ctx, ok := layoutTextAttrs[a.Name.Local]; ok {
 					layoutText(a.Value, ctx, add)
 					continue
 				}
+				if key, ok := strings.CutPrefix(a.Value, "@string/"); ok && !hiddenAttr(a.Name.Local) {
+					// A custom view attribute (app:cardTitle="@string/x"):
+					// the view shows the string, unless the name says it
+					// is read aloud (app:navigationContentDescription).
+					ctx := kindText
+					if strings.Contains(a.Name.Local, "ContentDescription") {
+						ctx = kindCD
+					}
+					add(Entry{Kind: kindStringRes, Ctx: ctx, Key: key})
+					continue
+				}
 				// app:menu="@menu/drawer", app:headerLayout, ViewStub's
 				// android:layout: this layout's owner shows those too.
-				for _, kind := range []string{"layout", "menu"} {
+				for _, kind := range []string{"layout", "menu", "navigation", "xml"} {
 					if name, ok := strings.CutPrefix(a.Value, "@"+kind+"/"); ok {
 						add(Entry{Kind: kindLayoutRef, Key: layoutKey(kind, name)})
 					}
@@ -167,6 +211,22 @@ func extractLayout(fi *FileIndex, src []byte) error {
 			}
 		}
 	}
+}
+
+// hiddenAttr names attributes whose string is never shown: layout behaviour
+// class names, autofill hints, preference keys and dependencies.
+func hiddenAttr(name string) bool {
+	return strings.HasPrefix(name, "layout_") || strings.HasPrefix(name, "autofill") ||
+		name == "key" || name == "dependency" || name == "defaultValue" || name == "entryValues"
+}
+
+// simpleClass is the last segment of a class name ("a.b.Outer$Inner" → "Inner").
+func simpleClass(v string) string {
+	v = strings.TrimSpace(v)
+	if i := strings.LastIndexAny(v, ".$"); i >= 0 {
+		v = v[i+1:]
+	}
+	return v
 }
 
 // layoutIDKey turns "@+id/x", "@id/x" or "@android:id/x" into an index key.

@@ -90,8 +90,24 @@ const (
 	// that string on that view, unlike R.string.x in code, which may feed a
 	// dialog or a toast.
 	layoutTextWeight = 1.0
-	// layoutActivityBoost: the selected screen's Activity inflates the layout.
+	// layoutActivityBoost: the selected screen's Activity shows the file (it
+	// inflates the layout, hosts the fragment, calls the composable).
 	layoutActivityBoost = 0.15
+	// stringDefWeight: a strings.xml line matching the text; below any use
+	// (stringDefUsedWeight) once a use exists. localizedPenalty keeps a
+	// values-xx/ file below the default values/ one.
+	stringDefWeight     = 0.45
+	stringDefUsedWeight = 0.3
+	localizedPenalty    = 0.9
+	// selfLayoutPenalty: a custom view's own layout (inflated into the view
+	// itself) is shared by every instance; the instance's attributes in the
+	// including layout say what this one shows.
+	selfLayoutPenalty = 0.6
+	// frameworkIDWeight: a framework id (android:id/title) in an app layout.
+	frameworkIDWeight = 0.3
+	// otherIDPenalty: text on a layout element whose android:id differs from
+	// the selected node's resource-id belongs to another view.
+	otherIDPenalty = 0.6
 )
 
 // normalize makes screen text and source text comparable: case folded,
@@ -103,6 +119,9 @@ func normalize(s string) string { return fold(s, false) }
 func fold(s string, keepEdges bool) string {
 	if s == "" {
 		return ""
+	}
+	if r, ok := foldASCII(s, keepEdges); ok {
+		return r
 	}
 	var b strings.Builder
 	space := false
@@ -124,6 +143,34 @@ func fold(s string, keepEdges bool) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+// foldASCII is fold for plain ASCII text, the common case, without decoding
+// runes; ok is false when s holds anything else.
+func foldASCII(s string, keepEdges bool) (string, bool) {
+	buf := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80:
+			return "", false
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			space = len(buf) > 0 || keepEdges
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space {
+			buf = append(buf, ' ')
+			space = false
+		}
+		buf = append(buf, c)
+	}
+	if space && keepEdges {
+		buf = append(buf, ' ')
+	}
+	return string(buf), true
 }
 
 // templateParts splits a templated value into its normalised literal parts,
@@ -172,6 +219,18 @@ func templateMatches(parts []string, t string) bool {
 	return true
 }
 
+// templateScale weighs a template match by how much of the text its literal
+// parts spell out: "Session starting in %s minutes" explains "Session
+// starting in 5 minutes" better than "%s minutes" does.
+func templateScale(parts []string, t string) float64 {
+	lit := 0
+	for _, p := range parts {
+		lit += len(strings.TrimSpace(p))
+	}
+	cover := min(1, float64(lit)/float64(max(1, len(t))))
+	return 0.6 + 0.25*cover
+}
+
 // hit is one piece of evidence at one location.
 type hit struct {
 	file   *FileIndex
@@ -211,7 +270,7 @@ func (idx *Index) lookup(value string, sg signal) []hit {
 	}
 	for _, tp := range idx.templated {
 		if templateMatches(tp.parts, k) {
-			hits = idx.expand(hits, tp.posting, sg, 0.8)
+			hits = idx.expand(hits, tp.posting, sg, templateScale(tp.parts, k))
 		}
 	}
 	return hits
@@ -236,9 +295,20 @@ func (idx *Index) expand(hits []hit, p posting, sg signal, scale float64) []hit 
 	case kindLiteral:
 		at(p.file, e, pick(sg, TokLiteral), 0.55, nil)
 	case kindXMLString:
-		at(p.file, e, pick(sg, TokStringRes), 0.45, nil)
+		uses := idx.byKey[refKey{kindStringRes, e.Key}]
+		// The definition is where the words live, not where the screen is:
+		// with a use in code or a layout it ranks below every use, and a
+		// translation (values-de/) below the default values/.
+		w := stringDefWeight
+		if len(uses) > 0 {
+			w = stringDefUsedWeight
+		}
+		if localizedValues(p.file.Path) {
+			w *= localizedPenalty
+		}
+		at(p.file, e, pick(sg, TokStringRes), w, nil)
 		res := p
-		for _, u := range idx.byKey["res:"+e.Key] {
+		for _, u := range uses {
 			ue := u.file.Entries[u.n]
 			w := 0.95
 			if ue.Ctx != sg.ctx {
@@ -254,7 +324,7 @@ func (idx *Index) expand(hits []hit, p posting, sg signal, scale float64) []hit 
 		}
 	case kindConst:
 		at(p.file, e, pick(sg, TokLiteral), 0.5, nil)
-		for _, u := range idx.byKey["ref:"+e.Key] {
+		for _, u := range idx.byKey[refKey{kindRef, e.Key}] {
 			ue := u.file.Entries[u.n]
 			w := 0.95
 			if ue.Ctx != sg.ctx {
@@ -287,4 +357,15 @@ func (idx *Index) convention(tag string) []hit {
 		hits = append(hits, hit{p.file, d.Line, p.n, TokCompTag, 0.9, nil})
 	}
 	return hits
+}
+
+// IsStringsDefinition reports whether a candidate file is a string resource
+// file (values*/strings.xml and the like): where words are defined, never the
+// screen to edit.
+func IsStringsDefinition(file string) bool { return isStringsFile(file) }
+
+// Confident reports whether the best candidate is worth presenting as the
+// place to edit: a use (code or layout), graded above low.
+func Confident(cands []Candidate) bool {
+	return len(cands) > 0 && !isStringsFile(cands[0].File) && cands[0].Confidence != "low"
 }

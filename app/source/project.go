@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -25,7 +26,12 @@ type FileIndex struct {
 	Defs       []Def
 	Calls      []Call
 	Activities []Activity
-	Package    string
+	// Classes names the classes and objects declared in a code file; Refs the
+	// capitalised names its code uses (calls, `Name.x`, `Name::x`), once each.
+	// Together they link an Activity to the fragments and composables it shows.
+	Classes []string
+	Refs    []string
+	Package string
 	// Layout is set for res/layout*/ and res/menu*/ files: layoutKey of the
 	// file, which code references (R.layout.x, XBinding) resolve to.
 	Layout string
@@ -241,19 +247,33 @@ func discover(ctx context.Context, root string, mods []module) ([]sourceFile, er
 	return files, nil
 }
 
-// wanted reports whether a path is a file the index reads.
+// wanted reports whether a path is a file the index reads: Kotlin and Java
+// code, layout-like resources, and string resources (strings.xml and other
+// values files named for strings or plurals, under res/ or composeResources/).
 func wanted(p string) bool {
-	if strings.HasSuffix(p, ".kt") || strings.HasSuffix(p, ".kts") {
+	if strings.HasSuffix(p, ".kt") || strings.HasSuffix(p, ".kts") || strings.HasSuffix(p, ".java") {
 		return true
 	}
 	if _, ok := layoutOf(p); ok {
 		return true
 	}
-	if filepath.Base(p) != "strings.xml" {
+	return isStringsFile(p)
+}
+
+func isStringsFile(p string) bool {
+	base := filepath.Base(p)
+	if !strings.HasSuffix(base, ".xml") || !strings.Contains(base, "string") && !strings.Contains(base, "plural") {
 		return false
 	}
 	dir := filepath.Base(filepath.Dir(p))
 	return dir == "values" || strings.HasPrefix(dir, "values-")
+}
+
+// localizedValues reports whether a strings file sits in a qualified values
+// folder (values-de, values-night): a translation or variant, which never
+// ranks above the default values/ file.
+func localizedValues(p string) bool {
+	return strings.HasPrefix(path.Base(path.Dir(p)), "values-")
 }
 
 // extractStrings indexes <string name="x">value</string> entries.
@@ -264,6 +284,8 @@ func extractStrings(fi *FileIndex, src []byte) error {
 	}
 	dec := xml.NewDecoder(bytes.NewReader(src))
 	dec.Strict = false
+	dec.Entity = docEntities(src)
+	group := ""
 	for {
 		off := dec.InputOffset()
 		tok, err := dec.Token()
@@ -273,15 +295,30 @@ func extractStrings(fi *FileIndex, src []byte) error {
 		if err != nil {
 			return fmt.Errorf("parse %s: %w", fi.Path, err)
 		}
+		if ee, ok := tok.(xml.EndElement); ok && (ee.Name.Local == "plurals" || ee.Name.Local == "string-array") {
+			group = ""
+		}
 		se, ok := tok.(xml.StartElement)
-		if !ok || se.Name.Local != "string" {
+		if !ok {
 			continue
 		}
-		var name string
-		for _, a := range se.Attr {
-			if a.Name.Local == "name" {
-				name = a.Value
+		switch se.Name.Local {
+		case "plurals", "string-array":
+			// Each <item> of a plural or array is a string the device may
+			// show under the parent's name (R.plurals.x, R.array.x).
+			group = attr(se, "name")
+			continue
+		case "string":
+		case "item":
+			if group == "" {
+				continue
 			}
+		default:
+			continue
+		}
+		name := attr(se, "name")
+		if se.Name.Local == "item" {
+			name = group
 		}
 		var body struct {
 			Inner string `xml:",innerxml"`
@@ -291,17 +328,58 @@ func extractStrings(fi *FileIndex, src []byte) error {
 		}
 		line := lineAt(off)
 		// The start tag may follow leading white space on the offset's line.
-		for int(line) < len(lines) && !bytes.Contains(lineText(src, lines, int(line)), []byte("<string")) {
+		for int(line) < len(lines) && !bytes.Contains(lineText(src, lines, int(line)), []byte("<"+se.Name.Local)) {
 			line++
 		}
 		fi.Entries = append(fi.Entries, Entry{
-			Kind: kindXMLString, Key: name, Value: androidString(body.Inner),
+			Kind: kindXMLString, Key: name, Value: androidString(expandEntities(body.Inner, dec.Entity)),
 			Line: line, Owner: -1, LineHash: hashLine(lineText(src, lines, int(line))),
 		})
 	}
 }
 
 var xmlTags = regexp.MustCompile(`<[^>]*>`)
+
+// resourceEscapes decodes XML entities and Android's backslash escapes; built
+// once, since building a replacer costs more than using it.
+var resourceEscapes = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&apos;", "'",
+	`\'`, "'", `\"`, `"`, `\n`, "\n", `\t`, "\t", `\@`, "@", `\?`, "?")
+
+func attr(se xml.StartElement, name string) string {
+	for _, a := range se.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+var entityDecl = regexp.MustCompile(`<!ENTITY\s+([\w.-]+)\s+"([^"]*)"\s*>`)
+
+// expandEntities replaces declared &NAME; references in raw inner XML.
+func expandEntities(inner string, ents map[string]string) string {
+	if len(ents) == 0 || !strings.Contains(inner, "&") {
+		return inner
+	}
+	for k, v := range ents {
+		inner = strings.ReplaceAll(inner, "&"+k+";", v)
+	}
+	return inner
+}
+
+// docEntities reads the internal DTD's <!ENTITY NAME "value"> declarations,
+// which some apps use to spell their name once (&APP_NAME;) across strings.
+func docEntities(src []byte) map[string]string {
+	head := src[:min(len(src), 4096)]
+	if !bytes.Contains(head, []byte("<!DOCTYPE")) {
+		return nil
+	}
+	m := map[string]string{}
+	for _, e := range entityDecl.FindAllSubmatch(src, -1) {
+		m[string(e[1])] = string(e[2])
+	}
+	return m
+}
 
 // androidString turns a resource value into the text a device shows: markup
 // dropped, entities and Android escapes decoded, surrounding quotes removed.
@@ -310,9 +388,7 @@ func androidString(inner string) string {
 	if strings.HasPrefix(s, "<![CDATA[") {
 		s = strings.TrimSuffix(strings.TrimPrefix(s, "<![CDATA["), "]]>")
 	}
-	r := strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&apos;", "'",
-		`\'`, "'", `\"`, `"`, `\n`, "\n", `\t`, "\t", `\@`, "@", `\?`, "?")
-	s = r.Replace(s)
+	s = resourceEscapes.Replace(s)
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		s = s[1 : len(s)-1]
 	}

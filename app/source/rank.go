@@ -96,9 +96,23 @@ func (idx *Index) Match(q Query) []Candidate {
 		}
 	}
 	idx.nearby(q, locs, get)
+	ridKey := ""
+	if strings.TrimSpace(q.ResourceID) != "" {
+		ridKey = resourceIDKey(q.ResourceID)
+	}
 	for _, l := range locs {
+		if ridKey != "" && l.file.Layout != "" && otherViewID(l.file, l.line, ridKey) {
+			for _, f := range []string{"text", "cd"} {
+				if w, ok := l.signals[f]; ok {
+					l.signals[f] = w * otherIDPenalty
+				}
+			}
+		}
 		for _, w := range l.signals {
 			l.score += w
+		}
+		if l.file.Layout != "" && idx.selfInflated(l.file) {
+			l.score *= selfLayoutPenalty
 		}
 	}
 	idx.roleAndActivity(q, locs)
@@ -185,7 +199,9 @@ func (idx *Index) roleAndActivity(q Query, locs map[string]*loc) {
 		act = act[i+1:]
 	}
 	var actDirs []string
+	var shows map[*FileIndex]bool
 	if act != "" {
+		shows = idx.reachable(act)
 		for _, fi := range idx.files {
 			for _, a := range fi.Activities {
 				if a.Name == act {
@@ -204,16 +220,17 @@ func (idx *Index) roleAndActivity(q Query, locs map[string]*loc) {
 				}
 			}
 		}
+		if shows[l.file] {
+			l.score += layoutActivityBoost
+			l.addToken(TokActivity)
+			continue
+		}
 		for _, d := range actDirs {
 			if strings.HasPrefix(l.file.Path, d) {
 				l.score += activityBoost
 				l.addToken(TokActivity)
 				break
 			}
-		}
-		if act != "" && l.file.Layout != "" && idx.inflatedBy(l.file, act) {
-			l.score += layoutActivityBoost
-			l.addToken(TokActivity)
 		}
 	}
 }

@@ -18,11 +18,18 @@ func (idx *Index) viewIDHits(rid, tok string) []hit {
 		return nil
 	}
 	var hits []hit
-	for _, p := range idx.byKey["id:"+key] {
-		e := p.file.Entries[p.n]
-		hits = append(hits, hit{p.file, e.Line, e.Owner, tok, viewIDWeight, nil})
+	w := viewIDWeight
+	if strings.HasPrefix(key, "android:") {
+		// android:id/title, /summary, /text1, /alertTitle: the framework's
+		// standard slots (every preference row, list item and dialog), which
+		// an app layout may redeclare; weak evidence for any one layout.
+		w = frameworkIDWeight
 	}
-	for _, p := range idx.byKey["idref:"+key] {
+	for _, p := range idx.byKey[refKey{kindViewID, key}] {
+		e := p.file.Entries[p.n]
+		hits = append(hits, hit{p.file, e.Line, e.Owner, tok, w, nil})
+	}
+	for _, p := range idx.byKey[refKey{kindIDRef, key}] {
 		e := p.file.Entries[p.n]
 		hits = append(hits, hit{p.file, e.Line, e.Owner, tok, viewIDRefWeight, nil})
 	}
@@ -41,7 +48,7 @@ func (idx *Index) layoutOwners(fi *FileIndex) []posting {
 			return
 		}
 		seen[key] = true
-		for _, p := range idx.byKey["lay:"+key] {
+		for _, p := range idx.byKey[refKey{kindLayoutRef, key}] {
 			if p.file.Layout != "" {
 				walk(p.file.Layout, depth+1) // an <include> in another layout
 				continue
@@ -63,15 +70,37 @@ func (idx *Index) layoutOwners(fi *FileIndex) []posting {
 	return out
 }
 
-// inflatedBy reports whether class act (a simple name) inflates the layout.
-func (idx *Index) inflatedBy(fi *FileIndex, act string) bool {
-	for _, p := range idx.layoutOwners(fi) {
-		v := p.file.Entries[p.n].Value
-		if v == act || strings.HasPrefix(v, act+".") {
-			return true
+// otherViewID reports whether the layout element at line declares a view id
+// other than key; a custom view element (whose inner views carry their own
+// ids) never does.
+func otherViewID(fi *FileIndex, line int32, key string) bool {
+	other := false
+	for _, e := range fi.Entries {
+		if e.Line != line {
+			continue
+		}
+		switch {
+		case e.Kind == kindClassRef:
+			return false
+		case e.Kind == kindViewID && e.Key == key:
+			return false
+		case e.Kind == kindViewID:
+			other = true
 		}
 	}
-	return false
+	return other
+}
+
+// selfInflated reports whether a layout is only ever inflated by a view into
+// itself (a custom view's content).
+func (idx *Index) selfInflated(fi *FileIndex) bool {
+	refs := idx.byKey[refKey{kindLayoutRef, fi.Layout}]
+	for _, p := range refs {
+		if p.file.Entries[p.n].Ctx != selfRoot {
+			return false
+		}
+	}
+	return len(refs) > 0
 }
 
 // viewOwner fills a candidate's owner for View code: a layout candidate is
@@ -116,7 +145,7 @@ func (idx *Index) viewOwner(c *Candidate, l *loc) {
 		if e.Line != l.line || e.Kind != kindViewID {
 			continue
 		}
-		for _, p := range idx.byKey["idref:"+e.Key] {
+		for _, p := range idx.byKey[refKey{kindIDRef, e.Key}] {
 			s := site{p.file.Path, p.file.Entries[p.n].Line}
 			if seen[s] || p.file.isTest() {
 				continue

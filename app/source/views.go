@@ -18,8 +18,59 @@ type span struct {
 // layoutRef records R.layout.x / R.menu.x whose name starts at k; i is the
 // offset of `R`.
 func (s *kotlinScan) layoutRef(kind string, k, i int) {
-	if name, _ := s.ident(k); name != "" {
-		s.add(Entry{Kind: kindLayoutRef, Key: layoutKey(kind, name)}, i)
+	if name, e := s.ident(k); name != "" {
+		s.add(Entry{Kind: kindLayoutRef, Key: layoutKey(kind, name), Ctx: s.selfInflation(e)}, i)
+	}
+}
+
+// selfRoot marks a layout reference whose inflation attaches to `this`: a
+// custom view inflating its own content (inflate(R.layout.card, this, true)).
+// Every instance of the view shares those ids; the instance's attributes in
+// the including layout say what it shows.
+const selfRoot uint8 = 1
+
+// selfInflation looks at the rest of the call after offset k for a `this`
+// argument.
+func (s *kotlinScan) selfInflation(k int) uint8 {
+	c := s.m.Code
+	depth := 0
+	for i := k; i < len(c) && i < k+160; i++ {
+		switch c[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				return 0
+			}
+			depth--
+		case ';', '{', '}':
+			return 0
+		case 't':
+			if depth == 0 && (i == 0 || !isIdentPart(c[i-1])) && i+4 <= len(c) && string(c[i:i+4]) == "this" && (i+4 == len(c) || !isIdentPart(c[i+4])) {
+				return selfRoot
+			}
+		}
+	}
+	return 0
+}
+
+// ref records a capitalised name used as a call, `Name.x` or `Name::x`, once
+// per file: the classes and composables this file reaches.
+func (s *kotlinScan) ref(j int, name string) {
+	c := s.m.Code
+	k := j
+	for k < len(c) && (c[k] == ' ' || c[k] == '\t') {
+		k++
+	}
+	if k >= len(c) || c[k] != '(' && c[k] != '{' && c[k] != '.' && c[k] != ':' {
+		return
+	}
+	if s.refs == nil {
+		s.refs = map[string]bool{}
+	}
+	if !s.refs[name] {
+		s.refs[name] = true
+		s.fi.Refs = append(s.fi.Refs, name)
 	}
 }
 
@@ -33,7 +84,11 @@ func (s *kotlinScan) binding(j int, name string) {
 		rest := c[j:]
 		for _, call := range []string{".inflate", ".bind", "::inflate", "::bind"} {
 			if len(rest) > len(call) && string(rest[:len(call)]) == call && !isIdentPart(rest[len(call)]) {
-				s.add(Entry{Kind: kindLayoutRef, Key: layoutKey("layout", base)}, j-len(name))
+				self := uint8(0)
+				if n := s.skipSpace(j + len(call)); n < len(c) && c[n] == '(' {
+					self = s.selfInflation(n + 1)
+				}
+				s.add(Entry{Kind: kindLayoutRef, Key: layoutKey("layout", base), Ctx: self}, j-len(name))
 				return
 			}
 		}

@@ -88,7 +88,7 @@ func TestLayoutEntries(t *testing.T) {
 		t.Errorf("view ids = %v, want %v", ids, wantIDs)
 	}
 	// The commented-out findViewById(R.id.legacy_row) is no reference.
-	if refs := idx.byKey["idref:legacyrow"]; len(refs) != 0 {
+	if refs := idx.byKey[refKey{kindIDRef, "legacyrow"}]; len(refs) != 0 {
 		t.Errorf("commented-out reference indexed: %d postings", len(refs))
 	}
 }

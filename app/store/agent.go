@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // FeedbackQuery selects items for the agent.
@@ -125,9 +126,10 @@ func (s *Store) GetScreen(ctx context.Context, sessionID, screenID string) (*Scr
 }
 
 // agentUpdate runs one agent-side item change: the session must be open, the
-// item must exist, check may refuse it, and apply writes the new state.
+// item must exist and not be closed by the user, check may refuse it, and
+// apply writes the new state.
 func (s *Store) agentUpdate(ctx context.Context, op, action, sessionID, itemID string,
-	check func(Item) error, apply func(*tx, Item) (kind string, payload any, err error)) (*Item, error) {
+	check func(*tx, Item) error, apply func(*tx, Item) (kind string, payload any, err error)) (*Item, error) {
 	if err := checkKey("itemId", itemID); err != nil {
 		return nil, err
 	}
@@ -137,10 +139,17 @@ func (s *Store) agentUpdate(ctx context.Context, op, action, sessionID, itemID s
 			return err
 		}
 		it, err := getItem(ctx, t, sessionID, itemID)
+		if errors.Is(err, ErrItemNotFound) {
+			return deletedByUser(ctx, t, sessionID, itemID, err)
+		}
 		if err != nil {
 			return err
 		}
-		if err := check(it); err != nil {
+		if it.ResolvedBy == ResolvedByUser && isTerminal(it.Status) {
+			return errorf(CodeItemClosedByUser, "the developer marked item %d %s; that decision is final, leave the item as it is",
+				it.SequenceNumber, it.Status)
+		}
+		if err := check(t, it); err != nil {
 			return err
 		}
 		kind, payload, err := apply(t, it)
@@ -156,28 +165,82 @@ func (s *Store) agentUpdate(ctx context.Context, op, action, sessionID, itemID s
 	return &out, nil
 }
 
-func notTerminal(it Item) error {
+// deletedByUser turns ITEM_NOT_FOUND into ITEM_CLOSED_BY_USER for an item
+// the developer deleted: the event log keeps its deletion.
+func deletedByUser(ctx context.Context, t *tx, sessionID, itemID string, notFound error) error {
+	var n int
+	if err := t.QueryRowContext(ctx, `SELECT COUNT(*) FROM events WHERE session_id = ? AND item_id = ? AND kind = 'item-deleted'`,
+		sessionID, itemID).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return errorf(CodeItemClosedByUser, "the developer deleted item %s; stop working on it", itemID)
+	}
+	return notFound
+}
+
+func notTerminal(_ *tx, it Item) error {
 	if isTerminal(it.Status) {
 		return errorf(CodeItemAlreadyResolved, "item %d is already %s (by %s)", it.SequenceNumber, it.Status, it.ResolvedBy)
 	}
 	return nil
 }
 
-// Claim marks an item in_progress before the agent edits code. Claiming a
-// resolved or wont_fix item is ITEM_ALREADY_RESOLVED; claiming twice is fine.
+// openAndFree is the check of claim and ask: the item is not finished, and
+// no other live agent holds it.
+func openAndFree(ctx context.Context, agent string) func(*tx, Item) error {
+	return func(t *tx, it Item) error {
+		if err := notTerminal(t, it); err != nil {
+			return err
+		}
+		return claimFree(ctx, t, it, agent)
+	}
+}
+
+// claimFree refuses a claim while another agent whose connection is alive
+// holds the item. A claim of a connection that is gone can be taken over.
+func claimFree(ctx context.Context, t *tx, it Item, agent string) error {
+	if it.Status != StatusInProgress || it.ClaimedBy == "" || it.ClaimedBy == agent {
+		return nil
+	}
+	alive, err := connectionAlive(ctx, t, it.ClaimedBy, t.now)
+	if err != nil || !alive {
+		return err
+	}
+	since := "earlier"
+	if it.ClaimedAt != nil {
+		since = it.ClaimedAt.UTC().Format(time.RFC3339)
+	}
+	return errorf(CodeItemClaimed, "item %d is claimed by another agent since %s; pick another item", it.SequenceNumber, since)
+}
+
+// Claim marks an item in_progress before the agent edits code. The claim
+// belongs to the agent connection of ctx (WithAgent): another live agent is
+// refused with ITEM_CLAIMED, and the same agent claiming again changes
+// nothing. Claiming a resolved or wont_fix item is ITEM_ALREADY_RESOLVED, or
+// ITEM_CLOSED_BY_USER when the developer closed it.
 func (s *Store) Claim(ctx context.Context, sessionID, itemID, agentNote string) (*Item, error) {
 	note, err := cleanAgentText("agentNote", agentNote, false)
 	if err != nil {
 		return nil, err
 	}
-	return s.agentUpdate(ctx, "claiming item", "run claim", sessionID, itemID, notTerminal,
+	agent := AgentFrom(ctx)
+	return s.agentUpdate(ctx, "claiming item", "run claim", sessionID, itemID,
+		openAndFree(ctx, agent),
 		func(t *tx, it Item) (string, any, error) {
 			if note == "" {
 				note = it.AgentNote
 			}
-			_, err := t.ExecContext(ctx, `UPDATE items SET status = 'in_progress', agent_note = ?, updated_at = ? WHERE id = ?`,
-				note, millis(t.now), itemID)
-			return "item-claimed", map[string]string{"agentNote": note}, err
+			claimedAt := millis(t.now)
+			if it.Status == StatusInProgress && it.ClaimedBy == agent && it.ClaimedAt != nil {
+				claimedAt = millis(*it.ClaimedAt) // a repeated claim keeps its start
+			}
+			_, err := t.ExecContext(ctx, `UPDATE items SET status = 'in_progress', agent_note = ?, claimed_by = ?, claimed_at = ?,
+				updated_at = ? WHERE id = ?`, note, agent, claimedAt, millis(t.now), itemID)
+			if err != nil {
+				return "", nil, err
+			}
+			return "item-claimed", map[string]string{"agentNote": note}, t.change(ctx, sessionID, ChangePresence)
 		})
 }
 
@@ -198,22 +261,25 @@ func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
 	switch in.Status {
 	case StatusResolved, StatusWontFix, StatusNeedsClarification:
 	default:
-		return nil, invalid("status must be resolved, wont_fix or needs_clarification, not %q", in.Status)
+		return nil, invalid("status must be resolved, wont_fix or needs_clarification, not %s", echo(in.Status))
 	}
 	summary, err := cleanAgentText("summary", in.Summary, true)
 	if err != nil {
 		return nil, err
 	}
+	agent := AgentFrom(ctx)
 	return s.agentUpdate(ctx, "resolving item", "run resolve", in.SessionID, in.ItemID,
-		func(Item) error { return nil },
+		func(t *tx, it Item) error { return claimFree(ctx, t, it, agent) },
 		func(t *tx, it Item) (string, any, error) {
 			var err error
 			if in.Status == StatusNeedsClarification {
 				_, err = t.ExecContext(ctx, `UPDATE items SET status = ?, agent_summary = ?, agent_question = ?, user_answer = '',
-					resolved_by = '', updated_at = ? WHERE id = ?`, in.Status, summary, summary, millis(t.now), in.ItemID)
+					resolved_by = '', resolved_at = NULL, claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`,
+					in.Status, summary, summary, millis(t.now), in.ItemID)
 			} else {
-				_, err = t.ExecContext(ctx, `UPDATE items SET status = ?, agent_summary = ?, resolved_by = 'agent', updated_at = ?
-					WHERE id = ?`, in.Status, summary, millis(t.now), in.ItemID)
+				_, err = t.ExecContext(ctx, `UPDATE items SET status = ?, agent_summary = ?, resolved_by = 'agent',
+					resolved_at = ?, claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`,
+					in.Status, summary, millis(t.now), millis(t.now), in.ItemID)
 			}
 			if err != nil {
 				return "", nil, fmt.Errorf("resolve item: %w", err)
@@ -223,7 +289,7 @@ func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
 					return "", nil, fmt.Errorf("resolve item: %w", err)
 				}
 			}
-			return "item-resolved", map[string]string{"status": in.Status, "summary": summary}, nil
+			return "item-resolved", map[string]string{"status": in.Status, "summary": summary}, t.change(ctx, in.SessionID, ChangePresence)
 		})
 }
 
@@ -234,10 +300,12 @@ func (s *Store) Ask(ctx context.Context, sessionID, itemID, question string) (*I
 	if err != nil {
 		return nil, err
 	}
-	return s.agentUpdate(ctx, "asking question", "run ask", sessionID, itemID, notTerminal,
+	agent := AgentFrom(ctx)
+	return s.agentUpdate(ctx, "asking question", "run ask", sessionID, itemID,
+		openAndFree(ctx, agent),
 		func(t *tx, it Item) (string, any, error) {
 			_, err := t.ExecContext(ctx, `UPDATE items SET status = 'needs_clarification', agent_question = ?, user_answer = '',
-				updated_at = ? WHERE id = ?`, question, millis(t.now), itemID)
+				claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`, question, millis(t.now), itemID)
 			return "question-asked", map[string]string{"question": question}, err
 		})
 }

@@ -23,6 +23,7 @@ type ScreenInput struct {
 	ImageArtifact string
 	// NodesJSON is the UI tree at freeze time, stored as an artifact.
 	NodesJSON []byte
+	Display   ScreenDisplay
 }
 
 // BatchItem is one draft annotation of a batch save.
@@ -45,6 +46,9 @@ type SaveBatchInput struct {
 	IfMatch string
 	Screen  ScreenInput
 	Items   []BatchItem
+	// Forced: the user saved although the device's screen no longer matched
+	// the frozen one. Each new item records it.
+	Forced bool
 }
 
 // SaveBatchResult is the 200 body (session, items, screenId) plus the ETag
@@ -255,10 +259,14 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		}
 		if screenID == "" {
 			screenID = newID()
+			display, err := json.Marshal(in.Screen.Display)
+			if err != nil {
+				return fmt.Errorf("encode screen display: %w", err)
+			}
 			if _, err := t.ExecContext(ctx, `INSERT INTO screens(id, session_id, preview_id, fingerprint, package,
-				activity, width, height, image_artifact, nodes_artifact, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+				activity, width, height, image_artifact, nodes_artifact, display_json, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
 				screenID, in.SessionID, in.PreviewID, in.Screen.Fingerprint, in.Screen.Package, in.Screen.Activity,
-				in.Screen.Width, in.Screen.Height, plan.imageKey, plan.nodesKey, millis(t.now)); err != nil {
+				in.Screen.Width, in.Screen.Height, plan.imageKey, plan.nodesKey, string(display), millis(t.now)); err != nil {
 				return fmt.Errorf("insert screen: %w", err)
 			}
 		}
@@ -279,9 +287,9 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			id := newID()
 			if _, err := t.ExecContext(ctx, `INSERT INTO items(id, session_id, screen_id, sequence_number,
 				client_workspace_id, client_draft_item_id, target_json, severity, comment, crop_artifact,
-				created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+				forced_save, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				id, in.SessionID, screenID, seq, in.WorkspaceID, bi.DraftItemID, string(target), bi.Severity,
-				bi.Comment, crop, millis(t.now), millis(t.now)); err != nil {
+				bi.Comment, crop, in.Forced, millis(t.now), millis(t.now)); err != nil {
 				return fmt.Errorf("insert item %s: %w", bi.DraftItemID, err)
 			}
 			seq++
@@ -295,6 +303,19 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		}); err != nil {
 			return err
 		}
+		if r.AgentPickup == PickupInstant {
+			// Instant pickup: each new item reaches the agent as its own batch,
+			// so an agent working in a loop takes them one by one.
+			for _, id := range added {
+				it, err := getItem(ctx, t, in.SessionID, id)
+				if err != nil {
+					return err
+				}
+				if _, _, _, err := t.release(ctx, in.SessionID, []Item{it}, nil); err != nil {
+					return err
+				}
+			}
+		}
 		if err := t.touchSession(ctx, in.SessionID, true); err != nil {
 			return err
 		}
@@ -304,6 +325,15 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		return nil, err
 	}
 	return res, nil
+}
+
+// PreviewScreenSaved says whether a screen of the session was saved from the
+// frozen frame previewID (so a retry of that save needs no frame).
+func (s *Store) PreviewScreenSaved(ctx context.Context, sessionID, previewID string) (bool, error) {
+	var n int
+	err := s.rdb.QueryRowContext(ctx, `SELECT COUNT(*) FROM screens WHERE session_id = ? AND preview_id = ?`,
+		sessionID, previewID).Scan(&n)
+	return n > 0, storageErr("reading screens", err)
 }
 
 func fillBatchResult(ctx context.Context, q querier, in SaveBatchInput, res *SaveBatchResult, screenID string, noop bool) error {

@@ -24,6 +24,9 @@ const (
 	CodeItemNotFound        = errcode.ItemNotFound
 	CodeItemNotEditable     = errcode.ItemNotEditable
 	CodeItemAlreadyResolved = errcode.ItemAlreadyResolved
+	CodeItemClosedByUser    = errcode.ItemClosedByUser
+	CodeItemClaimed         = errcode.ItemClaimed
+	CodeTooLarge            = errcode.TooLarge
 	CodeNoDraftFeedback     = errcode.NoDraftFeedback
 	CodeScreenNotFound      = errcode.ScreenNotFound
 	CodeBatchNotFound       = errcode.BatchNotFound
@@ -43,6 +46,9 @@ var (
 	ErrItemNotFound        = &Error{Code: CodeItemNotFound}
 	ErrItemNotEditable     = &Error{Code: CodeItemNotEditable}
 	ErrItemAlreadyResolved = &Error{Code: CodeItemAlreadyResolved}
+	ErrItemClosedByUser    = &Error{Code: CodeItemClosedByUser}
+	ErrItemClaimed         = &Error{Code: CodeItemClaimed}
+	ErrTooLarge            = &Error{Code: CodeTooLarge}
 	ErrNoDraftFeedback     = &Error{Code: CodeNoDraftFeedback}
 	ErrScreenNotFound      = &Error{Code: CodeScreenNotFound}
 	ErrBatchNotFound       = &Error{Code: CodeBatchNotFound}

@@ -68,6 +68,13 @@ func releasable(it Item) bool {
 // release, and an agent batch wakes the agent's wait. Nothing releasable →
 // NO_DRAFT_FEEDBACK.
 func (s *Store) ReleaseToAgent(ctx context.Context, sessionID string, itemIDs []string) (*ReleaseResult, error) {
+	return s.ReleaseWithEvidence(ctx, sessionID, itemIDs, nil)
+}
+
+// ReleaseWithEvidence is ReleaseToAgent recording Save to MCP's runtime
+// evidence decision in the agent batch, so the prompt the agent is served
+// carries the runtimeEvidenceAttempt block.
+func (s *Store) ReleaseWithEvidence(ctx context.Context, sessionID string, itemIDs []string, decision *EvidenceDecision) (*ReleaseResult, error) {
 	res := &ReleaseResult{}
 	err := s.write(ctx, "saving to MCP", func(t *tx) error {
 		if _, err := openSessionForWrite(ctx, t, sessionID, "save to MCP"); err != nil {
@@ -77,36 +84,14 @@ func (s *Store) ReleaseToAgent(ctx context.Context, sessionID string, itemIDs []
 		if err != nil {
 			return err
 		}
-		var ids []string
-		for _, it := range items {
-			if !releasable(it) {
-				continue
-			}
-			status := it.Status
-			if status == StatusOpen {
-				status = StatusReady
-			}
-			if _, err := t.ExecContext(ctx, `UPDATE items SET delivery = 'sent', status = ?, modified_after_send = 0,
-				last_handed_off_at = ?, updated_at = ? WHERE id = ?`, status, millis(t.now), millis(t.now), it.ItemID); err != nil {
-				return fmt.Errorf("release item: %w", err)
-			}
-			ids = append(ids, it.ItemID)
+		ids, handoff, batchID, err := t.release(ctx, sessionID, items, decision)
+		if err != nil {
+			return err
 		}
 		if len(ids) == 0 {
 			return errorf(CodeNoDraftFeedback, "no draft or changed feedback to save to MCP")
 		}
-		handoffID := newID()
-		batchID, err := t.queueBatch(ctx, sessionID, BatchKindRelease, batchPayload{ItemIDs: ids, HandoffID: handoffID})
-		if err != nil {
-			return err
-		}
-		if res.Handoff, err = t.insertHandoffWithID(ctx, handoffID, sessionID, HandoffKindMCP, ids, batchID); err != nil {
-			return err
-		}
-		if err := t.event(ctx, sessionID, "", ActorUser, "released-to-agent", map[string]any{
-			"itemIds": ids, "batchId": batchID, "handoffId": handoffID}); err != nil {
-			return err
-		}
+		res.Handoff = handoff
 		if err := t.touchSession(ctx, sessionID, true); err != nil {
 			return err
 		}
@@ -121,6 +106,39 @@ func (s *Store) ReleaseToAgent(ctx context.Context, sessionID string, itemIDs []
 		return nil, err
 	}
 	return res, nil
+}
+
+// release hands the releasable ones among items to the agent: they become
+// sent/ready, one handoff records it, and one agent batch wakes the agent's
+// wait. ids is empty (and nothing is written) when none is releasable.
+func (t *tx) release(ctx context.Context, sessionID string, items []Item, decision *EvidenceDecision) (ids []string, h Handoff, batchID string, err error) {
+	for _, it := range items {
+		if !releasable(it) {
+			continue
+		}
+		status := it.Status
+		if status == StatusOpen {
+			status = StatusReady
+		}
+		if _, err := t.ExecContext(ctx, `UPDATE items SET delivery = 'sent', status = ?, modified_after_send = 0,
+			last_handed_off_at = ?, updated_at = ? WHERE id = ?`, status, millis(t.now), millis(t.now), it.ItemID); err != nil {
+			return nil, h, "", fmt.Errorf("release item: %w", err)
+		}
+		ids = append(ids, it.ItemID)
+	}
+	if len(ids) == 0 {
+		return nil, h, "", nil
+	}
+	handoffID := newID()
+	if batchID, err = t.queueBatch(ctx, sessionID, BatchKindRelease, batchPayload{ItemIDs: ids, HandoffID: handoffID, Evidence: decision}); err != nil {
+		return nil, h, "", err
+	}
+	if h, err = t.insertHandoffWithID(ctx, handoffID, sessionID, HandoffKindMCP, ids, batchID); err != nil {
+		return nil, h, "", err
+	}
+	err = t.event(ctx, sessionID, "", ActorUser, "released-to-agent", map[string]any{
+		"itemIds": ids, "batchId": batchID, "handoffId": handoffID})
+	return ids, h, batchID, err
 }
 
 func (t *tx) insertHandoff(ctx context.Context, sessionID, kind string, itemIDs []string, batchID string) (Handoff, error) {

@@ -189,7 +189,7 @@ func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer st
 // resolvedBy user). An agent holding the item is told through a withdrawal.
 func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID, status string) (*Item, error) {
 	if status != StatusResolved && status != StatusWontFix {
-		return nil, invalid("status must be resolved or wont_fix, not %q", status)
+		return nil, invalid("status must be resolved or wont_fix, not %s", echo(status))
 	}
 	var out Item
 	err := s.write(ctx, "resolving item", func(t *tx) error {
@@ -200,8 +200,9 @@ func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID, status str
 		if err != nil {
 			return err
 		}
-		if _, err := t.ExecContext(ctx, `UPDATE items SET status = ?, resolved_by = 'user', updated_at = ? WHERE id = ?`,
-			status, millis(t.now), itemID); err != nil {
+		if _, err := t.ExecContext(ctx, `UPDATE items SET status = ?, resolved_by = 'user', resolved_at = ?,
+			claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`,
+			status, millis(t.now), millis(t.now), itemID); err != nil {
 			return fmt.Errorf("resolve item: %w", err)
 		}
 		if agentHasItem(it) {

@@ -210,10 +210,15 @@ func TestWaitLeaseAcrossHandles(t *testing.T) {
 func TestWaitLeaseMigration(t *testing.T) {
 	dir := t.TempDir()
 	s := openTest(t, dir)
-	// Undo every migration after 0001, newest first, as a database of that age has it.
-	if _, err := s.wdb.Exec(`DROP TABLE captures; DROP TABLE settings; DROP TABLE device_actions;
+	// Undo every migration after 0001, as a database of that age has it.
+	if _, err := s.wdb.Exec(`ALTER TABLE sessions DROP COLUMN app_build_json; ALTER TABLE screens DROP COLUMN display_json;
+		DROP TABLE evidence_attempts; DROP TABLE captures; DROP TABLE settings; DROP TABLE device_actions;
 		ALTER TABLE items DROP COLUMN verification_json; ALTER TABLE items DROP COLUMN verdict;
 		ALTER TABLE items DROP COLUMN verdict_note;
+		DROP TABLE agent_connections; DROP TABLE console_seen;
+		ALTER TABLE items DROP COLUMN claimed_by; ALTER TABLE items DROP COLUMN claimed_at;
+		ALTER TABLE items DROP COLUMN resolved_at; ALTER TABLE items DROP COLUMN forced_save;
+		ALTER TABLE sessions DROP COLUMN agent_pickup; ALTER TABLE agent_batches DROP COLUMN served_to;
 		DROP TABLE wait_leases; PRAGMA user_version = 1`); err != nil {
 		t.Fatal(err)
 	}

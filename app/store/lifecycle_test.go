@@ -165,8 +165,11 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 					t.Errorf("note lost: %q", it.AgentNote)
 				}
 			}},
-		{"claim resolved", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t) },
-			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
+		{"claim resolved by user", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t) },
+			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemClosedByUser, "", nil},
+		{"claim resolved by agent", func(s *Store, sid, iid string) {
+			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "done"}))(t)
+		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
 		{"claim wont_fix", func(s *Store, sid, iid string) {
 			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusWontFix, Summary: "no"}))(t)
 		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
@@ -195,8 +198,8 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 		}, ErrInvalidInput, "", nil},
 		{"ask", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "Which colour?") },
 			nil, PhaseNeedsClarify, nil},
-		{"ask resolved", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusWontFix))(t) },
-			func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") }, ErrItemAlreadyResolved, "", nil},
+		{"ask resolved by user", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusWontFix))(t) },
+			func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") }, ErrItemClosedByUser, "", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

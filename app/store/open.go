@@ -12,8 +12,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -113,6 +115,14 @@ func prepareDirs(loc Locations) error {
 		}
 		if err := restrict(dir); err != nil {
 			return err
+		}
+	}
+	// The folder ignores itself, so it never shows in `git status` and cannot
+	// be committed by accident (it holds tokens and screenshots).
+	ignore := filepath.Join(loc.DataDir(), ".gitignore")
+	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
+		if err := os.WriteFile(ignore, []byte("# FixThis data: never commit it.\n*\n"), 0o600); err != nil {
+			return storageErr("creating "+ignore, err)
 		}
 	}
 	f, err := os.OpenFile(loc.Database(), os.O_RDWR|os.O_CREATE, 0o600)

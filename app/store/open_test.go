@@ -243,3 +243,15 @@ func runAsNobody(t *testing.T, dir string) string {
 	}
 	return string(out)
 }
+
+// TestDataDirIgnoresItself: the store writes .fixthis/.gitignore ("*") so the
+// folder never shows in git status.
+func TestDataDirIgnoresItself(t *testing.T) {
+	dir := t.TempDir()
+	s := openTest(t, dir)
+	defer s.Close()
+	b, err := os.ReadFile(filepath.Join(dir, ".fixthis", ".gitignore"))
+	if err != nil || !strings.Contains(string(b), "\n*\n") {
+		t.Fatalf(".gitignore: %q %v", b, err)
+	}
+}

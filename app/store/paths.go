@@ -44,6 +44,10 @@ func (l Locations) MCPEndpoint() string { return filepath.Join(l.DataDir(), "mcp
 // re-reads the files that changed.
 func (l Locations) SourceIndexCache() string { return filepath.Join(l.DataDir(), "source-index.gob") }
 
+// RuntimeEvidenceDir holds redacted runtime evidence, one directory per session
+// and capture (see app/evidence.Store).
+func (l Locations) RuntimeEvidenceDir() string { return filepath.Join(l.DataDir(), "runtime-evidence") }
+
 // ArtifactsDir holds content-addressed evidence files (screens, crops, trees).
 func (l Locations) ArtifactsDir() string { return filepath.Join(l.DataDir(), "artifacts") }
 

@@ -10,15 +10,20 @@ import (
 // Agent presence states as the console shows them.
 const (
 	PresenceListening = "listening" // a wait is parked
-	PresenceWorking   = "working"   // a batch was served, no new wait yet
-	PresenceAway      = "away"      // no wait for PresenceAwayAfter
+	PresenceWorking   = "working"   // a batch was served or an item claimed, no new wait yet
+	PresenceAway      = "away"      // the connection ended, or silence (see below)
 	PresenceNone      = "none"      // no agent has ever waited here
 )
 
-// PresenceAwayAfter is how long without a wait (or any agent tool call)
-// makes the agent away. The MCP process refreshes the row more often than
-// this while a wait is parked, so a crashed MCP process turns away on its own.
+// PresenceAwayAfter is how long a listening row may go without a refresh:
+// the MCP process refreshes it more often while a wait is parked, so a
+// crashed MCP process turns away on its own.
 const PresenceAwayAfter = 15 * time.Second
+
+// PresenceWorkingSilence is the long silence after which an agent that was
+// served a batch but holds no claim counts as away. An agent holding a claim
+// on a live connection is working however long its edit takes.
+const PresenceWorkingSilence = 5 * time.Minute
 
 // Presence is the agent's state for a session ("" = waits on any session).
 type Presence struct {
@@ -35,7 +40,7 @@ func (s *Store) SetPresence(ctx context.Context, sessionID, state string) (*Pres
 	switch state {
 	case PresenceListening, PresenceWorking, PresenceAway:
 	default:
-		return nil, invalid("presence must be listening, working or away, not %q", state)
+		return nil, invalid("presence must be listening, working or away, not %s", echo(state))
 	}
 	var out Presence
 	err := s.write(ctx, "recording agent presence", func(t *tx) error {
@@ -85,9 +90,35 @@ func (s *Store) GetPresence(ctx context.Context, sessionID string) (*Presence, e
 		now := s.opts.Now()
 		// Nobody refreshed the row for a while: the MCP process is gone or
 		// the agent stopped calling tools.
-		if p.Presence != PresenceAway && now.Sub(p.LastSeenAt) > PresenceAwayAfter {
-			p.Presence, p.Since = PresenceAway, p.LastSeenAt.Add(PresenceAwayAfter)
+		silence := PresenceAwayAfter
+		if p.Presence == PresenceWorking {
+			silence = PresenceWorkingSilence
+		}
+		if p.Presence != PresenceAway && now.Sub(p.LastSeenAt) > silence {
+			p.Presence, p.Since = PresenceAway, p.LastSeenAt.Add(silence)
 		}
 	}
-	return p, storageErr("reading agent presence", rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, storageErr("reading agent presence", err)
+	}
+	rows.Close()
+	if p.Presence == PresenceListening {
+		return p, nil
+	}
+	// A claim held on a live connection is work in progress, whatever the
+	// row says.
+	var claimed sql.NullInt64
+	err = s.rdb.QueryRowContext(ctx, `SELECT MIN(i.claimed_at) FROM items i WHERE i.session_id = ? AND i.status = 'in_progress'
+		AND EXISTS (SELECT 1 FROM agent_connections c WHERE c.id = i.claimed_by AND c.last_seen_at > ?)`,
+		sessionID, liveCutoff(s.opts.Now())).Scan(&claimed)
+	if err != nil {
+		return nil, storageErr("reading agent presence", err)
+	}
+	if claimed.Valid {
+		if p.Presence != PresenceWorking {
+			p.Since = fromMillis(claimed.Int64)
+		}
+		p.Presence = PresenceWorking
+	}
+	return p, nil
 }

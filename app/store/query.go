@@ -19,18 +19,19 @@ type querier interface {
 const itemColumns = `id, session_id, COALESCE(screen_id, ''), sequence_number, client_workspace_id,
 	client_draft_item_id, target_json, severity, comment, delivery, status, modified_after_send,
 	resolved_by, agent_note, agent_summary, agent_question, user_answer, crop_artifact,
-	created_at, updated_at, last_handed_off_at, verification_json, verdict, verdict_note`
+	created_at, updated_at, last_handed_off_at, verification_json, verdict, verdict_note, claimed_by, claimed_at, resolved_at, forced_save`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
 	var target string
 	var created, updated int64
-	var handed sql.NullInt64
+	var handed, claimed, resolved sql.NullInt64
 	var verification string
 	err := sc.Scan(&it.ItemID, &it.SessionID, &it.ScreenID, &it.SequenceNumber, &it.ClientWorkspaceID,
 		&it.ClientDraftItemID, &target, &it.Severity, &it.Comment, &it.Delivery, &it.Status,
 		&it.ModifiedAfterSend, &it.ResolvedBy, &it.AgentNote, &it.AgentSummary, &it.AgentQuestion,
-		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed, &verification, &it.Verdict, &it.VerdictNote)
+		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed, &verification, &it.Verdict, &it.VerdictNote,
+		&it.ClaimedBy, &claimed, &resolved, &it.ForcedSave)
 	if err != nil {
 		return it, err
 	}
@@ -38,6 +39,7 @@ func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 		return it, fmt.Errorf("decode target of item %s: %w", it.ItemID, err)
 	}
 	it.CreatedAt, it.UpdatedAt, it.LastHandedOffAt = fromMillis(created), fromMillis(updated), fromNullMillis(handed)
+	it.ClaimedAt, it.ResolvedAt = fromNullMillis(claimed), fromNullMillis(resolved)
 	it.Phase = derivePhase(it.Delivery, it.Status, it.ModifiedAfterSend)
 	if verification != "" {
 		it.Verification = &Verification{}
@@ -79,15 +81,19 @@ func getItem(ctx context.Context, q querier, sessionID, itemID string) (Item, er
 }
 
 const screenColumns = `id, session_id, preview_id, fingerprint, package, activity, width, height,
-	image_artifact, nodes_artifact, created_at`
+	image_artifact, nodes_artifact, display_json, created_at`
 
 func scanScreen(sc interface{ Scan(...any) error }) (Screen, error) {
 	var s Screen
 	var created int64
+	var display string
 	err := sc.Scan(&s.ScreenID, &s.SessionID, &s.PreviewID, &s.Fingerprint, &s.Package, &s.Activity,
-		&s.Width, &s.Height, &s.ImageArtifact, &s.NodesArtifact, &created)
+		&s.Width, &s.Height, &s.ImageArtifact, &s.NodesArtifact, &display, &created)
 	if err != nil {
 		return s, err
+	}
+	if err := json.Unmarshal([]byte(display), &s.Display); err != nil {
+		return s, fmt.Errorf("screen %s: display_json: %w", s.ScreenID, err)
 	}
 	s.CreatedAt = fromMillis(created)
 	if s.ImageArtifact != "" {
@@ -114,13 +120,13 @@ type sessionRow struct {
 
 func (r sessionRow) etag() string { return fmt.Sprintf(`"%d"`, r.revision) }
 
-const summarySelect = `SELECT s.id, s.title, s.status, s.runtime_evidence_policy, s.revision, s.next_sequence,
+const summarySelect = `SELECT s.id, s.title, s.status, s.runtime_evidence_policy, s.agent_pickup, s.revision, s.next_sequence,
 	s.created_at, s.updated_at FROM sessions s`
 
 func scanSession(sc interface{ Scan(...any) error }) (sessionRow, error) {
 	var r sessionRow
 	var created, updated int64
-	err := sc.Scan(&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.revision, &r.nextSequence,
+	err := sc.Scan(&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.AgentPickup, &r.revision, &r.nextSequence,
 		&created, &updated)
 	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return r, err
@@ -185,9 +191,9 @@ func openSessionForWrite(ctx context.Context, t *tx, sessionID, action string) (
 	}
 	var r sessionRow
 	var created, updated int64
-	err := t.QueryRowContext(ctx, `SELECT id, title, status, runtime_evidence_policy, revision, next_sequence,
+	err := t.QueryRowContext(ctx, `SELECT id, title, status, runtime_evidence_policy, agent_pickup, revision, next_sequence,
 		created_at, updated_at FROM sessions WHERE id = ?`, sessionID).Scan(
-		&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.revision, &r.nextSequence, &created, &updated)
+		&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.AgentPickup, &r.revision, &r.nextSequence, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, errorf(CodeSessionNotFound, "no session %s", sessionID)
 	}

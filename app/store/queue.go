@@ -34,21 +34,26 @@ type batchPayload struct {
 	Withdrawals []Withdrawal `json:"withdrawals,omitempty"`
 	Reopened    []Reopen     `json:"reopened,omitempty"`
 	HandoffID   string       `json:"handoffId,omitempty"`
+	// Evidence is Save to MCP's runtime evidence decision (release batches).
+	Evidence *EvidenceDecision `json:"evidence,omitempty"`
 }
 
 // AgentBatch is one unit of work served to the agent's wait. It is served
 // again, oldest first, until acknowledged.
 type AgentBatch struct {
-	BatchID     string       `json:"batchId"`
-	SessionID   string       `json:"sessionId"`
-	Kind        string       `json:"kind"` // release | answer | withdrawal | reopen
-	CreatedAt   time.Time    `json:"createdAt"`
-	ServeCount  int          `json:"serveCount"`
-	HandoffID   string       `json:"handoffId,omitempty"`
-	Items       []Item       `json:"items"`
-	Answers     []Answer     `json:"answers"`
-	Withdrawals []Withdrawal `json:"withdrawals"`
-	Reopened    []Reopen     `json:"reopened"`
+	BatchID    string    `json:"batchId"`
+	SessionID  string    `json:"sessionId"`
+	Kind       string    `json:"kind"` // release | answer | withdrawal | reopen
+	CreatedAt  time.Time `json:"createdAt"`
+	ServeCount int       `json:"serveCount"`
+	HandoffID  string    `json:"handoffId,omitempty"`
+	// Evidence is Save to MCP's runtime evidence decision, for the prompt's
+	// runtimeEvidenceAttempt block (release batches; nil before it existed).
+	Evidence    *EvidenceDecision `json:"evidence,omitempty"`
+	Items       []Item            `json:"items"`
+	Answers     []Answer          `json:"answers"`
+	Withdrawals []Withdrawal      `json:"withdrawals"`
+	Reopened    []Reopen          `json:"reopened"`
 }
 
 // queueBatch appends a batch for the agent and wakes waiters.
@@ -68,11 +73,18 @@ func (t *tx) queueBatch(ctx context.Context, sessionID, kind string, p batchPayl
 // NextAgentBatch serves the oldest unacknowledged batch of sessionID (of any
 // session when empty), or nil when there is none. Serving marks it served
 // but keeps it queued: only AckBatch removes it from the queue.
+//
+// A served batch is reserved to the agent connection it was served to (ctx's
+// WithAgent): until it is acknowledged, other agents skip it while that
+// connection is alive, so two agents never start on the same feedback. Once
+// the connection is gone, the batch is served to the next agent that waits.
 func (s *Store) NextAgentBatch(ctx context.Context, sessionID string) (*AgentBatch, error) {
+	agent := AgentFrom(ctx)
 	var out *AgentBatch
 	err := s.write(ctx, "serving agent batch", func(t *tx) error {
-		q := `SELECT id, session_id, kind, payload_json, created_at, serve_count FROM agent_batches WHERE acked_at IS NULL`
-		var args []any
+		q := `SELECT id, session_id, kind, payload_json, created_at, serve_count FROM agent_batches b WHERE acked_at IS NULL
+			AND (served_to IN ('', ?) OR NOT EXISTS (SELECT 1 FROM agent_connections c WHERE c.id = b.served_to AND c.last_seen_at > ?))`
+		args := []any{agent, liveCutoff(t.now)}
 		if sessionID != "" {
 			q += ` AND session_id = ?`
 			args = append(args, sessionID)
@@ -97,12 +109,12 @@ func (s *Store) NextAgentBatch(ctx context.Context, sessionID string) (*AgentBat
 		if err := json.Unmarshal([]byte(payload), &p); err != nil {
 			return fmt.Errorf("decode batch %s: %w", b.BatchID, err)
 		}
-		if _, err := t.ExecContext(ctx, `UPDATE agent_batches SET served_at = ?, serve_count = serve_count + 1 WHERE id = ?`,
-			millis(t.now), b.BatchID); err != nil {
+		if _, err := t.ExecContext(ctx, `UPDATE agent_batches SET served_at = ?, serve_count = serve_count + 1, served_to = ? WHERE id = ?`,
+			millis(t.now), agent, b.BatchID); err != nil {
 			return err
 		}
 		b.ServeCount++
-		b.CreatedAt, b.HandoffID = fromMillis(created), p.HandoffID
+		b.CreatedAt, b.HandoffID, b.Evidence = fromMillis(created), p.HandoffID, p.Evidence
 		b.Answers, b.Withdrawals, b.Reopened = nonNil(p.Answers), nonNil(p.Withdrawals), nonNil(p.Reopened)
 		b.Items = []Item{}
 		for _, id := range p.ItemIDs {
@@ -122,6 +134,16 @@ func (s *Store) NextAgentBatch(ctx context.Context, sessionID string) (*AgentBat
 		return nil
 	})
 	return out, err
+}
+
+// UnreserveBatch frees a batch served to the agent of ctx that never reached
+// it (the answer could not be built), so any agent may be served it again.
+func (s *Store) UnreserveBatch(ctx context.Context, batchID string) error {
+	agent := AgentFrom(ctx)
+	return s.write(ctx, "freeing agent batch", func(t *tx) error {
+		_, err := t.ExecContext(ctx, `UPDATE agent_batches SET served_to = '' WHERE id = ? AND served_to = ?`, batchID, agent)
+		return err
+	})
 }
 
 func nonNil[T any](s []T) []T {

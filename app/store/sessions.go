@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 const maxTitleLen = 200
@@ -41,8 +40,8 @@ func (s *Store) CreateSession(ctx context.Context, title string) (*Session, erro
 
 func cleanTitle(title string) (string, error) {
 	title = strings.TrimSpace(title)
-	if !utf8.ValidString(title) || utf8.RuneCountInString(title) > maxTitleLen {
-		return "", invalid("title must be valid text of at most %d characters", maxTitleLen)
+	if err := checkText("title", title, maxTitleLen, false); err != nil {
+		return "", err
 	}
 	return title, nil
 }
@@ -109,6 +108,9 @@ func loadSession(ctx context.Context, q querier, sessionID string) (*Session, er
 		return nil, err
 	}
 	sess := &Session{SessionSummary: r.SessionSummary, ETag: r.etag(), Screens: []Screen{}, Handoffs: []Handoff{}}
+	if sess.AppBuild, err = loadAppBuild(ctx, q, sessionID); err != nil {
+		return nil, err
+	}
 	if sess.Items, err = queryItems(ctx, q, `WHERE session_id = ? ORDER BY sequence_number`, sessionID); err != nil {
 		return nil, err
 	}
@@ -154,6 +156,7 @@ func loadSession(ctx context.Context, q querier, sessionID string) (*Session, er
 type SessionUpdate struct {
 	Title                 *string `json:"title,omitempty"`
 	RuntimeEvidencePolicy *string `json:"runtimeEvidencePolicy,omitempty"`
+	AgentPickup           *string `json:"agentPickup,omitempty"`
 }
 
 // UpdateSession applies u to an open session.
@@ -169,7 +172,10 @@ func (s *Store) UpdateSession(ctx context.Context, sessionID string, u SessionUp
 		}
 	}
 	if p := u.RuntimeEvidencePolicy; p != nil && *p != PolicyAuto && *p != PolicyManual && *p != PolicyOff {
-		return nil, invalid("runtimeEvidencePolicy must be auto, manual or off, not %q", *p)
+		return nil, invalid("runtimeEvidencePolicy must be auto, manual or off, not %s", echo(*p))
+	}
+	if p := u.AgentPickup; p != nil && *p != PickupBatch && *p != PickupInstant {
+		return nil, invalid("agentPickup must be batch or instant, not %s", echo(*p))
 	}
 	var out *Session
 	err := s.write(ctx, "updating session", func(t *tx) error {
@@ -184,6 +190,11 @@ func (s *Store) UpdateSession(ctx context.Context, sessionID string, u SessionUp
 		if u.RuntimeEvidencePolicy != nil {
 			if _, err := t.ExecContext(ctx, `UPDATE sessions SET runtime_evidence_policy = ? WHERE id = ?`,
 				*u.RuntimeEvidencePolicy, sessionID); err != nil {
+				return err
+			}
+		}
+		if u.AgentPickup != nil {
+			if _, err := t.ExecContext(ctx, `UPDATE sessions SET agent_pickup = ? WHERE id = ?`, *u.AgentPickup, sessionID); err != nil {
 				return err
 			}
 		}

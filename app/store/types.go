@@ -15,6 +15,11 @@ const (
 	PolicyManual = "manual"
 	PolicyOff    = "off"
 
+	// PickupBatch: Save to MCP releases the drafts to the agent (the default).
+	// PickupInstant: each item is released as soon as it is saved.
+	PickupBatch   = "batch"
+	PickupInstant = "instant"
+
 	DeliveryDraft = "draft"
 	DeliverySent  = "sent"
 
@@ -93,6 +98,7 @@ type SessionSummary struct {
 	ItemCount             int         `json:"itemCount"`
 	PhaseCounts           PhaseCounts `json:"phaseCounts"`
 	RuntimeEvidencePolicy string      `json:"runtimeEvidencePolicy"`
+	AgentPickup           string      `json:"agentPickup"` // batch | instant
 }
 
 // Session is a summary plus everything the console renders for it.
@@ -102,6 +108,8 @@ type Session struct {
 	Screens  []Screen  `json:"screens"`
 	Handoffs []Handoff `json:"handoffs"`
 	ETag     string    `json:"etag"`
+	// AppBuild is the app build the last handoff was made against (nil before one).
+	AppBuild *AppBuild `json:"appBuild,omitempty"`
 }
 
 // Screen is a persisted evidence snapshot (never a live preview frame).
@@ -116,10 +124,21 @@ type Screen struct {
 	ImageURL    string    `json:"imageUrl"`
 	CreatedAt   time.Time `json:"createdAt"`
 
+	// Display is what else was on screen at freeze time.
+	Display ScreenDisplay `json:"display"`
+
 	PreviewID string `json:"-"`
 	// ImageArtifact and NodesArtifact are artifact keys ("" when absent).
 	ImageArtifact string `json:"-"`
 	NodesArtifact string `json:"-"`
+}
+
+// ScreenDisplay is what the window list said about a frozen screen beyond its size.
+type ScreenDisplay struct {
+	Rotation int     `json:"rotation"`               // 0-3 quarter turns
+	Dialog   string  `json:"dialogWindow,omitempty"` // title of the dialog window the tree came from
+	Keyboard *Bounds `json:"keyboard,omitempty"`     // the on-screen keyboard's keys, when shown
+	Secure   bool    `json:"secure"`                 // FLAG_SECURE: the image is black
 }
 
 // Bounds are device pixels.
@@ -172,12 +191,22 @@ type Item struct {
 	CreatedAt         time.Time  `json:"createdAt"`
 	UpdatedAt         time.Time  `json:"updatedAt"`
 	LastHandedOffAt   *time.Time `json:"lastHandedOffAt"`
-	CropURL           string     `json:"cropUrl"`
+	// ResolvedAt is when the item became resolved or wont_fix (nil while open).
+	ResolvedAt *time.Time `json:"resolvedAt"`
+	// ForcedSave marks an item saved over a screen-fingerprint mismatch: its
+	// screenshot may not show the screen the comment was written on.
+	ForcedSave bool   `json:"forcedSave"`
+	CropURL    string `json:"cropUrl"`
 	// Verification is what the agent's capture after its fix shows; Verdict is the
 	// user's word on it ("" | verified | reopened) and VerdictNote the reopen note.
 	Verification *Verification `json:"verification,omitempty"`
 	Verdict      string        `json:"verdict,omitempty"`
 	VerdictNote  string        `json:"verdictNote,omitempty"`
+
+	// ClaimedBy names the agent connection holding the claim ("" when none);
+	// ClaimedAt is when it claimed.
+	ClaimedBy string     `json:"-"`
+	ClaimedAt *time.Time `json:"-"`
 
 	// CropArtifact is the crop's artifact key ("" when absent).
 	CropArtifact string `json:"-"`

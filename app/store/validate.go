@@ -3,7 +3,9 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -12,17 +14,63 @@ const (
 	maxBatchItems   = 200
 	maxKeyLen       = 200
 	maxAgentTextLen = 20000
+	// maxTargetBytes bounds one target as stored (snapshot and ancestors
+	// included): every item travels to every console on each change.
+	maxTargetBytes = 256 << 10
+	// maxSnapshotField bounds each text field of a node snapshot.
+	maxSnapshotField = 4000
+	// maxEcho bounds how much of a refused value an error message repeats.
+	maxEcho = 40
 )
+
+// echo quotes a refused value for an error message, cut short so an error
+// never repeats megabytes of input back.
+func echo(v string) string {
+	if utf8.RuneCountInString(v) <= maxEcho {
+		return strconv.Quote(v)
+	}
+	r := []rune(v)
+	return strconv.Quote(string(r[:maxEcho])) + "…"
+}
+
+// controlChar reports the first control character in s (multiline text may
+// hold newlines and tabs), or -1.
+func controlChar(s string, multiline bool) rune {
+	for _, r := range s {
+		if multiline && (r == '\n' || r == '\t' || r == '\r') {
+			continue
+		}
+		if unicode.IsControl(r) {
+			return r
+		}
+	}
+	return -1
+}
+
+// checkText refuses invalid UTF-8, control characters and text longer than
+// max runes in a stored field.
+func checkText(field, s string, max int, multiline bool) error {
+	if !utf8.ValidString(s) {
+		return invalid("%s is not valid UTF-8 text", field)
+	}
+	if r := controlChar(s, multiline); r >= 0 {
+		return invalid("%s contains the control character U+%04X; remove it", field, r)
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return invalid("%s is %d characters long; at most %d", field, n, max)
+	}
+	return nil
+}
 
 // cleanComment trims a comment and refuses an empty or oversized one; an
 // empty comment is the console's 422.
 func cleanComment(c string) (string, error) {
 	c = strings.TrimSpace(c)
+	if err := checkText("comment", c, maxCommentLen, true); err != nil {
+		return "", err
+	}
 	if c == "" {
 		return "", invalid("comment is empty; write what should change")
-	}
-	if !utf8.ValidString(c) || utf8.RuneCountInString(c) > maxCommentLen {
-		return "", invalid("comment must be valid text of at most %d characters", maxCommentLen)
 	}
 	return c, nil
 }
@@ -36,16 +84,16 @@ func cleanSeverity(s string) (string, error) {
 	case "low":
 		return SeverityLow, nil
 	}
-	return "", invalid("severity must be high, med or low, not %q", s)
+	return "", invalid("severity must be high, med or low, not %s", echo(s))
 }
 
 func cleanAgentText(field, s string, required bool) (string, error) {
 	s = strings.TrimSpace(s)
+	if err := checkText(field, s, maxAgentTextLen, true); err != nil {
+		return "", err
+	}
 	if required && s == "" {
 		return "", invalid("%s is required", field)
-	}
-	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > maxAgentTextLen {
-		return "", invalid("%s must be valid text of at most %d characters", field, maxAgentTextLen)
 	}
 	return s, nil
 }
@@ -57,12 +105,46 @@ func checkKey(field, v string) error {
 	if len(v) > maxKeyLen || !utf8.ValidString(v) {
 		return invalid("%s must be at most %d bytes of text", field, maxKeyLen)
 	}
+	if r := controlChar(v, false); r >= 0 {
+		return invalid("%s contains the control character U+%04X", field, r)
+	}
 	return nil
 }
 
-// validateTarget checks a target's shape and drops fields its type does not
-// carry, so what is stored is exactly what the type means.
+// validateTarget checks a target's shape and size and drops fields its type
+// does not carry, so what is stored is exactly what the type means.
 func validateTarget(t *Target) error {
+	if err := validateTargetShape(t); err != nil {
+		return err
+	}
+	if t.Snapshot != nil {
+		sn := t.Snapshot
+		for _, f := range []struct{ name, v string }{{"class", sn.Class}, {"text", sn.Text}, {"testTag", sn.TestTag},
+			{"contentDescription", sn.ContentDescription}, {"role", sn.Role}, {"resourceId", sn.ResourceID}} {
+			if err := checkText("target snapshot "+f.name, f.v, maxSnapshotField, true); err != nil {
+				return err
+			}
+		}
+	}
+	if t.NodeUID != "" {
+		if err := checkKey("target nodeUid", t.NodeUID); err != nil {
+			return err
+		}
+	}
+	if n := len(t.Ancestors); n > maxTargetBytes {
+		return errorf(CodeTooLarge, "target ancestors are %d KiB; at most %d KiB per target", n>>10, maxTargetBytes>>10)
+	}
+	b, err := json.Marshal(t)
+	if err != nil {
+		return invalid("target cannot be stored: %v", err)
+	}
+	if len(b) > maxTargetBytes {
+		return errorf(CodeTooLarge, "target is %d KiB; at most %d KiB per target (snapshot and ancestors included)", len(b)>>10, maxTargetBytes>>10)
+	}
+	return nil
+}
+
+func validateTargetShape(t *Target) error {
 	switch t.Type {
 	case TargetScreen:
 		*t = Target{Type: TargetScreen}
@@ -94,7 +176,7 @@ func validateTarget(t *Target) error {
 	case "":
 		return invalid("target type is required (node, area or screen)")
 	}
-	return invalid("target type must be node, area or screen, not %q", t.Type)
+	return invalid("target type must be node, area or screen, not %s", echo(t.Type))
 }
 
 func checkBounds(b *Bounds) error {

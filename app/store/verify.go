@@ -104,7 +104,7 @@ func (s *Store) Reopen(ctx context.Context, sessionID, itemID, note string) (*It
 		if it.Status != StatusResolved && it.Status != StatusWontFix {
 			return invalid("item %d is %s; only a resolved or won't-fix item can be reopened", it.SequenceNumber, it.Status)
 		}
-		if _, err := t.ExecContext(ctx, `UPDATE items SET status = 'open', delivery = 'sent', resolved_by = '',
+		if _, err := t.ExecContext(ctx, `UPDATE items SET status = 'open', delivery = 'sent', resolved_by = '', resolved_at = NULL,
 			verdict = ?, verdict_note = ?, updated_at = ? WHERE id = ?`, VerdictReopened, note, millis(t.now), itemID); err != nil {
 			return err
 		}

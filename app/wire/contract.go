@@ -5,21 +5,36 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/agentdevice"
+	"fixthis/app/apprun"
+	"fixthis/app/appwatch"
 	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
+	"fixthis/app/evidence"
 	"fixthis/app/source"
 	"fixthis/app/store"
 	"fixthis/capture"
 )
 
-//go:generate go run ./gen ../../frontend/src/lib/wire.gen.ts
+//go:generate go run ./gen ../../frontend/src/lib
+
+// MainFile is the module the console imports; it re-exports the split-off files.
+const MainFile = "wire.gen"
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 
 // Console is the console API's contract: every body the server sends, every event
 // payload, and the enums the console switches on.
 var Console = Contract{
+	// The store's and the source index's shapes (and the UI node they embed) are a
+	// lower layer: they never refer to the app's.
+	Split: map[string]string{
+		"fixthis/app/store":         "wire.store.gen",
+		"fixthis/app/source":        "wire.store.gen",
+		"fixthis/internal/sidekick": "wire.store.gen",
+		"fixthis/app/evidence":      "wire.store.gen",
+	},
 	Roots: []reflect.Type{
 		typeOf[app.Health](),
 		typeOf[app.Snapshot](),
@@ -44,6 +59,16 @@ var Console = Contract{
 		typeOf[app.ItemSources](),
 		typeOf[app.ConnectInfo](),
 		typeOf[store.Presence](),
+		typeOf[appwatch.Doc](),
+		typeOf[appwatch.RunStarted](),
+		typeOf[appwatch.RunProgress](),
+		typeOf[appwatch.RunFinished](),
+		typeOf[apprun.Result](),
+		typeOf[app.DeviceActionList](),
+		typeOf[store.DeviceAction](),
+		typeOf[agentdevice.ControlState](),
+		typeOf[app.EvidenceDoc](),
+		typeOf[store.EvidenceRecord](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():           "Device",
@@ -51,12 +76,26 @@ var Console = Contract{
 		typeOf[device.PreviewDoc]():     "Preview",
 		typeOf[device.FreezeResult]():   "Freeze",
 		typeOf[capture.Node]():          "UiNode",
+		typeOf[capture.Window]():        "ScreenWindow",
 		typeOf[source.Candidate]():      "SourceCandidate",
 		typeOf[store.Bounds]():          "TargetBounds",
 		typeOf[adb.Screen]():            "DeviceScreen",
 		typeOf[store.SaveBatchResult](): "BatchResponse",
 		typeOf[errcode.Code]():          "ErrorCode",
 		typeOf[events.Type]():           "EventType",
+		typeOf[evidence.Attempt]():      "EvidenceAttempt",
+		typeOf[evidence.Attachment]():   "EvidenceAttachment",
+		typeOf[evidence.Kind]():         "EvidenceKind",
+		typeOf[evidence.Status]():       "EvidenceStatus",
+		typeOf[evidence.Reason]():       "EvidenceReason",
+		typeOf[appwatch.Doc]():          "AppDoc",
+		typeOf[appwatch.RunProgress]():  "AppRunProgress",
+		typeOf[appwatch.RunFinished]():  "AppRunFinished",
+		typeOf[appwatch.RunStarted]():   "AppRunStarted",
+		typeOf[appwatch.RunState]():     "AppRunState",
+		typeOf[apprun.Result]():         "AppRunResult",
+		typeOf[apprun.Progress]():       "AppProgress",
+		typeOf[apprun.Stage]():          "AppRunStage",
 	},
 	Enums: []Enum{
 		{typeOf[events.Type](), strs(events.All)},
@@ -64,6 +103,11 @@ var Console = Contract{
 		{typeOf[app.Mode](), []string{string(app.ModeDesktop), string(app.ModeServe)}},
 		{typeOf[device.PreviewState](), []string{string(device.StateLive), string(device.StateFrozen),
 			string(device.StateBlocked), string(device.StateNoDevice), string(device.StateStale)}},
+		{typeOf[evidence.Kind](), strs(evidence.Kinds)},
+		{typeOf[evidence.Status](), []string{string(evidence.StatusComplete), string(evidence.StatusPartial),
+			string(evidence.StatusFailed), string(evidence.StatusUnsupported), string(evidence.StatusSkipped)}},
+		{typeOf[evidence.Reason](), strs(evidence.Reasons)},
+		{typeOf[apprun.Stage](), strs(apprun.Stages)},
 		{typeOf[device.BlockReason](), []string{string(device.ReasonScreenOff), string(device.ReasonKeyguard),
 			string(device.ReasonDeviceGone), string(device.ReasonCaptureFailed)}},
 	},
@@ -76,8 +120,15 @@ var Console = Contract{
 			store.PhaseInProgress, store.PhaseNeedsClarify, store.PhaseWontFix, store.PhaseResolved}},
 		{typeOf[store.Item](), "ResolvedBy", []string{"", store.ResolvedByAgent, store.ResolvedByUser}},
 		{typeOf[store.Target](), "Type", []string{store.TargetNode, store.TargetArea, store.TargetScreen}},
+		{typeOf[capture.Window](), "Type", []string{capture.WindowApp, capture.WindowDialog, capture.WindowIME,
+			capture.WindowStatusBar, capture.WindowNavigationBar, capture.WindowNotificationShade, capture.WindowWallpaper,
+			capture.WindowKeyguard, capture.WindowToast, capture.WindowOverlay, capture.WindowSystem}},
 		{typeOf[store.SessionSummary](), "Status", []string{store.SessionOpen, store.SessionClosed}},
 		{typeOf[store.SessionSummary](), "RuntimeEvidencePolicy", []string{store.PolicyAuto, store.PolicyManual, store.PolicyOff}},
+		{typeOf[store.EvidenceDecision](), "Status", []string{"complete", "partial", "failed", "unsupported", "skipped"}},
+		{typeOf[store.EvidenceDecision](), "Reason", []string{"", "manual", "off", "skipped"}},
+		{typeOf[store.EvidenceRecord](), "Trigger", []string{store.EvidenceTriggerAuto, store.EvidenceTriggerManual, store.EvidenceTriggerAgent}},
+		{typeOf[store.SessionSummary](), "AgentPickup", []string{store.PickupBatch, store.PickupInstant}},
 		{typeOf[store.Presence](), "Presence", []string{store.PresenceListening, store.PresenceWorking, store.PresenceAway, store.PresenceNone}},
 	},
 }

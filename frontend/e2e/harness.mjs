@@ -43,8 +43,9 @@ export const TRAILHEAD = join(repoRoot, 'examples', 'trailhead');
  * private adb server and the temp project dir. `sources` is a directory copied into the
  * temp project dir first (e.g. TRAILHEAD), so the source index has something to match.
  */
-export async function startServer({ demo = true, extraArgs = [], sources = '' } = {}) {
-  const projectDir = mkdtempSync(join(tmpdir(), 'fixthis-e2e-'));
+export async function startServer({ demo = true, extraArgs = [], sources = '', project = '' } = {}) {
+  // `project` reuses a project dir (a restart); the caller removes it.
+  const projectDir = project || mkdtempSync(join(tmpdir(), 'fixthis-e2e-'));
   if (sources) cpSync(sources, projectDir, { recursive: true, filter: (src) => !/[\\/](\.fixthis|build|\.gradle)$/.test(src) });
   const adbPort = await freePort();
   const env = { ...process.env, ANDROID_ADB_SERVER_PORT: String(adbPort) };
@@ -89,7 +90,7 @@ export async function startServer({ demo = true, extraArgs = [], sources = '' } 
       });
     }
     spawnSync('adb', ['-P', String(adbPort), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
-    rmSync(projectDir, { recursive: true, force: true });
+    if (!project) rmSync(projectDir, { recursive: true, force: true });
   }
   return { ...info, projectDir, adbPort, env, stop, stderr: () => stderr };
 }

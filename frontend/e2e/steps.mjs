@@ -1,6 +1,6 @@
 // Console steps shared by the end-to-end suites: freeze, wait for live, map device
 // coordinates to the page.
-import { waitFor } from './harness.mjs';
+import { api, waitFor } from './harness.mjs';
 
 /** The live screen: the video canvas or the JPEG image, whichever shows. */
 export const SCREEN = '.frame .screen:not(.hidden)';
@@ -51,4 +51,15 @@ export async function dragArea(page, f, from, to) {
   await page.mouse.down();
   await page.mouse.move(b.x, b.y, { steps: 6 });
   await page.mouse.up();
+}
+
+/** Freezes the selected (demo) device through the API, for tests that need a frame id. */
+export async function freezeViaApi(server, sessionId) {
+  const devices = await waitFor(async () => {
+    const r = await api(server, 'GET', '/api/devices');
+    return r.body.selectedSerial ? r.body : null;
+  }, { timeout: 20000, what: 'demo device selected' });
+  const fr = await api(server, 'POST', '/api/preview/freeze', { serial: devices.selectedSerial, sessionId });
+  if (fr.status !== 200) throw new Error(`freeze: ${fr.status} ${JSON.stringify(fr.body)}`);
+  return fr.body;
 }

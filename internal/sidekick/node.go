@@ -62,4 +62,3 @@ type Node struct {
 	Role               string `json:"role"`
 	Redacted           bool   `json:"redacted,omitempty"`
 }
-

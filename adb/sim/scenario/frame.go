@@ -15,8 +15,10 @@ type rendered struct {
 	frame  *image.RGBA
 	xml    []byte
 	nodes  []Node
-	base   *view // the screen (app, launcher or keyguard)
-	dialog *view // dialog window over it, if any
+	base   *view           // the screen (app, launcher or keyguard)
+	dialog *view           // dialog window over it, if any
+	ime    image.Rectangle // the keyboard's keys, empty when it is hidden
+	secure bool            // the app's window was blacked out of the frame
 }
 
 // renderCache keeps rendered states by state key, evicting the oldest when
@@ -74,21 +76,27 @@ type page struct {
 	vars   map[string]string
 }
 
-// renderState draws a device state. base is the full-screen page; dialog, when
-// not nil, is drawn over it with a scrim and becomes the UI tree's window.
-func (s *Scenario) renderState(base page, dialog *page, screenOn bool, rotation int) *rendered {
-	W, H := s.Device.Width, s.Device.Height
+// renderState draws a device state. The base page fills the screen; a dialog is
+// drawn over it with a scrim and becomes the UI tree's window, as the active window
+// is all uiautomator dumps. The keyboard is a window of its own: it covers the app
+// but never shows in the dump.
+func (s *Scenario) renderState(spec frameSpec) *rendered {
+	W, H := s.screenSize(spec.rotation)
 	statusH, navH := s.Px(statusBarDP), s.Px(navBarDP)
 	full := image.Rect(0, 0, W, H)
 	area := image.Rect(0, statusH, W, H-navH)
-	out := &rendered{frame: image.NewRGBA(full)}
-	out.base = s.layoutPage(base, area, false)
+	base, dialog := spec.base, spec.dialog
+	out := &rendered{frame: image.NewRGBA(full), secure: spec.secure}
+	if spec.ime {
+		out.ime = s.keyboardRect(full)
+	}
+	out.base = s.layoutPage(base, area, full, false)
 	var xml bytes.Buffer
 	if dialog != nil {
-		out.dialog = s.layoutPage(*dialog, area.Inset(s.Px(24)), true)
-		writeXML(&xml, s.window(*dialog, out.dialog, out.dialog.r, false), rotation)
+		out.dialog = s.layoutPage(*dialog, area.Inset(s.Px(24)), full, true)
+		writeXML(&xml, s.window(*dialog, out.dialog, out.dialog.r, false), spec.rotation)
 	} else {
-		writeXML(&xml, s.window(base, out.base, full, true), rotation)
+		writeXML(&xml, s.window(base, out.base, full, true), spec.rotation)
 	}
 	out.xml = xml.Bytes()
 	top := base
@@ -98,7 +106,7 @@ func (s *Scenario) renderState(base page, dialog *page, screenOn bool, rotation 
 	}
 	tb := s.treeBuilder(top.screen)
 	out.nodes = semNodes(tb.nodes(win))
-	if !screenOn {
+	if !spec.screenOn {
 		fillRect(out.frame, full, color.RGBA{0, 0, 0, 255})
 		return out
 	}
@@ -111,18 +119,36 @@ func (s *Scenario) renderState(base page, dialog *page, screenOn bool, rotation 
 		fillRect(out.frame, full, s.color(bg))
 	}
 	p.paint(out.frame, out.base)
-	s.drawStatusBar(out.frame, base.screen.StatusBarDark)
-	s.drawNavHandle(out.frame, base.screen.StatusBarDark)
+	dark := base.screen.StatusBarDark
+	if spec.secure {
+		// Screenshots get a secure layer as black; the system bars are other
+		// windows and still show, in light icons over the black.
+		fillRect(out.frame, full, color.RGBA{0, 0, 0, 255})
+		dark = true
+	}
+	s.drawStatusBar(out.frame, dark)
+	s.drawNavHandle(out.frame, dark)
 	if dialog != nil {
 		fillRect(out.frame, full, color.RGBA{0, 0, 0, 82})
 		p.paint(out.frame, out.dialog)
 	}
+	if spec.ime {
+		s.drawKeyboard(out.frame, out.ime, full)
+	}
 	return out
+}
+
+// screenSize is the display in the given rotation: odd quarter turns swap it.
+func (s *Scenario) screenSize(rotation int) (int, int) {
+	if rotation%2 == 1 {
+		return s.Device.Height, s.Device.Width
+	}
+	return s.Device.Width, s.Device.Height
 }
 
 // layoutPage builds and lays out a page within area; a dialog is sized to its
 // content and centred.
-func (s *Scenario) layoutPage(pg page, area image.Rectangle, centred bool) *view {
+func (s *Scenario) layoutPage(pg page, area, screen image.Rectangle, centred bool) *view {
 	b := &builder{sc: s, st: pg.st}
 	root := b.build(pg.screen.Layout, pg.vars)[0]
 	l := &layouter{sc: s}
@@ -136,7 +162,7 @@ func (s *Scenario) layoutPage(pg page, area image.Rectangle, centred bool) *view
 		x += (area.Dx() - root.mw) / 2
 		y += (area.Dy() - root.mh) / 2
 	}
-	l.place(root, x, y, image.Rect(0, 0, s.Device.Width, s.Device.Height))
+	l.place(root, x, y, screen)
 	return root
 }
 
@@ -160,7 +186,7 @@ func (s *Scenario) window(pg page, root *view, r image.Rectangle, bars bool) []*
 	if !bars {
 		return []*uiNode{frame("android.widget.FrameLayout", "", contentFrame)}
 	}
-	W, H := s.Device.Width, s.Device.Height
+	W, H := r.Dx(), r.Dy()
 	decor := frame("android.widget.FrameLayout", "", frame("android.widget.LinearLayout", "", contentFrame))
 	decor.kids = append(decor.kids,
 		&uiNode{class: "android.view.View", resID: "android:id/statusBarBackground", pkg: tb.pkg, enabled: true, bounds: image.Rect(0, 0, W, s.Px(statusBarDP))},
@@ -180,7 +206,7 @@ func (s *Scenario) drawStatusBar(dst *image.RGBA, dark bool) {
 	face := s.fonts.face(st, s.Device.Density)
 	s.fonts.drawText(dst, face, s.StatusTime, s.Px(24), 0, h, fg)
 	// Right side, from the edge inwards: battery, percentage, Wi-Fi, signal.
-	x := s.Device.Width - s.Px(24)
+	x := dst.Bounds().Dx() - s.Px(24)
 	bw, bh := s.Px(22), s.Px(11)
 	by := (h - bh) / 2
 	body := image.Rect(x-bw, by, x, by+bh)
@@ -209,7 +235,8 @@ func (s *Scenario) drawNavHandle(dst *image.RGBA, dark bool) {
 		c = s.color("white")
 	}
 	w, h := s.Px(108), s.Px(4)
-	cy := s.Device.Height - s.Px(navBarDP)/2
-	r := image.Rect((s.Device.Width-w)/2, cy-h/2, (s.Device.Width+w)/2, cy+h/2)
+	W, H := dst.Bounds().Dx(), dst.Bounds().Dy()
+	cy := H - s.Px(navBarDP)/2
+	r := image.Rect((W-w)/2, cy-h/2, (W+w)/2, cy+h/2)
 	fillRRect(dst, r, float32(h)/2, c)
 }

@@ -81,5 +81,13 @@ func demoStates(t testing.TB) map[string]*Session {
 	locked.Key("26")
 	locked.Key("224")
 	out["keyguard"] = locked
+
+	for _, v := range Variants[1:] {
+		se := sc.NewSession()
+		if err := se.ApplyVariant(v); err != nil {
+			t.Fatal(err)
+		}
+		out["variant-"+v] = se
+	}
 	return out
 }

@@ -13,8 +13,8 @@ import (
 // test and the change it causes see the same screen.
 func (se *Session) act(f func(r *rendered)) bool {
 	return se.mutate(func() {
-		key, base, dialog, on, rot := se.snapshotLocked()
-		r := se.sc.cache.get(key, func() *rendered { return se.sc.renderState(base, dialog, on, rot) })
+		key, spec := se.snapshotLocked()
+		r := se.sc.cache.get(key, func() *rendered { return se.sc.renderState(spec) })
 		f(r)
 	})
 }
@@ -31,6 +31,10 @@ func (se *Session) Tap(x, y int) bool {
 			if v := hit(r.base, pt); v != nil && v.n.OnTap != nil && v.n.OnTap.Launch == se.sc.App.Package {
 				se.launchLocked()
 			}
+			return
+		}
+		if pt.In(r.ime) {
+			se.imeTapLocked(r, pt) // the keyboard's window is on top of the app's
 			return
 		}
 		top := se.stack[len(se.stack)-1]
@@ -322,7 +326,8 @@ func (se *Session) ForceStop(pkg string) {
 	})
 }
 
-// SetRotation changes the reported rotation (0-3); the layout stays portrait.
+// SetRotation turns the display (0-3 quarter turns): odd rotations lay the screens
+// out in landscape, as an app that follows the sensor does.
 func (se *Session) SetRotation(r int) bool {
 	return se.mutate(func() { se.rotation = ((r % 4) + 4) % 4 })
 }

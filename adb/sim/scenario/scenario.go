@@ -35,6 +35,9 @@ type Scenario struct {
 	Screens map[string]*Screen
 	Start   string
 	Sockets []Socket
+	// Variant is the built-in state new sessions start in ("" for the start
+	// screen); see Variants.
+	Variant string
 	// StatusTime is the clock shown in the status bar; fixed so frames are
 	// deterministic and cacheable.
 	StatusTime string
@@ -135,15 +138,20 @@ type scenarioFile struct {
 	Screens map[string]json.RawMessage `json:"screens"`
 }
 
-// Load reads a scenario: "demo" is the built-in one, anything else is a directory
-// holding scenario.json (screens inline or as files next to it).
+// Load reads a scenario: "demo" is the built-in one and the other Variants are it
+// in another starting state; anything else is a directory holding scenario.json
+// (screens inline or as files next to it).
 func Load(nameOrDir string) (*Scenario, error) {
-	if nameOrDir == "" || nameOrDir == "demo" {
+	if nameOrDir == "" || IsVariant(nameOrDir) {
 		sub, err := fs.Sub(builtin, "demo")
 		if err != nil {
 			return nil, fmt.Errorf("open built-in demo scenario: %w", err)
 		}
-		return LoadFS(sub, "demo")
+		s, err := LoadFS(sub, "demo")
+		if err == nil && nameOrDir != "demo" {
+			s.Variant = nameOrDir
+		}
+		return s, err
 	}
 	st, err := os.Stat(nameOrDir)
 	if err != nil {

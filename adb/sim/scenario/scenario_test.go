@@ -102,7 +102,8 @@ func TestDumpMatchesDevice(t *testing.T) {
 	for name, se := range demoStates(t) {
 		t.Run(name, func(t *testing.T) {
 			raw := se.UIAutomatorXML()
-			const head = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">`
+			rot := se.State().Rotation
+			head := fmt.Sprintf(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="%d">`, rot)
 			if !bytes.HasPrefix(raw, []byte(head)) || bytes.Contains(raw, []byte("\n")) {
 				t.Fatalf("dump does not start like a device's or spans lines: %.120s", raw)
 			}
@@ -113,6 +114,9 @@ func TestDumpMatchesDevice(t *testing.T) {
 			}
 			h := parseDump(t, raw)
 			screen := image.Rect(0, 0, 1080, 2400)
+			if rot%2 == 1 {
+				screen = image.Rect(0, 0, 2400, 1080)
+			}
 			nodes := flatten(h.Nodes)
 			if len(nodes) < 5 {
 				t.Fatalf("only %d nodes", len(nodes))

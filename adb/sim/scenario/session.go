@@ -48,6 +48,7 @@ type Session struct {
 	foreground bool
 	stack      []*entry
 	rotation   int
+	secure     bool // the app's activity window has FLAG_SECURE
 	version    uint64
 }
 
@@ -56,6 +57,9 @@ type Session struct {
 func (s *Scenario) NewSession() *Session {
 	se := &Session{sc: s, screenOn: true, running: true, foreground: true, version: 1}
 	se.stack = []*entry{newEntry(s.Start, nil)}
+	if s.Variant != "" {
+		_ = se.ApplyVariant(s.Variant) // Load only sets variants the demo has
+	}
 	return se
 }
 
@@ -119,14 +123,25 @@ func (se *Session) SidekickNodes() []Node { return se.current().nodes }
 
 func (se *Session) current() *rendered {
 	se.mu.Lock()
-	key, base, dialog, on, rot := se.snapshotLocked()
+	key, spec := se.snapshotLocked()
 	se.mu.Unlock()
-	return se.sc.cache.get(key, func() *rendered { return se.sc.renderState(base, dialog, on, rot) })
+	return se.sc.cache.get(key, func() *rendered { return se.sc.renderState(spec) })
+}
+
+// frameSpec is everything a render depends on.
+type frameSpec struct {
+	base     page
+	dialog   *page // a dialog window over base, if any
+	screenOn bool
+	rotation int
+	secure   bool // base is the app's window and it has FLAG_SECURE
+	ime      bool // the keyboard is shown
 }
 
 // snapshotLocked returns the state key and deep copies of the pages to draw.
-func (se *Session) snapshotLocked() (string, page, *page, bool, int) {
+func (se *Session) snapshotLocked() (string, frameSpec) {
 	var b strings.Builder
+	spec := frameSpec{screenOn: se.screenOn, rotation: se.rotation}
 	fmt.Fprintf(&b, "on=%t rot=%d ", se.screenOn, se.rotation)
 	sysVars := map[string]string{
 		"time": se.sc.StatusTime, "appLabel": se.sc.App.Label, "appPackage": se.sc.App.Package,
@@ -134,20 +149,24 @@ func (se *Session) snapshotLocked() (string, page, *page, bool, int) {
 	switch {
 	case se.locked:
 		b.WriteString("keyguard")
-		return b.String(), page{screen: se.sc.keyguard, st: newScreenState(nil), vars: sysVars}, nil, se.screenOn, se.rotation
+		spec.base = page{screen: se.sc.keyguard, st: newScreenState(nil), vars: sysVars}
+		return b.String(), spec
 	case !se.foreground || len(se.stack) == 0:
 		b.WriteString("launcher")
-		return b.String(), page{screen: se.sc.launcher, st: newScreenState(nil), vars: sysVars}, nil, se.screenOn, se.rotation
+		spec.base = page{screen: se.sc.launcher, st: newScreenState(nil), vars: sysVars}
+		return b.String(), spec
 	}
 	top := se.stack[len(se.stack)-1]
-	base := page{screen: se.sc.Screens[top.screen], st: top.st.clone(), vars: maps.Clone(top.args)}
-	fmt.Fprintf(&b, "app %s %s", top.screen, top.st.key())
+	spec.base = page{screen: se.sc.Screens[top.screen], st: top.st.clone(), vars: maps.Clone(top.args)}
+	// A focused field shows the keyboard, as tapping a text field does on a phone.
+	spec.secure, spec.ime = se.secure, se.focusedLocked() != nil
+	fmt.Fprintf(&b, "app %s %s secure=%t ime=%t", top.screen, top.st.key(), spec.secure, spec.ime)
 	if top.dialog == "" {
-		return b.String(), base, nil, se.screenOn, se.rotation
+		return b.String(), spec
 	}
 	fmt.Fprintf(&b, " dialog %s %s", top.dialog, top.dst.key())
-	d := &page{screen: se.sc.Screens[top.dialog], st: top.dst.clone(), vars: maps.Clone(top.dst.args)}
-	return b.String(), base, d, se.screenOn, se.rotation
+	spec.dialog = &page{screen: se.sc.Screens[top.dialog], st: top.dst.clone(), vars: maps.Clone(top.dst.args)}
+	return b.String(), spec
 }
 
 func (st *screenState) clone() *screenState {
@@ -183,9 +202,9 @@ func (st *screenState) key() string {
 func (se *Session) mutate(f func()) bool {
 	se.mu.Lock()
 	defer se.mu.Unlock()
-	before, _, _, _, _ := se.snapshotLocked()
+	before, _ := se.snapshotLocked()
 	f()
-	after, _, _, _, _ := se.snapshotLocked()
+	after, _ := se.snapshotLocked()
 	if before == after {
 		return false
 	}

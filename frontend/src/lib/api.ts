@@ -1,4 +1,16 @@
 // The only module that talks to the server: every fetch and the EventSource live here.
+import {
+  EventTypeValues,
+  type ControlState,
+  type DeviceActionList,
+  type EventType,
+  type EvidenceDoc,
+  type EvidenceRecord,
+  type HandoffEvidence,
+  type AppDoc,
+  type AppRunResult,
+  type AppRunStarted,
+} from './wire.gen';
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
 import type {
@@ -35,19 +47,8 @@ export interface WithEtag<T> {
   etag: string | null;
 }
 
-export const EVENT_TYPES = [
-  'snapshot',
-  'devices-updated',
-  'preview-ready',
-  'preview-status',
-  'session-updated',
-  'sessions-updated',
-  'agent',
-  'heartbeat',
-  'replay-overflow',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Every event the server sends, generated from the Go event list. */
+export const EVENT_TYPES = EventTypeValues;
 
 export interface EventStreamHandlers {
   onOpen(): void;
@@ -195,7 +196,7 @@ export class Api {
     const r = await this.request<{ session: Session }>('GET', `/api/sessions/${encodeURIComponent(id)}`);
     return { data: r.data.session, etag: r.etag };
   }
-  updateSession(id: string, patch: { title?: string; runtimeEvidencePolicy?: EvidencePolicy }) {
+  updateSession(id: string, patch: { title?: string; runtimeEvidencePolicy?: EvidencePolicy; agentPickup?: 'batch' | 'instant' }) {
     return this.json<{ session: Session }>('PUT', `/api/sessions/${encodeURIComponent(id)}`, patch);
   }
   deleteSession(id: string) {
@@ -223,12 +224,37 @@ export class Api {
   resolve(itemId: string, sessionId: string, status: 'resolved' | 'wont_fix') {
     return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/resolve`, { sessionId, status });
   }
+  /** "Looks right": the user agrees with the agent's verified fix. */
+  verifyItem(itemId: string, sessionId: string) {
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/verify`, { sessionId });
+  }
+  /** "Reopen": the item goes back to the agent with the user's note. */
+  reopenItem(itemId: string, sessionId: string, note: string) {
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/reopen`, { sessionId, note });
+  }
+  agentControl(serial: string) {
+    return this.json<ControlState>('GET', `/api/agent-control?serial=${encodeURIComponent(serial)}`);
+  }
+  setAgentControl(serial: string, allowed: boolean) {
+    return this.json<ControlState>('PUT', '/api/agent-control', { serial, allowed });
+  }
+  deviceActions(after = 0) {
+    return this.json<DeviceActionList>('GET', `/api/device-actions?after=${after}`);
+  }
   /** Where a saved item probably lives in the Android sources (the prompt's candidates). */
   itemSources(itemId: string, sessionId: string) {
     return this.json<ItemSources>('GET', `/api/items/${encodeURIComponent(itemId)}/sources?sessionId=${encodeURIComponent(sessionId)}`);
   }
   agentHandoff(sessionId: string, itemIds: string[]) {
-    return this.json<{ session: Session; prompt: string; batchId: string }>('POST', '/api/agent-handoffs', { sessionId, itemIds });
+    return this.json<{ session: Session; prompt: string; batchId: string; runtimeEvidence?: HandoffEvidence }>('POST', '/api/agent-handoffs', { sessionId, itemIds });
+  }
+  /** A saved item's runtime evidence captures, newest first. */
+  itemEvidence(itemId: string, sessionId: string) {
+    return this.json<EvidenceDoc>('GET', `/api/items/${encodeURIComponent(itemId)}/runtime-evidence?sessionId=${encodeURIComponent(sessionId)}`);
+  }
+  /** Capture diagnostics: runs the baseline preset for the item now (up to about 3 s). */
+  collectEvidence(itemId: string) {
+    return this.json<EvidenceRecord>('POST', `/api/items/${encodeURIComponent(itemId)}/runtime-evidence/collect`);
   }
   handoffPreview(sessionId: string, itemIds: string[], markCopied: boolean) {
     return this.json<{ markdown: string }>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/handoff-preview`, { itemIds, markCopied });
@@ -238,6 +264,18 @@ export class Api {
   }
   connectInfo() {
     return this.json<ConnectInfo>('GET', '/api/connect');
+  }
+  /** The user's app on the selected device. */
+  app() {
+    return this.json<AppDoc>('GET', '/api/app');
+  }
+  /** Brings the installed app to the front; resolves once its window has focus. */
+  launchApp() {
+    return this.json<AppRunResult>('POST', '/api/app/launch');
+  }
+  /** Starts a build, install and launch; app-run-* events follow. */
+  runApp() {
+    return this.json<AppRunStarted>('POST', '/api/app/run');
   }
   exportPath(sessionId: string, format: 'json' | 'markdown'): string {
     return `/api/sessions/${encodeURIComponent(sessionId)}/export?format=${format}`;

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { applyEvent, applyPreview, type SyncModel } from './events';
 import type { Session } from './types';
+import { session as sessionFx } from './testing/fixtures';
 
 function model(): SyncModel {
   return { version: '', mode: '', devices: [], selectedSerial: '', adbError: '', sessions: [], activeSessionId: 'A', session: null, preview: null, agent: null };
 }
 
-const session = (id: string, updatedAt = '2025-01-01T00:00:00Z'): Session => ({
+const session = (id: string, updatedAt = '2025-01-01T00:00:00Z'): Session =>
+  sessionFx({
   sessionId: id,
   title: id,
   status: 'open',

@@ -30,6 +30,7 @@ export function summaryOf(s: Session | SessionSummary): SessionSummary {
     itemCount: s.itemCount ?? ('items' in s && Array.isArray(s.items) ? s.items.length : 0),
     phaseCounts: s.phaseCounts,
     runtimeEvidencePolicy: s.runtimeEvidencePolicy,
+    agentPickup: s.agentPickup,
   };
 }
 
@@ -65,13 +66,13 @@ export function applyPreview(model: SyncModel, p: Partial<Preview> & { sessionId
     height: p.height || prev?.height || 0,
     url: p.url ?? prev?.url ?? '',
     capturedAt: p.capturedAt ?? prev?.capturedAt,
-    status: p.status ?? (hasFrame ? { state: 'live' } : prev?.status),
+    status: p.status ?? (hasFrame ? { state: 'live' } : (prev?.status ?? { state: 'no-device' })),
   };
   return 'applied';
 }
 
 /** Records whether the adb server answers (devices-updated and the snapshot carry it). */
-function applyADBState(model: SyncModel, d: Record<string, unknown>): void {
+function applyADBState(model: SyncModel, d: { adbServerUp?: unknown; adbServerError?: unknown }): void {
   if (d.adbServerUp === true) model.adbError = '';
   else if (d.adbServerUp === false) model.adbError = String(d.adbServerError || 'the adb server does not answer');
 }
@@ -81,7 +82,7 @@ export function applySnapshot(model: SyncModel, s: Snapshot): void {
   if (s.mode) model.mode = s.mode;
   if (Array.isArray(s.devices)) model.devices = s.devices;
   if (typeof s.selectedSerial === 'string') model.selectedSerial = s.selectedSerial;
-  applyADBState(model, s as Record<string, unknown>);
+  applyADBState(model, s);
   if (Array.isArray(s.sessions)) model.sessions = sortSessions(s.sessions);
   // The snapshot is the one event applied whatever the active session.
   if (s.preview !== undefined) model.preview = s.preview;
@@ -92,7 +93,7 @@ export function applyEvent(model: SyncModel, type: string, data: unknown): Outco
   const d = (data ?? {}) as Record<string, unknown>;
   switch (type) {
     case 'snapshot':
-      applySnapshot(model, d as Snapshot);
+      applySnapshot(model, d as unknown as Snapshot);
       return 'applied';
     case 'devices-updated':
       if (Array.isArray(d.devices)) model.devices = d.devices as Device[];

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { NodeIndex, isMeaningful, nodeLabel, normalizeRect } from './hittest';
-import type { UiNode } from './types';
+import { NodeIndex, isMeaningful, keyboardAt, nodeLabel, normalizeRect, windowAt } from './hittest';
+import type { ScreenWindow, UiNode } from './types';
+import { node } from './testing/fixtures';
 
 const b = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
 
 // A small Compose-like tree: root › content › list › row(clickable) › title text + icon
 const nodes: UiNode[] = [
-  { uid: 'root', parentUid: null, indexPath: '0', class: 'android.widget.FrameLayout', bounds: b(0, 0, 1080, 2400) },
-  { uid: 'content', parentUid: 'root', indexPath: '0.0', class: 'androidx.compose.ui.platform.ComposeView', resourceId: 'android:id/content', bounds: b(0, 0, 1080, 2400) },
-  { uid: 'list', parentUid: 'content', indexPath: '0.0.0', class: 'android.view.View', testTag: 'inbox_list', bounds: b(0, 200, 1080, 2200) },
-  { uid: 'row', parentUid: 'list', indexPath: '0.0.0.0', class: 'android.view.View', clickable: true, bounds: b(0, 200, 1080, 400) },
-  { uid: 'title', parentUid: 'row', indexPath: '0.0.0.0.0', class: 'android.widget.TextView', text: 'Quarterly report', bounds: b(40, 220, 700, 280) },
-  { uid: 'deco', parentUid: 'row', indexPath: '0.0.0.0.1', class: 'android.view.View', bounds: b(800, 220, 900, 300) },
-  { uid: 'pwd', parentUid: 'list', indexPath: '0.0.0.1', class: 'android.widget.EditText', text: 'hunter2', password: true, bounds: b(0, 500, 1080, 600) },
+  node({ uid: 'root', parentUid: '', indexPath: '0', class: 'android.widget.FrameLayout', bounds: b(0, 0, 1080, 2400) }),
+  node({ uid: 'content', parentUid: 'root', indexPath: '0.0', class: 'androidx.compose.ui.platform.ComposeView', resourceId: 'android:id/content', bounds: b(0, 0, 1080, 2400) }),
+  node({ uid: 'list', parentUid: 'content', indexPath: '0.0.0', class: 'android.view.View', testTag: 'inbox_list', bounds: b(0, 200, 1080, 2200) }),
+  node({ uid: 'row', parentUid: 'list', indexPath: '0.0.0.0', class: 'android.view.View', clickable: true, bounds: b(0, 200, 1080, 400) }),
+  node({ uid: 'title', parentUid: 'row', indexPath: '0.0.0.0.0', class: 'android.widget.TextView', text: 'Quarterly report', bounds: b(40, 220, 700, 280) }),
+  node({ uid: 'deco', parentUid: 'row', indexPath: '0.0.0.0.1', class: 'android.view.View', bounds: b(800, 220, 900, 300) }),
+  node({ uid: 'pwd', parentUid: 'list', indexPath: '0.0.0.1', class: 'android.widget.EditText', text: 'hunter2', password: true, bounds: b(0, 500, 1080, 600) }),
 ];
 const index = new NodeIndex(nodes, 1080, 2400);
 
@@ -47,9 +48,9 @@ describe('ancestry and crumbs', () => {
   it('accepts parentless top-level nodes that are not full-screen (semantics trees)', () => {
     const flat = new NodeIndex(
       [
-        { uid: 'n0', parentUid: '', text: 'Good morning', bounds: b(53, 128, 374, 181) },
-        { uid: 'n4', parentUid: '', testTag: 'filter_all', clickable: true, bounds: b(53, 315, 228, 399) },
-        { uid: 'n4.0', parentUid: 'n4', text: 'All', bounds: b(142, 330, 186, 383) },
+        node({ uid: 'n0', parentUid: '', text: 'Good morning', bounds: b(53, 128, 374, 181) }),
+        node({ uid: 'n4', parentUid: '', testTag: 'filter_all', clickable: true, bounds: b(53, 315, 228, 399) }),
+        node({ uid: 'n4.0', parentUid: 'n4', text: 'All', bounds: b(142, 330, 186, 383) }),
       ],
       1080,
       2400,
@@ -62,8 +63,8 @@ describe('ancestry and crumbs', () => {
   it('survives parent cycles', () => {
     const cyc = new NodeIndex(
       [
-        { uid: 'a', parentUid: 'b', bounds: b(0, 0, 1, 1) },
-        { uid: 'b', parentUid: 'a', bounds: b(0, 0, 1, 1) },
+        node({ uid: 'a', parentUid: 'b', bounds: b(0, 0, 1, 1) }),
+        node({ uid: 'b', parentUid: 'a', bounds: b(0, 0, 1, 1) }),
       ],
       10,
       10,
@@ -90,5 +91,30 @@ describe('nodeLabel', () => {
   });
   it('uses the resource id when there is nothing to read', () => {
     expect(nodeLabel({ class: 'android.view.View', resourceId: 'com.app:id/fab' })).toBe('View #fab');
+  });
+});
+
+describe('windows over the app', () => {
+  // Top first, as dumpsys lists them: the navigation bar over the keyboard over the app.
+  const windows: ScreenWindow[] = [
+    { title: 'NavigationBar0', type: 'navigation_bar', bounds: b(0, 2337, 1080, 2400), visible: true, focused: false },
+    { title: 'InputMethod', type: 'ime', bounds: b(0, 1644, 1080, 2400), visible: true, focused: false },
+    { title: 'NotificationShade', type: 'notification_shade', bounds: b(0, 0, 1080, 2400), visible: false, focused: false },
+    { title: 'com.example/com.example.Main', type: 'app', bounds: b(0, 0, 1080, 2400), visible: true, focused: true },
+    { title: 'ImageWallpaper', type: 'wallpaper', bounds: b(0, 0, 1080, 2400), visible: true, focused: false },
+  ];
+
+  it('finds the topmost visible window', () => {
+    expect(windowAt(windows, 540, 2000)?.type).toBe('ime');
+    expect(windowAt(windows, 540, 2380)?.type).toBe('navigation_bar');
+    expect(windowAt(windows, 540, 600)?.type).toBe('app');
+    expect(windowAt(undefined, 540, 600)).toBeNull();
+  });
+
+  it('tells a point on the keys from the app under them', () => {
+    expect(keyboardAt(windows, 540, 1800)?.title).toBe('InputMethod');
+    expect(keyboardAt(windows, 540, 1000)).toBeNull();
+    const hidden = windows.map((w) => (w.type === 'ime' ? { ...w, visible: false } : w));
+    expect(keyboardAt(hidden, 540, 1800)).toBeNull();
   });
 });

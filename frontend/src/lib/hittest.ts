@@ -1,4 +1,4 @@
-import type { Bounds, NodeSnapshot, UiNode } from './types';
+import type { Bounds, NodeSnapshot, ScreenWindow, UiNode } from './types';
 
 export function area(b: Bounds): number {
   return Math.max(0, b.right - b.left) * Math.max(0, b.bottom - b.top);
@@ -18,6 +18,27 @@ export function normalizeRect(x1: number, y1: number, x2: number, y2: number, wi
     right: clampX(Math.max(x1, x2)),
     bottom: clampY(Math.max(y1, y2)),
   };
+}
+
+/** What a pick on the on-screen keyboard says: the tree under it is the app's, the keys are not. */
+export const IME_LABEL = 'Input method (keyboard), not the app';
+
+/**
+ * The topmost visible window at a device point (the wallpaper never counts), from the
+ * freeze's window list; null when the list says nothing there. uiautomator dumps only
+ * the active window, so this is how a point on the keyboard is told from the app below.
+ */
+export function windowAt(windows: ScreenWindow[] | undefined, x: number, y: number): ScreenWindow | null {
+  for (const w of windows ?? []) {
+    if (w.visible && w.type !== 'wallpaper' && contains(w.bounds, x, y)) return w;
+  }
+  return null;
+}
+
+/** The input method's window when the point lies on the keyboard, else null. */
+export function keyboardAt(windows: ScreenWindow[] | undefined, x: number, y: number): ScreenWindow | null {
+  const w = windowAt(windows, x, y);
+  return w?.type === 'ime' ? w : null;
 }
 
 function depthOf(node: UiNode): number {
@@ -130,7 +151,7 @@ export function shortClass(cls: string | undefined): string {
 }
 
 /** A short human label for a node: its text, description or tag, else its role/class. */
-export function nodeLabel(node: Pick<UiNode, 'text' | 'contentDescription' | 'testTag' | 'resourceId' | 'role' | 'class' | 'password'>): string {
+export function nodeLabel(node: Partial<Pick<UiNode, 'text' | 'contentDescription' | 'testTag' | 'resourceId' | 'role' | 'class' | 'password'>>): string {
   const pick = node.password ? '' : node.text || node.contentDescription || node.testTag || '';
   const kind = node.role || shortClass(node.class);
   if (!pick) {

@@ -2,15 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { NodeIndex } from './hittest';
 import { byLines, readingOrder, sameLine, step } from './keynav';
 import type { UiNode } from './types';
+import { node } from './testing/fixtures';
 
 const b = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
-const n = (uid: string, parentUid: string | null, bounds: ReturnType<typeof b>, extra: Partial<UiNode> = {}): UiNode => ({
-  uid,
-  parentUid,
-  class: 'android.view.View',
-  bounds,
-  ...extra,
-});
+const n = (uid: string, parentUid: string | null, bounds: ReturnType<typeof b>, extra: Partial<UiNode> = {}): UiNode =>
+  node({ uid, parentUid: parentUid ?? '', class: 'android.view.View', bounds, ...extra });
 
 // The demo list screen in miniature: a header line (greeting, search, account), a title,
 // and a list with a card whose favourite button sits to the right of two text lines.

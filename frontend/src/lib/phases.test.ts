@@ -29,5 +29,5 @@ describe('phase visuals', () => {
 
 it('counts phases like SessionSummary.phaseCounts', () => {
   const items = [{ phase: 'draft' }, { phase: 'draft' }, { phase: 'resolved' }] as Item[];
-  expect(countPhases(items)).toEqual({ draft: 2, resolved: 1 });
+  expect(countPhases(items)).toEqual({ draft: 2, sent: 0, sent_modified: 0, in_progress: 0, needs_clarification: 0, wont_fix: 0, resolved: 1 });
 });

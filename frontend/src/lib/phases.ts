@@ -81,7 +81,7 @@ function isPhase(value: unknown): value is Phase {
  * The lifecycle phase of an item, which the server derives for every item it sends. A
  * value this console does not know shows as a draft instead of breaking the row.
  */
-export function itemPhase(item: Pick<Item, 'phase'>): Phase {
+export function itemPhase(item: Partial<Pick<Item, 'phase'>>): Phase {
   return isPhase(item.phase) ? item.phase : 'draft';
 }
 
@@ -91,7 +91,7 @@ export function isTerminal(phase: Phase): boolean {
 
 /** Counts items per phase, the same shape as SessionSummary.phaseCounts. */
 export function countPhases(items: Item[]): PhaseCounts {
-  const counts: PhaseCounts = {};
+  const counts: PhaseCounts = { draft: 0, sent: 0, sent_modified: 0, in_progress: 0, needs_clarification: 0, wont_fix: 0, resolved: 0 };
   for (const item of items) {
     const p = itemPhase(item);
     counts[p] = (counts[p] ?? 0) + 1;

@@ -36,9 +36,22 @@ export function reasonText(reason: string): { title: string; detail: string; bus
   }
 }
 
-/** The best few candidates, highest score first (the server already ranks them). */
+/** A string resource file (strings.xml or plurals.xml under res/values or values-xx, or
+ *  under composeResources): where words are defined, never the screen to edit, so it is
+ *  not offered as a place. */
+export function isStringsDefinition(file: string): boolean {
+  return /(^|\/)values(-[^/]+)?\/[^/]*(string|plural)[^/]*\.xml$/.test(file);
+}
+
+/** The best few candidates, highest score first (the server already ranks them),
+ *  without string resource files. */
 export function topCandidates(data: ItemSources | undefined, n = 3): SourceCandidate[] {
-  return (data?.candidates ?? []).filter((c) => c && c.file).slice(0, n);
+  return (data?.candidates ?? []).filter((c) => c && c.file && !isStringsDefinition(c.file)).slice(0, n);
+}
+
+/** Whether the best remaining candidate is strong enough to present as the place to edit. */
+export function confident(list: SourceCandidate[]): boolean {
+  return list.length > 0 && list[0].confidence !== 'low';
 }
 
 /** Splits a project-relative path into folder and file name for a compact two-part display. */

@@ -2,7 +2,12 @@
 // stream. Polling runs only while the stream is down and stops the moment it is back.
 import type { Api } from './api';
 import { recordError } from './diagnostics';
+import { announceRun, loadApp } from './actions/app';
+import { onAgentPhoneEvent } from './actions/agentPhone';
+import { applyAppEvent } from './appEvents';
 import { applyEvent, applyPreview, sortSessions, summaryOf } from './events';
+import { appInfo } from './state/appinfo.svelte';
+import type { AppRunFinished } from './wire.gen';
 import type { AppState } from './state/app.svelte';
 
 const PREVIEW_POLL_MS = 1500;
@@ -61,7 +66,12 @@ export class Sync {
         d.eventsReceived++;
         d.eventsByType[type] = (d.eventsByType[type] ?? 0) + 1;
         if (id) d.lastEventId = id;
+        if (type.startsWith('app-')) {
+          if (applyAppEvent(appInfo, type, data) && type === 'app-run-finished') announceRun(data as AppRunFinished);
+          return;
+        }
         const outcome = applyEvent(this.app, type, data);
+        onAgentPhoneEvent(type, data);
         if (type === 'session-updated') {
           const sess = (data as { session?: { sessionId?: string; etag?: string } }).session;
           if (outcome === 'applied' && sess?.sessionId && sess.etag) this.app.etags.set(sess.sessionId, sess.etag);
@@ -69,6 +79,7 @@ export class Sync {
         if (type === 'snapshot') {
           this.app.started = true;
           this.snapshotSeen = true;
+          void loadApp();
           this.hooks.onResync();
         }
         if (outcome === 'ignored-other-session') {
@@ -224,7 +235,8 @@ export class Sync {
         topic: 'auth',
       });
     } else if (e.status === 403) {
-      this.app.notify('error', 'The FixThis app refused this page (origin check). Reload the console from the URL the app printed.', { topic: 'auth' });
+      // The topic gives the message its Reload console button (GlobalStatus).
+      this.app.notify('error', 'The FixThis app refused this page (origin or token check). Reload the console; if that does not help, open the URL the app printed.', { topic: 'reload-console' });
     }
   }
 

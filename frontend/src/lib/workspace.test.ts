@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { node, screen as frozenScreen } from './testing/fixtures';
 import {
   type DraftWorkspace,
   type KeyValueStorage,
@@ -35,11 +36,11 @@ class MapStorage implements KeyValueStorage {
   }
 }
 
-const screen = { fingerprint: 'fp1', width: 1080, height: 2400, package: 'com.app', activity: '.Main' };
+const screen = frozenScreen({ fingerprint: 'fp1', width: 1080, height: 2400, package: 'com.app', activity: '.Main' });
 
 function ws(sessionId = 'S1'): DraftWorkspace {
   const w = createWorkspace({ sessionId, serial: 'emu', previewId: 'p1', frozenAt: '2025-01-01T00:00:00Z' }, screen, '/api/preview/p1/image', [
-    { uid: 'n1', parentUid: 'r', bounds: { left: 0, top: 0, right: 10, bottom: 10 }, text: 'Hi' },
+    node({ uid: 'n1', parentUid: 'r', bounds: { left: 0, top: 0, right: 10, bottom: 10 }, text: 'Hi' }),
   ]);
   w.items = [
     { draftItemId: 'd1', workspaceId: w.workspaceId, target: { type: 'screen' }, severity: 'high', comment: 'Make it blue', createdAt: '2025-01-01T00:00:00Z' },
@@ -94,7 +95,7 @@ describe('schema-v2 workspace storage', () => {
 
   it('drops the UI tree, then history, when the quota is exceeded', () => {
     const w = ws();
-    w.nodes = Array.from({ length: 200 }, (_, i) => ({ uid: `n${i}`, parentUid: 'r', bounds: { left: 0, top: 0, right: 1, bottom: 1 }, text: 'x'.repeat(50) }));
+    w.nodes = Array.from({ length: 200 }, (_, i) => node({ uid: `n${i}`, parentUid: 'r', bounds: { left: 0, top: 0, right: 1, bottom: 1 }, text: 'x'.repeat(50) }));
     s.quota = 3000;
     expect(saveWorkspace(s, w)).toBe(true);
     const back = loadWorkspace(s, 'S1', w.workspaceId)!;

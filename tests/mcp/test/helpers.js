@@ -30,6 +30,15 @@ export const TOOL_NAMES = [
   'fixthis_resolve_feedback',
   'fixthis_ask',
   'fixthis_capture_screen',
+  'fixthis_tap',
+  'fixthis_swipe',
+  'fixthis_type_text',
+  'fixthis_press_key',
+  'fixthis_launch_app',
+  'fixthis_wait_for_screen',
+  'fixthis_get_runtime_evidence',
+  'fixthis_capture_runtime_evidence',
+  'fixthis_run_app',
 ];
 
 // These checks need no device. fixthis starts an adb server when none answers, so each
@@ -88,11 +97,12 @@ export async function stop(child, graceMs = 3000) {
   clearTimeout(t);
 }
 
-// startServe runs `fixthis serve --json --no-demo` on dir and resolves with its JSON
-// line ({url, port, token, consoleUrl, mcpUrl, mcpToken}) and the process.
-export async function startServe(dir) {
+// startServe runs `fixthis serve --json` on dir (without the demo device unless asked)
+// and resolves with its JSON line ({url, port, token, consoleUrl, mcpUrl, mcpToken})
+// and the process.
+export async function startServe(dir, { demo = false } = {}) {
   requireBinary();
-  const child = track(spawn(fixthisBin, ['serve', '--json', '--no-demo', '--project-dir', dir], {
+  const child = track(spawn(fixthisBin, ['serve', '--json', demo ? '--demo' : '--no-demo', '--project-dir', dir], {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   }));
@@ -157,11 +167,11 @@ export async function seedSession(api, title = 'client checks') {
   return { sessionId, itemIds: saved.items.map((i) => i.itemId) };
 }
 
-export async function stdioClient(dir, name = 'sdk-stdio-test') {
+export async function stdioClient(dir, name = 'sdk-stdio-test', extraArgs = []) {
   requireBinary();
   const transport = new StdioClientTransport({
     command: fixthisBin,
-    args: ['mcp', '--project-dir', dir],
+    args: ['mcp', '--project-dir', dir, ...extraArgs],
     env: childEnv,
     stderr: 'pipe',
   });

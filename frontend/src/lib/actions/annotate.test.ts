@@ -3,6 +3,7 @@ import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
 import type { UiNode } from '../types';
 import { addPending, pickArea, pickPoint, pickScreen, redo, removeDraft, rescope, selectMode, undo } from './annotate';
+import { screen } from '../testing/fixtures';
 
 const node = (uid: string, parentUid: string, bounds: UiNode['bounds'], text = ''): UiNode =>
   ({ uid, parentUid, indexPath: uid, class: 'android.widget.TextView', text, bounds, clickable: true }) as unknown as UiNode;
@@ -14,7 +15,7 @@ beforeEach(() => {
     {
       previewId: 'p1',
       imageUrl: '/img',
-      screen: { fingerprint: 'fp', width: 1000, height: 2000 },
+      screen: screen({ fingerprint: 'fp', width: 1000, height: 2000 }),
       nodes: [node('n0', '', { left: 0, top: 0, right: 1000, bottom: 2000 }), node('n0.0', 'n0', { left: 100, top: 100, right: 400, bottom: 200 }, 'Sign in')],
     },
     { sessionId: 'S', serial: 'emu' },

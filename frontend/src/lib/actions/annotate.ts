@@ -1,6 +1,6 @@
 // Annotate and Select: freezing the screen, picking nodes, areas or the whole screen,
 // editing the pending annotations with undo/redo, and going back to live.
-import { nodeLabel, snapshotOf } from '../hittest';
+import { IME_LABEL, keyboardAt, nodeLabel, snapshotOf } from '../hittest';
 import { app } from '../state/app.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
@@ -74,6 +74,13 @@ function nodeTarget(node: UiNode): Target {
 }
 
 export function pickPoint(x: number, y: number): void {
+  // The dump is the app's window only: nodes lie under the keyboard too, but a click
+  // there is on the input method.
+  const ime = keyboardAt(draft.workspace?.frozenScreen?.windows, x, y);
+  if (ime) {
+    ui.setPending({ type: 'area', bounds: { ...ime.bounds } }, IME_LABEL);
+    return;
+  }
   const node = draft.index?.hitTest(x, y);
   if (node) ui.setPending(nodeTarget(node), nodeLabel(node), node.uid);
   else ui.setPending({ type: 'area', bounds: { left: Math.max(0, x - 24), top: Math.max(0, y - 24), right: x + 24, bottom: y + 24 } }, 'Visual area');

@@ -1,5 +1,6 @@
 // Devices: choosing one, refreshing the list, clearing the choice, taps on the live
 // preview, and the stage size and frame images the preview is drawn with.
+import { applyPreview } from '../events';
 import { app } from '../state/app.svelte';
 import { ui } from '../state/ui.svelte';
 import { transport } from '../transport';
@@ -55,4 +56,13 @@ export function reportStageHeight(height: number): Promise<unknown> {
  */
 export function frameObjectUrl(path: string): Promise<string> {
   return transport.api.blobUrl(path);
+}
+
+/** Retry capture: a preview request wakes the capture loop at once. */
+export async function retryCapture(): Promise<void> {
+  try {
+    applyPreview(app, await transport.api.preview());
+  } catch {
+    // the card stays; the loop keeps retrying by itself
+  }
 }

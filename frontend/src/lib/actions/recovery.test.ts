@@ -5,10 +5,11 @@ import { ui } from '../state/ui.svelte';
 import type { Item } from '../types';
 import { listWorkspaces } from '../workspace';
 import { checkRecovery, discardRecovery, recoverDraft } from './recovery';
+import { screen, session } from '../testing/fixtures';
 
 /** Leaves a workspace with two pending annotations in storage, as a reload would find it. */
 function leftBehind(): { workspaceId: string; draftIds: string[] } {
-  draft.begin({ previewId: 'p1', imageUrl: '/img', screen: { fingerprint: 'fp', width: 100, height: 200 }, nodes: [] }, { sessionId: 'S', serial: 'emu' });
+  draft.begin({ previewId: 'p1', imageUrl: '/img', screen: screen({ fingerprint: 'fp', width: 100, height: 200 }), nodes: [] }, { sessionId: 'S', serial: 'emu' });
   draft.add({ type: 'screen' }, 'one', 'med', 'Whole screen');
   draft.add({ type: 'screen' }, 'two', 'med', 'Whole screen');
   const out = { workspaceId: draft.workspace!.workspaceId, draftIds: draft.items.map((i) => i.draftItemId) };
@@ -20,7 +21,7 @@ beforeEach(() => {
   for (const ws of listWorkspaces(draft.storage, 'S')) draft.storage.removeItem(`fixthis.workspace.S.${ws.workspaceId}`);
   draft.storage.removeItem('fixthis.workspace.index.S');
   app.activeSessionId = 'S';
-  app.session = { sessionId: 'S', title: '', status: 'open', itemCount: 0, items: [], screens: [] };
+  app.session = session({ sessionId: 'S' });
   ui.recovery = null;
   ui.backToLive();
 });

@@ -7,8 +7,9 @@ import type { Sync } from '../sync';
 import { transport } from '../transport';
 import type { BatchRequest, Session } from '../types';
 import { copyPrompt, persistPending, resolveMismatch, resolveStale, saveToMcp } from './save';
+import { screen, session as sessionFx } from '../testing/fixtures';
 
-const session = (etag: string): Session => ({ sessionId: 'S', title: '', status: 'open', itemCount: 0, items: [], screens: [], etag });
+const session = (etag: string): Session => sessionFx({ sessionId: 'S', etag });
 
 /** The batch requests the fake server saw, with their If-Match. */
 let calls: { req: BatchRequest; ifMatch: string | null }[];
@@ -32,7 +33,7 @@ beforeEach(() => {
   app.etags.clear();
   ui.dialog = null;
   draft.close(true);
-  draft.begin({ previewId: 'p1', imageUrl: '/img', screen: { fingerprint: 'fp', width: 100, height: 200 }, nodes: [] }, { sessionId: 'S', serial: 'emu' });
+  draft.begin({ previewId: 'p1', imageUrl: '/img', screen: screen({ fingerprint: 'fp', width: 100, height: 200 }), nodes: [] }, { sessionId: 'S', serial: 'emu' });
   draft.add({ type: 'screen' }, 'make it blue', 'med', 'Whole screen');
   draft.add({ type: 'screen' }, '', 'low', 'Whole screen');
 });

@@ -2,6 +2,7 @@
 // the 409/412 conflict dialogs that a save can open (docs/console.md, "Saving and
 // handing off"). Every async result is fenced by the session that asked.
 import { ApiError } from '../api';
+import { autoEvidenceText } from '../evidence';
 import { promptReadiness, type Readiness } from '../readiness';
 import { app } from '../state/app.svelte';
 import { draft } from '../state/draft.svelte';
@@ -217,6 +218,36 @@ export function saveToMcp(): Promise<void> {
     ui.backToLive();
     if (wasFrozen) void transport.api.resume().catch(() => undefined);
     const waiting = app.agent?.presence === 'listening' ? 'Your agent is listening and will pick them up now.' : 'They wait for your agent: ask it to call fixthis_wait_for_feedback.';
-    app.notify('success', `Saved to MCP: ${plural(ids.length)}. ${waiting}`, { topic: 'handoff' });
+    const diagnostics = autoEvidenceText(r.runtimeEvidence);
+    app.notify('success', `Saved to MCP: ${plural(ids.length)}. ${waiting}${diagnostics ? ' ' + diagnostics : ''}`, { topic: 'handoff' });
   });
+}
+
+/** Save to MCP on one saved annotation: releases that item only. */
+export async function saveOneToMcp(itemId: string): Promise<void> {
+  if (ui.busy) return;
+  const sessionId = app.activeSessionId;
+  if (!sessionId) return;
+  ui.busy = 'sending';
+  try {
+    const r = await transport.api.agentHandoff(sessionId, [itemId]);
+    if (app.activeSessionId !== sessionId || !r.session) return;
+    app.applySession(sessionId, r.session);
+    const seq = r.session.items.find((i) => i.itemId === itemId)?.sequenceNumber;
+    app.notify('success', `Saved to MCP: annotation ${seq ?? ''}`.trim() + ' only.', { topic: 'handoff' });
+  } catch (err) {
+    report(err, 'Save to MCP failed', 'The annotation is kept; try again.');
+  } finally {
+    ui.busy = '';
+  }
+}
+
+/** Instant pickup: saves the finished annotations at once (the server releases them). */
+export async function saveInstantly(): Promise<void> {
+  ui.busy = 'sending';
+  try {
+    await persistPending('save', saveInstantly);
+  } finally {
+    ui.busy = '';
+  }
 }

@@ -180,3 +180,31 @@ export async function exportSession(sessionId: string): Promise<void> {
 export function connectInfo(): Promise<ConnectInfo> {
   return transport.api.connectInfo();
 }
+
+/** Close session: closed for good; agents waiting on it are told it ended. */
+export async function closeSession(sessionId: string): Promise<boolean> {
+  try {
+    const r = await transport.api.closeSession(sessionId);
+    if (r.session) {
+      app.upsertSession(r.session);
+      app.applySession(sessionId, r.session);
+    }
+    app.notify('success', 'Session closed. Agents waiting on it were told it ended.');
+    return true;
+  } catch (err) {
+    report(err, 'Could not close the session');
+    return false;
+  }
+}
+
+/** The session's agent pickup: batch (Save to MCP releases) or instant. */
+export async function setAgentPickup(v: 'batch' | 'instant'): Promise<void> {
+  const sessionId = app.activeSessionId;
+  if (!sessionId || !app.session) return;
+  try {
+    const r = await transport.api.updateSession(sessionId, { agentPickup: v });
+    if (app.activeSessionId === sessionId && r.session) app.applySession(sessionId, r.session);
+  } catch (err) {
+    report(err, 'Could not change the agent pickup');
+  }
+}

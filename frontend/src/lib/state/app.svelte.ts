@@ -80,7 +80,7 @@ export class AppState implements SyncModel {
   /** Shows a policy on the active session at once (the server is asked separately). */
   setPolicy(sessionId: string, policy: EvidencePolicy | undefined): void {
     if (this.activeSessionId !== sessionId || !this.session) return;
-    this.session = { ...this.session, runtimeEvidencePolicy: policy };
+    this.session = { ...this.session, runtimeEvidencePolicy: policy ?? this.session.runtimeEvidencePolicy };
   }
 
   /** Shows a message; a topic replaces the previous message of that topic. */

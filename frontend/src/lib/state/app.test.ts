@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Item, Session } from '../types';
 import { AppState } from './app.svelte';
+import { session as sessionFx } from '../testing/fixtures';
 
 const item = (itemId: string, comment = 'c') => ({ itemId, comment, phase: 'draft' }) as Item;
-const session = (sessionId: string, items: Item[] = [], updatedAt = '2025-01-02T00:00:00Z'): Session => ({
+const session = (sessionId: string, items: Item[] = [], updatedAt = '2025-01-02T00:00:00Z'): Session =>
+  sessionFx({
   sessionId,
   title: sessionId,
   status: 'open',
@@ -52,7 +54,7 @@ describe('AppState', () => {
     app.activeSessionId = 'A';
     app.session = session('A');
     app.setPolicy('B', 'off');
-    expect(app.session.runtimeEvidencePolicy).toBeUndefined();
+    expect(app.session.runtimeEvidencePolicy).toBe('auto'); // unchanged: B is not active
     app.setPolicy('A', 'manual');
     expect(app.session?.runtimeEvidencePolicy).toBe('manual');
     app.setDevices(undefined, undefined);

@@ -36,6 +36,9 @@ export function browserStorage(): KeyValueStorage {
 }
 
 /** The frozen draft workspace: pending annotations on one frozen screen. */
+/** What a workspace needs of a freeze. */
+type FrozenFrame = Pick<Freeze, 'previewId' | 'imageUrl' | 'screen' | 'nodes'>;
+
 export class DraftState {
   workspace = $state<DraftWorkspace | null>(null);
   items = $state<DraftItem[]>([]);
@@ -51,7 +54,7 @@ export class DraftState {
   pinOnly = $derived(this.items.filter((i) => i.comment.trim().length === 0));
   dirty = $derived(this.items.length > 0);
 
-  begin(freeze: Freeze, context: Omit<WorkspaceContext, 'frozenAt' | 'previewId'>): void {
+  begin(freeze: FrozenFrame, context: Omit<WorkspaceContext, 'frozenAt' | 'previewId'>): void {
     const ws = createWorkspace(
       { ...context, previewId: freeze.previewId, frozenAt: new Date().toISOString() },
       freeze.screen,
@@ -72,7 +75,7 @@ export class DraftState {
   }
 
   /** Rebinds the workspace's items to a new frozen frame (Recapture, Re-capture on 409). */
-  rebase(freeze: Freeze): void {
+  rebase(freeze: FrozenFrame): void {
     const ws = this.workspace;
     if (!ws) return;
     ws.context = { ...ws.context, previewId: freeze.previewId, frozenAt: new Date().toISOString() };

@@ -1,5 +1,5 @@
 import type { Recovery } from '../workspace';
-import type { Session, Target, UiNode } from '../types';
+import type { ScreenWindow, Session, Target, UiNode } from '../types';
 
 export type Tool = 'select' | 'annotate';
 export type StageMode = 'live' | 'frozen' | 'saved';
@@ -33,6 +33,8 @@ export class UiState {
   pendingSeverity = $state<'high' | 'med' | 'low'>('med');
   /** Node outlined while hovering the frame or a breadcrumb crumb. */
   hoverNode = $state<UiNode | null>(null);
+  /** A window other than the app's under the pointer on the frozen frame (the keyboard). */
+  hoverWindow = $state<ScreenWindow | null>(null);
   /** Node under the keyboard cursor on the frozen frame (Tab / arrows walk, Enter picks). */
   keyNode = $state<UiNode | null>(null);
   drawerOpen = $state(false);
@@ -101,6 +103,7 @@ export class UiState {
     this.editingDraftId = '';
     this.selectedItemId = '';
     this.hoverNode = null;
+    this.hoverWindow = null;
     this.keyNode = null;
   }
 }

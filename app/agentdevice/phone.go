@@ -1,0 +1,201 @@
+// Package agentdevice is the phone as an agent drives it through the MCP device
+// tools: captures it keeps by id, taps, swipes, text, keys, launching the app and
+// waiting for a screen. Every action asks whether the user lets agents control that
+// device and is written to the store, where the console shows it as activity. The
+// running app and the stdio sidecar both use it; they differ only in how they pick
+// the device.
+package agentdevice
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"fixthis/adb"
+	"fixthis/app/device"
+	"fixthis/app/errcode"
+	"fixthis/app/mcp"
+	"fixthis/app/store"
+	"fixthis/capture"
+)
+
+// Target is the device a call runs on.
+type Target struct {
+	Serial string
+	Model  string
+	Demo   bool // the built-in demo device: agents may control it without asking
+}
+
+// Options configure a Phone.
+type Options struct {
+	ADB      *adb.Client
+	Capturer *device.Capturer
+	Store    *store.Store
+	// Pick turns the serial a tool names ("" for the default) into an online device.
+	Pick func(ctx context.Context, serial string) (Target, error)
+	// AfterAction is told that serial was driven (the app wakes its live preview).
+	AfterAction func(serial string)
+	// ProjectDir is the Android project fixthis_run_app builds.
+	ProjectDir string
+	// AskTimeout is how long an action waits for the user to allow control.
+	AskTimeout time.Duration
+	Log        *slog.Logger
+}
+
+// Phone implements mcp.Device.
+type Phone struct{ o Options }
+
+// New returns a Phone.
+func New(o Options) *Phone {
+	if o.AskTimeout <= 0 {
+		o.AskTimeout = 20 * time.Second
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Phone{o: o}
+}
+
+var _ mcp.Device = (*Phone)(nil)
+
+// Capture takes the screen and its tree and keeps them in the store.
+func (p *Phone) Capture(ctx context.Context, serial string) (*mcp.Capture, error) {
+	t, err := p.o.Pick(ctx, serial)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	snap, err := p.o.Capturer.Capture(ctx, t.Serial)
+	if err != nil {
+		return nil, errcode.Wrap(errcode.CaptureFailed, err, "capture %s: %v", t.Serial, err)
+	}
+	var png bytes.Buffer
+	if err := capture.EncodeEvidencePNG(&png, snap.Frame); err != nil {
+		return nil, err
+	}
+	nodes, err := json.Marshal(snap.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := p.o.Store.SaveCapture(ctx, store.CaptureInput{Serial: t.Serial, Package: snap.State.Package,
+		Activity: snap.State.Activity, Fingerprint: snap.Fingerprint.String(), Width: snap.Width, Height: snap.Height,
+		PNG: png.Bytes(), NodesJSON: nodes})
+	if err != nil {
+		return nil, err
+	}
+	p.record(ctx, t.Serial, "capture", "captured the screen ("+shortActivity(snap.State.Activity)+")", "ok")
+	return &mcp.Capture{CaptureID: kept.CaptureID, Serial: t.Serial, Package: snap.State.Package,
+		Activity: snap.State.Activity, Fingerprint: kept.Fingerprint, Width: snap.Width, Height: snap.Height,
+		PNG: png.Bytes(), Tree: TreeSummary(snap), Display: snap.Display()}, nil
+}
+
+// Act performs one input action once the user allows control of the device.
+func (p *Phone) Act(ctx context.Context, serial string, a mcp.Action) (*mcp.ActionResult, error) {
+	t, err := p.o.Pick(ctx, serial)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.allowed(ctx, t); err != nil {
+		p.record(ctx, t.Serial, a.Kind, "was not allowed to "+a.Kind, "refused")
+		return nil, err
+	}
+	res, err := p.act(ctx, t.Serial, a)
+	if err != nil {
+		p.record(ctx, t.Serial, a.Kind, a.Kind+" failed: "+firstLine(err.Error()), "failed")
+		return nil, err
+	}
+	res.Serial = t.Serial
+	p.record(ctx, t.Serial, a.Kind, res.Detail, "ok")
+	if p.o.AfterAction != nil {
+		p.o.AfterAction(t.Serial)
+	}
+	return res, nil
+}
+
+func (p *Phone) record(ctx context.Context, serial, action, detail, outcome string) {
+	err := p.o.Store.RecordDeviceAction(context.WithoutCancel(ctx), store.DeviceAction{Serial: serial, Action: action,
+		Detail: detail, Outcome: outcome})
+	if err != nil {
+		p.o.Log.Warn("record device action", "serial", serial, "err", err)
+	}
+}
+
+// shell runs one device command and fails with its output when it exits non-zero.
+func (p *Phone) shell(ctx context.Context, serial, cmd string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	res, err := p.o.ADB.Shell(ctx, serial, cmd)
+	if err != nil {
+		return "", errcode.Wrap(errcode.DeviceNotAvailable, err, "%s on %s: %v", cmd, serial, err)
+	}
+	out := string(res.Stdout) + string(res.Stderr)
+	if res.ExitCode != 0 {
+		return out, errcode.New(errcode.InputFailed, "%s on %s exited %d: %s", firstWord(cmd), serial, res.ExitCode, strings.TrimSpace(out))
+	}
+	return out, nil
+}
+
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(s, " ")
+	return w
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+func shortActivity(a string) string {
+	if i := strings.LastIndexAny(a, "./"); i >= 0 && i+1 < len(a) {
+		return a[i+1:]
+	}
+	if a == "" {
+		return "unknown activity"
+	}
+	return a
+}
+
+// TreeSummary is one line per meaningful node: enough for an agent to check a label,
+// a tag or a position without the whole dump, and the uid to tap it by.
+func TreeSummary(snap *capture.Snapshot) string {
+	if snap.TreeErr != nil {
+		return "UI tree unavailable: " + snap.TreeErr.Error()
+	}
+	var b strings.Builder
+	for _, n := range snap.Nodes {
+		label := firstNonEmpty(n.TestTag, n.Text, n.ContentDescription)
+		if label == "" && !n.Clickable {
+			continue
+		}
+		depth := strings.Count(n.IndexPath, ".")
+		fmt.Fprintf(&b, "%s%s uid=%s", strings.Repeat("  ", min(depth, 12)), n.Role, n.UID)
+		if n.TestTag != "" {
+			fmt.Fprintf(&b, " tag=%q", n.TestTag)
+		}
+		if n.Text != "" {
+			fmt.Fprintf(&b, " text=%q", n.Text)
+		}
+		if n.ContentDescription != "" {
+			fmt.Fprintf(&b, " desc=%q", n.ContentDescription)
+		}
+		if n.Redacted {
+			b.WriteString(" (redacted)")
+		}
+		fmt.Fprintf(&b, " box=(%d,%d)-(%d,%d)\n", n.Bounds.Left, n.Bounds.Top, n.Bounds.Right, n.Bounds.Bottom)
+	}
+	return b.String()
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

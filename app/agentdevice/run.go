@@ -1,0 +1,51 @@
+package agentdevice
+
+import (
+	"context"
+	"errors"
+
+	"fixthis/app/apprun"
+	"fixthis/app/errcode"
+	"fixthis/app/mcp"
+	"fixthis/app/project"
+)
+
+// RunApp builds, installs and launches the project's app on the device through
+// apprun, the code `fixthis run` uses, once the user allows control of the device.
+func (p *Phone) RunApp(ctx context.Context, serial string, in mcp.RunAppInput, progress func(mcp.RunProgress)) (*mcp.RunAppResult, error) {
+	t, err := p.o.Pick(ctx, serial)
+	if err != nil {
+		return nil, err
+	}
+	if p.o.ProjectDir == "" {
+		return nil, errcode.New(errcode.AppNotAvailable, "no project directory; start FixThis with --project-dir")
+	}
+	proj, err := project.Load(p.o.ProjectDir)
+	if err != nil {
+		return nil, errcode.Wrap(errcode.AppNotAvailable, err, "%v", err)
+	}
+	if err := p.allowed(ctx, t); err != nil {
+		p.record(ctx, t.Serial, "run", "was not allowed to run the app", "refused")
+		return nil, err
+	}
+	res, err := apprun.Run(ctx, apprun.ADBDevice(p.o.ADB, t.Serial), apprun.Options{
+		Project: proj, Module: in.Module, Variant: in.Variant, Serial: t.Serial, NoBuild: in.NoBuild, Reinstall: in.Reinstall,
+		Progress: func(pr apprun.Progress) {
+			progress(mcp.RunProgress{Stage: string(pr.Stage), Message: firstNonEmpty(pr.Message, pr.Task), Fraction: pr.Fraction})
+		},
+	})
+	if err != nil {
+		p.record(ctx, t.Serial, "run", "run failed: "+firstLine(err.Error()), "failed")
+		var be *apprun.BuildError
+		if errors.As(err, &be) {
+			return nil, errcode.Wrap(errcode.BuildFailed, err, "%v", err)
+		}
+		return nil, errcode.Wrap(errcode.AppLaunchFailed, err, "%v", err)
+	}
+	p.record(ctx, t.Serial, "run", "built, installed and launched "+res.ApplicationID, "ok")
+	if p.o.AfterAction != nil {
+		p.o.AfterAction(t.Serial)
+	}
+	return &mcp.RunAppResult{ApplicationID: res.ApplicationID, Serial: res.Serial, Built: res.Built, Installed: res.Installed,
+		LaunchMs: res.LaunchMs, Foreground: res.Foreground, Notes: res.Notes}, nil
+}

@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"fixthis/app/agentdevice"
+	"fixthis/app/events"
+	"fixthis/app/store"
+)
+
+// Agents on the phone: whether the user lets agents drive a device, what they did on
+// it, and the screens they captured.
+
+// getAgentControl is GET /api/agent-control?serial= (the selected device by default).
+func (a *App) getAgentControl(w http.ResponseWriter, r *http.Request) {
+	st, err := a.controlState(r.Context(), r.URL.Query().Get("serial"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+type controlRequest struct {
+	Serial  string `json:"serial"`
+	Allowed *bool  `json:"allowed"`
+}
+
+// putAgentControl records the user's answer: "Agents may control the phone".
+func (a *App) putAgentControl(w http.ResponseWriter, r *http.Request) {
+	var req controlRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Allowed == nil {
+		writeError(w, invalidInput("allowed (true or false) is required"))
+		return
+	}
+	dev, err := a.device.Registry.Lookup(req.Serial)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := agentdevice.SetControl(r.Context(), a.store, dev.Serial, *req.Allowed); err != nil {
+		writeError(w, err)
+		return
+	}
+	st, err := a.controlState(r.Context(), dev.Serial)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (a *App) controlState(ctx context.Context, serial string) (agentdevice.ControlState, error) {
+	dev, err := a.device.Registry.Lookup(serial)
+	if err != nil {
+		return agentdevice.ControlState{}, err
+	}
+	return agentdevice.Control(ctx, a.store, dev.Serial, dev.IsDemo)
+}
+
+// DeviceActionList is the body of GET /api/device-actions.
+type DeviceActionList struct {
+	Actions []store.DeviceAction `json:"actions"`
+}
+
+// getDeviceActions is the newest agent actions (after=SEQ for the ones after a seq).
+func (a *App) getDeviceActions(w http.ResponseWriter, r *http.Request) {
+	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+	list, err := a.store.DeviceActions(r.Context(), after)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, DeviceActionList{Actions: list})
+}
+
+// getCaptureImage serves an agent capture's frame (the "after" screen).
+func (a *App) getCaptureImage(w http.ResponseWriter, r *http.Request) {
+	c, err := a.store.GetCapture(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	a.serveArtifact(w, r, c.ImageArtifact, "image/png")
+}
+
+// publishDeviceActions sends consoles the actions recorded since the last ones sent.
+func (a *App) publishDeviceActions(ctx context.Context) {
+	list, err := a.store.DeviceActions(ctx, a.actionSeq.Load())
+	if err != nil {
+		return
+	}
+	for _, act := range list {
+		if act.Seq > a.actionSeq.Load() {
+			a.actionSeq.Store(act.Seq)
+			a.bus.Publish(events.DeviceAction, act)
+		}
+	}
+}
+
+// publishControl sends the selected device's control state (an agent asked, or the
+// user answered).
+func (a *App) publishControl(ctx context.Context) {
+	if st, err := a.controlState(ctx, ""); err == nil {
+		a.bus.Publish(events.AgentControl, st)
+	}
+}

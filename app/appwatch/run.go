@@ -1,0 +1,126 @@
+package appwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"fixthis/app/apprun"
+	"fixthis/app/errcode"
+	"fixthis/app/events"
+)
+
+// RunProgress is the app-run-progress event's payload.
+type RunProgress struct {
+	RunID string `json:"runId"`
+	apprun.Progress
+}
+
+// RunFinished is the app-run-finished event's payload.
+type RunFinished struct {
+	RunID  string        `json:"runId"`
+	OK     bool          `json:"ok"`
+	Result apprun.Result `json:"result"`
+	// Error says what failed; Lines carry Gradle's and the compiler's error lines
+	// when the build failed.
+	Error string       `json:"error,omitempty"`
+	Stage apprun.Stage `json:"stage,omitempty"` // the stage that failed
+	Lines []string     `json:"lines,omitempty"`
+}
+
+// RunStarted is POST /api/app/run's answer.
+type RunStarted struct {
+	RunID string `json:"runId"`
+}
+
+// StartRun builds, installs and launches the app on the selected device in the
+// background; progress and the outcome go out as events. One run at a time.
+func (w *Watcher) StartRun() (RunStarted, error) {
+	w.reload()
+	p, _, err := w.module()
+	if err != nil {
+		return RunStarted{}, err
+	}
+	serial := w.opts.Selected()
+	if serial == "" {
+		return RunStarted{}, errcode.New(errcode.DeviceNotAvailable, "no device is selected; connect one or start the demo device")
+	}
+	w.mu.Lock()
+	if w.running != nil {
+		id := w.running.RunID
+		w.mu.Unlock()
+		return RunStarted{}, errcode.Wrap(errcode.AppRunBusy, ErrBusy, "run %s is still in progress", id)
+	}
+	w.runSeq++
+	id := fmt.Sprintf("run-%d-%d", time.Now().Unix(), w.runSeq)
+	w.running = &RunState{RunID: id, Last: apprun.Progress{Stage: apprun.StageBuild, Fraction: -1}}
+	ctx := w.ctx
+	w.mu.Unlock()
+	w.Poke()
+
+	go func() {
+		var lastSent time.Time
+		var lastStage apprun.Stage
+		progress := func(pr apprun.Progress) {
+			w.mu.Lock()
+			if w.running != nil {
+				w.running.Last = pr
+			}
+			w.mu.Unlock()
+			// Gradle can print thousands of lines: send at most ~7 a second, but every
+			// stage change and every step message.
+			if pr.Stage == lastStage && pr.Message == "" && time.Since(lastSent) < 150*time.Millisecond {
+				return
+			}
+			lastSent, lastStage = time.Now(), pr.Stage
+			w.opts.Bus.Publish(events.AppRunProgress, RunProgress{RunID: id, Progress: pr})
+		}
+		stage := apprun.StageBuild
+		res, err := apprun.Run(ctx, apprun.ADBDevice(w.opts.ADB, serial), apprun.Options{
+			Project: p, Serial: serial, FocusTimeout: 15 * time.Second,
+			Progress: func(pr apprun.Progress) { stage = pr.Stage; progress(pr) },
+		})
+		fin := RunFinished{RunID: id, OK: err == nil, Result: res}
+		if err != nil {
+			fin.Error, fin.Stage = err.Error(), stage
+			var be *apprun.BuildError
+			if errors.As(err, &be) {
+				fin.Error = fmt.Sprintf("The build failed (%s, exit %d); nothing was installed.", be.Task, be.ExitCode)
+				fin.Lines = be.Lines
+			}
+			w.log.Info("app run failed", "run", id, "stage", stage, "err", err)
+		}
+		w.mu.Lock()
+		w.running = nil
+		w.mu.Unlock()
+		w.forgetInstalled()
+		w.opts.Bus.Publish(events.AppRunFinished, fin)
+		w.refresh(ctx, true)
+	}()
+	return RunStarted{RunID: id}, nil
+}
+
+// Launch brings the installed app to the front (no build) and waits until its
+// window has focus.
+func (w *Watcher) Launch(ctx context.Context) (apprun.Result, error) {
+	p, _, err := w.module()
+	if err != nil {
+		return apprun.Result{}, err
+	}
+	serial := w.opts.Selected()
+	if serial == "" {
+		return apprun.Result{}, errcode.New(errcode.DeviceNotAvailable, "no device is selected")
+	}
+	res, err := apprun.Run(ctx, apprun.ADBDevice(w.opts.ADB, serial), apprun.Options{
+		Project: p, Serial: serial, NoBuild: true, FocusTimeout: 10 * time.Second,
+	})
+	w.Poke()
+	if err != nil {
+		if errors.Is(err, apprun.ErrNotInstalled) {
+			return res, errcode.Wrap(errcode.AppNotInstalled, err, "%v", err)
+		}
+		return res, errcode.Wrap(errcode.AppLaunchFailed, err, "%v", err)
+	}
+	return res, nil
+}

@@ -1,0 +1,287 @@
+package evidence
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fixthis/adb"
+)
+
+// Shell runs one device shell command; *adb.Client implements it.
+type Shell interface {
+	Shell(ctx context.Context, serial, cmd string) (adb.ShellResult, error)
+}
+
+// Defaults for Request.
+const (
+	DefaultTimeout  = 2 * time.Second // each collector
+	DefaultBudget   = 3 * time.Second // the whole preset
+	DefaultLookback = 30 * time.Second
+	// maxRaw bounds what one collector stores; logcat keeps the newest part.
+	maxRaw = 512 << 10
+)
+
+// Request says what to collect, from which device and app, and where to
+// store the redacted raw output.
+type Request struct {
+	Serial  string
+	Package string
+	// Since is when the log window starts: shortly before the freeze.
+	Since time.Time
+	// Timeout bounds each collector, Budget the whole preset (defaults above).
+	Timeout time.Duration
+	Budget  time.Duration
+	// Store receives the redacted raw output; nil stores nothing.
+	Store *Store
+	// SessionID and CaptureID name the storage directory. An empty CaptureID
+	// gets a new random one.
+	SessionID string
+	CaptureID string
+}
+
+// collector is one allowlisted collector: it runs its exact commands and
+// turns their output into an attachment. raw is what gets stored.
+type collector struct {
+	kind Kind
+	file string
+	run  func(ctx context.Context, sh Shell, req Request) (raw string, at Attachment)
+}
+
+// preset is the baseline preset.
+var preset = []collector{
+	{KindLogcat, "logcat.txt", runLogcat},
+	{KindFrames, "gfxinfo.txt", runGfxinfo},
+	{KindMemory, "meminfo.txt", runMeminfo},
+}
+
+// Collect runs the baseline preset: every collector at once, each under its
+// own timeout and all under the budget. It always returns an attempt; what
+// went wrong is in its status, reasons and warnings.
+func Collect(ctx context.Context, sh Shell, req Request) Attempt {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultTimeout
+	}
+	if req.Budget <= 0 {
+		req.Budget = DefaultBudget
+	}
+	if req.CaptureID == "" {
+		req.CaptureID = NewCaptureID()
+	}
+	start := time.Now()
+	att := Attempt{ID: req.CaptureID, Package: req.Package, StartedAt: start.UnixMilli()}
+	switch {
+	case req.Serial == "":
+		att.Attachments = unsupportedAll(ReasonNoDevice)
+	case req.Package == "":
+		att.Attachments = unsupportedAll(ReasonNoPackage)
+	default:
+		var raws []rawOutput
+		att.Attachments, raws = runPreset(ctx, sh, req)
+		storeRaw(req, &att, raws)
+	}
+	att.finish()
+	att.DurationMs = time.Since(start).Milliseconds()
+	return att
+}
+
+// rawOutput pairs an attachment with the output it came from.
+type rawOutput struct {
+	text string
+	file string
+}
+
+func runPreset(ctx context.Context, sh Shell, req Request) ([]Attachment, []rawOutput) {
+	ctx, cancel := context.WithTimeout(ctx, req.Budget)
+	defer cancel()
+	out := make([]Attachment, len(preset))
+	raws := make([]rawOutput, len(preset))
+	var wg sync.WaitGroup
+	for i, c := range preset {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cctx, ccancel := context.WithTimeout(ctx, req.Timeout)
+			defer ccancel()
+			t0 := time.Now()
+			raw, at := c.run(cctx, sh, req)
+			at.Kind, at.DurationMs = c.kind, time.Since(t0).Milliseconds()
+			out[i], raws[i] = at, rawOutput{text: raw, file: c.file}
+		}()
+	}
+	wg.Wait()
+	return out, raws
+}
+
+// unsupportedAll is the preset's result when it cannot start at all.
+func unsupportedAll(r Reason) []Attachment {
+	out := make([]Attachment, len(preset))
+	for i, c := range preset {
+		out[i] = Attachment{Kind: c.kind, Status: StatusUnsupported, Reason: r, Summary: describe(c.kind, r)}
+	}
+	return out
+}
+
+// describe says in words why a collector produced nothing.
+func describe(k Kind, r Reason) string {
+	what := map[Kind]string{KindLogcat: "log", KindFrames: "frame stats", KindMemory: "memory stats"}[k]
+	switch r {
+	case ReasonNoDevice:
+		return "no " + what + ": no device selected"
+	case ReasonNoPackage:
+		return "no " + what + ": the app's package is not known"
+	case ReasonProcessNotRunning:
+		return "no " + what + ": the app's process is not running"
+	case ReasonTimeout:
+		return "no " + what + ": the device did not answer in time"
+	case ReasonDeviceGone:
+		return "no " + what + ": the device disconnected"
+	case ReasonUnparsable:
+		return "no " + what + ": the device printed a format FixThis does not know"
+	}
+	return "no " + what + ": the command failed"
+}
+
+// reasonFor maps an exec error to a reason token.
+func reasonFor(ctx context.Context, err error) Reason {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		return ReasonTimeout
+	case errors.Is(err, adb.ErrDeviceGone) || errors.Is(err, adb.ErrDeviceNotFound):
+		return ReasonDeviceGone
+	}
+	return ReasonCommandFailed
+}
+
+func failed(k Kind, r Reason) Attachment {
+	return Attachment{Kind: k, Status: StatusFailed, Reason: r, Summary: describe(k, r)}
+}
+
+// shell runs cmd and returns its redacted stdout; a non-zero exit with
+// nothing on stdout is a failed command.
+func shell(ctx context.Context, sh Shell, serial, cmd string) (string, Reason) {
+	res, err := sh.Shell(ctx, serial, cmd)
+	if err != nil {
+		return "", reasonFor(ctx, err)
+	}
+	if res.ExitCode != 0 && len(res.Stdout) == 0 {
+		return "", ReasonCommandFailed
+	}
+	return Redact(string(res.Stdout)), ReasonNone
+}
+
+// logcatCommand is `logcat -d -v threadtime -b main,system,crash -t
+// '<epoch>.<ms>'`: every buffer that holds the app's lines, its crashes
+// (crash buffer, Android 7+) and ActivityManager's ANR records, since the
+// given time. The epoch form of -t does not depend on the device's zone.
+func logcatCommand(since time.Time) string {
+	ms := since.UnixMilli()
+	return fmt.Sprintf("logcat -d -v threadtime -b main,system,crash -t '%d.%03d'", ms/1000, ms%1000)
+}
+
+// logcatFallbackCommand is `logcat -d -v threadtime -t 5000`: the newest lines
+// of the default buffers, for logcats that refuse the command above.
+const logcatFallbackCommand = "logcat -d -v threadtime -t 5000"
+
+// pidofCommand is `pidof <pkg>`: the app's live process, if any.
+func pidofCommand(pkg string) string { return "pidof " + pkg }
+
+func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) {
+	since := req.Since
+	if since.IsZero() {
+		since = time.Now().Add(-DefaultLookback)
+	}
+	var pid int
+	pidDone := make(chan struct{})
+	go func() {
+		defer close(pidDone)
+		// pidof exits 1 when nothing runs; that is an answer, not a failure.
+		if res, err := sh.Shell(ctx, req.Serial, pidofCommand(req.Package)); err == nil {
+			f := strings.Fields(string(res.Stdout))
+			if len(f) > 0 {
+				pid, _ = strconv.Atoi(f[0])
+			}
+		}
+	}()
+	text, r := shell(ctx, sh, req.Serial, logcatCommand(since))
+	if r == ReasonCommandFailed {
+		// Before Android 7 there is no crash buffer and -t takes no epoch time:
+		// the default buffers' newest lines are the closest a device can give.
+		text, r = shell(ctx, sh, req.Serial, logcatFallbackCommand)
+	}
+	<-pidDone
+	if r != ReasonNone {
+		return "", failed(KindLogcat, r)
+	}
+	sum, kept := ParseLogcat(text, req.Package, pid)
+	// Only the app's own lines (with its crash and ANR records) are kept: other
+	// apps' logs are none of this feedback's business.
+	raw := ""
+	if len(kept) > 0 {
+		raw = strings.Join(kept, "\n") + "\n"
+	}
+	if len(raw) > maxRaw {
+		raw = raw[len(raw)-maxRaw:]
+		if i := strings.IndexByte(raw, '\n'); i >= 0 {
+			raw = raw[i+1:]
+		}
+	}
+	return raw, Attachment{Status: StatusComplete, Summary: sum.Line(), Logcat: &sum}
+}
+
+// gfxinfoCommand is `dumpsys gfxinfo <pkg>`.
+func gfxinfoCommand(pkg string) string { return "dumpsys gfxinfo " + pkg }
+
+func runGfxinfo(ctx context.Context, sh Shell, req Request) (string, Attachment) {
+	return runDumpsys(ctx, sh, req, KindFrames, gfxinfoCommand(req.Package), ParseGfxinfo,
+		func(at *Attachment, s FrameSummary) { at.Frames = &s })
+}
+
+// meminfoCommand is `dumpsys meminfo <pkg>`.
+func meminfoCommand(pkg string) string { return "dumpsys meminfo " + pkg }
+
+func runMeminfo(ctx context.Context, sh Shell, req Request) (string, Attachment) {
+	return runDumpsys(ctx, sh, req, KindMemory, meminfoCommand(req.Package), ParseMeminfo,
+		func(at *Attachment, s MemorySummary) { at.Memory = &s })
+}
+
+// runDumpsys runs one dumpsys collector: the command, its parser, and the
+// attachment with the parsed figures set by attach. What the device printed is
+// kept even when it does not parse, so the artifact shows why.
+func runDumpsys[S interface{ Line() string }](ctx context.Context, sh Shell, req Request, k Kind, cmd string,
+	parse func(string) (S, error), attach func(*Attachment, S)) (string, Attachment) {
+	text, r := shell(ctx, sh, req.Serial, cmd)
+	if r != ReasonNone {
+		return "", failed(k, r)
+	}
+	sum, err := parse(text)
+	if at, bad := parseFailure(k, err); bad {
+		return capRaw(text), at
+	}
+	at := Attachment{Status: StatusComplete, Summary: sum.Line()}
+	attach(&at, sum)
+	return capRaw(text), at
+}
+
+// parseFailure maps a parser error: no process is unsupported (there is
+// nothing to measure, and no number is made up), anything else failed.
+func parseFailure(k Kind, err error) (Attachment, bool) {
+	switch {
+	case err == nil:
+		return Attachment{}, false
+	case errors.Is(err, ErrNoProcess):
+		return Attachment{Kind: k, Status: StatusUnsupported, Reason: ReasonProcessNotRunning, Summary: describe(k, ReasonProcessNotRunning)}, true
+	}
+	return failed(k, ReasonUnparsable), true
+}
+
+func capRaw(s string) string {
+	if len(s) > maxRaw {
+		return s[:maxRaw]
+	}
+	return s
+}

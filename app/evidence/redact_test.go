@@ -1,0 +1,114 @@
+package evidence
+
+import (
+	"strings"
+	"testing"
+)
+
+// The real logs in testdata: each secret they carry is gone after Redact,
+// and the lines around it are unchanged.
+func TestRedactRealLogs(t *testing.T) {
+	for _, tc := range []struct {
+		file    string
+		gone    []string
+		kept    []string
+		changed int // lines that differ after redaction
+	}{
+		{"redact_zulip_okhttp.txt",
+			[]string{"myemail%40gmail.com", "myemail@gmail.com", "MnGIId4Kh32kDLU3FvZ07n4bgKew7TZM"},
+			[]string{"D/OkHttp: --> POST https://zulip.tabbott.net/api/v1/fetch_api_key http/1.1", "D/OkHttp: Access-Control-Allow-Headers: Authorization", "D/OkHttp: User-Agent: ZulipAndroid/0.9.2", "Date: Sun, 25 Sep 2016 08:13:07 GMT"},
+			2},
+		{"redact_labnex_bearer.txt",
+			[]string{"glpat-"},
+			[]string{"okhttp.OkHttpClient: Authorization: [redacted]", "okhttp.OkHttpClient: --> GET https://gitlab.com/api/v4/user"},
+			1},
+		{"redact_remotedroid_ipv4.txt",
+			[]string{"192.168.43.45"},
+			[]string{"failed to connect to /[redacted] (port 80)", "11-21 22:00:23.919 23625-24374/in.umairkhan.remotedroid W/System.err:     at libcore.io.IoBridge.isConnected(IoBridge.java:238)"},
+			1},
+		{"redact_portmapper_ipv6.txt",
+			[]string{"fe80::12be:f5ff:fe1a:d414"},
+			[]string{"failed to connect to /[redacted] (port 49152)", "java.lang.Thread.run (Thread.java:818)"},
+			1},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			in := readTestdata(t, tc.file)
+			out := Redact(in)
+			for _, g := range tc.gone {
+				if strings.Contains(out, g) {
+					t.Errorf("%q survived:\n%s", g, out)
+				}
+			}
+			for _, k := range tc.kept {
+				if !strings.Contains(out, k) {
+					t.Errorf("%q is missing:\n%s", k, out)
+				}
+			}
+			a, b := strings.Split(in, "\n"), strings.Split(out, "\n")
+			if len(a) != len(b) {
+				t.Fatalf("line count %d -> %d", len(a), len(b))
+			}
+			changed := 0
+			for i := range a {
+				if a[i] != b[i] {
+					changed++
+				}
+			}
+			if changed != tc.changed {
+				t.Errorf("%d lines changed, want %d:\n%s", changed, tc.changed, out)
+			}
+		})
+	}
+}
+
+func TestRedactRules(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"GET https://api.example/v2/trails?near=47.61,-122.33&session=abc#top", "GET https://api.example/v2/trails?[redacted]#top"},
+		{"open http://10.0.2.2:8080/x?y=1", "open http://[redacted]:8080/x?[redacted]"},
+		{"signed in as ana.lopez@example.com", "signed in as [redacted]"},
+		{`{"Authorization":"Basic dXNlcjpwYXNz"}`, `{"Authorization":"[redacted]"}`},
+		{"authorization=abc123;", "authorization=[redacted];"},
+		{"curl -H 'X: y' --oauth2-bearer x Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "curl -H 'X: y' --oauth2-bearer x Bearer [redacted]"},
+		{"sha 9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c", "sha [redacted]"},
+		{"key=AIzaSyD3xampleKey0123456789abcdefghij", "key=[redacted]"},
+		{"peer ::1 and 2001:db8::ff00:42:8329 up", "peer [redacted] and [redacted] up"},
+		{"from 203.0.113.17 via 192.168.1.23", "from [redacted] via [redacted]"},
+	} {
+		if got := Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q)\n = %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// What must survive: logcat's own fields, versions, class names, frames,
+// Kotlin member references, and dumpsys figures.
+func TestRedactLeavesOrdinaryTextAlone(t *testing.T) {
+	for _, s := range []string{
+		"12-01 09:41:11.909 12017 12017 E AndroidRuntime: FATAL EXCEPTION: main",
+		"\tat com.android.internal.os.RuntimeInit$MethodAndArgsCaller.run(RuntimeInit.java:552)",
+		"Version 1.2.3 build 4.5.6.789",
+		"val f = Trail::distance; Foo::class",
+		"Stats since: 26391827273400ns",
+		"android.view.ViewRootImpl@2f6c1a3 (visibility=0)",
+		"ThisIsAVeryLongCamelCaseClassNameWithoutDigits.run",
+		"        TOTAL    62219    45912     8888        0   162964    42178    30141     9825",
+		"Access-Control-Allow-Headers: Authorization",
+	} {
+		if got := Redact(s); got != s {
+			t.Errorf("Redact(%q) = %q", s, got)
+		}
+	}
+}
+
+func TestRedactedCrashStillParses(t *testing.T) {
+	text := Redact(readTestdata(t, "logcat_crash.txt"))
+	for _, g := range []string{"ana.lopez@example.com", "session=9f8e", "near=47.61"} {
+		if strings.Contains(text, g) {
+			t.Errorf("%q survived", g)
+		}
+	}
+	s, _ := ParseLogcat(text, "com.fixthis.demo", 0)
+	if s.Crash == nil || s.Crash.Frame != "com.fixthis.demo.ui.format.TrailFormatKt.formatDistance(TrailFormat.kt:27)" {
+		t.Errorf("crash after redaction: %+v", s.Crash)
+	}
+}

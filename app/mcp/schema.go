@@ -1,0 +1,138 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Tool arguments are checked against each tool's input schema here rather
+// than by the MCP library, whose messages are Go struct dumps
+// ("&{Got:string Want:[number]}"); an agent reads these, so they are
+// sentences: "INVALID_INPUT: timeoutSeconds must be a number, not a string."
+
+// validated wraps a tool's handler with its input schema check.
+func validated(st server.ServerTool) server.ServerTool {
+	raw, err := json.Marshal(st.Tool.InputSchema)
+	if st.Tool.RawInputSchema != nil {
+		raw, err = st.Tool.RawInputSchema, nil
+	}
+	if err != nil {
+		panic(fmt.Sprintf("mcp: schema of %s: %v", st.Tool.Name, err))
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		panic(fmt.Sprintf("mcp: schema of %s: %v", st.Tool.Name, err))
+	}
+	c := jsonschema.NewCompiler()
+	url := "mem:///fixthis/" + st.Tool.Name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		panic(fmt.Sprintf("mcp: schema of %s: %v", st.Tool.Name, err))
+	}
+	schema, err := c.Compile(url)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: schema of %s: %v", st.Tool.Name, err))
+	}
+	next := st.Handler
+	st.Handler = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if msg := checkArgs(schema, req.Params.Arguments); msg != "" {
+			return invalidArg("%s", msg), nil
+		}
+		return next(ctx, req)
+	}
+	return st
+}
+
+// checkArgs validates args and returns the problems as sentences ("" when
+// the arguments are fine).
+func checkArgs(schema *jsonschema.Schema, args any) string {
+	if args == nil {
+		args = map[string]any{}
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return "the arguments are not a JSON object."
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return "the arguments are not a JSON object."
+	}
+	verr, ok := schema.Validate(inst).(*jsonschema.ValidationError)
+	if !ok || verr == nil {
+		return ""
+	}
+	var out []string
+	for _, leaf := range leaves(verr) {
+		out = append(out, sentence(leaf))
+	}
+	return strings.Join(out, " ")
+}
+
+func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(e.Causes) == 0 {
+		return []*jsonschema.ValidationError{e}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range e.Causes {
+		out = append(out, leaves(c)...)
+	}
+	return out
+}
+
+var english = message.NewPrinter(language.English)
+
+// sentence words one schema failure for an agent. The value itself is never
+// repeated for strings (it may be long); its type is enough.
+func sentence(e *jsonschema.ValidationError) string {
+	field := strings.Join(e.InstanceLocation, ".")
+	if field == "" {
+		field = "the arguments"
+	}
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		return fmt.Sprintf("%s %s required.", strings.Join(k.Missing, " and "), plural(len(k.Missing), "is", "are"))
+	case *kind.Type:
+		return fmt.Sprintf("%s must be %s, not %s.", field, orList(k.Want, "a "), "a "+k.Got)
+	case *kind.Enum:
+		want := make([]string, 0, len(k.Want))
+		for _, w := range k.Want {
+			want = append(want, fmt.Sprint(w))
+		}
+		return fmt.Sprintf("%s must be one of %s.", field, strings.Join(want, ", "))
+	case *kind.MinLength:
+		return fmt.Sprintf("%s must be at least %d characters long.", field, k.Want)
+	case *kind.MaxLength:
+		return fmt.Sprintf("%s must be at most %d characters long.", field, k.Want)
+	case *kind.Minimum:
+		return fmt.Sprintf("%s must be at least %s.", field, k.Want.FloatString(0))
+	case *kind.Maximum:
+		return fmt.Sprintf("%s must be at most %s.", field, k.Want.FloatString(0))
+	case *kind.AdditionalProperties:
+		return fmt.Sprintf("unknown %s %s.", plural(len(k.Properties), "argument", "arguments"), strings.Join(k.Properties, ", "))
+	}
+	return fmt.Sprintf("%s: %s.", field, e.ErrorKind.LocalizedString(english))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func orList(words []string, article string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = article + w
+	}
+	return strings.Join(out, " or ")
+}

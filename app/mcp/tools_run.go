@@ -1,0 +1,69 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"fixthis/app/errcode"
+)
+
+// runApp is fixthis_run_app: build, install and launch the project's app, with MCP
+// progress notifications when the client asked for them (a progressToken).
+func (t *toolset) runApp() server.ServerTool {
+	tool := mcp.NewTool("fixthis_run_app",
+		mcp.WithDescription("Build the project's app with its Gradle wrapper, install it on the device and bring it to the front "+
+			"(the same steps as `fixthis run`), so you can check your fix on the new build. Gradle's own error lines come back when the build fails."),
+		mcp.WithTitleAnnotation("Build, install and launch the app"),
+		serialArg(),
+		mcp.WithString("module", mcp.MaxLength(200), mcp.Description("Gradle module path, e.g. :app (default: the first app module).")),
+		mcp.WithString("variant", mcp.MaxLength(100), mcp.Description("Build variant (default: debug).")),
+		mcp.WithBoolean("noBuild", mcp.Description("Skip building and installing: launch the installed app only.")),
+		mcp.WithBoolean("reinstall", mcp.Description("Uninstall first (the app's data on the device goes too), e.g. after a signature mismatch.")),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(true), // reinstall deletes the app's data
+		mcp.WithIdempotentHintAnnotation(false),
+		mcp.WithOpenWorldHintAnnotation(true),
+		mcp.WithOutputSchema[RunAppResult](),
+	)
+	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if t.deps.Runner == nil {
+			return mcp.NewToolResultError(errcode.New(errcode.AppNotAvailable, "this process cannot build the app (no project)").Error()), nil
+		}
+		in := RunAppInput{Module: req.GetString("module", ""), Variant: req.GetString("variant", ""),
+			NoBuild: req.GetBool("noBuild", false), Reinstall: req.GetBool("reinstall", false)}
+		notify := progressNotifier(ctx, req)
+		res, err := t.deps.Runner.RunApp(ctx, strings.TrimSpace(req.GetString("serial", "")), in, notify)
+		if err != nil {
+			return toolResult(err)
+		}
+		return structured(res)
+	})}
+}
+
+// progressNotifier sends notifications/progress for the request's progressToken, or
+// does nothing when the client gave none.
+func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(RunProgress) {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return func(RunProgress) {}
+	}
+	token := req.Params.Meta.ProgressToken
+	srv := server.ServerFromContext(ctx)
+	last := -1.0
+	return func(p RunProgress) {
+		// The last step is not announced: it could reach the client after the reply.
+		if srv == nil || p.Fraction >= 1 || p.Fraction <= last && p.Message == "" {
+			return
+		}
+		last = max(last, p.Fraction)
+		msg := p.Stage
+		if p.Message != "" {
+			msg += ": " + p.Message
+		}
+		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			"progressToken": token, "progress": int(last * 100), "total": 100, "message": msg,
+		})
+	}
+}

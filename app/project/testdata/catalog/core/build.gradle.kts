@@ -1,0 +1,4 @@
+plugins {
+    alias(libs.plugins.android.library)
+}
+android { namespace = "com.example.catalog.core" }

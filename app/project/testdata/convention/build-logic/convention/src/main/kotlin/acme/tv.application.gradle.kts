@@ -1,0 +1,5 @@
+package acme
+
+plugins {
+    id("acme.android.application")
+}

@@ -1,0 +1,4 @@
+plugins {
+    id("acme.android.library")
+}
+android { namespace = "com.acme.feature" }

@@ -1,0 +1,7 @@
+plugins {
+    alias(libs.plugins.acme.android.application)
+}
+android {
+    namespace = "com.acme.phone"
+    defaultConfig { applicationId = "com.acme" }
+}

@@ -1,0 +1,2 @@
+include("mobile")
+project(":mobile").projectDir = file("apps/main")

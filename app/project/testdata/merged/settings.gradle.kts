@@ -1,0 +1,2 @@
+enableFeaturePreview("TYPESAFE_PROJECT_ACCESSORS")
+include(":app", ":ui-common")

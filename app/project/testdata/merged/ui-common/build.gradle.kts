@@ -1,0 +1,4 @@
+plugins {
+    id("com.android.library")
+}
+android { namespace = "io.example.common" }

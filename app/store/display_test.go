@@ -1,0 +1,41 @@
+package store
+
+import (
+	"context"
+	"testing"
+)
+
+// A screen keeps what the window list said at freeze time; screens saved by an older
+// FixThis read back with an empty display.
+func TestScreenDisplay(t *testing.T) {
+	dir := t.TempDir()
+	s := openTest(t, dir)
+	ctx := context.Background()
+	sess := mustSession(t, s)
+	in := batchInput(t, sess.SessionID, "ws", 1, false)
+	in.Screen.Display = ScreenDisplay{Rotation: 1, Dialog: "com.example/com.example.Main",
+		Keyboard: &Bounds{Top: 1600, Right: 1080, Bottom: 2400}, Secure: true}
+	res := mustSave(t, s, in)
+	got, err := s.GetScreen(ctx, sess.SessionID, res.ScreenID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := got.Display
+	if d.Rotation != 1 || d.Dialog != "com.example/com.example.Main" || !d.Secure || d.Keyboard == nil || *d.Keyboard != *in.Screen.Display.Keyboard {
+		t.Fatalf("display = %+v", d)
+	}
+
+	// A database from before the column (user_version 6) gains it with '{}'.
+	if _, err := s.wdb.Exec(`ALTER TABLE screens DROP COLUMN display_json; PRAGMA user_version = 6`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = openTest(t, dir)
+	got, err = s.GetScreen(ctx, sess.SessionID, res.ScreenID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Display != (ScreenDisplay{}) {
+		t.Fatalf("old screen display = %+v", got.Display)
+	}
+}

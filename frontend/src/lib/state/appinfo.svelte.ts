@@ -1,0 +1,15 @@
+import type { AppModel, RunView } from '../appEvents';
+import type { AppDoc, AppRunFinished } from '../wire.gen';
+
+/** The user's app on the selected device: GET /api/app and the app-* events. */
+export class AppInfoState implements AppModel {
+  doc = $state<AppDoc | null>(null);
+  run = $state<RunView | null>(null);
+  finished = $state<AppRunFinished | null>(null);
+  /** A Bring it back request is on its way. */
+  launching = $state(false);
+  /** A Run app request is on its way (before its first progress event). */
+  starting = $state(false);
+}
+
+export const appInfo = new AppInfoState();
