@@ -111,6 +111,11 @@ func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 			}
 			lastSent = time.Now()
 		case <-keepAlive.C:
+			if a.device.Preview.Landscape() != (cfg.DisplayWidth > cfg.DisplayHeight) {
+				// The phone turned: end here, and the console reopens a stream coded
+				// the other way round.
+				return
+			}
 			if time.Since(lastSent) >= time.Second {
 				if !send(streamKeepAlive) {
 					return

@@ -111,7 +111,8 @@ type Preview struct {
 	// videoViewers counts consoles showing the H.264 stream: while there are any, the
 	// loop leaves the pixels to the video and only checks the screen state.
 	videoViewers atomic.Int64
-	secure       atomic.Bool // the last screen-state check saw FLAG_SECURE
+	rotation     atomic.Int32 // quarter turns, from the last screen-state check
+	secure       atomic.Bool  // the last screen-state check saw FLAG_SECURE
 
 	frames *Ring[*previewFrame]
 	// videoNote says why serial shows raw frames instead of video ("" when it does not).
@@ -215,9 +216,9 @@ func (p *Preview) Run(ctx context.Context) {
 			continue
 		}
 		if p.videoViewers.Load() > 0 {
-			if st := p.currentStatus(); st.State != StateLive {
-				p.setStatus(dev.Serial, PreviewStatus{State: StateLive})
-			}
+			// The video shows the pixels; the state check above still tells what
+			// the status carries (a protected screen, a turned phone).
+			p.setStatus(dev.Serial, p.liveStatus())
 			p.sleep(ctx, 2*time.Second)
 			continue
 		}
@@ -376,6 +377,7 @@ func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatu
 	}
 	p.sidekicks.notePackage(serial, st.Package)
 	p.secure.Store(st.Secure)
+	p.rotation.Store(int32(st.Rotation))
 	switch {
 	case !st.ScreenOn:
 		return &PreviewStatus{State: StateBlocked, Reason: ReasonScreenOff, Message: "The screen is off. Wake the device to continue."}
@@ -455,6 +457,10 @@ func (p *Preview) JPEG(id string) ([]byte, bool) {
 	}
 	return nil, false
 }
+
+// Landscape reports whether the last screen-state check found the display turned a
+// quarter, so the video must be coded the other way round.
+func (p *Preview) Landscape() bool { return p.rotation.Load()%2 == 1 }
 
 // StageHeight is the console's stage height in device pixels (0: not reported yet).
 func (p *Preview) StageHeight() int { return int(p.stageHeight.Load()) }

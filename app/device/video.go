@@ -115,7 +115,12 @@ func (v *Video) Attach(dev View) (*video.Stream, VideoConfig, func(), error) {
 	if why := v.unsupported[dev.Serial]; why != "" {
 		return nil, VideoConfig{}, nil, errcode.New(errcode.VideoUnavailable, "%s", why)
 	}
-	w, h := video.Fit(dev.Screen.Width, dev.Screen.Height, v.preview.StageHeight())
+	// `wm size` reports the display upright; a turned phone streams the other way round.
+	dw, dh := dev.Screen.Width, dev.Screen.Height
+	if v.preview.Landscape() == (dw < dh) {
+		dw, dh = dh, dw
+	}
+	w, h := video.Fit(dw, dh, v.preview.StageHeight())
 	reuse := v.stream != nil && v.serial == dev.Serial && v.config.Width == w && v.config.Height == h
 	if reuse {
 		select {
@@ -139,9 +144,9 @@ func (v *Video) Attach(dev View) (*video.Stream, VideoConfig, func(), error) {
 			}
 			return nil, VideoConfig{}, nil, errcode.Wrap(errcode.CaptureFailed, err, "start live video on %s: %v", dev.Serial, err)
 		}
-		content := video.ContentRect(dev.Screen.Width, dev.Screen.Height, w, h)
+		content := video.ContentRect(dw, dh, w, h)
 		v.stream, v.cancel, v.serial = s, cancel, dev.Serial
-		v.config = newVideoConfig(dev.Serial, w, h, dev.Screen.Width, dev.Screen.Height, content)
+		v.config = newVideoConfig(dev.Serial, w, h, dw, dh, content)
 	}
 	if v.linger != nil {
 		v.linger.Stop()
