@@ -18,10 +18,11 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.
 
 # System packages: building the window (GTK + WebKitGTK 4.1), the adb server, and the
 # test tools (a virtual display, Chromium for the browser tests, ImageMagick for the
-# screenshot checks).
+# screenshot checks, ffmpeg to decode the live video stream).
 BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
-RUN_PKGS   := adb
-TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core
+# gstreamer1.0-libav lets the window's WebKitGTK decode the H.264 live preview.
+RUN_PKGS   := adb gstreamer1.0-libav
+TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg
 # Release packaging (make dist): dpkg-shlibdeps and lintian, the launcher-entry
 # validator, NSIS for the Windows installer, `file` for the package checks.
 DIST_PKGS  := dpkg-dev lintian desktop-file-utils nsis file
@@ -102,9 +103,10 @@ test: deps-test deps-node $(BIN)
 
 # One package at a time: several packages start, kill and restart private adb servers
 # and measure latencies; on two cores, running them side by side only adds noise.
+# FIXTHIS_REQUIRE_FFMPEG turns a missing ffmpeg into a failure instead of a skip.
 test-go:
 	go vet ./...
-	go test -count=1 -p 1 ./...
+	FIXTHIS_REQUIRE_FFMPEG=1 go test -count=1 -p 1 ./...
 
 test-frontend:
 	cd frontend && npm run check && npm test && npm run bundle-size

@@ -39,6 +39,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.PreviewNotFound:     http.StatusNotFound,
 	errcode.CaptureNotFound:     http.StatusNotFound,
 	errcode.ControlRefused:      http.StatusForbidden,
+	errcode.VideoUnavailable:    http.StatusConflict,
 	errcode.AppNotAvailable:     http.StatusNotFound,
 	errcode.AppNotInstalled:     http.StatusConflict,
 	errcode.AppRunBusy:          http.StatusConflict,

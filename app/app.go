@@ -12,6 +12,7 @@ import (
 	"fixthis/app/events"
 	"fixthis/app/prompt"
 	"fixthis/app/store"
+	"fixthis/capture/video"
 	"io/fs"
 	"log/slog"
 	"sync"
@@ -46,6 +47,10 @@ type Options struct {
 	Demo device.Demo
 	// Store is the project's feedback store (.fixthis/fixthis.db).
 	Store *store.Store
+	// Preview is the live preview's transport (--preview auto|h264|jpeg).
+	Preview device.VideoMode
+	// Video tunes the H.264 stream (tests shorten screenrecord's time limit).
+	Video video.Options
 }
 
 // App is one running FixThis instance.
@@ -105,7 +110,7 @@ func New(opts Options) *App {
 		store:          opts.Store,
 		adb:            opts.ADB,
 	}
-	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo})
+	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video})
 	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
 	a.appw = appwatch.New(appwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,

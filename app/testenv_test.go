@@ -39,9 +39,9 @@ type testEnv struct {
 // measure FixThis rather than the latency model.
 var quietSim = sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}}
 
-func newTestEnv(t *testing.T) *testEnv {
+func newTestEnv(t *testing.T, tweaks ...func(*Options)) *testEnv {
 	t.Helper()
-	return newTestEnvAt(t, t.TempDir(), quietSim)
+	return newTestEnvAt(t, t.TempDir(), quietSim, tweaks...)
 }
 
 // newTestEnvWith is newTestEnv with the simulated device started from opts.
@@ -57,10 +57,11 @@ func newTestEnvIn(t *testing.T, dir string) *testEnv {
 }
 
 // newTestEnvAt is newTestEnv with dir as the project and the device started from opts.
-func newTestEnvAt(t *testing.T, dir string, opts sim.Options) *testEnv {
+// tweaks adjust the app's Options before it starts.
+func newTestEnvAt(t *testing.T, dir string, simOpts sim.Options, tweaks ...func(*Options)) *testEnv {
 	t.Helper()
 	srvADB := adbtest.StartServer(t)
-	dev := srvADB.ConnectSim(t, opts)
+	dev := srvADB.ConnectSim(t, simOpts)
 	client, err := adb.NewClient(adb.Options{Port: srvADB.Port})
 	if err != nil {
 		t.Fatalf("adb client for port %d: %v", srvADB.Port, err)
@@ -70,7 +71,7 @@ func newTestEnvAt(t *testing.T, dir string, opts sim.Options) *testEnv {
 	if err != nil {
 		t.Fatalf("open store in %s: %v", dir, err)
 	}
-	a := New(Options{
+	opts := Options{
 		Version:        "test",
 		ProjectDir:     dir,
 		Mode:           ModeServe,
@@ -79,7 +80,11 @@ func newTestEnvAt(t *testing.T, dir string, opts sim.Options) *testEnv {
 		ADB:            client,
 		Store:          st,
 		Demo:           device.DemoOff,
-	})
+	}
+	for _, tweak := range tweaks {
+		tweak(&opts)
+	}
+	a := New(opts)
 	runCtx, cancel := context.WithCancel(ctx)
 	a.Run(runCtx)
 	srv := httptest.NewServer(a.APIHandler())

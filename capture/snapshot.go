@@ -17,6 +17,9 @@ type Options struct {
 	Sidekick *SidekickClient
 	// SkipTree captures only the frame and the state (live preview checks).
 	SkipTree bool
+	// State, when set, is the screen state the caller has just read; Capture uses it
+	// instead of reading it again.
+	State *ScreenState
 }
 
 // Tree sources reported in Snapshot.TreeSource.
@@ -70,11 +73,15 @@ func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
 			snap.Timings.Tree = time.Since(t)
 		})
 	}
-	wg.Go(func() {
-		t := time.Now()
-		state, stateErr = ReadScreenState(ctx, dev)
-		snap.Timings.State = time.Since(t)
-	})
+	if opts.State != nil {
+		state = *opts.State
+	} else {
+		wg.Go(func() {
+			t := time.Now()
+			state, stateErr = ReadScreenState(ctx, dev)
+			snap.Timings.State = time.Since(t)
+		})
+	}
 	wg.Wait()
 	if frameErr != nil {
 		return nil, fmt.Errorf("capture: %w", frameErr)

@@ -66,6 +66,9 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 		default:
 			for _, d := range devs {
 				add(check{Name: "device " + d.Serial, OK: d.Online(), Detail: fmt.Sprintf("%s %s", d.State, d.Model), Fix: d.Hint})
+				if d.Online() {
+					add(videoCheck(ctx, client, d.Serial))
+				}
 			}
 		}
 	}

@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"fixthis/adb"
 	"fixthis/app"
 	"fixthis/app/device"
 	"fixthis/app/store"
+	"fixthis/capture/video"
 )
 
 // appFlags are shared by the desktop and serve modes.
@@ -19,17 +21,33 @@ type appFlags struct {
 	projectDir string
 	demo       bool
 	noDemo     bool
+	preview    string
+	videoLimit int
+	mode       device.VideoMode
 }
 
 func (f *appFlags) register(fs *cmdFlags) {
 	fs.StringVar(&f.projectDir, "project-dir", "", "Android project whose feedback lives in DIR/.fixthis (default: current directory)")
 	fs.BoolVar(&f.demo, "demo", false, "always start the simulated demo device")
 	fs.BoolVar(&f.noDemo, "no-demo", false, "never start the simulated demo device")
+	fs.StringVar(&f.preview, "preview", "auto", "live preview transport: auto (H.264 video when the device can stream it, else JPEG frames), h264 or jpeg")
+	fs.IntVar(&f.videoLimit, "video-time-limit", 180, "seconds each screenrecord run lasts before the video stream restarts it (1-180)")
 }
 
 func (f *appFlags) resolve() error {
 	if f.demo && f.noDemo {
 		return usagef("--demo and --no-demo contradict each other")
+	}
+	mode, err := device.ParseVideoMode(f.preview)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	f.mode = mode
+	if f.videoLimit == 0 {
+		f.videoLimit = 180 // a command without the flag (doctor)
+	}
+	if f.videoLimit < 1 || f.videoLimit > 180 {
+		return usagef("--video-time-limit %d: want 1 to 180 seconds", f.videoLimit)
 	}
 	if f.projectDir == "" {
 		wd, err := os.Getwd()
@@ -99,6 +117,8 @@ func newApp(ctx context.Context, env Env, af appFlags, mode app.Mode) (*app.App,
 		ADB:        client,
 		Demo:       demo,
 		Store:      st,
+		Preview:    af.mode,
+		Video:      video.Options{TimeLimit: time.Duration(af.videoLimit) * time.Second},
 	})
 	return a, func() { _ = st.Close(); lock.Release() }, nil
 }

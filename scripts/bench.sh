@@ -4,10 +4,14 @@
 #         adb CLI pair most tools use (screencap -p, then uiautomator dump);
 #   (ii)  the live preview as a browser sees it: capturedAt → preview-ready over SSE,
 #         capturedAt → JPEG received, frames per second while the screen changes;
-#   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md).
+#   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md);
+#   (iv)  source matching accuracy on open-source apps, when they are checked out;
+#   (v)   the live preview painted in Chromium, H.264 video against JPEG frames, over a
+#         simulated USB 2 cable and Wi-Fi (`fixthis sim --link`).
 # Everything runs on a private adb server on a free port (never 5037) and is torn down
 # on exit, failure or Ctrl-C. Usage: scripts/bench.sh (after `make build`), or make bench.
-# Knobs: FIXTHIS_BIN (default build/bin/fixthis), BENCH_RUNS (10), BENCH_FRAMES (30).
+# Knobs: FIXTHIS_BIN (default build/bin/fixthis), BENCH_RUNS (10), BENCH_FRAMES (30),
+# BENCH_VIDEO_SECONDS (6).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -225,3 +229,11 @@ if [[ -n ${FIXTHIS_EVAL_ROOT:-} ]]; then
 else
   echo "  (source matching accuracy: set FIXTHIS_EVAL_ROOT to the projects of app/source/testdata/sourceeval/cases.json)"
 fi
+# ---------------------------------------------------------------------------------
+# (v) live preview painted in the browser: video against raw frames, per link.
+
+echo
+echo "(v) live preview painted in Chromium while the list scrolls, ${BENCH_VIDEO_SECONDS:-6} s per row"
+echo "    (fps: frames painted per second; p50: capture → paint, ms)"
+BIN_ABS=$(realpath "$BIN")
+(cd frontend && BENCHCLIENT="$BC" FIXTHIS_BIN="$BIN_ABS" node scripts/bench-video.mjs) || die "the video benchmark failed"

@@ -38,7 +38,9 @@ func TestADBShell(t *testing.T) {
 		{"quoting", []string{"shell", "echo", "'a  b'", `"c\"d"`}, "a  b c\"d\n", "", 0},
 		{"unknown", []string{"shell", "frobnicate"}, "", "/system/bin/sh: frobnicate: inaccessible or not found\n", 127},
 		{"stderr to null", []string{"shell", "cat /nope 2>/dev/null; echo $?"}, "1\n", "", 0},
-		{"pipe grep", []string{"shell", "dumpsys window | grep mCurrentFocus"}, "    mCurrentFocus=Window{b3f29a4 u0 com.example.sim/com.example.sim.MainActivity}\n", "", 0},
+		{"pipe grep", []string{"shell", "dumpsys window | grep mCurrentFocus"}, "  mCurrentFocus=Window{b3f29a4 u0 com.example.sim/com.example.sim.MainActivity}\n", "", 0},
+		{"displays focus", []string{"shell", "dumpsys window displays | grep -E 'mCurrentFocus|mFocusedApp'"},
+			"  mCurrentFocus=Window{b3f29a4 u0 com.example.sim/com.example.sim.MainActivity}\n  mFocusedApp=ActivityRecord{4a1c2e7 u0 com.example.sim/.MainActivity t31}\n", "", 0},
 		{"wm size", []string{"shell", "wm", "size"}, "Physical size: 360x800\n", "", 0},
 		{"exec-out", []string{"exec-out", "echo", "hi"}, "hi\n", "", 0},
 	}

@@ -21,7 +21,7 @@ func init() {
 		"exit": cmdExit, "sleep": cmdSleep, "ls": cmdLs, "cat": cmdCat, "rm": cmdRm, "mkdir": cmdMkdir,
 		"touch": cmdTouch, "id": cmdID, "whoami": func(e *cmdEnv) int { e.printf("shell\n"); return 0 },
 		"date": cmdDate, "grep": cmdGrep, "head": cmdHead, "tail": cmdTail, "wc": cmdWc,
-		"getprop": cmdGetprop, "wm": cmdWm, "screencap": cmdScreencap, "uiautomator": cmdUiautomator,
+		"getprop": cmdGetprop, "wm": cmdWm, "screencap": cmdScreencap, "screenrecord": cmdScreenrecord, "uiautomator": cmdUiautomator,
 		"input": cmdInput, "am": cmdAm, "monkey": cmdMonkey, "pm": cmdPm, "pidof": cmdPidof,
 		"logcat": cmdLogcat, "run-as": cmdRunAs, "dumpsys": cmdDumpsys, "cmd": cmdCmd,
 		"settings": cmdSettings,

@@ -29,6 +29,8 @@ type Options struct {
 	LatencyScale float64
 	// Logf receives diagnostics; nil discards them.
 	Logf func(format string, args ...any)
+	// Link throttles the connection to the host like a USB cable or Wi-Fi would.
+	Link Link
 	// Outputs is a directory of pinned command outputs (see pinnedOutput); "" for none.
 	Outputs string
 	// Phone and Profile replace the scenario when both are set.
@@ -55,6 +57,7 @@ type Device struct {
 	profile Profile
 	phone   Phone
 	scale   float64
+	link    Link
 	fs      *memFS
 	outputs string
 	token   string // the sidekick session token
@@ -100,7 +103,7 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Device{
 		ln: ln, ctx: ctx, cancel: cancel, logf: logf,
-		profile: profile, phone: phone, scale: opts.LatencyScale,
+		profile: profile, phone: phone, scale: opts.LatencyScale, link: opts.Link,
 		fs: newDeviceFS(profile), token: token, outputs: opts.Outputs,
 		conns: map[net.Conn]struct{}{}, socketDefs: map[string]string{},
 	}
@@ -227,7 +230,7 @@ func (d *Device) acceptLoop() {
 				d.mu.Unlock()
 				c.Close()
 			}()
-			if err := newTransport(d, c).serve(d.ctx); err != nil {
+			if err := newTransport(d, d.link.wrap(c)).serve(d.ctx); err != nil {
 				d.logf("sim: %v", err)
 			}
 		}()

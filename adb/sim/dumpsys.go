@@ -81,9 +81,12 @@ func dumpWindow(e *cmdEnv, d *Device) int {
 		e.printf("  Display: mDisplayId=0 rootTasks=3\n")
 		e.printf("    init=%dx%d %ddpi base=%dx%d %ddpi cur=%dx%d app=%dx%d rng=%dx%d-%dx%d\n",
 			d.profile.Width, d.profile.Height, d.profile.Density, d.profile.Width, d.profile.Height, d.profile.Density, w, h, w, h-d.profile.Density*48/160, w, w, h, h)
-		e.printf("    mCurrentFocus=%s\n", window)
-		e.printf("    mFocusedApp=%s\n", record)
+		e.printf("    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,%d,%d))\n", w, h)
 		e.printf("    DisplayRotation\n      mRotation=%d mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED\n", st.Rotation)
+		// Android 10+ prints the display's focus here (and no longer under windows);
+		// tools that read only this section wait for these two lines.
+		e.printf("  mCurrentFocus=%s\n", window)
+		e.printf("  mFocusedApp=%s\n", record)
 		e.printf("\n")
 	}
 	if sub == "" || sub == "windows" || sub == "w" {

@@ -91,7 +91,7 @@ func (p *Phone) Capture(ctx context.Context, serial string) (*mcp.Capture, error
 	p.record(ctx, t.Serial, "capture", "captured the screen ("+shortActivity(snap.State.Activity)+")", "ok")
 	return &mcp.Capture{CaptureID: kept.CaptureID, Serial: t.Serial, Package: snap.State.Package,
 		Activity: snap.State.Activity, Fingerprint: kept.Fingerprint, Width: snap.Width, Height: snap.Height,
-		PNG: png.Bytes(), Tree: TreeSummary(snap), Display: snap.Display()}, nil
+		PNG: png.Bytes(), Frame: snap.Frame, Tree: TreeSummary(snap), Display: snap.Display()}, nil
 }
 
 // Act performs one input action once the user allows control of the device.

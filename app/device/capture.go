@@ -48,8 +48,8 @@ func NewCapturer(client *adb.Client) *Capturer {
 // Capture takes one capture of serial. A sidekick that failed to answer is dropped,
 // so the next capture reconnects instead of paying uiautomator for the rest of the run.
 func (c *Capturer) Capture(ctx context.Context, serial string) (*capture.Snapshot, error) {
-	sk := c.sidekicks.forDevice(ctx, serial)
-	snap, err := capture.Capture(ctx, On(c.client, serial), capture.Options{Sidekick: sk})
+	sk, state := c.sidekicks.forDevice(ctx, serial)
+	snap, err := capture.Capture(ctx, On(c.client, serial), capture.Options{Sidekick: sk, State: state})
 	if sk != nil && (err != nil || snap.TreeSource != capture.TreeFromSidekick) {
 		c.sidekicks.forget(context.WithoutCancel(ctx), serial)
 	}

@@ -58,6 +58,9 @@ type PreviewStatus struct {
 	State   PreviewState `json:"state"`
 	Reason  BlockReason  `json:"reason,omitempty"`
 	Message string       `json:"message,omitempty"`
+	// VideoUnavailable says why the live preview shows raw frames instead of H.264
+	// video (the device cannot stream it, or --preview jpeg).
+	VideoUnavailable string `json:"videoUnavailable,omitempty"`
 	// Secure: the app's window has FLAG_SECURE, so live frames are black (the UI
 	// tree still reads). Set with the live state, from the last screen-state check.
 	Secure bool `json:"secure,omitempty"`
@@ -105,9 +108,16 @@ type Preview struct {
 	// stageHeight is the console's stage height in device pixels; previews are encoded
 	// no taller (0: the default).
 	stageHeight atomic.Int64
-	secure      atomic.Bool // the last screen-state check saw FLAG_SECURE
+	// videoViewers counts consoles showing the H.264 stream: while there are any, the
+	// loop leaves the pixels to the video and only checks the screen state.
+	videoViewers atomic.Int64
+	rotation     atomic.Int32 // quarter turns, from the last screen-state check
+	secure       atomic.Bool  // the last screen-state check saw FLAG_SECURE
 
 	frames *Ring[*previewFrame]
+	// videoNote says why serial shows raw frames instead of video ("" when it does not).
+	videoNote func(serial string) string
+	videoOnly bool // --preview h264: never capture raw frames
 
 	mu      sync.Mutex
 	status  PreviewStatus
@@ -196,6 +206,21 @@ func (p *Preview) Run(ctx context.Context) {
 				p.sleep(ctx, maxIdle)
 				continue
 			}
+		}
+		if p.videoOnly && p.videoViewers.Load() == 0 {
+			// --preview h264: no raw frames; say why when the device refused video.
+			if note := p.videoNote(dev.Serial); note != "" {
+				p.setStatus(dev.Serial, PreviewStatus{State: StateStale, Reason: ReasonCaptureFailed, Message: "No live video (--preview h264): " + note})
+			}
+			p.sleep(ctx, maxIdle)
+			continue
+		}
+		if p.videoViewers.Load() > 0 {
+			// The video shows the pixels; the state check above still tells what
+			// the status carries (a protected screen, a turned phone).
+			p.setStatus(dev.Serial, p.liveStatus())
+			p.sleep(ctx, 2*time.Second)
+			continue
 		}
 		changed, err := p.captureOnce(ctx, dev.Serial)
 		switch {
@@ -352,6 +377,7 @@ func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatu
 	}
 	p.sidekicks.notePackage(serial, st.Package)
 	p.secure.Store(st.Secure)
+	p.rotation.Store(int32(st.Rotation))
 	switch {
 	case !st.ScreenOn:
 		return &PreviewStatus{State: StateBlocked, Reason: ReasonScreenOff, Message: "The screen is off. Wake the device to continue."}
@@ -372,8 +398,17 @@ func (p *Preview) currentStatus() PreviewStatus {
 	return p.status
 }
 
+// NoteVideo republishes the status after serial's video stream was refused, so the
+// console shows why it gets raw frames.
+func (p *Preview) NoteVideo(serial string) {
+	p.setStatus(serial, p.currentStatus())
+}
+
 // setStatus records the status and publishes preview-status when it changed.
 func (p *Preview) setStatus(serial string, st PreviewStatus) {
+	if p.videoNote != nil && serial != "" {
+		st.VideoUnavailable = p.videoNote(serial)
+	}
 	p.mu.Lock()
 	if p.frozen && st.State != StateFrozen && st.State != StateBlocked {
 		st = PreviewStatus{State: StateFrozen}
@@ -422,6 +457,10 @@ func (p *Preview) JPEG(id string) ([]byte, bool) {
 	}
 	return nil, false
 }
+
+// Landscape reports whether the last screen-state check found the display turned a
+// quarter, so the video must be coded the other way round.
+func (p *Preview) Landscape() bool { return p.rotation.Load()%2 == 1 }
 
 // StageHeight is the console's stage height in device pixels (0: not reported yet).
 func (p *Preview) StageHeight() int { return int(p.stageHeight.Load()) }

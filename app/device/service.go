@@ -11,6 +11,7 @@ import (
 	"fixthis/adb"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
+	"fixthis/capture/video"
 )
 
 // Options configure a Service.
@@ -19,6 +20,10 @@ type Options struct {
 	Bus  *events.Bus // devices-updated, preview-ready and preview-status go out on it
 	Log  *slog.Logger
 	Demo Demo // when the simulated demo device starts
+	// Preview is the live preview's transport (--preview); "" means auto.
+	Preview VideoMode
+	// Video tunes the H.264 stream (tests shorten screenrecord's time limit).
+	Video video.Options
 }
 
 // Service is the device side of one running app: the registry, the capturer, the
@@ -31,6 +36,7 @@ type Service struct {
 	Registry *Registry
 	Capturer *Capturer
 	Preview  *Preview
+	Video    *Video
 	frozen   *Ring[*FrozenFrame]
 }
 
@@ -42,13 +48,22 @@ func New(opts Options) *Service {
 	reg := NewRegistry(opts.ADB, opts.Bus)
 	reg.Log = opts.Log
 	capt := NewCapturer(opts.ADB)
+	preview := newPreview(reg, opts.ADB, opts.Bus, opts.Log, capt.sidekicks)
+	mode := opts.Preview
+	if mode == "" {
+		mode = VideoAuto
+	}
+	vid := newVideo(mode, opts.ADB, preview, opts.Video)
+	preview.videoNote = vid.Unavailable
+	preview.videoOnly = mode == VideoH264
 	return &Service{
 		adb:      opts.ADB,
 		log:      opts.Log,
 		demo:     opts.Demo,
 		Registry: reg,
 		Capturer: capt,
-		Preview:  newPreview(reg, opts.ADB, opts.Bus, opts.Log, capt.sidekicks),
+		Preview:  preview,
+		Video:    vid,
 		frozen:   NewRing(keptFrozenFrames, func(f *FrozenFrame) string { return f.ID }),
 	}
 }
@@ -56,8 +71,9 @@ func New(opts Options) *Service {
 // Run tracks devices, runs the live preview and the demo device until ctx ends.
 func (s *Service) Run(ctx context.Context) {
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
 	go func() { defer wg.Done(); s.Registry.Run(ctx) }()
+	go func() { defer wg.Done(); s.Video.run(ctx) }()
 	go func() { defer wg.Done(); s.Preview.Run(ctx) }()
 	if s.demo != DemoOff {
 		wg.Add(1)

@@ -37,15 +37,17 @@ func (s *sidekicks) notePackage(serial, pkg string) {
 }
 
 // forDevice returns the sidekick of the foreground app on serial, or nil when the app
-// carries none (then uiautomator is used).
-func (s *sidekicks) forDevice(ctx context.Context, serial string) *capture.SidekickClient {
+// carries none (then uiautomator is used). When it had to read the screen state to
+// learn the package, it returns that state too, so the capture need not read it again.
+func (s *sidekicks) forDevice(ctx context.Context, serial string) (*capture.SidekickClient, *capture.ScreenState) {
 	s.mu.Lock()
 	pkg := s.lastPkg[serial]
 	s.mu.Unlock()
+	var read *capture.ScreenState
 	if pkg == "" {
 		// No state check has run yet (nobody watched the live preview): ask once.
 		if st, err := capture.ReadScreenState(ctx, On(s.client, serial)); err == nil {
-			pkg = st.Package
+			pkg, read = st.Package, &st
 			s.notePackage(serial, pkg)
 		}
 	}
@@ -55,20 +57,20 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) *capture.Sidek
 	missingSince, missing := s.absent[key]
 	s.mu.Unlock()
 	if pkg == "" || c != nil {
-		return c
+		return c, read
 	}
 	if missing && time.Since(missingSince) < sidekickRetryAfter {
-		return nil
+		return nil, read
 	}
 	c, err := openSidekick(ctx, s.client, serial, pkg)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
 		s.absent[key] = time.Now()
-		return nil
+		return nil, read
 	}
 	s.clients[key] = c
-	return c
+	return c, read
 }
 
 // openSidekick connects to the FixThis sidekick of pkg on serial: it reads the app's

@@ -45,6 +45,7 @@ const (
 	PreviewNotFound    Code = "preview_not_found"    // a live or frozen frame is gone
 	CaptureNotFound    Code = "capture_not_found"    // no agent capture with that id
 	ControlRefused     Code = "control_refused"      // the user has not allowed agents to control the device
+	VideoUnavailable   Code = "video_unavailable"    // the device cannot stream H.264, or --preview jpeg
 	InputFailed        Code = "input_failed"         // an input command failed on the device
 	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
 
@@ -94,6 +95,7 @@ var prefixes = map[Code]string{
 	PreviewNotFound:     "PREVIEW_NOT_FOUND",
 	CaptureNotFound:     "CAPTURE_NOT_FOUND",
 	ControlRefused:      "DEVICE_CONTROL_REFUSED",
+	VideoUnavailable:    "VIDEO_UNAVAILABLE",
 	AppNotAvailable:     "APP_NOT_AVAILABLE",
 	BuildFailed:         "BUILD_FAILED",
 	AppNotInstalled:     "APP_NOT_INSTALLED",

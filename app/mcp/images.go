@@ -20,8 +20,7 @@ const (
 )
 
 // fitImage decodes a PNG or JPEG and re-encodes it within maxImageEdge and
-// maxImageBytes: PNG when that fits (sharp UI text), else JPEG at falling
-// quality, shrinking further only if even that is too big.
+// maxImageBytes (see fitFrame); one that fits already is sent as it is.
 func fitImage(data []byte) ([]byte, string, error) {
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -36,6 +35,15 @@ func fitImage(data []byte) ([]byte, string, error) {
 			return data, "image/jpeg", nil
 		}
 	}
+	return fitFrame(img)
+}
+
+// fitFrame encodes img within maxImageEdge and maxImageBytes: PNG when that fits
+// (sharp UI text), else JPEG at falling quality, shrinking further only if even that
+// is too big. A frame captured in this process comes here directly, not decoded back
+// from the full-size PNG that was stored.
+func fitFrame(img image.Image) ([]byte, string, error) {
+	b := img.Bounds()
 	edge := maxImageEdge
 	for attempt := 0; attempt < 6; attempt++ {
 		scaled := img
@@ -64,6 +72,16 @@ func fitImage(data []byte) ([]byte, string, error) {
 // saying why the image is missing (false).
 func imageContent(data []byte, what string) (mcp.Content, bool) {
 	out, mime, err := fitImage(data)
+	return asContent(out, mime, err, what)
+}
+
+// frameContent is imageContent for a decoded frame.
+func frameContent(img image.Image, what string) (mcp.Content, bool) {
+	out, mime, err := fitFrame(img)
+	return asContent(out, mime, err, what)
+}
+
+func asContent(out []byte, mime string, err error, what string) (mcp.Content, bool) {
 	if err != nil {
 		return mcp.NewTextContent(fmt.Sprintf("(%s not attached: %v)", what, err)), false
 	}

@@ -8,6 +8,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"image"
 	"io"
 	"log"
 	"log/slog"
@@ -42,6 +43,9 @@ type Capture struct {
 	Height      int
 	// PNG is the full-resolution frame; it is downscaled before it is sent.
 	PNG []byte
+	// Frame, when the capture was taken in this process, is the same frame decoded:
+	// the image for the agent is scaled from it instead of decoding PNG again.
+	Frame image.Image
 	// Tree is a short text summary of the UI tree (one node per line).
 	Tree string
 	// Orientation, rotation and the window list, as the console's freeze reports them.

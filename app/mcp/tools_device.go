@@ -85,7 +85,11 @@ func (t *toolset) captureScreen() server.ServerTool {
 			return toolResult(err)
 		}
 		var extra []mcp.Content
-		if len(c.PNG) > 0 {
+		switch {
+		case c.Frame != nil:
+			img, _ := frameContent(c.Frame, "screenshot")
+			extra = append(extra, img)
+		case len(c.PNG) > 0:
 			img, _ := imageContent(c.PNG, "screenshot")
 			extra = append(extra, img)
 		}

@@ -46,6 +46,7 @@ var Console = Contract{
 		typeOf[device.PreviewStatusEvent](),
 		typeOf[device.FreezeResult](),
 		typeOf[app.StageHeight](),
+		typeOf[device.VideoConfig](),
 		typeOf[app.SessionList](),
 		typeOf[app.SessionDoc](),
 		typeOf[app.SessionUpdate](),

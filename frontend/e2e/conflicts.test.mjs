@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
-import { clickNode, freeze, waitLive } from './steps.mjs';
+import { SCREEN, clickNode, freeze, waitLive } from './steps.mjs';
 
 const missing = prerequisites();
 
@@ -50,7 +50,7 @@ describe('conflict dialogs', { skip: missing.length ? `missing ${missing.join(',
     await b.route('**/api/events**', (r) => r.abort());
     await b.route(`**/api/sessions/${sessionId}`, (r) => (hold && r.request().method() === 'GET' ? held.push(r) : r.continue()));
     await b.goto(server.consoleUrl);
-    await waitFor(async () => (await b.locator('#previewFrameStatus').innerText()) !== 'Connecting…' && (await b.locator('.frame img').count()) > 0, { timeout: 20000, what: 'tab B shows a frame' });
+    await waitFor(async () => (await b.locator('#previewFrameStatus').innerText()) !== 'Connecting…' && (await b.locator(SCREEN).count()) > 0, { timeout: 20000, what: 'tab B shows a frame' });
     await waitFor(() => b.evaluate((id) => localStorage.getItem('fixthis.activeSessionId') === id, sessionId), { what: 'tab B on the same session' });
     const fb = await freeze(b);
     await annotateNode(b, fb, 'Blue Lake Trail', 'Mine: rename this trail');

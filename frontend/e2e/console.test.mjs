@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { SCREEN } from './steps.mjs';
 
 const missing = prerequisites();
 
@@ -29,7 +30,7 @@ describe('console shell', { skip: missing.length ? `missing ${missing.join(', ')
     assert.ok(!page.url().includes(server.token), 'token must be removed from the address bar');
     // Images are where a token would leak (an <img src> with ?consoleToken=): wait for
     // the first live frame before looking.
-    await page.locator('.frame img').waitFor({ timeout: 20000 });
+    await page.locator(SCREEN).waitFor({ timeout: 20000 });
     const html = await page.content();
     assert.ok(!html.includes(server.token), 'token must never be rendered');
     await waitFor(() => page.evaluate(() => window.FixThisConsoleDebug?.consoleEventsDiagnostics().connected), { what: 'SSE connected' });

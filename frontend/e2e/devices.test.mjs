@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { BIN, api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { SCREEN } from './steps.mjs';
 
 const missing = prerequisites();
 
@@ -82,9 +83,9 @@ describe('devices and live preview', { skip: missing.length ? `missing ${missing
     const { page, context, errors } = await openConsole(browser, server);
     await api(server, 'POST', '/api/device/select', { serial: sims[0].serial });
     await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Live preview', { timeout: 20000, what: 'Live preview badge' });
-    const img = page.locator('.frame img');
-    await img.waitFor();
-    const before = await img.getAttribute('src');
+    await page.locator(SCREEN).waitFor();
+    const painted = () => page.evaluate(() => window.FixThisConsoleDebug.previewStats().framesPainted);
+    const before = await painted();
 
     // Where is a trail card? Ask the device once, then go back to live.
     const f = (await api(server, 'POST', '/api/preview/freeze', {})).body;
@@ -98,7 +99,7 @@ describe('devices and live preview', { skip: missing.length ? `missing ${missing
     await page.mouse.click(box.x + (cx / f.screen.width) * box.width, box.y + (cy / f.screen.height) * box.height);
     const body = JSON.parse((await tap).postData());
     assert.ok(Math.abs(body.x - cx) < 12 && Math.abs(body.y - cy) < 12, `tap at device (${body.x},${body.y}), expected near (${cx},${cy})`);
-    await waitFor(async () => (await img.getAttribute('src')) !== before, { timeout: 5000, what: 'a new preview frame after the tap' });
+    await waitFor(async () => (await painted()) > before, { timeout: 5000, what: 'a new preview frame after the tap' });
     await page.screenshot({ path: shotPath('devices-after-tap.png') });
 
     await page.keyboard.press('a');

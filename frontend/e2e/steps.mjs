@@ -2,6 +2,9 @@
 // coordinates to the page.
 import { api, waitFor } from './harness.mjs';
 
+/** The live screen: the video canvas or the JPEG image, whichever shows. */
+export const SCREEN = '.frame .screen:not(.hidden)';
+
 /** Presses A and returns the Freeze payload the console received. */
 export async function freeze(page) {
   const resp = page.waitForResponse((r) => r.url().includes('/api/preview/freeze') && r.request().method() === 'POST');

@@ -28,7 +28,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchclient freeport | stats | live -url URL -token T -serial S -adb-port P [-frames N]")
+		fmt.Fprintln(os.Stderr, "usage: benchclient freeport | stats | live -url URL -token T -serial S -adb-port P [-frames N] | drive -serial S -adb-port P -seconds N [-every D]")
 		os.Exit(2)
 	}
 	var err error
@@ -42,6 +42,8 @@ func main() {
 		err = stats(os.Stdin, os.Stdout)
 	case "live":
 		err = live(os.Args[2:])
+	case "drive":
+		err = driveFor(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -152,7 +154,10 @@ func live(args []string) error {
 	driveCtx, stopDriving := context.WithCancel(ctx)
 	defer stopDriving()
 	driveErr := make(chan error, 1)
-	go func() { driveErr <- drive(driveCtx, client, *serial) }()
+	go func() {
+		_, err := drive(driveCtx, client, *serial, 40*time.Millisecond)
+		driveErr <- err
+	}()
 
 	var toEvent, toImage []float64
 	var bytesTotal int
@@ -278,7 +283,8 @@ func fetch(ctx context.Context, url, token string) (int, time.Time, error) {
 // slow finger would. Each step moves the list 30 px, so consecutive frames always
 // differ (alternating between two positions would let the loop see an unchanged frame
 // whenever two swipes land between captures, and back off).
-func drive(ctx context.Context, client *adb.Client, serial string) error {
+// It returns how many swipes it made.
+func drive(ctx context.Context, client *adb.Client, serial string, every time.Duration) (int, error) {
 	const steps = 40
 	for i := 0; ; i++ {
 		cmd := "input swipe 540 1500 540 1470 300"
@@ -287,15 +293,15 @@ func drive(ctx context.Context, client *adb.Client, serial string) error {
 		}
 		res, err := client.Shell(ctx, serial, cmd)
 		if err != nil {
-			return err
+			return i, err
 		}
 		if res.ExitCode != 0 {
-			return fmt.Errorf("%s: exit %d: %s", cmd, res.ExitCode, res.Stderr)
+			return i, fmt.Errorf("%s: exit %d: %s", cmd, res.ExitCode, res.Stderr)
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(40 * time.Millisecond):
+			return i + 1, ctx.Err()
+		case <-time.After(every):
 		}
 	}
 }

@@ -85,6 +85,34 @@ export class Api {
     return URL.createObjectURL(await res.blob());
   }
 
+  /**
+   * Opens GET /api/preview/stream, the live preview as H.264 (video/framing.ts). The
+   * caller reads the body and aborts through signal. A device that cannot stream
+   * answers 409 video_unavailable, thrown as an ApiError with the reason.
+   */
+  async previewStream(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const h: Record<string, string> = {};
+    if (this.token) h['X-FixThis-Console-Token'] = this.token;
+    let res: Response;
+    try {
+      res = await fetch('/api/preview/stream', { headers: h, cache: 'no-store', signal });
+    } catch (err) {
+      throw new ApiError(0, 'network', `The FixThis app did not answer (${(err as Error).message || 'network error'}).`);
+    }
+    if (!res.ok || !res.body) {
+      let b: Record<string, unknown> = {};
+      try {
+        b = (await res.json()) as Record<string, unknown>;
+      } catch {
+        // Not JSON: keep the status.
+      }
+      const code = typeof b.error === 'string' ? b.error : `http_${res.status}`;
+      const message = typeof b.message === 'string' && b.message ? b.message : `GET /api/preview/stream failed with HTTP ${res.status}`;
+      throw new ApiError(res.status, code, message, b);
+    }
+    return res.body;
+  }
+
   private count(method: string, path: string): void {
     if (method !== 'GET') return;
     const p = path.split('?')[0];

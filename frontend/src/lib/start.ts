@@ -6,6 +6,7 @@ import { app } from './state/app.svelte';
 import { Sync } from './sync';
 import { initToken } from './token';
 import { transport } from './transport';
+import { previewStats } from './video/player.svelte';
 
 /** Starts the console: token, health, bootstrap preview, then the event stream. */
 export async function start(): Promise<void> {
@@ -22,6 +23,7 @@ export async function start(): Promise<void> {
   transport.sync = sync;
   window.FixThisConsoleDebug = {
     consoleEventsDiagnostics: () => JSON.parse(JSON.stringify(api.diagnostics)),
+    previewStats,
   };
   await sync.start();
 }

@@ -10,7 +10,7 @@ export type AppRunStage = (typeof AppRunStageValues)[number];
 export const BlockReasonValues = ["screen_off", "keyguard", "device_gone", "capture_failed"] as const;
 export type BlockReason = (typeof BlockReasonValues)[number];
 
-export const ErrorCodeValues = ["adb_unavailable", "app_launch_failed", "app_not_available", "app_not_installed", "app_run_busy", "batch_not_found", "build_failed", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "wrong_token"] as const;
+export const ErrorCodeValues = ["adb_unavailable", "app_launch_failed", "app_not_available", "app_not_installed", "app_run_busy", "batch_not_found", "build_failed", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "video_unavailable", "wrong_token"] as const;
 export type ErrorCode = (typeof ErrorCodeValues)[number];
 
 export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control", "app-updated", "app-run-progress", "app-run-finished"] as const;
@@ -253,6 +253,7 @@ export interface PreviewStatus {
   state: PreviewState;
   reason?: BlockReason;
   message?: string;
+  videoUnavailable?: string;
   secure?: boolean;
 }
 
@@ -311,4 +312,16 @@ export interface Snapshot {
 
 export interface StageHeight {
   height: number;
+}
+
+export interface VideoConfig {
+  serial: string;
+  width: number;
+  height: number;
+  displayWidth: number;
+  displayHeight: number;
+  contentX: number;
+  contentY: number;
+  contentWidth: number;
+  contentHeight: number;
 }

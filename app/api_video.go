@@ -1,0 +1,136 @@
+package app
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"fixthis/capture/video"
+)
+
+// Message kinds of GET /api/preview/stream. Every message is a 4-byte big-endian
+// length (of what follows it), a kind byte, then the body.
+const (
+	streamConfig      = 1 // body: VideoConfig as JSON
+	streamAccessUnit  = 2 // body: flags (1 = key frame), arrival as 8-byte unix µs, Annex-B picture
+	streamKeepAlive   = 3 // no body: sent each second without pictures
+	streamFlagKeyUnit = 1
+)
+
+// getPreviewStream sends the selected device's screen as H.264 in one streaming
+// response: a config message, the pictures since the last key frame, then each new
+// picture as it arrives. It is a plain HTTP body read with fetch(), so it works in a
+// browser and through the Wails AssetServer, whose WebKitGTK bridge has no
+// http.Flusher (writes are flushed when possible, and a failed write ends the stream).
+//
+// A device that cannot stream, or --preview jpeg, answers 409 video_unavailable with
+// the reason; the console then shows raw frames. The stream ends when the selected
+// device changes or the viewer fell behind; the console reopens it.
+func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
+	dev, err := a.device.Registry.Selected()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	stream, cfg, release, err := a.device.Video.Attach(dev)
+	if err != nil {
+		a.device.Preview.NoteVideo(dev.Serial)
+		a.log.Info("live video unavailable; the preview shows JPEG frames", "serial", dev.Serial, "why", err)
+		writeError(w, err)
+		return
+	}
+	defer release()
+	replay, live, cancel := stream.Subscribe()
+	defer cancel()
+	sent := 0
+	a.log.Info("live video: a console is watching", "serial", cfg.Serial, "size", fmt.Sprintf("%dx%d", cfg.Width, cfg.Height))
+	defer func() { a.log.Info("live video: the console left", "serial", cfg.Serial, "pictures", sent) }()
+
+	h := w.Header()
+	h.Set("Content-Type", "application/vnd.fixthis.h264-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	send := func(kind byte, parts ...[]byte) bool {
+		n := 1
+		for _, p := range parts {
+			n += len(p)
+		}
+		var head [5]byte
+		binary.BigEndian.PutUint32(head[:4], uint32(n))
+		head[4] = kind
+		if _, err := w.Write(head[:]); err != nil {
+			return false
+		}
+		for _, p := range parts {
+			if _, err := w.Write(p); err != nil {
+				return false
+			}
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+	sendAU := func(au video.AccessUnit) bool {
+		var meta [9]byte
+		if au.Key {
+			meta[0] = streamFlagKeyUnit
+		}
+		binary.BigEndian.PutUint64(meta[1:], uint64(au.Arrived.UnixMicro()))
+		sent++
+		return send(streamAccessUnit, meta[:], au.Data)
+	}
+	body, _ := json.Marshal(cfg)
+	if !send(streamConfig, body) {
+		return
+	}
+	for _, au := range replay {
+		if !sendAU(au) {
+			return
+		}
+	}
+	devices := a.device.Registry.Changes()
+	// The WebKitGTK bridge does not cancel r.Context() when the page drops the
+	// response; only a failed write tells. A keep-alive each quiet second finds a
+	// viewer that left, so the raw-frame loop takes over within a second.
+	keepAlive := time.NewTicker(time.Second)
+	defer keepAlive.Stop()
+	lastSent := time.Now()
+	for {
+		select {
+		case au, ok := <-live:
+			if !ok {
+				return
+			}
+			if !sendAU(au) {
+				return
+			}
+			lastSent = time.Now()
+		case <-keepAlive.C:
+			if a.device.Preview.Landscape() != (cfg.DisplayWidth > cfg.DisplayHeight) {
+				// The phone turned: end here, and the console reopens a stream coded
+				// the other way round.
+				return
+			}
+			if time.Since(lastSent) >= time.Second {
+				if !send(streamKeepAlive) {
+					return
+				}
+				lastSent = time.Now()
+			}
+		case <-devices:
+			devices = a.device.Registry.Changes()
+			if now, err := a.device.Registry.Selected(); err != nil || now.Serial != cfg.Serial {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		case <-a.shutdown:
+			return
+		}
+	}
+}
