@@ -108,8 +108,10 @@ func TestScreenrecordStreamsWhileScrolling(t *testing.T) {
 		t.Errorf("a 3 s recording took %s", took)
 	}
 	frames := h264test.Decode(t, stream.Bytes(), w, h)
-	if len(frames) != 1+changes {
-		t.Fatalf("decoded %d frames, want the first one plus one per scroll (%d)", len(frames), changes)
+	// A swipe moves the list over its 300 ms, a step per display frame: the recording
+	// holds several pictures of each scroll, never more than the steps.
+	if len(frames) <= 1+changes || len(frames) > 1+changes*18 {
+		t.Fatalf("decoded %d frames for %d animated scrolls of 18 steps", len(frames), changes)
 	}
 	want := h264.YCbCr(last)
 	if d := h264test.Diff(frames[len(frames)-1], want); d != "" {

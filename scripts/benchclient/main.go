@@ -279,17 +279,16 @@ func fetch(ctx context.Context, url, token string) (int, time.Time, error) {
 	return int(n), done, nil
 }
 
-// drive scrolls the demo's trail list in small steps, 40 down then 40 back up, as a
-// slow finger would. Each step moves the list 30 px, so consecutive frames always
-// differ (alternating between two positions would let the loop see an unchanged frame
-// whenever two swipes land between captures, and back off).
-// It returns how many swipes it made.
+// drive scrolls the demo's trail list as a reader does: three swipes of 600 px down,
+// each over half a second, then three back up. The phone moves the list a step per
+// display frame while the finger moves, so the screen changes about 60 times a
+// second for as long as the driver runs. It returns how many swipes it made.
 func drive(ctx context.Context, client *adb.Client, serial string, every time.Duration) (int, error) {
-	const steps = 40
+	const steps = 3
 	for i := 0; ; i++ {
-		cmd := "input swipe 540 1500 540 1470 300"
+		cmd := "input swipe 540 1700 540 1100 500"
 		if (i/steps)%2 == 1 {
-			cmd = "input swipe 540 1470 540 1500 300"
+			cmd = "input swipe 540 1100 540 1700 500"
 		}
 		res, err := client.Shell(ctx, serial, cmd)
 		if err != nil {

@@ -81,6 +81,11 @@ type page struct {
 // is all uiautomator dumps. The keyboard is a window of its own: it covers the app
 // but never shows in the dump.
 func (s *Scenario) renderState(spec frameSpec) *rendered {
+	return s.renderStateWith(spec, s.pagePainter)
+}
+
+// renderStateWith renders with the painter painterFor gives each page.
+func (s *Scenario) renderStateWith(spec frameSpec, painterFor func(pg page, rotation int) *painter) *rendered {
 	W, H := s.screenSize(spec.rotation)
 	statusH, navH := s.Px(statusBarDP), s.Px(navBarDP)
 	full := image.Rect(0, 0, W, H)
@@ -110,7 +115,7 @@ func (s *Scenario) renderState(spec frameSpec) *rendered {
 		fillRect(out.frame, full, color.RGBA{0, 0, 0, 255})
 		return out
 	}
-	p := &painter{sc: s}
+	p := painterFor(base, spec.rotation)
 	bg := orStr(base.screen.Background, "surface")
 	if v, ok := strings.CutPrefix(bg, "wallpaper:"); ok {
 		wall := &view{typ: "photo", r: full, clip: full, n: &Element{Variant: v}}
@@ -130,7 +135,7 @@ func (s *Scenario) renderState(spec frameSpec) *rendered {
 	s.drawNavHandle(out.frame, dark)
 	if dialog != nil {
 		fillRect(out.frame, full, color.RGBA{0, 0, 0, 82})
-		p.paint(out.frame, out.dialog)
+		painterFor(*dialog, spec.rotation).paint(out.frame, out.dialog)
 	}
 	if spec.ime {
 		s.drawKeyboard(out.frame, out.ime, full)

@@ -144,9 +144,13 @@ func (se *Session) launchLocked() {
 }
 
 // Swipe performs `input swipe`: an upward swipe unlocks the keyguard; inside a
-// scrollable list it scrolls by the distance moved.
+// scrollable list the list follows the finger over the swipe's duration, a step per
+// display frame, and a quick swipe flings it on as far again, slowing down. The call
+// returns when the list has come to rest, so a capture after it sees where it stopped.
 func (se *Session) Swipe(x1, y1, x2, y2 int, d time.Duration) bool {
-	return se.act(func(r *rendered) {
+	var scroll func(offset int) bool
+	from, to := 0, 0
+	changed := se.act(func(r *rendered) {
 		if !se.screenOn {
 			return
 		}
@@ -172,12 +176,59 @@ func (se *Session) Swipe(x1, y1, x2, y2 int, d time.Duration) bool {
 		if l.typ == "hlist" {
 			delta, span = x1-x2, l.r.Dx()
 		}
-		// A fling travels further than the finger; a slow drag exactly as far.
-		if d > 0 && d < 150*time.Millisecond {
-			delta *= 2
+		key, limit := l.n.key(), max(l.content-span, 0)
+		// The steps below apply only while the same screen state is on top: a tap or
+		// a navigation in between ends the gesture.
+		scroll = func(offset int) bool {
+			if len(se.stack) == 0 || (se.stack[len(se.stack)-1].st != st && se.stack[len(se.stack)-1].dst != st) {
+				return false
+			}
+			st.scrolls[key] = clampInt(offset, 0, limit)
+			return true
 		}
-		st.scrolls[l.n.key()] = clampInt(l.scroll+delta, 0, max(l.content-span, 0))
+		from = l.scroll
+		to = clampInt(from+delta, 0, limit)
+		if d <= frameStep {
+			scroll(to) // a swipe shorter than a frame lands at once
+		}
 	})
+	if scroll == nil || d <= frameStep || from == to {
+		return changed
+	}
+	// The finger's part: linear, as input swipe moves it.
+	steps := int(d / frameStep)
+	if !se.animate(steps, func(i int) bool { return scroll(from + (to-from)*i/steps) }) {
+		return true
+	}
+	// A fling (a swipe under 150 ms) travels as far again after the finger lifts.
+	if d < 150*time.Millisecond {
+		flingTo := to + (to - from)
+		const flingSteps = 15 // a quarter second at 60 Hz
+		se.animate(flingSteps, func(i int) bool {
+			t := float64(i) / flingSteps
+			return scroll(to + int(float64(flingTo-to)*(1-(1-t)*(1-t))))
+		})
+	}
+	return true
+}
+
+// frameStep is one display frame at 60 Hz: the pace of animated changes.
+const frameStep = time.Second / 60
+
+// animate applies step(1..n), one per display frame, each under the lock as its own
+// visible change; it stops early and reports false when a step no longer applies.
+func (se *Session) animate(n int, step func(i int) bool) bool {
+	next := time.Now()
+	for i := 1; i <= n; i++ {
+		next = next.Add(frameStep)
+		time.Sleep(time.Until(next))
+		ok := true
+		se.mutate(func() { ok = step(i) })
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func scrollable(v *view, pt image.Point) *view {

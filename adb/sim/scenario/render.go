@@ -65,6 +65,8 @@ func parseHex(h string) color.RGBA {
 // painter draws a laid-out view tree.
 type painter struct {
 	sc *Scenario
+	// layerKey names a scrollable list's layer; nil paints lists directly.
+	layerKey func(list string) string
 }
 
 func (p *painter) px(dp float64) int { return p.sc.Px(dp) }
@@ -102,6 +104,9 @@ func (p *painter) paint(root *image.RGBA, v *view) {
 		if v.focused {
 			strokeRRect(dst, v.r, radius, float32(p.px(2)), p.sc.color("primary"))
 		}
+	}
+	if p.paintLayered(root, v) {
+		return
 	}
 	for _, k := range v.kids {
 		p.paint(root, k)

@@ -46,6 +46,7 @@ type Scenario struct {
 	launcher *Screen
 	keyguard *Screen
 	cache    *renderCache
+	layers   *layerCache
 	fonts    *fontSet
 }
 
@@ -218,6 +219,7 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 		return nil, fmt.Errorf("scenario %s: %w", name, err)
 	}
 	s.cache = newRenderCache(64)
+	s.layers = newLayerCache()
 	s.fonts = newFontSet()
 	return s, nil
 }

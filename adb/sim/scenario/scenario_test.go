@@ -442,3 +442,20 @@ func BenchmarkRenderUncached(b *testing.B) {
 		se.Frame()
 	}
 }
+
+// BenchmarkRenderScrollStep measures a render after the trail list moved by 30 px: the
+// cost of each picture screenrecord sees while a list scrolls.
+func BenchmarkRenderScrollStep(b *testing.B) {
+	sc := loadDemo(b)
+	se := sc.NewSession()
+	se.Frame()
+	y := 0
+	for b.Loop() {
+		y = (y + 30) % 3000
+		se.mu.Lock()
+		se.stack[len(se.stack)-1].st.scrolls["trail_list"] = y
+		se.version++
+		se.mu.Unlock()
+		se.Frame()
+	}
+}
