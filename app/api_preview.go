@@ -45,7 +45,11 @@ func (a *App) postPreviewStage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, invalidInput("height must be a positive number of device pixels"))
 		return
 	}
-	writeJSON(w, http.StatusOK, StageHeight{Height: a.device.Preview.SetStageHeight(req.Height)})
+	kept := a.device.Preview.SetStageHeight(req.Height)
+	if dev, err := a.device.Registry.Selected(); err == nil {
+		a.device.Video.Refit(dev)
+	}
+	writeJSON(w, http.StatusOK, StageHeight{Height: kept})
 }
 
 type freezeRequest struct {

@@ -121,3 +121,80 @@ func TestPreviewStreamRefusedWithJPEGAndSaysWhy(t *testing.T) {
 		t.Errorf("the preview status does not say why there is no video: %+v", doc.Status)
 	}
 }
+
+// openStreamConfig opens GET /api/preview/stream and reads its config message.
+func openStreamConfig(t *testing.T, e *testEnv) (device.VideoConfig, *bufio.Reader, func()) {
+	t.Helper()
+	res, err := http.Get(e.srv.URL + "/api/preview/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(res.Body)
+	kind, body, err := readStreamMessage(br)
+	if res.StatusCode != 200 || err != nil || kind != streamConfig {
+		res.Body.Close()
+		t.Fatalf("GET /api/preview/stream: %d, first message kind %d, %v", res.StatusCode, kind, err)
+	}
+	var cfg device.VideoConfig
+	if err := json.Unmarshal(body, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, br, func() { res.Body.Close() }
+}
+
+func TestPreviewStreamFollowsTheStageSize(t *testing.T) {
+	e := newTestEnv(t)
+	waitFor(t, 10*time.Second, "the sim selected", func() bool {
+		var l device.List
+		e.mustJSON("GET", "/api/devices", nil, &l)
+		return l.SelectedSerial == e.sim.Serial()
+	})
+	// Opened before the console reported its stage: coded at full height.
+	full, br, closeFull := openStreamConfig(t, e)
+	defer closeFull()
+	if full.Height < 1900 {
+		t.Fatalf("before the stage is known the stream is %dx%d", full.Width, full.Height)
+	}
+	e.mustJSON("POST", "/api/preview/stage", StageHeight{Height: 700}, nil)
+	// That stream ends, so the console reopens one at the stage's size.
+	ended := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := readStreamMessage(br); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the full-height stream still runs after the stage reported 700 px")
+	}
+	small, smallBody, closeSmall := openStreamConfig(t, e)
+	defer closeSmall()
+	if small.Height > 700 || small.Height < 600 || small.ContentHeight == 0 {
+		t.Fatalf("after the stage reported 700 px the stream is %dx%d", small.Width, small.Height)
+	}
+	// The same size again keeps the stream: it still sends (a picture or the
+	// keep-alive each quiet second).
+	e.mustJSON("POST", "/api/preview/stage", StageHeight{Height: 700}, nil)
+	read := make(chan error, 1)
+	go func() {
+		for i := 0; i < 3; i++ {
+			if _, _, err := readStreamMessage(smallBody); err != nil {
+				read <- err
+				return
+			}
+		}
+		read <- nil
+	}()
+	select {
+	case err := <-read:
+		if err != nil {
+			t.Fatalf("the stream at the stage's size ended when the stage reported the same size: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream at the stage's size went silent")
+	}
+}

@@ -115,12 +115,7 @@ func (v *Video) Attach(dev View) (*video.Stream, VideoConfig, func(), error) {
 	if why := v.unsupported[dev.Serial]; why != "" {
 		return nil, VideoConfig{}, nil, errcode.New(errcode.VideoUnavailable, "%s", why)
 	}
-	// `wm size` reports the display upright; a turned phone streams the other way round.
-	dw, dh := dev.Screen.Width, dev.Screen.Height
-	if v.preview.Landscape() == (dw < dh) {
-		dw, dh = dh, dw
-	}
-	w, h := video.Fit(dw, dh, v.preview.StageHeight())
+	dw, dh, w, h := v.fit(dev)
 	reuse := v.stream != nil && v.serial == dev.Serial && v.config.Width == w && v.config.Height == h
 	if reuse {
 		select {
@@ -157,6 +152,35 @@ func (v *Video) Attach(dev View) (*video.Stream, VideoConfig, func(), error) {
 	s, cfg := v.stream, v.config
 	var once sync.Once
 	return s, cfg, func() { once.Do(func() { v.release(s) }) }, nil
+}
+
+// fit is dev's display as it stands now and the video size for the console's stage.
+func (v *Video) fit(dev View) (dw, dh, w, h int) {
+	// `wm size` reports the display upright; a turned phone streams the other way round.
+	dw, dh = dev.Screen.Width, dev.Screen.Height
+	if v.preview.Landscape() == (dw < dh) {
+		dw, dh = dh, dw
+	}
+	w, h = video.Fit(dw, dh, v.preview.StageHeight())
+	return dw, dh, w, h
+}
+
+// Refit ends dev's stream when the console's stage now wants another size: the
+// console reopens it and Attach codes the new size. A stream opened before the
+// console reported its stage is coded at full height, up to five times the pixels
+// the stage shows, and would stay so for its whole life.
+func (v *Video) Refit(dev View) {
+	if dev.Screen == nil || dev.Screen.Width <= 0 {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.stream == nil || v.serial != dev.Serial {
+		return
+	}
+	if _, _, w, h := v.fit(dev); w != v.config.Width || h != v.config.Height {
+		v.stopLocked()
+	}
 }
 
 func newVideoConfig(serial string, w, h, dw, dh int, content image.Rectangle) VideoConfig {
