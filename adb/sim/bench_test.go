@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"image"
 	"io"
 	"testing"
 )
@@ -24,5 +25,34 @@ func BenchmarkDeviceCommands(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkRecordScrollStep measures what screenrecord does per picture while the demo
+// list scrolls: render the moved list, scale it to a 304×688 preview, encode it.
+func BenchmarkRecordScrollStep(b *testing.B) {
+	d, err := Start(context.Background(), Options{Scenario: "demo"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	enc, err := newRecordEncoder(304, 688)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := &recorder{enc: enc, w: 304, h: 688, canvas: image.NewRGBA(image.Rect(0, 0, 304, 688))}
+	se := d.Session()
+	down := true
+	for b.Loop() {
+		if !se.Swipe(540, 1500, 540, 1480, 0) {
+			down = !down
+		}
+		if !down {
+			se.Swipe(540, 1480, 540, 1500, 0)
+		}
+		r.project(se.Frame())
+		if _, _, err := r.enc.Encode(r.canvas, false); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

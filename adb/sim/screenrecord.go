@@ -262,16 +262,21 @@ func (r *recorder) run(sink interface{ Write([]byte) (int, error) }, limit time.
 	ctx := r.e.ctx
 	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
-	tick := time.NewTicker(recordFrameInterval)
-	defer tick.Stop()
+	frames := make(chan *image.RGBA, 1)
+	stop := make(chan struct{})
+	defer close(stop)
+	go r.display(frames, stop)
 	r.canvas = image.NewRGBA(image.Rect(0, 0, r.w, r.h))
-	var lastVersion uint64
 	var lastKey time.Time
 	first := true
 	for {
-		if first || r.e.dev.phone.Version() != lastVersion {
-			lastVersion = r.e.dev.phone.Version()
-			r.project(r.e.dev.phone.Frame())
+		select {
+		case <-ctx.Done():
+			return true
+		case <-deadline.C:
+			return false
+		case frame := <-frames:
+			r.project(frame)
 			key := !first && time.Since(lastKey) >= recordIFrameEvery
 			au, isKey, err := r.enc.Encode(r.canvas, key)
 			if err != nil {
@@ -288,11 +293,33 @@ func (r *recorder) run(sink interface{ Write([]byte) (int, error) }, limit time.
 				}
 			}
 		}
+	}
+}
+
+// display plays the phone's compositor: at each display frame where the picture
+// changed it renders it and hands it to the encoder, replacing one the encoder has
+// not taken yet. Rendering the next picture while the last one is encoded is what
+// keeps the recording at display rate; an encoder that falls behind skips pictures
+// instead of queueing them, as a phone's does.
+func (r *recorder) display(frames chan *image.RGBA, stop <-chan struct{}) {
+	tick := time.NewTicker(recordFrameInterval)
+	defer tick.Stop()
+	phone := r.e.dev.phone
+	var last uint64
+	first := true
+	for {
+		if v := phone.Version(); first || v != last {
+			last, first = v, false
+			frame := phone.Frame()
+			select {
+			case <-frames:
+			default:
+			}
+			frames <- frame
+		}
 		select {
-		case <-ctx.Done():
-			return true
-		case <-deadline.C:
-			return false
+		case <-stop:
+			return
 		case <-tick.C:
 		}
 	}

@@ -211,7 +211,8 @@ func strokeRRect(dst *image.RGBA, r image.Rectangle, radius, w float32, c color.
 	s.fill(dst, c)
 }
 
-// shadow draws a soft elevation shadow below a rounded rectangle.
+// shadow draws a soft elevation shadow below a rounded rectangle: four rounded
+// rectangles of rising spread and falling opacity.
 func shadow(dst *image.RGBA, r image.Rectangle, radius float32, level float64, unit int) {
 	if level <= 0 {
 		return

@@ -139,25 +139,35 @@ func cloneView(v *view) *view {
 // arithmetic; fully transparent and fully opaque pixels, most of a list, take the
 // short way, which makes it several times faster than draw.Draw.
 func composeOver(dst *image.RGBA, r image.Rectangle, src *image.RGBA, sp image.Point) {
-	r = r.Intersect(dst.Bounds())
-	if r.Empty() {
+	clipped := r.Intersect(dst.Bounds())
+	if clipped.Empty() {
 		return
 	}
+	sp = sp.Add(clipped.Min.Sub(r.Min))
+	r = clipped
 	const m = 1<<16 - 1
 	n := r.Dx() * 4
 	for y := 0; y < r.Dy(); y++ {
 		d := dst.Pix[dst.PixOffset(r.Min.X, r.Min.Y+y):][:n:n]
 		s := src.Pix[src.PixOffset(sp.X, sp.Y+y):][:n:n]
-		for i := 0; i < n; i += 4 {
-			switch sa := s[i+3]; sa {
+		for i := 0; i < n; {
+			switch s[i+3] {
 			case 0:
-			case 255:
-				copy(d[i:i+4], s[i:i+4])
-			default:
-				a := (m - uint32(sa)*0x101) * 0x101
-				for c := 0; c < 4; c++ {
-					d[i+c] = uint8((uint32(d[i+c])*a/m + uint32(s[i+c])*0x101) >> 8)
+				for i += 4; i < n && s[i+3] == 0; i += 4 {
 				}
+			case 255:
+				j := i + 4
+				for j < n && s[j+3] == 255 {
+					j += 4
+				}
+				copy(d[i:j], s[i:j])
+				i = j
+			default:
+				a := (m - uint32(s[i+3])*0x101) * 0x101
+				for c := i; c < i+4; c++ {
+					d[c] = uint8((uint32(d[c])*a/m + uint32(s[c])*0x101) >> 8)
+				}
+				i += 4
 			}
 		}
 	}
@@ -169,4 +179,30 @@ func floorDiv(a, b int) int {
 		q--
 	}
 	return q
+}
+
+// maxShadowLayers bounds the shadow cache; past it, layers are built but not kept.
+const maxShadowLayers = 256
+
+// shadowLayer is the elevation shadow of a size-sized rounded rectangle painted once
+// over transparency, relative to the rectangle's top-left corner: drawing it costs a
+// composition instead of rasterizing four rounded rectangles on every frame.
+func (s *Scenario) shadowLayer(size image.Point, radius float32, level float64, unit int) *image.RGBA {
+	key := fmt.Sprintf("%v %g %g %d", size, radius, level, unit)
+	s.shadowMu.Lock()
+	l, ok := s.shadows[key]
+	s.shadowMu.Unlock()
+	if ok {
+		return l
+	}
+	r := image.Rectangle{Max: size}
+	spread := int(float32(level)*float32(unit)*0.7) + 1
+	l = image.NewRGBA(r.Inset(-spread))
+	shadow(l, r, radius, level, unit)
+	s.shadowMu.Lock()
+	if len(s.shadows) < maxShadowLayers {
+		s.shadows[key] = l
+	}
+	s.shadowMu.Unlock()
+	return l
 }

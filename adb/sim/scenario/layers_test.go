@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"image"
+	"image/draw"
 	"testing"
 )
 
@@ -69,5 +70,46 @@ func TestScrollingMovesTheListsPixels(t *testing.T) {
 	setScroll(se, "trail_list", 300)
 	if bytes.Equal(before, se.Frame().Pix) {
 		t.Fatal("the frame did not change when the trail list scrolled")
+	}
+}
+
+func TestComposeOverMatchesImageDraw(t *testing.T) {
+	src := image.NewRGBA(image.Rect(0, 0, 64, 8))
+	for i := range src.Pix {
+		src.Pix[i] = byte(i * 37)
+	}
+	for i := 3; i < len(src.Pix); i += 4 { // opaque, clear and partial runs
+		switch a := i / 4 % 7; {
+		case a < 2:
+			src.Pix[i] = 255
+		case a < 4:
+			src.Pix[i-3], src.Pix[i-2], src.Pix[i-1], src.Pix[i] = 0, 0, 0, 0
+		default:
+			src.Pix[i] = byte(40 * a)
+			for c := i - 3; c < i; c++ {
+				src.Pix[c] = min(src.Pix[c], src.Pix[i]) // premultiplied
+			}
+		}
+	}
+	base := image.NewRGBA(image.Rect(0, 0, 70, 10))
+	for i := range base.Pix {
+		base.Pix[i] = byte(i * 11)
+	}
+	got, want := image.NewRGBA(base.Rect), image.NewRGBA(base.Rect)
+	copy(got.Pix, base.Pix)
+	copy(want.Pix, base.Pix)
+	r := image.Rect(3, 1, 67, 9)
+	composeOver(got, r, src, image.Point{})
+	draw.Draw(want, r, src, image.Point{}, draw.Over)
+	if !bytes.Equal(got.Pix, want.Pix) {
+		t.Fatal("composeOver differs from draw.Draw with draw.Over")
+	}
+	// Clipped by the destination's bounds, the source moves along.
+	sub := got.SubImage(image.Rect(10, 2, 40, 6)).(*image.RGBA)
+	subWant := want.SubImage(sub.Rect).(*image.RGBA)
+	composeOver(sub, r, src, image.Point{})
+	draw.Draw(subWant, r, src, image.Point{}, draw.Over)
+	if !bytes.Equal(got.Pix, want.Pix) {
+		t.Fatal("composeOver into a clipped destination differs from draw.Draw")
 	}
 }

@@ -79,7 +79,8 @@ func (p *painter) paint(root *image.RGBA, v *view) {
 	n := v.n
 	radius := float32(p.px(n.Radius))
 	if n.Elevation > 0 {
-		shadow(root.SubImage(v.clip.Inset(-p.px(8))).(*image.RGBA), v.r, radius, n.Elevation, p.px(1))
+		l := p.sc.shadowLayer(v.r.Size(), radius, n.Elevation, p.px(1))
+		composeOver(root.SubImage(v.clip.Inset(-p.px(8))).(*image.RGBA), l.Rect.Add(v.r.Min), l, l.Rect.Min)
 	}
 	if n.Background != "" && v.typ != "photo" && v.typ != "mark" {
 		fillRRect(dst, v.r, radius, p.sc.color(n.Background))

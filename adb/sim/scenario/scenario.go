@@ -11,11 +11,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -47,6 +49,8 @@ type Scenario struct {
 	keyguard *Screen
 	cache    *renderCache
 	layers   *layerCache
+	shadowMu sync.Mutex
+	shadows  map[string]*image.RGBA
 	fonts    *fontSet
 }
 
@@ -218,8 +222,12 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 	if err := s.validate(); err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", name, err)
 	}
-	s.cache = newRenderCache(64)
+	// Sixteen states cover a session's screens and the steps of a scroll in flight.
+	// More costs more than it saves: every state holds a 10 MB frame, and the fresh
+	// memory each new frame then takes (page faults) doubled the cost of a scroll step.
+	s.cache = newRenderCache(16)
 	s.layers = newLayerCache()
+	s.shadows = map[string]*image.RGBA{}
 	s.fonts = newFontSet()
 	return s, nil
 }
