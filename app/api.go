@@ -24,6 +24,7 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/preview/resume", a.postPreviewResume)
 	mux.HandleFunc("POST /api/preview/tap", a.postPreviewTap)
 	mux.HandleFunc("POST /api/preview/stage", a.postPreviewStage)
+	mux.HandleFunc("POST /api/preview/stats", a.postPreviewStats)
 	mux.HandleFunc("GET /api/preview/stream", a.getPreviewStream)
 	mux.HandleFunc("GET /api/sessions", a.getSessions)
 	mux.HandleFunc("POST /api/sessions", a.postSessions)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"fixthis/app/device"
 	"fixthis/app/errcode"
 )
 
@@ -50,6 +51,20 @@ func (a *App) postPreviewStage(w http.ResponseWriter, r *http.Request) {
 		a.device.Video.Refit(dev)
 	}
 	writeJSON(w, http.StatusOK, StageHeight{Height: kept})
+}
+
+// postPreviewStats takes a console's report of what it paints (device.PaintReport).
+func (a *App) postPreviewStats(w http.ResponseWriter, r *http.Request) {
+	var req device.PaintReport
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := a.device.Preview.NotePaint(req); err != nil {
+		writeError(w, invalidInput("%v", err))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 type freezeRequest struct {

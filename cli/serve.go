@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"fixthis/adb"
@@ -86,7 +87,11 @@ func runServe(ctx context.Context, env Env, args []string) error {
 // newApp builds the app and its dependencies: the adb client and the project's store.
 // The returned cleanup closes what it opened.
 func newApp(ctx context.Context, env Env, af appFlags, mode app.Mode) (*app.App, func(), error) {
-	logger := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	level := slog.LevelInfo
+	if strings.EqualFold(env.Getenv("FIXTHIS_LOG"), "debug") {
+		level = slog.LevelDebug // e.g. every report of what a console paints
+	}
+	logger := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
 	client, err := adb.NewClient(adb.Options{})
 	if err != nil {
 		return nil, nil, err

@@ -7,7 +7,8 @@
 #   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md);
 #   (iv)  source matching accuracy on open-source apps, when they are checked out;
 #   (v)   the live preview painted in Chromium, H.264 video against JPEG frames, over a
-#         simulated USB 2 cable and Wi-Fi (`fixthis sim --link`).
+#         simulated USB 2 cable and Wi-Fi (`fixthis sim --link`), and in the desktop
+#         window under Xvfb (scripts/bench-window.sh).
 # Everything runs on a private adb server on a free port (never 5037) and is torn down
 # on exit, failure or Ctrl-C. Usage: scripts/bench.sh (after `make build`), or make bench.
 # Knobs: FIXTHIS_BIN (default build/bin/fixthis), BENCH_RUNS (10), BENCH_FRAMES (30),
@@ -237,3 +238,8 @@ echo "(v) live preview painted in Chromium while the list scrolls, ${BENCH_VIDEO
 echo "    (fps: frames painted per second; p50: capture → paint, ms)"
 BIN_ABS=$(realpath "$BIN")
 (cd frontend && BENCHCLIENT="$BC" FIXTHIS_BIN="$BIN_ABS" node scripts/bench-video.mjs) || die "the video benchmark failed"
+if command -v Xvfb >/dev/null; then
+  BENCHCLIENT="$BC" scripts/bench-window.sh "$BIN_ABS" || die "the desktop window benchmark failed"
+else
+  echo "  (the desktop window: install Xvfb to measure it)"
+fi

@@ -87,6 +87,8 @@ type PreviewFrame struct {
 type PreviewDoc struct {
 	PreviewAvailable bool          `json:"previewAvailable"`
 	Status           PreviewStatus `json:"status"`
+	// Paint is the newest report of what a console paints (POST /api/preview/stats).
+	Paint *PaintReport `json:"paint,omitempty"`
 	*PreviewFrame
 }
 
@@ -108,6 +110,7 @@ type Preview struct {
 	// stageHeight is the console's stage height in device pixels; previews are encoded
 	// no taller (0: the default).
 	stageHeight atomic.Int64
+	paints      paintReports
 	// videoViewers counts consoles showing the H.264 stream: while there are any, the
 	// loop leaves the pixels to the video and only checks the screen state.
 	videoViewers atomic.Int64
@@ -434,7 +437,7 @@ func (f *previewFrame) info() *PreviewFrame {
 
 // Latest returns the Preview document of docs/api.md.
 func (p *Preview) Latest() PreviewDoc {
-	doc := PreviewDoc{Status: p.currentStatus()}
+	doc := PreviewDoc{Status: p.currentStatus(), Paint: p.paints.last()}
 	if f, ok := p.frames.Latest(); ok {
 		doc.PreviewAvailable = true
 		doc.PreviewFrame = f.info()

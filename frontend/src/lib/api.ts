@@ -10,6 +10,7 @@ import {
   type AppDoc,
   type AppRunResult,
   type AppRunStarted,
+  type PaintReport,
 } from './wire.gen';
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
@@ -181,6 +182,11 @@ export class Api {
   /** Tells the server how tall the stage is in device pixels (live JPEGs are sized to it). */
   setStageHeight(height: number) {
     return this.json<{ height: number }>('POST', '/api/preview/stage', { height: Math.round(height) });
+  }
+
+  /** Says what this console paints (see video/report.ts). */
+  reportPaint(report: PaintReport) {
+    return this.json<void>('POST', '/api/preview/stats', report);
   }
 
   tap(x: number, y: number) {

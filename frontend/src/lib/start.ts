@@ -7,6 +7,7 @@ import { Sync } from './sync';
 import { initToken } from './token';
 import { transport } from './transport';
 import { previewStats } from './video/player.svelte';
+import { startPaintReports } from './video/report';
 
 /** Starts the console: token, health, bootstrap preview, then the event stream. */
 export async function start(): Promise<void> {
@@ -25,5 +26,6 @@ export async function start(): Promise<void> {
     consoleEventsDiagnostics: () => JSON.parse(JSON.stringify(api.diagnostics)),
     previewStats,
   };
+  startPaintReports(previewStats, (r) => api.reportPaint(r));
   await sync.start();
 }

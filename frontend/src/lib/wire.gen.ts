@@ -238,9 +238,19 @@ export interface OK {
   ok: boolean;
 }
 
+export interface PaintReport {
+  transport: string;
+  decoder: string;
+  framesPainted: number;
+  fps: number;
+  latencyMsP50: number | null;
+  receivedAt?: string;
+}
+
 export interface Preview {
   previewAvailable: boolean;
   status: PreviewStatus;
+  paint?: PaintReport | null;
   previewId?: string;
   serial?: string;
   width?: number;
