@@ -19,7 +19,7 @@ export function startPaintReports(
   const timer = setInterval(() => {
     const s = stats();
     const now = `${s.transport}:${s.framesPainted}`;
-    if (now === sent) return;
+    if (now === sent || s.framesPainted === 0) return;
     sent = now;
     send({ ...s, decoder: s.decoder.slice(0, 200) }).catch(() => {
       // Reports are best effort: the next one says the same and more.
