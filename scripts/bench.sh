@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Performance figures for FixThis against the simulated device, in one run:
 #   (i)   one capture (frame + UI tree) as a whole process: `fixthis capture` versus the
-#         adb CLI pair most tools use (screencap -p, then uiautomator dump);
+#         adb CLI pair most tools use (screencap -p, then uiautomator dump), and the MCP
+#         tool fixthis_capture_screen called on a running sidecar against the same pair;
 #   (ii)  the live preview as a browser sees it: capturedAt → preview-ready over SSE,
 #         capturedAt → JPEG received, frames per second while the screen changes;
 #   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md);
@@ -143,6 +144,12 @@ echo
 echo "(i) one capture (frame + UI tree) as a whole process, simulated Pixel 7a, default latency model, N=$RUNS"
 printf "  %-50s %8s %8s\n" "" "median" "p90 (ms)"
 compare "sidekick" "$DEMO_SERIAL"
+# The MCP tool as an agent sees it: one call to a `fixthis mcp` sidecar that is already
+# running (official SDK client, stdio), interleaved with the adb pair.
+mkdir -p "$WORK/mcp-project"
+BIN_REAL=$(realpath "$BIN")
+(cd tests/mcp && FIXTHIS_BIN="$BIN_REAL" node bench/capture.mjs "$DEMO_SERIAL" "$RUNS" "$WORK/mcp-project") ||
+  die "the MCP capture benchmark failed"
 compare "no sidekick" "$PLAIN_SERIAL"
 stop "$PLAIN_PID"
 
