@@ -108,7 +108,9 @@ func runVersion(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "  go       %s %s\n", v.GoVersion, v.Platform)
 	wails := v.Wails
-	if wails == "" {
+	if _, split, err := installedWindow(); wails == "" && split && err != nil {
+		wails = "none (" + err.Error() + ")"
+	} else if wails == "" {
 		wails = "none (built without the desktop window)"
 	}
 	fmt.Fprintf(env.Stdout, "  wails    %s\n", wails)
