@@ -8,7 +8,7 @@ import (
 
 // windowBinary names the program that opens the desktop window when this binary is
 // built without it, as on Linux: linking GTK and WebKitGTK made every command pay
-// ~70 ms for the dynamic loader to map and relocate ~170 libraries it never used, so
+// ~70 ms to load and initialise ~170 libraries it never used, so
 // `fixthis` is built without them and runs fixthis-window for the desktop command
 // only. The Makefile and the release build set it with
 // -X fixthis/cli.windowBinary=fixthis-window; empty means this build has no window to
