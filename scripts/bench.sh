@@ -24,6 +24,7 @@ die() { echo "bench: $*" >&2; exit 1; }
 command -v adb >/dev/null || die "adb is not installed (Debian/Ubuntu: apt-get install adb)"
 command -v go >/dev/null || die "go is not installed"
 [[ -x $BIN ]] || die "$BIN not found; run \`make build\` first or set FIXTHIS_BIN"
+[[ -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]] || die "the MCP client is not installed; run \`make deps-node\`"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fixthis-bench.XXXXXX")
 ADB_PORT=""
