@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"image/png"
 	"io"
 
 	"github.com/disintegration/imaging"
@@ -80,11 +79,11 @@ func jpegFriendly(img image.Image) image.Image {
 	return img
 }
 
-// EncodeEvidencePNG writes the full-resolution frame as PNG with the fastest
-// compression: evidence is written once per freeze and must not stall it.
+// EncodeEvidencePNG writes the full-resolution frame as a lossless PNG with the
+// fastest compression, deflated on every core (see encodeOpaquePNG): evidence is
+// written once per freeze or capture and must not stall it.
 func EncodeEvidencePNG(w io.Writer, img image.Image) error {
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(w, img); err != nil {
+	if err := encodeOpaquePNG(w, img); err != nil {
 		return fmt.Errorf("encode evidence png: %w", err)
 	}
 	return nil

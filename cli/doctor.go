@@ -73,7 +73,14 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	display := hasDisplay(env.Getenv)
+	windowPath, split, windowErr := installedWindow()
 	switch {
+	case split && windowErr != nil:
+		add(check{Name: "desktop window", Detail: windowErr.Error(), Fix: "reinstall FixThis (or `make build`), or use `fixthis serve`"})
+	case split && !display:
+		add(check{Name: "desktop window", OK: true, Detail: "no display: `fixthis` will serve the console in a browser (window: " + windowPath + ")"})
+	case split:
+		add(check{Name: "desktop window", OK: true, Detail: "display available; window: " + windowPath})
 	case !app.DesktopAvailable:
 		add(check{Name: "desktop window", OK: true, Detail: "this build has no window; `fixthis` serves the console in a browser", Fix: "build with `make build` for the window"})
 	case !display:

@@ -162,6 +162,14 @@ func runDesktop(ctx context.Context, env Env, args []string) error {
 		return serve(ctx, env, af, "127.0.0.1:0", false)
 	}
 	if !app.DesktopAvailable {
+		// The window ships as a second program (see windowBinary): hand over to it.
+		path, split, err := installedWindow()
+		switch {
+		case err != nil:
+			return err
+		case split:
+			return runWindow(path, args)
+		}
 		fmt.Fprintln(env.Stderr, "fixthis: this binary has no desktop window (built without the `desktop` tag); serving the console in a browser instead.")
 		return serve(ctx, env, af, "127.0.0.1:0", false)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -53,16 +54,30 @@ func readVersionInfo(version string) versionInfo {
 			v.Modified = v.Modified || s.Value == "true"
 		}
 	}
-	for _, dep := range bi.Deps {
-		if dep.Path != wailsModule {
-			continue
-		}
-		v.Wails = dep.Version
-		if dep.Replace != nil {
-			v.Wails = dep.Replace.Version
+	v.Wails = wailsVersionIn(bi.Deps)
+	if v.Wails == "" {
+		// A build whose window is a second program reports the Wails that one links.
+		if path, split, err := installedWindow(); split && err == nil {
+			if bi, err := buildinfo.ReadFile(path); err == nil {
+				v.Wails = wailsVersionIn(bi.Deps)
+			}
 		}
 	}
 	return v
+}
+
+// wailsVersionIn returns the version of Wails among a binary's modules, or "".
+func wailsVersionIn(deps []*debug.Module) string {
+	for _, dep := range deps {
+		if dep.Path != wailsModule {
+			continue
+		}
+		if dep.Replace != nil {
+			return dep.Replace.Version
+		}
+		return dep.Version
+	}
+	return ""
 }
 
 func runVersion(ctx context.Context, env Env, args []string) error {
@@ -93,7 +108,9 @@ func runVersion(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "  go       %s %s\n", v.GoVersion, v.Platform)
 	wails := v.Wails
-	if wails == "" {
+	if _, split, err := installedWindow(); wails == "" && split && err != nil {
+		wails = "none (" + err.Error() + ")"
+	} else if wails == "" {
 		wails = "none (built without the desktop window)"
 	}
 	fmt.Fprintf(env.Stdout, "  wails    %s\n", wails)

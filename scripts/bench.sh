@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Performance figures for FixThis against the simulated device, in one run:
 #   (i)   one capture (frame + UI tree) as a whole process: `fixthis capture` versus the
-#         adb CLI pair most tools use (screencap -p, then uiautomator dump);
+#         adb CLI pair most tools use (screencap -p, then uiautomator dump), and the MCP
+#         tool fixthis_capture_screen called on a running sidecar against the same pair;
 #   (ii)  the live preview as a browser sees it: capturedAt → preview-ready over SSE,
 #         capturedAt → JPEG received, frames per second while the screen changes;
 #   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md);
@@ -24,6 +25,7 @@ die() { echo "bench: $*" >&2; exit 1; }
 command -v adb >/dev/null || die "adb is not installed (Debian/Ubuntu: apt-get install adb)"
 command -v go >/dev/null || die "go is not installed"
 [[ -x $BIN ]] || die "$BIN not found; run \`make build\` first or set FIXTHIS_BIN"
+[[ -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]] || die "the MCP client is not installed; run \`make deps-node\`"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fixthis-bench.XXXXXX")
 ADB_PORT=""
@@ -144,8 +146,41 @@ echo
 echo "(i) one capture (frame + UI tree) as a whole process, simulated Pixel 7a, default latency model, N=$RUNS"
 printf "  %-50s %8s %8s\n" "" "median" "p90 (ms)"
 compare "sidekick" "$DEMO_SERIAL"
+# The MCP tool as an agent sees it: one call to a `fixthis mcp` sidecar that is already
+# running (official SDK client, stdio), interleaved with the adb pair.
+mkdir -p "$WORK/mcp-project"
+BIN_REAL=$(realpath "$BIN")
+(cd tests/mcp && FIXTHIS_BIN="$BIN_REAL" node bench/capture.mjs "$DEMO_SERIAL" "$RUNS" "$WORK/mcp-project") ||
+  die "the MCP capture benchmark failed"
 compare "no sidekick" "$PLAIN_SERIAL"
 stop "$PLAIN_PID"
+
+# Process start of a CLI call. On Linux fixthis links no GTK or WebKitGTK; its window,
+# fixthis-window, is the same program built with them, i.e. what every command used to
+# load. Interleaved like the rows above.
+WINDOW_BIN=$(dirname "$BIN")/fixthis-window
+if [[ -x $WINDOW_BIN ]]; then
+  echo
+  echo "    process start, N=$RUNS: fixthis / the same program with GTK and WebKitGTK linked (fixthis-window)"
+  INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
+  mkdir -p "$WORK/start-project"
+  start_version() { "$1" version >/dev/null; }
+  start_devices() { "$1" devices >/dev/null; }
+  # Until the first reply, then stdin closes and the sidecar exits.
+  start_mcp() { printf '%s\n' "$INIT" | "$1" mcp --project-dir "$WORK/start-project" 2>/dev/null | head -1 | grep -q serverInfo; }
+  for what in version devices mcp; do
+    for _ in $(seq "$RUNS"); do
+      timed "$WORK/start.$what.cli.ms" "start_$what" "$BIN"
+      timed "$WORK/start.$what.window.ms" "start_$what" "$WINDOW_BIN"
+    done
+    read -r cmed cp90 _ < <("$BC" stats <"$WORK/start.$what.cli.ms")
+    read -r wmed wp90 _ < <("$BC" stats <"$WORK/start.$what.window.ms")
+    label="fixthis $what"
+    [[ $what == mcp ]] && label="fixthis mcp, spawn → initialize reply"
+    printf "  %-50s %8s %8s\n" "$label" "$cmed" "$cp90"
+    printf "  %-50s %8s %8s\n" "  … with GTK/WebKitGTK linked" "$wmed" "$wp90"
+  done
+fi
 
 # ---------------------------------------------------------------------------------
 # (ii) live preview through `fixthis serve`, measured by an SSE client.
@@ -178,6 +213,7 @@ go test -run '^$' -bench . -benchtime 20x ./app/store/ >"$WORK/bench.store" 2>&1
 FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench . -benchtime 3x ./app/source/ >"$WORK/bench.source" 2>&1 || die "source benchmarks failed: $(tail "$WORK/bench.source")"
 go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evidence" 2>&1 || die "evidence benchmarks failed: $(tail "$WORK/bench.evidence")"
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
+go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 
 # row FILE BENCH LABEL BUDGET_MS METRIC: METRIC is ns (ns/op) or p50 (the p50-ms metric).
@@ -202,6 +238,9 @@ row() {
 printf "  %-50s %10s %10s\n" "path" "ms" "budget"
 row "$WORK/bench.capture" BenchmarkFramePipeline "raw 1080×2400 → decode, pHash, 960-px JPEG" 25 ns
 row "$WORK/bench.app" BenchmarkFrameToPreviewReady "raw frame on host → preview-ready at SSE client, p50" 50 p50
+row "$WORK/bench.capture" BenchmarkEvidencePNGDemo "evidence PNG of the 1080×2400 demo frame" 50 ns
+row "$WORK/bench.capture" BenchmarkStdPNGDemo "  same frame, image/png BestSpeed (no budget)" 1000 ns
+row "$WORK/bench.mcp" BenchmarkFitFrame "agent screenshot: 1080×2400 → 1568 px PNG" 60 ns
 row "$WORK/bench.capture" BenchmarkParseDump1000 "parse a 1,000-node uiautomator dump" 5 ns
 row "$WORK/bench.capture" BenchmarkHitTest1000 "hit-test in 1,000 nodes" 0.1 ns
 row "$WORK/bench.capture" BenchmarkHitArea1000 "area hit-test in 1,000 nodes (no budget)" 1000 ns

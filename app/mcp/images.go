@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"image/png"
+
+	"fixthis/capture"
 
 	"github.com/disintegration/imaging"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -42,16 +43,22 @@ func fitImage(data []byte) ([]byte, string, error) {
 // (sharp UI text), else JPEG at falling quality, shrinking further only if even that
 // is too big. A frame captured in this process comes here directly, not decoded back
 // from the full-size PNG that was stored.
+//
+// The scaling is an area average (imaging.Box), which keeps text crisp at these
+// reductions (2400 → 1568 px) in a third of Lanczos' time, and the PNG is the
+// evidence encoder (fastest deflate on every core): on the demo app's 1080×2400
+// frame the two take about 45 ms where Lanczos and image/png's default level took
+// 170 ms (BenchmarkFitFrame).
 func fitFrame(img image.Image) ([]byte, string, error) {
 	b := img.Bounds()
 	edge := maxImageEdge
 	for attempt := 0; attempt < 6; attempt++ {
 		scaled := img
 		if b.Dx() > edge || b.Dy() > edge {
-			scaled = imaging.Fit(img, edge, edge, imaging.Lanczos)
+			scaled = imaging.Fit(img, edge, edge, imaging.Box)
 		}
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, scaled); err == nil && buf.Len() <= maxImageBytes {
+		if err := capture.EncodeEvidencePNG(&buf, scaled); err == nil && buf.Len() <= maxImageBytes {
 			return buf.Bytes(), "image/png", nil
 		}
 		for _, q := range []int{85, 70, 55} {

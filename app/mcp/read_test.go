@@ -1,13 +1,17 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
-	"fixthis/app/errcode"
-	"fixthis/capture"
 	"image"
+	"image/png"
 	"strings"
 	"testing"
+
+	"fixthis/adb/sim/scenario"
+	"fixthis/app/errcode"
+	"fixthis/capture"
 )
 
 func TestReadFeedback(t *testing.T) {
@@ -126,4 +130,44 @@ func TestFitImage(t *testing.T) {
 	if _, _, err := fitImage([]byte("not an image")); err == nil {
 		t.Fatal("garbage accepted")
 	}
+}
+
+// demoFrame is the simulated phone's demo app at 1080×2400, a realistic screen.
+func demoFrame(tb testing.TB) *image.NRGBA {
+	tb.Helper()
+	sc, err := scenario.Load("demo")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f := sc.NewSession().Frame()
+	return &image.NRGBA{Pix: f.Pix, Stride: f.Stride, Rect: f.Rect}
+}
+
+func TestFitFrameDemo(t *testing.T) {
+	out, mime, err := fitFrame(demoFrame(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil || mime != "image/png" {
+		t.Fatalf("%s: %v", mime, err)
+	}
+	if got := img.Bounds().Size(); got != image.Pt(705, 1568) || len(out) > maxImageBytes {
+		t.Fatalf("%v, %d bytes", got, len(out))
+	}
+}
+
+// BenchmarkFitFrame is the screenshot part of fixthis_capture_screen: a 1080×2400
+// frame scaled to the agent's limit and encoded.
+func BenchmarkFitFrame(b *testing.B) {
+	img := demoFrame(b)
+	var n int
+	for b.Loop() {
+		out, _, err := fitFrame(img)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(out)
+	}
+	b.ReportMetric(float64(n), "bytes")
 }

@@ -25,11 +25,17 @@ disttool=$work/disttool
 wails_dir=$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)
 
 ## Linux ----------------------------------------------------------------------------
-echo "dist: linux binary"
-CGO_ENABLED=1 go build $GO_BUILD_FLAGS -tags "$GO_TAGS" -ldflags "$LDFLAGS" -o "$work/linux/fixthis" .
+# Two programs, as `make build` makes them: fixthis, without GTK and WebKitGTK so every
+# command starts fast, and the window, fixthis-window, which fixthis runs for the
+# desktop command. The .deb keeps the window in /usr/lib/fixthis (it is not a command
+# of its own); the tarball keeps it beside fixthis.
+echo "dist: linux binaries"
+CGO_ENABLED=1 go build $GO_BUILD_FLAGS -tags "$GO_TAGS" -ldflags "$LDFLAGS" -o "$work/linux/fixthis-window" .
+CGO_ENABLED=1 go build $GO_BUILD_FLAGS -ldflags "$LDFLAGS -X fixthis/cli.windowBinary=fixthis-window" -o "$work/linux/fixthis" .
 
 pkgroot=$work/deb/fixthis_${deb_version}_amd64
 install -D -m 0755 "$work/linux/fixthis" "$pkgroot/usr/bin/fixthis"
+install -D -m 0755 "$work/linux/fixthis-window" "$pkgroot/usr/lib/fixthis/fixthis-window"
 install -D -m 0644 build/linux/fixthis.desktop "$pkgroot/usr/share/applications/fixthis.desktop"
 "$disttool" icons -icon build/appicon.png -out "$pkgroot/usr/share/icons/hicolor"
 install -d -m 0755 "$pkgroot/usr/share/man/man1" "$pkgroot/usr/share/doc/fixthis"
@@ -51,7 +57,7 @@ find "$pkgroot" -type d -exec chmod 0755 {} +
 shlib=$work/shlibdeps
 mkdir -p "$shlib/debian"
 printf 'Source: fixthis\n\nPackage: fixthis\nArchitecture: amd64\n' >"$shlib/debian/control"
-depends=$(cd "$shlib" && dpkg-shlibdeps -O "-e$OLDPWD/$pkgroot/usr/bin/fixthis" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$shlib" && dpkg-shlibdeps -O "-e$OLDPWD/$pkgroot/usr/bin/fixthis" "-e$OLDPWD/$pkgroot/usr/lib/fixthis/fixthis-window" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 for lib in libgtk-3-0 libwebkit2gtk-4.1-0; do
   grep -q "$lib" <<<"$depends" || { echo "dist: dpkg-shlibdeps found no $lib in: $depends" >&2; exit 1; }
 done
@@ -87,6 +93,7 @@ echo "dist: linux tarball"
 name=fixthis-$version-linux-amd64
 tardir=$work/tar/$name
 install -D -m 0755 "$work/linux/fixthis" "$tardir/fixthis"
+install -m 0755 "$work/linux/fixthis-window" "$tardir/fixthis-window"
 install -m 0644 build/linux/fixthis.desktop README.md build/linux/fixthis.1 "$tardir/"
 install -m 0644 "$pkgroot/usr/share/icons/hicolor/512x512/apps/fixthis.png" "$tardir/fixthis.png"
 for licence in LICENSE LICENSE.md LICENSE.txt COPYING; do

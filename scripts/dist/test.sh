@@ -45,7 +45,7 @@ for want in 'Package: fixthis' 'Recommends: adb' 'libgtk-3-0' 'libwebkit2gtk-4.1
   grep -q -- "$want" <<<"$control" || fail "control file lacks '$want':\n$control"
 done
 contents=$(dpkg-deb -c "$deb")
-for want in ./usr/bin/fixthis ./usr/share/applications/fixthis.desktop ./usr/share/man/man1/fixthis.1.gz \
+for want in ./usr/bin/fixthis ./usr/lib/fixthis/fixthis-window ./usr/share/applications/fixthis.desktop ./usr/share/man/man1/fixthis.1.gz \
   ./usr/share/doc/fixthis/copyright ./usr/share/icons/hicolor/48x48/apps/fixthis.png \
   ./usr/share/icons/hicolor/256x256/apps/fixthis.png ./usr/share/icons/hicolor/512x512/apps/fixthis.png; do
   grep -q " $want\$" <<<"$contents" || fail "the .deb lacks $want"
@@ -73,6 +73,16 @@ mkdir -p "$tmp/project"
 
 step "extracted package: version, doctor"
 check_binary "$tmp/deb/usr/bin/fixthis"
+# The command links no GTK or WebKit (that is the window's part), and says so clearly
+# when its window is missing.
+if ldd "$tmp/deb/usr/bin/fixthis" | grep -qE 'libgtk|libwebkit'; then fail "/usr/bin/fixthis links GTK or WebKit"; fi
+ldd "$tmp/deb/usr/lib/fixthis/fixthis-window" | grep -q libwebkit2gtk-4.1 || fail "fixthis-window does not link WebKitGTK 4.1"
+mv "$tmp/deb/usr/lib/fixthis/fixthis-window" "$tmp/window.moved"
+rc=0
+DISPLAY=:0 "$tmp/deb/usr/bin/fixthis" --project-dir "$tmp/project" >"$tmp/nowindow.txt" 2>&1 || rc=$?
+mv "$tmp/window.moved" "$tmp/deb/usr/lib/fixthis/fixthis-window"
+[ "$rc" = 1 ] && grep -q 'the window is not installed' "$tmp/nowindow.txt" ||
+  fail "without its window, fixthis exited $rc: $(cat "$tmp/nowindow.txt")"
 step "extracted package: desktop smoke test"
 OUT_DIR=$results scripts/desktop-smoke.sh "$tmp/deb/usr/bin/fixthis"
 
@@ -80,13 +90,16 @@ step "tarball"
 mkdir -p "$tmp/tar"
 tar -C "$tmp/tar" -xzf "$tarball"
 tardir=$tmp/tar/fixthis-$version-linux-amd64
-for f in fixthis fixthis.desktop fixthis.png fixthis.1 README.md; do
+for f in fixthis fixthis-window fixthis.desktop fixthis.png fixthis.1 README.md; do
   [ -f "$tardir/$f" ] || fail "the tarball lacks $f"
 done
-cmp -s "$tardir/fixthis" "$tmp/deb/usr/bin/fixthis" || fail "the tarball and the .deb carry different binaries"
+cmp -s "$tardir/fixthis" "$tmp/deb/usr/bin/fixthis" && cmp -s "$tardir/fixthis-window" "$tmp/deb/usr/lib/fixthis/fixthis-window" ||
+  fail "the tarball and the .deb carry different binaries"
 desktop-file-validate "$tardir/fixthis.desktop"
 tar_version=$("$tardir/fixthis" version)
 grep -qE "^fixthis v?${version//+/\\+}\$" <<<"$tar_version" || fail "the tarball's binary does not report $version"
+step "tarball: desktop smoke test"
+OUT_DIR=$results/tarball scripts/desktop-smoke.sh "$tardir/fixthis"
 
 step "Windows executables"
 [[ $(file "$exe") == *'PE32+ executable (GUI) x86-64'* ]] || fail "$(file "$exe")"
@@ -126,7 +139,7 @@ check_binary /usr/bin/fixthis
 step "remove"
 remove_deb >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt-get remove failed"; }
 installed=0
-[ ! -e /usr/bin/fixthis ] || fail "/usr/bin/fixthis is still there after removal"
+[ ! -e /usr/bin/fixthis ] && [ ! -e /usr/lib/fixthis ] || fail "/usr/bin/fixthis or /usr/lib/fixthis is still there after removal"
 [ ! -e /usr/share/applications/fixthis.desktop ] || fail "the launcher entry is still there after removal"
 
 echo "test-dist: all package checks passed ($(basename "$deb"), $(du -h "$deb" | cut -f1))"
