@@ -20,7 +20,7 @@ const FIRST_ERROR = 3;
 export interface Picture {
   width: number;
   height: number;
-  yuv: Uint8Array;
+  readonly yuv: Uint8Array;
 }
 
 export interface Crop {
@@ -55,8 +55,8 @@ export class SoftH264 {
   }
 
   /**
-   * Decodes one access unit. Returns its picture (a view into the decoder's memory,
-   * valid until the next call), null when the unit completed no picture, and throws
+   * Decodes one access unit. Returns its picture (in the decoder's memory, valid until
+   * the next picture is decoded), null when the unit completed no picture, and throws
    * when the data is not decodable.
    */
   decode(au: Uint8Array): Picture | null {
@@ -71,11 +71,17 @@ export class SoftH264 {
     const rc = m._h264bsdDecode(this.storage, this.input, au.length, this.pPicture, this.pWidth, this.pHeight);
     if (rc >= FIRST_ERROR) throw new Error(`h264bsd could not decode the picture (code ${rc})`);
     if (rc !== PIC_RDY) return null;
-    // The heap may have grown during the call: read HEAPU8 again.
     const width = m.getValue(this.pWidth, 'i32');
     const height = m.getValue(this.pHeight, 'i32');
     const at = m.getValue(this.pPicture, 'i32') >>> 0;
-    return { width, height, yuv: m.HEAPU8.subarray(at, at + (width * height * 3) / 2) };
+    return {
+      width,
+      height,
+      // Looked up on each read: a later decode that grows the heap replaces HEAPU8.
+      get yuv() {
+        return m.HEAPU8.subarray(at, at + (width * height * 3) / 2);
+      },
+    };
   }
 
   release(): void {

@@ -1,15 +1,20 @@
 // The software decoder's main-thread side, imported on demand: starts the tinyh264
 // worker once and gives each stream a session on it. Decoding and the conversion to RGBA
-// happen in the worker, so a busy decoder does not stall the console.
+// happen in the worker, so a busy decoder does not stall the console. One batch is in
+// the worker at a time; access units that arrive meanwhile go in the next batch, of
+// which the worker converts and paints only the last picture. A decoder slower than the
+// stream then drops pictures instead of falling further and further behind.
 import type { PictureSink, StreamDecoder } from './decoders';
 import type { Crop } from './soft264';
 
-export type ToWorker = { session: number; au: ArrayBuffer; arrivedUs: number; crop: Crop | null };
+export type Unit = { au: ArrayBuffer; arrivedUs: number };
+export type ToWorker = { session: number; units: Unit[]; crop: Crop | null };
+export type Painted = { width: number; height: number; arrivedUs: number; rgba: ArrayBuffer };
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'fatal'; message: string }
-  | { type: 'error'; session: number; message: string }
-  | { type: 'picture'; session: number; width: number; height: number; arrivedUs: number; rgba: ArrayBuffer };
+  /** A batch is done: its last picture, if any, or why it could not be decoded. */
+  | { type: 'done'; session: number; picture: Painted | null; error: string };
 
 export class SoftwareDecoder {
   /** '' once the worker has loaded tinyh264, else why it could not. */
@@ -29,7 +34,7 @@ export class SoftwareDecoder {
         const msg = e.data;
         if (msg.type === 'ready') resolve('');
         else if (msg.type === 'fatal') resolve(msg.message);
-        else this.sessions.get(msg.session)?.receive(msg);
+        else if (msg.type === 'done') this.sessions.get(msg.session)?.receive(msg);
       });
     });
   }
@@ -56,17 +61,31 @@ class Session implements StreamDecoder {
     this.name = `tinyh264 software decoder (WebAssembly, ${codec})`;
   }
 
+  private queue: Unit[] = [];
+  private crop: Crop | null = null;
+  private busy = false;
+
   decode(au: Uint8Array, _key: boolean, arrivedUs: number, crop: Crop | null): void {
     // A copy the worker can own: au is a view into the stream parser's buffer.
-    const copy = au.slice().buffer;
-    this.worker.postMessage({ session: this.id, au: copy, arrivedUs, crop } satisfies ToWorker, [copy]);
+    this.queue.push({ au: au.slice().buffer, arrivedUs });
+    this.crop = crop;
+    if (!this.busy) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.queue.length || this.failure) return;
+    const units = this.queue.splice(0);
+    this.busy = true;
+    this.worker.postMessage({ session: this.id, units, crop: this.crop } satisfies ToWorker, units.map((u) => u.au));
   }
 
   receive(msg: FromWorker): void {
-    if (msg.type === 'error') this.failure = msg.message;
-    else if (msg.type === 'picture') {
-      this.sink({ kind: 'rgba', image: new ImageData(new Uint8ClampedArray(msg.rgba), msg.width, msg.height) }, msg.arrivedUs);
-    }
+    if (msg.type !== 'done') return;
+    this.busy = false;
+    if (msg.error) this.failure = msg.error;
+    const p = msg.picture;
+    if (p) this.sink({ kind: 'rgba', image: new ImageData(new Uint8ClampedArray(p.rgba), p.width, p.height) }, p.arrivedUs);
+    this.flush();
   }
 
   close(): void {

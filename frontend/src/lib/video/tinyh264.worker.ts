@@ -5,8 +5,8 @@
 // other request; a Content-Security-Policy would have to allow 'wasm-unsafe-eval' and
 // worker-src 'self'.
 import TinyH264 from 'tinyh264/es/TinyH264.js';
-import { clampCrop, i420ToRGBA, SoftH264 } from './soft264';
-import type { ToWorker, FromWorker } from './software';
+import { clampCrop, i420ToRGBA, SoftH264, type Picture } from './soft264';
+import type { FromWorker, Painted, ToWorker } from './software';
 
 const scope = self as unknown as {
   postMessage(msg: FromWorker, transfer?: Transferable[]): void;
@@ -28,17 +28,26 @@ function handle(msg: ToWorker): void {
     if (session !== -1) decoder.reset();
     session = msg.session;
   }
-  let pic;
-  try {
-    pic = decoder.decode(new Uint8Array(msg.au));
-  } catch (err) {
-    post({ type: 'error', session: msg.session, message: err instanceof Error ? err.message : String(err) });
-    return;
+  let pic: Picture | null = null;
+  let arrivedUs = 0;
+  let error = '';
+  for (const u of msg.units) {
+    try {
+      const p = decoder.decode(new Uint8Array(u.au));
+      if (p) [pic, arrivedUs] = [p, u.arrivedUs];
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+      break;
+    }
   }
-  if (!pic) return;
-  const crop = clampCrop(pic, msg.crop);
-  const rgba = i420ToRGBA(pic, crop);
-  post({ type: 'picture', session: msg.session, width: crop.width, height: crop.height, arrivedUs: msg.arrivedUs, rgba: rgba.buffer as ArrayBuffer }, [rgba.buffer]);
+  let picture: Painted | null = null;
+  if (pic) {
+    // Only the batch's last picture is converted: the ones before it are already late.
+    const crop = clampCrop(pic, msg.crop);
+    const rgba = i420ToRGBA(pic, crop);
+    picture = { width: crop.width, height: crop.height, arrivedUs, rgba: rgba.buffer as ArrayBuffer };
+  }
+  post({ type: 'done', session: msg.session, picture, error }, picture ? [picture.rgba] : []);
 }
 
 scope.addEventListener('message', (e) => handle(e.data));
