@@ -77,6 +77,26 @@ describe('i420ToRGBA', () => {
     near(rgb(out, 8, 7, 31), [30, 60, 200]);
     d.release();
   });
+
+  it('matches the per-pixel BT.601 formula for crops that start and end mid-pair', () => {
+    const w = 8;
+    const h = 4;
+    // Luma ramps, and each chroma sample differs, so a pair mix-up shows.
+    const yuv = Uint8Array.from({ length: (w * h * 3) / 2 }, (_, i) => (i < w * h ? 16 + i * 6 : 40 + (i - w * h) * 11));
+    const pic = { width: w, height: h, yuv };
+    const crop = { x: 1, y: 1, width: 5, height: 3 };
+    const out = i420ToRGBA(pic, crop);
+    const clamp = (v: number) => Math.max(0, Math.min(255, v));
+    for (let y = crop.y; y < crop.y + crop.height; y++) {
+      for (let x = crop.x; x < crop.x + crop.width; x++) {
+        const c = 298 * (yuv[y * w + x] - 16);
+        const d = yuv[w * h + (y >> 1) * (w / 2) + (x >> 1)] - 128;
+        const e = yuv[w * h + (w / 2) * (h / 2) + (y >> 1) * (w / 2) + (x >> 1)] - 128;
+        const want = [(c + 409 * e + 128) >> 8, (c - 100 * d - 208 * e + 128) >> 8, (c + 516 * d + 128) >> 8].map(clamp);
+        expect(rgb(out, crop.width, x - crop.x, y - crop.y), `pixel ${x},${y}`).toEqual(want);
+      }
+    }
+  });
 });
 
 describe('clampCrop', () => {

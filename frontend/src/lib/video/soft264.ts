@@ -105,26 +105,35 @@ export function clampCrop(pic: { width: number; height: number }, crop: Crop | n
 /**
  * Converts the crop of an I420 picture to RGBA with the BT.601 limited-range matrix,
  * what the stream's VUI declares and what the browsers' decoders assume by default.
- * Only the crop is converted: the letterbox around the display costs nothing.
+ * Only the crop is converted: the letterbox around the display costs nothing. Pixels go
+ * in pairs that share their chroma sample, which halves the chroma work.
  */
 export function i420ToRGBA(pic: Picture, c: Crop, out = new Uint8ClampedArray(c.width * c.height * 4)): Uint8ClampedArray {
   const { width: w, height: h, yuv } = pic;
   const cw = w >> 1;
   const uBase = w * h;
   const vBase = uBase + cw * (h >> 1);
+  const end = c.x + c.width;
   let o = 0;
   for (let y = c.y; y < c.y + c.height; y++) {
     const yRow = y * w;
-    const cRow = (y >> 1) * cw;
-    for (let x = c.x; x < c.x + c.width; x++) {
-      const l = 298 * (yuv[yRow + x] - 16) + 128;
-      const d = yuv[uBase + cRow + (x >> 1)] - 128;
-      const e = yuv[vBase + cRow + (x >> 1)] - 128;
-      out[o] = (l + 409 * e) >> 8;
-      out[o + 1] = (l - 100 * d - 208 * e) >> 8;
-      out[o + 2] = (l + 516 * d) >> 8;
-      out[o + 3] = 255;
-      o += 4;
+    const uRow = uBase + (y >> 1) * cw;
+    const vRow = vBase + (y >> 1) * cw;
+    for (let x = c.x; x < end; ) {
+      const d = yuv[uRow + (x >> 1)] - 128;
+      const e = yuv[vRow + (x >> 1)] - 128;
+      const r = 409 * e + 128;
+      const g = 128 - 100 * d - 208 * e;
+      const b = 516 * d + 128;
+      // An odd x starts mid-pair, and an odd end stops mid-pair: one pixel then.
+      const n = x & 1 || x + 1 === end ? 1 : 2;
+      for (let k = 0; k < n; k++, x++, o += 4) {
+        const l = 298 * (yuv[yRow + x] - 16);
+        out[o] = (l + r) >> 8;
+        out[o + 1] = (l + g) >> 8;
+        out[o + 2] = (l + b) >> 8;
+        out[o + 3] = 255;
+      }
     }
   }
   return out;
