@@ -16,6 +16,9 @@ export type FromWorker =
   /** A batch is done: its last picture, if any, or why it could not be decoded. */
   | { type: 'done'; session: number; picture: Painted | null; error: string };
 
+/** How long tinyh264 may take to load and compile in its worker. */
+const START_TIMEOUT_MS = 15_000;
+
 export class SoftwareDecoder {
   /** '' once the worker has loaded tinyh264, else why it could not. */
   readonly ready: Promise<string>;
@@ -26,12 +29,18 @@ export class SoftwareDecoder {
   constructor() {
     this.worker = new Worker(new URL('./tinyh264.worker.ts', import.meta.url), { type: 'module', name: 'tinyh264' });
     this.ready = new Promise((resolve) => {
+      // A worker that never answers would leave the preview waiting for good.
+      const late = setTimeout(() => resolve(`the software decoder did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
       this.worker.addEventListener('error', (e) => {
         e.preventDefault();
-        resolve(`the software decoder's worker did not start${e.message ? `: ${e.message}` : ''}`);
+        const why = e.message ? `: ${e.message}` : '';
+        resolve(`the software decoder's worker did not start${why}`);
+        // After the start, an error in the worker ends the streams it was decoding.
+        for (const s of this.sessions.values()) s.failure ||= `the software decoder failed${why}`;
       });
       this.worker.addEventListener('message', (e: MessageEvent<FromWorker>) => {
         const msg = e.data;
+        if (msg.type === 'ready' || msg.type === 'fatal') clearTimeout(late);
         if (msg.type === 'ready') resolve('');
         else if (msg.type === 'fatal') resolve(msg.message);
         else if (msg.type === 'done') this.sessions.get(msg.session)?.receive(msg);
