@@ -22,6 +22,8 @@ function keepGitkeep(): Plugin {
 export default defineConfig({
   base: './',
   plugins: [svelte(), keepGitkeep()],
+  // H.264 fixtures for the software decoder's unit tests (imported with ?inline).
+  assetsInclude: ['**/*.h264'],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codecFromSPS, StreamParser } from './framing';
+import { codecFromSPS, spsProfile, StreamParser } from './framing';
 
 function message(kind: number, body: Uint8Array): Uint8Array {
   const out = new Uint8Array(5 + body.length);
@@ -53,5 +53,13 @@ describe('codecFromSPS', () => {
   });
   it('returns null without an SPS', () => {
     expect(codecFromSPS(new Uint8Array([0, 0, 0, 1, 0x41, 0x9a]))).toBeNull();
+  });
+});
+
+describe('spsProfile', () => {
+  it('reads profile, constraints and level from the first SPS', () => {
+    const au = new Uint8Array([0, 0, 0, 1, 0x09, 0xf0, 0, 0, 1, 0x67, 0x64, 0x00, 0x28, 0xac]);
+    expect(spsProfile(au)).toEqual({ profileIdc: 100, constraints: 0, levelIdc: 40 });
+    expect(spsProfile(new Uint8Array([0, 0, 1, 0x67, 0x42]))).toBeNull();
   });
 });

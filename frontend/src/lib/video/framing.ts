@@ -49,16 +49,27 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return c;
 }
 
-/**
- * The WebCodecs codec string for an access unit's SPS ("avc1.42E01F"): profile,
- * constraint flags and level, the three bytes after the SPS's NAL header.
- */
-export function codecFromSPS(au: Uint8Array): string | null {
-  for (let i = 0; i + 4 < au.length; i++) {
-    if (au[i] === 0 && au[i + 1] === 0 && au[i + 2] === 1 && (au[i + 3] & 0x1f) === 7 && i + 6 < au.length) {
-      const hex = (n: number) => n.toString(16).toUpperCase().padStart(2, '0');
-      return `avc1.${hex(au[i + 4])}${hex(au[i + 5])}${hex(au[i + 6])}`;
+/** An SPS's profile_idc, constraint flags byte and level_idc. */
+export interface SPSProfile {
+  profileIdc: number;
+  constraints: number;
+  levelIdc: number;
+}
+
+/** The profile of the first SPS in an access unit: the three bytes after its NAL header. */
+export function spsProfile(au: Uint8Array): SPSProfile | null {
+  for (let i = 0; i + 6 < au.length; i++) {
+    if (au[i] === 0 && au[i + 1] === 0 && au[i + 2] === 1 && (au[i + 3] & 0x1f) === 7) {
+      return { profileIdc: au[i + 4], constraints: au[i + 5], levelIdc: au[i + 6] };
     }
   }
   return null;
+}
+
+/** The WebCodecs codec string for an access unit's SPS ("avc1.42E01F"). */
+export function codecFromSPS(au: Uint8Array): string | null {
+  const p = spsProfile(au);
+  if (!p) return null;
+  const hex = (n: number) => n.toString(16).toUpperCase().padStart(2, '0');
+  return `avc1.${hex(p.profileIdc)}${hex(p.constraints)}${hex(p.levelIdc)}`;
 }

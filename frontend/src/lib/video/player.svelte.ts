@@ -1,18 +1,19 @@
-// The live preview as H.264: reads GET /api/preview/stream, decodes with WebCodecs'
-// VideoDecoder and paints each picture on the stage's canvas, cropped to the device's
-// display so the canvas has the geometry the JPEG image had. Where video cannot work
-// (no VideoDecoder, the device cannot stream, --preview jpeg) it says why and the
-// stage keeps showing JPEG frames.
+// The live preview as H.264: reads GET /api/preview/stream, decodes it and paints each
+// picture on the stage's canvas, cropped to the device's display so the canvas has the
+// geometry the JPEG image had. The decoder is WebCodecs' VideoDecoder where the browser
+// can decode H.264, else the bundled software decoder (tinyh264, loaded on demand);
+// choose.ts orders them. Where neither works (or the device cannot stream, or
+// --preview jpeg) it says why and the stage keeps showing JPEG frames.
 import { ApiError } from '../api';
 import { transport } from '../transport';
 import type { VideoConfig } from '../wire.gen';
-import { codecFromSPS, StreamParser } from './framing';
+import { decoderPref, planDecoders, softwareRefuses, type DecoderKind } from './choose';
+import { openWebCodecs, probeSupport, type Decoded, type StreamDecoder } from './decoders';
+import { codecFromSPS, spsProfile, StreamParser } from './framing';
+import type { SoftwareDecoder } from './software';
 import { PaintStats, type PreviewStats } from './stats';
 
 type Phase = 'off' | 'connecting' | 'video' | 'unavailable';
-
-/** Constrained Baseline, level 3.1: what screenrecord streams at preview sizes. */
-const PROBE_CODEC = 'avc1.42E01F';
 
 export class LivePlayer {
   /** 'video' once pictures are painted; 'unavailable' means JPEG frames instead. */
@@ -34,6 +35,10 @@ export class LivePlayer {
   private fruitless = 0;
   /** Bumped by stop(): work started for an earlier play() checks it and gives up. */
   private generation = 0;
+  /** The decoders this browser and the console's URL allow, best first. */
+  private order: DecoderKind[] = [];
+  /** The software decoder's worker, started the first time a stream needs it. */
+  private software: Promise<SoftwareDecoder | string> | null = null;
 
   /** The canvas the pictures go to (null while the stage shows something else). */
   attach(canvas: HTMLCanvasElement | null): void {
@@ -51,18 +56,15 @@ export class LivePlayer {
 
   /** Opens the stream only where H.264 can be decoded, so the server keeps JPEG otherwise. */
   private async begin(serial: string, gen: number): Promise<void> {
-    if (typeof VideoDecoder === 'undefined') {
-      this.unavailable('this browser has no WebCodecs VideoDecoder');
-      return;
-    }
+    const pref = decoderPref(globalThis.location?.search ?? '');
     this.phase = 'connecting';
-    // WebKitGTK has VideoDecoder but decodes H.264 only with a GStreamer plugin.
-    const probe = await VideoDecoder.isConfigSupported({ codec: PROBE_CODEC }).catch(() => ({ supported: false }));
+    const plan = planDecoders(pref, pref === 'jpeg' ? { webcodecs: '', software: '' } : await probeSupport());
     if (gen !== this.generation) return;
-    if (!probe.supported) {
-      this.unavailable(`this browser cannot decode H.264 (${PROBE_CODEC})`);
+    if (!plan.order.length) {
+      this.unavailable(plan.reason);
       return;
     }
+    this.order = plan.order;
     void this.run(serial, gen);
   }
 
@@ -86,16 +88,14 @@ export class LivePlayer {
     const abort = new AbortController();
     this.abort = abort;
     this.phase = this.phase === 'video' ? 'video' : 'connecting';
-    let decoder: VideoDecoder | null = null;
+    let decoder: StreamDecoder | null = null;
     const painted = this.painted;
     try {
       const body = await transport.api.previewStream(abort.signal);
       const reader = body.getReader();
       const parser = new StreamParser();
       let needKey = true;
-      let failed = false;
-      decoder = new VideoDecoder({ output: (frame) => this.paint(frame), error: () => (failed = true) });
-      while (!failed) {
+      while (!decoder?.failure) {
         const { value, done } = await reader.read();
         if (done || abort.signal.aborted) break;
         for (const m of parser.push(value)) {
@@ -105,20 +105,22 @@ export class LivePlayer {
             continue;
           }
           if (needKey && !m.key) continue;
-          const codec = m.key ? codecFromSPS(m.data) : null;
-          if (codec && decoder.state === 'unconfigured') {
-            const config = { codec, optimizeForLatency: true };
-            if (!(await VideoDecoder.isConfigSupported(config)).supported) {
-              this.unavailable(`this browser cannot decode H.264 (${codec})`);
+          if (!decoder) {
+            const got = await this.openDecoder(m.data);
+            if (abort.signal.aborted || gen !== this.generation) return;
+            if (typeof got === 'string') {
+              this.unavailable(got);
               abort.abort();
               return;
             }
-            decoder.configure(config);
-            this.decoderName = `WebCodecs VideoDecoder (${codec})`;
+            // null: a key frame without an SPS; wait for one that has it.
+            if (!got) continue;
+            decoder = got;
+            this.decoderName = decoder.name;
           }
-          if (decoder.state !== 'configured') continue;
           needKey = false;
-          decoder.decode(new EncodedVideoChunk({ type: m.key ? 'key' : 'delta', timestamp: m.arrivedUs, data: m.data }));
+          const c = this.config;
+          decoder.decode(m.data, m.key, m.arrivedUs, c && { x: c.contentX, y: c.contentY, width: c.contentWidth, height: c.contentHeight });
         }
       }
       // A decode error (a picture cut short) ends this stream: reopening it replays
@@ -131,7 +133,7 @@ export class LivePlayer {
         return;
       }
     } finally {
-      if (decoder && decoder.state !== 'closed') decoder.close();
+      decoder?.close();
     }
     if (abort.signal.aborted || gen !== this.generation) return;
     this.fruitless = painted === this.painted ? this.fruitless + 1 : 0;
@@ -144,7 +146,40 @@ export class LivePlayer {
     this.retry = setTimeout(() => void this.run(serial, gen), this.phase === 'video' ? 100 : 1000);
   }
 
-  private paint(frame: VideoFrame): void {
+  /**
+   * The first decoder in this.order that takes the stream whose key frame is au; why
+   * none does; or null when au carries no SPS to judge by.
+   */
+  private async openDecoder(au: Uint8Array): Promise<StreamDecoder | string | null> {
+    const codec = codecFromSPS(au);
+    if (!codec) return null;
+    const sink = (pic: Decoded, arrivedUs: number) => this.paint(pic, arrivedUs);
+    const why: string[] = [];
+    for (const kind of this.order) {
+      if (kind === 'webcodecs') {
+        const d = await openWebCodecs(codec, sink);
+        if (typeof d !== 'string') return d;
+        why.push(d);
+        continue;
+      }
+      const refused = softwareRefuses(spsProfile(au));
+      if (refused) {
+        why.push(refused);
+        continue;
+      }
+      // A separate chunk and worker: browsers with WebCodecs never download tinyh264.
+      this.software ??= import('./software').then(async ({ SoftwareDecoder }) => {
+        const sd = new SoftwareDecoder();
+        return (await sd.ready) || sd;
+      }).catch((err: unknown) => `the software decoder did not load: ${err instanceof Error ? err.message : String(err)}`);
+      const sd = await this.software;
+      if (typeof sd !== 'string') return sd.open(codec, sink);
+      why.push(sd);
+    }
+    return why.join('; ');
+  }
+
+  private paint(pic: Decoded, arrivedUs: number): void {
     const cfg = this.config;
     const c = this.canvas;
     try {
@@ -153,12 +188,21 @@ export class LivePlayer {
         c.width = cfg.contentWidth;
         c.height = cfg.contentHeight;
       }
-      c.getContext('2d')?.drawImage(frame, cfg.contentX, cfg.contentY, cfg.contentWidth, cfg.contentHeight, 0, 0, c.width, c.height);
-      this.stats.note(Date.now() - frame.timestamp / 1000);
+      const ctx = c.getContext('2d');
+      if (!ctx) return;
+      if (pic.kind === 'frame') {
+        ctx.drawImage(pic.frame, cfg.contentX, cfg.contentY, cfg.contentWidth, cfg.contentHeight, 0, 0, c.width, c.height);
+      } else {
+        // The software decoder crops in its worker; a picture cropped for a geometry
+        // that has since changed is dropped.
+        if (pic.image.width !== c.width || pic.image.height !== c.height) return;
+        ctx.putImageData(pic.image, 0, 0);
+      }
+      this.stats.note(Date.now() - arrivedUs / 1000);
       this.phase = 'video';
       this.painted++;
     } finally {
-      frame.close();
+      if (pic.kind === 'frame') pic.frame.close();
     }
   }
 }
