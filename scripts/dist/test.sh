@@ -75,8 +75,11 @@ step "extracted package: version, doctor"
 check_binary "$tmp/deb/usr/bin/fixthis"
 # The command links no GTK or WebKit (that is the window's part), and says so clearly
 # when its window is missing.
-if ldd "$tmp/deb/usr/bin/fixthis" | grep -qE 'libgtk|libwebkit'; then fail "/usr/bin/fixthis links GTK or WebKit"; fi
-ldd "$tmp/deb/usr/lib/fixthis/fixthis-window" | grep -q libwebkit2gtk-4.1 || fail "fixthis-window does not link WebKitGTK 4.1"
+# (ldd's output is read whole: `ldd | grep -q` fails under pipefail when grep stops early.)
+libs=$(ldd "$tmp/deb/usr/bin/fixthis")
+if grep -qE 'libgtk|libwebkit' <<<"$libs"; then fail "/usr/bin/fixthis links GTK or WebKit"; fi
+libs=$(ldd "$tmp/deb/usr/lib/fixthis/fixthis-window")
+grep -q libwebkit2gtk-4.1 <<<"$libs" || fail "fixthis-window does not link WebKitGTK 4.1"
 mv "$tmp/deb/usr/lib/fixthis/fixthis-window" "$tmp/window.moved"
 rc=0
 DISPLAY=:0 "$tmp/deb/usr/bin/fixthis" --project-dir "$tmp/project" >"$tmp/nowindow.txt" 2>&1 || rc=$?
