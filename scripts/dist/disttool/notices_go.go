@@ -104,6 +104,8 @@ func moduleDirs(moduleDir string, mods []modRef) (map[modRef]string, error) {
 		}
 		m := modRef{r.Path, r.Version}
 		switch {
+		case strings.Contains(r.Error, m.String()):
+			failed = append(failed, r.Error)
 		case r.Error != "":
 			failed = append(failed, m.String()+": "+r.Error)
 		case r.Dir == "":
