@@ -31,6 +31,11 @@ wails_dir=$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)
 echo "dist: console source maps"
 maps=$work/console-maps
 (cd frontend && npx --no-install vite build --sourcemap --outDir "$OLDPWD/$maps" --emptyOutDir --logLevel warn)
+# The maps only describe the embedded console if both builds made the same code, the
+# map comments aside; a frontend/dist older than its sources would not.
+js_sums() { for f in "$1"/assets/*.js; do grep -v '^//# sourceMappingURL=' "$f" | sha256sum; done | sort; }
+[ "$(js_sums "$maps")" = "$(js_sums frontend/dist)" ] ||
+  { echo "dist: frontend/dist differs from a fresh build of the console (run make frontend)" >&2; exit 1; }
 # notices BINARY OUT: the licences of everything BINARY is built from.
 notices() {
   "$disttool" notices -binary "$1" -sourcemaps "$maps" -vite frontend/node_modules/vite -out "$2"
