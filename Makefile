@@ -28,8 +28,9 @@ BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 RUN_PKGS   := adb gstreamer1.0-libav
 TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg
 # Release packaging (make dist): dpkg-shlibdeps and lintian, the launcher-entry
-# validator, NSIS for the Windows installer, `file` for the package checks.
-DIST_PKGS  := dpkg-dev lintian desktop-file-utils nsis file
+# validator, NSIS for the Windows installer, `file` and 7-Zip (reads the installer)
+# for the package checks.
+DIST_PKGS  := dpkg-dev lintian desktop-file-utils nsis file p7zip-full
 
 # macOS has no apt: `make build` there needs only the Xcode command line tools, Go and
 # Node. Wails' window links Cocoa and WebKit; newer SDKs also need

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release artifacts into dist/: the Debian package, a tarball for other Linux
-# distributions, the Windows executable and its NSIS installer, and SHA256SUMS.
+# distributions, the Windows executable and its NSIS installer, the Windows
+# executable's THIRD_PARTY_NOTICES, and SHA256SUMS.
 # Called by `make dist`, which passes VERSION, GO_TAGS, GO_BUILD_FLAGS, LDFLAGS and
 # DEB_MAINTAINER and has already built the console (frontend/dist) every binary embeds.
 set -euo pipefail
@@ -24,6 +25,22 @@ go build -C scripts/dist/disttool -o "$PWD/$work/disttool" .
 disttool=$work/disttool
 wails_dir=$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)
 
+# THIRD_PARTY_NOTICES lists the npm packages bundled into the console; the source maps
+# of a second, identical build say which those are (the embedded build has no maps,
+# so they do not ship).
+echo "dist: console source maps"
+maps=$work/console-maps
+(cd frontend && npx --no-install vite build --sourcemap --outDir "$OLDPWD/$maps" --emptyOutDir --logLevel warn)
+# The maps only describe the embedded console if both builds made the same code, the
+# map comments aside; a frontend/dist older than its sources would not.
+js_sums() { for f in "$1"/assets/*.js; do grep -v '^//# sourceMappingURL=' "$f" | sha256sum; done | sort; }
+[ "$(js_sums "$maps")" = "$(js_sums frontend/dist)" ] ||
+  { echo "dist: frontend/dist differs from a fresh build of the console (run make frontend)" >&2; exit 1; }
+# notices BINARY OUT: the licences of everything BINARY is built from.
+notices() {
+  "$disttool" notices -binary "$1" -sourcemaps "$maps" -vite frontend/node_modules/vite -out "$2"
+}
+
 ## Linux ----------------------------------------------------------------------------
 # Two programs, as `make build` makes them: fixthis, without GTK and WebKitGTK so every
 # command starts fast, and the window, fixthis-window, which fixthis runs for the
@@ -32,6 +49,9 @@ wails_dir=$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)
 echo "dist: linux binaries"
 CGO_ENABLED=1 go build $GO_BUILD_FLAGS -tags "$GO_TAGS" -ldflags "$LDFLAGS" -o "$work/linux/fixthis-window" .
 CGO_ENABLED=1 go build $GO_BUILD_FLAGS -ldflags "$LDFLAGS -X fixthis/cli.windowBinary=fixthis-window" -o "$work/linux/fixthis" .
+# The window links every module fixthis does and its own (GTK, D-Bus): its notices
+# cover both programs.
+notices "$work/linux/fixthis-window" "$work/linux/THIRD_PARTY_NOTICES"
 
 pkgroot=$work/deb/fixthis_${deb_version}_amd64
 install -D -m 0755 "$work/linux/fixthis" "$pkgroot/usr/bin/fixthis"
@@ -43,7 +63,9 @@ gzip -9n <build/linux/fixthis.1 >"$pkgroot/usr/share/man/man1/fixthis.1.gz"
 # The notice's years run from the first to the last commit.
 years=$(git log --format=%cd --date=format:%Y 2>/dev/null | sort -u | sed -n '1p;$p' | paste -sd- || true)
 sed "s/@YEARS@/${years:-$(date -u +%Y)}/" build/linux/copyright >"$pkgroot/usr/share/doc/fixthis/copyright"
-chmod 0644 "$pkgroot/usr/share/doc/fixthis/copyright"
+# Debian policy (12.3) wants documentation over 4 kB gzipped; copyright stays plain.
+gzip -9n <"$work/linux/THIRD_PARTY_NOTICES" >"$pkgroot/usr/share/doc/fixthis/THIRD_PARTY_NOTICES.gz"
+chmod 0644 "$pkgroot/usr/share/doc/fixthis/copyright" "$pkgroot/usr/share/doc/fixthis/THIRD_PARTY_NOTICES.gz"
 {
   printf 'fixthis (%s) unstable; urgency=medium\n\n' "$deb_version"
   printf '  * Release %s, built from commit %s.\n\n' "$version" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -94,7 +116,7 @@ name=fixthis-$version-linux-amd64
 tardir=$work/tar/$name
 install -D -m 0755 "$work/linux/fixthis" "$tardir/fixthis"
 install -m 0755 "$work/linux/fixthis-window" "$tardir/fixthis-window"
-install -m 0644 build/linux/fixthis.desktop README.md build/linux/fixthis.1 "$tardir/"
+install -m 0644 build/linux/fixthis.desktop README.md build/linux/fixthis.1 "$work/linux/THIRD_PARTY_NOTICES" "$tardir/"
 install -m 0644 "$pkgroot/usr/share/icons/hicolor/512x512/apps/fixthis.png" "$tardir/fixthis.png"
 for licence in LICENSE LICENSE.md LICENSE.txt COPYING; do
   [ -f "$licence" ] && install -m 0644 "$licence" "$tardir/"
@@ -119,11 +141,15 @@ GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -trimpath -tags "${GO_TAGS/,web
   -ldflags "$LDFLAGS -H windowsgui" -o "$exe" .
 rm -f "$syso"
 "$disttool" check-pe -version "$version" "$exe"
+# The Windows build links other modules than the Linux one (no GTK/D-Bus, WebView2
+# instead), so it gets its own notices, beside the bare .exe and in the installer.
+notices "$exe" "$out/fixthis-$version-windows-amd64-THIRD_PARTY_NOTICES.txt"
 
 echo "dist: windows installer"
 "$disttool" installer -wails "$wails_dir" -project wails.json -version "$version" \
-  -exe "$exe" -ico "$work/windows-icon.ico" -out "$out/fixthis-$version-windows-amd64-setup.exe"
+  -exe "$exe" -ico "$work/windows-icon.ico" \
+  -notices "$out/fixthis-$version-windows-amd64-THIRD_PARTY_NOTICES.txt" -out "$out/fixthis-$version-windows-amd64-setup.exe"
 
-(cd "$out" && sha256sum -- *.deb *.tar.gz *.exe >SHA256SUMS)
+(cd "$out" && sha256sum -- *.deb *.tar.gz *.exe *.txt >SHA256SUMS)
 echo "dist: done"
 ls -l "$out"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the release artifacts `make dist` wrote: checksums, lintian, the launcher
 # entry, the packaged binary (version, doctor, the desktop smoke test), the tarball,
-# installing and removing the .deb with dpkg and apt, and the Windows executables.
+# installing and removing the .deb with dpkg and apt, the Windows executables, and the
+# THIRD_PARTY_NOTICES in every artifact.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-dist}
@@ -22,15 +23,16 @@ step() { echo "test-dist: $*"; }
 shopt -s nullglob
 debs=("$out"/fixthis_*_amd64.deb) tars=("$out"/fixthis-*-linux-amd64.tar.gz)
 exes=("$out"/fixthis-*-windows-amd64.exe) setups=("$out"/fixthis-*-windows-amd64-setup.exe)
-[ ${#debs[@]} = 1 ] && [ ${#tars[@]} = 1 ] && [ ${#exes[@]} = 1 ] && [ ${#setups[@]} = 1 ] ||
-  fail "want exactly one .deb, tarball, exe and setup exe in $out; have: $(ls "$out")"
-deb=${debs[0]} tarball=${tars[0]} exe=${exes[0]} setup=${setups[0]}
+winnotices=("$out"/fixthis-*-windows-amd64-THIRD_PARTY_NOTICES.txt)
+[ ${#debs[@]} = 1 ] && [ ${#tars[@]} = 1 ] && [ ${#exes[@]} = 1 ] && [ ${#setups[@]} = 1 ] && [ ${#winnotices[@]} = 1 ] ||
+  fail "want exactly one .deb, tarball, exe, setup exe and Windows notices in $out; have: $(ls "$out")"
+deb=${debs[0]} tarball=${tars[0]} exe=${exes[0]} setup=${setups[0]} winnotices=${winnotices[0]}
 version=${tarball##*/fixthis-}
 version=${version%-linux-amd64.tar.gz}
 
 step "checksums"
 (cd "$out" && sha256sum --quiet -c SHA256SUMS) || fail "SHA256SUMS does not match"
-[ "$(wc -l <"$out/SHA256SUMS")" = 4 ] || fail "SHA256SUMS should list 4 files"
+[ "$(wc -l <"$out/SHA256SUMS")" = 5 ] || fail "SHA256SUMS should list 5 files"
 
 step "lintian"
 # Errors fail the build; warnings and notes are printed for the log.
@@ -46,7 +48,7 @@ for want in 'Package: fixthis' 'Recommends: adb' 'libgtk-3-0' 'libwebkit2gtk-4.1
 done
 contents=$(dpkg-deb -c "$deb")
 for want in ./usr/bin/fixthis ./usr/lib/fixthis/fixthis-window ./usr/share/applications/fixthis.desktop ./usr/share/man/man1/fixthis.1.gz \
-  ./usr/share/doc/fixthis/copyright ./usr/share/icons/hicolor/48x48/apps/fixthis.png \
+  ./usr/share/doc/fixthis/copyright ./usr/share/doc/fixthis/THIRD_PARTY_NOTICES.gz ./usr/share/icons/hicolor/48x48/apps/fixthis.png \
   ./usr/share/icons/hicolor/256x256/apps/fixthis.png ./usr/share/icons/hicolor/512x512/apps/fixthis.png; do
   grep -q " $want\$" <<<"$contents" || fail "the .deb lacks $want"
 done
@@ -71,6 +73,35 @@ check_binary() {
 }
 mkdir -p "$tmp/project"
 
+# check_notices FILE LABEL PRESENT ABSENT: FILE names the components every build
+# carries, each with the text of its licence file as the module cache and
+# node_modules hold it; it names PRESENT and not ABSENT, modules only one platform's
+# binary links.
+check_notices() {
+  local file=$1 label=$2 present=$3 absent=$4 text path version dir licence
+  text=$(<"$file")
+  [[ $text == 'THIRD-PARTY SOFTWARE NOTICES for FixThis Desktop ('* ]] || fail "$label: no notices header"
+  for path in github.com/wailsapp/wails/v2 github.com/mark3labs/mcp-go modernc.org/sqlite golang.org/x/sys; do
+    read -r version dir < <(go list -m -f '{{.Version}} {{.Dir}}' "$path")
+    grep -qxF "$path $version" <<<"$text" || fail "$label does not name $path $version"
+    licence=$(tr -d '\r' <"$dir/LICENSE")
+    [[ $text == *"$licence"* ]] || fail "$label lacks the LICENSE text of $path"
+  done
+  dir=frontend/node_modules/svelte
+  version=$(node -p "require('./$dir/package.json').version")
+  grep -qxF "svelte $version" <<<"$text" || fail "$label does not name svelte $version"
+  licence=$(tr -d '\r' <"$dir/LICENSE.md")
+  [[ $text == *"$licence"* ]] || fail "$label lacks svelte's LICENSE.md text"
+  grep -q "^$present v" <<<"$text" || fail "$label does not name $present"
+  ! grep -q "^$absent v" <<<"$text" || fail "$label names $absent, which that binary does not link"
+}
+
+step "notices"
+gzip -dc "$tmp/deb/usr/share/doc/fixthis/THIRD_PARTY_NOTICES.gz" >"$tmp/notices-linux"
+check_notices "$tmp/notices-linux" "the .deb's THIRD_PARTY_NOTICES" github.com/godbus/dbus/v5 github.com/wailsapp/go-webview2
+check_notices "$winnotices" "$(basename "$winnotices")" github.com/wailsapp/go-webview2 github.com/godbus/dbus/v5
+grep -q 'THIRD_PARTY_NOTICES' "$tmp/deb/usr/share/doc/fixthis/copyright" || fail "the copyright file does not point to THIRD_PARTY_NOTICES"
+
 step "extracted package: version, doctor"
 check_binary "$tmp/deb/usr/bin/fixthis"
 # The command links no GTK or WebKit (that is the window's part), and says so clearly
@@ -93,11 +124,12 @@ step "tarball"
 mkdir -p "$tmp/tar"
 tar -C "$tmp/tar" -xzf "$tarball"
 tardir=$tmp/tar/fixthis-$version-linux-amd64
-for f in fixthis fixthis-window fixthis.desktop fixthis.png fixthis.1 README.md; do
+for f in fixthis fixthis-window fixthis.desktop fixthis.png fixthis.1 README.md THIRD_PARTY_NOTICES; do
   [ -f "$tardir/$f" ] || fail "the tarball lacks $f"
 done
 cmp -s "$tardir/fixthis" "$tmp/deb/usr/bin/fixthis" && cmp -s "$tardir/fixthis-window" "$tmp/deb/usr/lib/fixthis/fixthis-window" ||
   fail "the tarball and the .deb carry different binaries"
+cmp -s "$tardir/THIRD_PARTY_NOTICES" "$tmp/notices-linux" || fail "the tarball and the .deb carry different THIRD_PARTY_NOTICES"
 desktop-file-validate "$tardir/fixthis.desktop"
 tar_version=$("$tardir/fixthis" version)
 grep -qE "^fixthis v?${version//+/\\+}\$" <<<"$tar_version" || fail "the tarball's binary does not report $version"
@@ -110,6 +142,9 @@ disttool=build/dist/disttool
 [ -x "$disttool" ] || go build -C scripts/dist/disttool -o "$PWD/$disttool" .
 "$disttool" check-pe -version "$version" "$exe"
 [[ $(file "$setup") == *'Nullsoft Installer'* ]] || fail "$(file "$setup")"
+# 7-Zip reads NSIS installers: the notices must be among the installed files.
+7z e -so "$setup" THIRD_PARTY_NOTICES.txt >"$tmp/notices-setup" 2>"$tmp/7z.log" || { cat "$tmp/7z.log" >&2; fail "7z cannot read $setup"; }
+cmp -s "$tmp/notices-setup" "$winnotices" || fail "the installer does not install $(basename "$winnotices") as THIRD_PARTY_NOTICES.txt"
 
 step "install with dpkg -i and apt-get -f install"
 sudo=()

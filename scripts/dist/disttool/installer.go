@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // runInstaller builds the NSIS installer from Wails' own installer templates, laid out
@@ -20,6 +21,7 @@ func runInstaller(args []string) error {
 	exe := f.String("exe", "", "the Windows executable to install")
 	ico := f.String("ico", "", "the installer's icon (from `disttool resources`)")
 	out := f.String("out", "", "installer to write")
+	notices := f.String("notices", "", "THIRD_PARTY_NOTICES for this executable, installed next to it as THIRD_PARTY_NOTICES.txt")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -55,8 +57,19 @@ func runInstaller(args []string) error {
 	if err := os.WriteFile(filepath.Join(installerDir, "wails_tools.nsh"), tools, 0o644); err != nil {
 		return err
 	}
+	project, err := os.ReadFile(c.wailsAsset("installer/project.nsi"))
+	if err != nil {
+		return err
+	}
+	if *notices != "" {
+		if project, err = installNotices(project, *notices); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(installerDir, "project.nsi"), project, 0o644); err != nil {
+		return err
+	}
 	copies := map[string]string{
-		c.wailsAsset("installer/project.nsi"):                                                      filepath.Join(installerDir, "project.nsi"),
 		filepath.Join(c.wailsDir, "internal", "webview2runtime", "MicrosoftEdgeWebview2Setup.exe"): filepath.Join(installerDir, "tmp", "MicrosoftEdgeWebview2Setup.exe"),
 		*ico: filepath.Join(work, "build", "windows", "icon.ico"),
 	}
@@ -90,4 +103,26 @@ func copyFile(src, dst string) error {
 		_, err := io.Copy(w, in)
 		return err
 	})
+}
+
+// filesMacro is the line of Wails' project.nsi that installs the executable.
+const filesMacro = "!insertmacro wails.files"
+
+// installNotices adds THIRD_PARTY_NOTICES.txt to the files the installer puts in the
+// install folder, right after the executable. The uninstaller removes the whole
+// folder, so it needs no line of its own.
+func installNotices(project []byte, notices string) ([]byte, error) {
+	abs, err := filepath.Abs(notices)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, err
+	}
+	s := string(project)
+	if strings.Count(s, filesMacro) != 1 {
+		return nil, fmt.Errorf("project.nsi has %d %q lines, want 1: Wails' installer template changed", strings.Count(s, filesMacro), filesMacro)
+	}
+	line := fmt.Sprintf("%s\n    File \"/oname=THIRD_PARTY_NOTICES.txt\" \"%s\"", filesMacro, abs)
+	return []byte(strings.Replace(s, filesMacro, line, 1)), nil
 }
