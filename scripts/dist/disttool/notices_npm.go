@@ -84,6 +84,27 @@ func packageDir(mapDir, sourceRoot, src string) (string, bool) {
 	return p[:i+len(nm)] + strings.Join(rest[:n], "/"), true
 }
 
+// locatePackage returns dir when it holds a package, or else the package of the same
+// name in nodeModules. Vite writes a worker chunk's source paths relative to the
+// worker's own build, not to the map file, so they resolve to a folder that does not
+// exist; the package is the one the console was built with.
+func locatePackage(dir, nodeModules string) string {
+	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+		return dir
+	}
+	slashed := filepath.ToSlash(dir)
+	const nm = "/node_modules/"
+	i := strings.LastIndex(slashed, nm)
+	if i < 0 {
+		return dir
+	}
+	alt := filepath.Join(nodeModules, filepath.FromSlash(slashed[i+len(nm):]))
+	if _, err := os.Stat(filepath.Join(alt, "package.json")); err == nil {
+		return alt
+	}
+	return dir
+}
+
 // npmComponent reads a package's package.json (name, version, declared licence) and
 // its licence files. A package without a licence file is an error that names it.
 func npmComponent(dir string) (component, error) {
@@ -176,6 +197,9 @@ func npmComponents(mapsDir, viteDir string) ([]component, error) {
 	seen := map[string]bool{}
 	var out []component
 	for _, d := range dirs {
+		if viteDir != "" {
+			d = locatePackage(d, filepath.Dir(viteDir))
+		}
 		c, err := npmComponent(d)
 		if err != nil {
 			return nil, err

@@ -189,7 +189,12 @@ func consoleTree(t *testing.T, polyfill bool) (root string) {
 		"node_modules/unused/LICENSE":                     "not bundled",
 		"node_modules/vite/package.json":                  `{"name":"vite","version":"7.0.0","license":"MIT"}`,
 		"node_modules/vite/LICENSE.md":                    "vite licence",
+		"node_modules/tinyh264/package.json":              `{"name":"tinyh264","version":"0.0.7","license":"Apache-2.0"}`,
+		"node_modules/tinyh264/LICENSE":                   "tinyh264 licence",
 		"out/assets/index.js":                             js,
+		// Vite writes a worker's sources relative to the worker's own build: from the
+		// map's folder they name a node_modules that does not exist.
+		"out/assets/worker.js.map": `{"version":3,"sources":["../node_modules/tinyh264/es/TinyH264.js"]}`,
 	})
 	sm, _ := json.Marshal(map[string]any{"version": 3, "sources": []string{
 		"../../node_modules/svelte/src/index.js",
@@ -209,7 +214,7 @@ func TestNpmComponentsFromSourceMaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"@scope/pkg@1.0.0", "clsx@2.1.1", "svelte@5.1.0", "vite@7.0.0"}
+	want := []string{"@scope/pkg@1.0.0", "clsx@2.1.1", "svelte@5.1.0", "tinyh264@0.0.7", "vite@7.0.0"}
 	if got := names(cs); !slices.Equal(got, want) {
 		t.Fatalf("packages = %v, want %v (sorted, deduplicated, unused left out)", got, want)
 	}
