@@ -46,11 +46,7 @@ func (a *App) postPreviewStage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, invalidInput("height must be a positive number of device pixels"))
 		return
 	}
-	kept := a.device.Preview.SetStageHeight(req.Height)
-	if dev, err := a.device.Registry.Selected(); err == nil {
-		a.device.Video.Refit(dev)
-	}
-	writeJSON(w, http.StatusOK, StageHeight{Height: kept})
+	writeJSON(w, http.StatusOK, StageHeight{Height: a.device.Preview.SetStageHeight(req.Height)})
 }
 
 // postPreviewStats takes a console's report of what it paints (device.PaintReport).

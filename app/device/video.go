@@ -165,24 +165,6 @@ func (v *Video) fit(dev View) (dw, dh, w, h int) {
 	return dw, dh, w, h
 }
 
-// Refit ends dev's stream when the console's stage now wants another size: the
-// console reopens it and Attach codes the new size. A stream opened before the
-// console reported its stage is coded at full height, up to five times the pixels
-// the stage shows, and would stay so for its whole life.
-func (v *Video) Refit(dev View) {
-	if dev.Screen == nil || dev.Screen.Width <= 0 {
-		return
-	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.stream == nil || v.serial != dev.Serial {
-		return
-	}
-	if _, _, w, h := v.fit(dev); w != v.config.Width || h != v.config.Height {
-		v.stopLocked()
-	}
-}
-
 func newVideoConfig(serial string, w, h, dw, dh int, content image.Rectangle) VideoConfig {
 	return VideoConfig{
 		Serial: serial, Width: w, Height: h, DisplayWidth: dw, DisplayHeight: dh,

@@ -144,7 +144,12 @@ describe('live video with the software decoder', { skip: missing.length ? `missi
     }
     const jpeg = await open(browser, server, { query: '?decoder=jpeg' });
     try {
-      await waitFor(async () => (await stats(jpeg.page)).framesPainted > 0, { timeout: 20000, what: 'a JPEG frame painted' });
+      // The player starts once the stage has reported its size; a JPEG frame can be
+      // painted before that, so wait for both.
+      await waitFor(async () => {
+        const s = await stats(jpeg.page);
+        return s.framesPainted > 0 && s.decoder.includes('no video');
+      }, { timeout: 20000, what: 'a JPEG frame painted, and the reason for no video' });
       const s = await stats(jpeg.page);
       assert.equal(s.transport, 'jpeg');
       assert.match(s.decoder, /no video: the console is set to JPEG frames \(\?decoder=jpeg\)/);

@@ -43,6 +43,10 @@ describe('live video', { skip: missing.length ? `missing ${missing.join(', ')}` 
       const box = await page.locator('.frame canvas').boundingBox();
       assert.ok(box && Math.abs(box.width / box.height - 1080 / 2400) < 0.01, `canvas box ${JSON.stringify(box)}`);
       assert.equal(await page.locator('#previewFrameStatus').innerText(), 'Live preview');
+      // Every stream was coded at the stage's size (about 700 px at 1440×900), never
+      // at the phone's full height: the console opens it once the stage is known.
+      const sizes = [...server.stderr().matchAll(/live video: a console is watching.*? size=(\d+)x(\d+)/g)].map((m) => +m[2]);
+      assert.ok(sizes.length >= 1 && sizes.every((h) => h <= 900), `stream heights ${sizes}`);
       await page.screenshot({ path: shotPath('video-live-1440.png') });
       await context.close();
     } finally {

@@ -22,6 +22,12 @@ export class LivePlayer {
   reason = $state('');
   /** The stream's geometry; the stage sizes itself from displayWidth × displayHeight. */
   config = $state<VideoConfig | null>(null);
+  /**
+   * The geometry of the picture on the canvas. It changes only when a picture of a new
+   * stream is painted, so while a stream restarts (a turned phone, a resized stage) the
+   * stage keeps the size of what it shows and a click maps to what the user sees.
+   */
+  shown = $state<VideoConfig | null>(null);
   /** Bumps on every paint, for the stage's "has an image" state. */
   painted = $state(0);
 
@@ -77,6 +83,7 @@ export class LivePlayer {
     this.serial = '';
     this.phase = 'off';
     this.config = null;
+    this.shown = null;
   }
 
   private unavailable(reason: string): void {
@@ -199,6 +206,7 @@ export class LivePlayer {
         ctx.putImageData(pic.image, 0, 0);
       }
       this.stats.note(Date.now() - arrivedUs / 1000);
+      if (this.shown !== cfg) this.shown = cfg;
       this.phase = 'video';
       this.painted++;
     } finally {
