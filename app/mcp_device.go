@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"fixthis/app/agentdevice"
+	"fixthis/app/apprun"
 )
 
 // agentPhone serves the MCP device tools from the app's device service: the device
@@ -23,6 +24,13 @@ func (a *App) agentPhone() *agentdevice.Phone {
 			return agentdevice.Target{Serial: v.Serial, Model: v.Model, Demo: v.IsDemo}, nil
 		},
 		AfterAction: func(string) { a.device.Preview.Poke() },
-		Log:         a.log,
+		TrackRun: func() (func(apprun.Progress), func(apprun.Result, error), error) {
+			t, err := a.appw.Track()
+			if err != nil {
+				return nil, nil, err
+			}
+			return t.Progress, t.Finish, nil
+		},
+		Log: a.log,
 	})
 }

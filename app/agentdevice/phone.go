@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"fixthis/adb"
+	"fixthis/app/apprun"
 	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/mcp"
@@ -41,6 +42,11 @@ type Options struct {
 	AfterAction func(serial string)
 	// ProjectDir is the Android project fixthis_run_app builds.
 	ProjectDir string
+	// TrackRun, where the app runs, takes its one run slot for fixthis_run_app: the
+	// console then shows the agent's build as its own, and a build the user started
+	// and one the agent started never run at once. progress and finish report the run
+	// (finish exactly once). Nil in a sidecar without the app.
+	TrackRun func() (progress func(apprun.Progress), finish func(apprun.Result, error), err error)
 	// AskTimeout is how long an action waits for the user to allow control.
 	AskTimeout time.Duration
 	Log        *slog.Logger

@@ -28,12 +28,21 @@ func (p *Phone) RunApp(ctx context.Context, serial string, in mcp.RunAppInput, p
 		p.record(ctx, t.Serial, "run", "was not allowed to run the app", "refused")
 		return nil, err
 	}
+	consoleProgress, finish := func(apprun.Progress) {}, func(apprun.Result, error) {}
+	if p.o.TrackRun != nil {
+		if consoleProgress, finish, err = p.o.TrackRun(); err != nil {
+			p.record(ctx, t.Serial, "run", "could not run the app: another build is in progress", "refused")
+			return nil, err
+		}
+	}
 	res, err := apprun.Run(ctx, apprun.ADBDevice(p.o.ADB, t.Serial), apprun.Options{
 		Project: proj, Module: in.Module, Variant: in.Variant, Serial: t.Serial, NoBuild: in.NoBuild, Reinstall: in.Reinstall,
 		Progress: func(pr apprun.Progress) {
+			consoleProgress(pr)
 			progress(mcp.RunProgress{Stage: string(pr.Stage), Message: firstNonEmpty(pr.Message, pr.Task), Fraction: pr.Fraction})
 		},
 	})
+	finish(res, err)
 	if err != nil {
 		p.record(ctx, t.Serial, "run", "run failed: "+firstLine(err.Error()), "failed")
 		var be *apprun.BuildError

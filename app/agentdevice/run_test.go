@@ -8,6 +8,7 @@ import (
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
+	"fixthis/app/apprun"
 	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/mcp"
@@ -35,8 +36,26 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 		apktest.App{Package: "com.fixthis.demo", VersionCode: 251, VersionName: "2.5.1", MinSdk: 26, Launcher: ".MainActivity"})
 	capturer := device.NewCapturer(client)
 	defer capturer.Close(ctx)
+	// The app's run slot, as appwatch keeps it: the console sees the agent's progress
+	// and outcome, and a run already in progress refuses the agent's.
+	var consoleStages []apprun.Stage
+	var finished []error
+	busy := false
+	trackRun := func() (func(apprun.Progress), func(apprun.Result, error), error) {
+		if busy {
+			return nil, nil, errcode.New(errcode.AppRunBusy, "run run-1 is still in progress")
+		}
+		return func(pr apprun.Progress) {
+				if len(consoleStages) == 0 || consoleStages[len(consoleStages)-1] != pr.Stage {
+					consoleStages = append(consoleStages, pr.Stage)
+				}
+			}, func(_ apprun.Result, err error) {
+				finished = append(finished, err)
+			}, nil
+	}
 	p := New(Options{ADB: client, Capturer: capturer, Store: st, ProjectDir: project, AskTimeout: 200 * time.Millisecond,
-		Pick: func(context.Context, string) (Target, error) { return Target{Serial: dev.Serial(), Demo: true}, nil }})
+		Pick:     func(context.Context, string) (Target, error) { return Target{Serial: dev.Serial(), Demo: true}, nil },
+		TrackRun: trackRun})
 
 	var stages []string
 	res, err := p.RunApp(ctx, "", mcp.RunAppInput{}, func(pr mcp.RunProgress) {
@@ -54,8 +73,23 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 		t.Fatalf("progress stages %v", stages)
 	}
 
+	if len(consoleStages) != len(stages) || len(finished) != 1 || finished[0] != nil {
+		t.Fatalf("the console saw stages %v and outcomes %v; the agent saw %v", consoleStages, finished, stages)
+	}
+
 	apktest.SetStubFailure(t, project, true)
 	if _, err := p.RunApp(ctx, "", mcp.RunAppInput{}, func(mcp.RunProgress) {}); errcode.Of(err) != errcode.BuildFailed {
 		t.Fatalf("failing build: %v", err)
+	}
+	if len(finished) != 2 || finished[1] == nil {
+		t.Fatalf("the console was not told the build failed: %v", finished)
+	}
+
+	busy = true
+	if _, err := p.RunApp(ctx, "", mcp.RunAppInput{}, func(mcp.RunProgress) { t.Error("a refused run reported progress") }); errcode.Of(err) != errcode.AppRunBusy {
+		t.Fatalf("while the console's run is in progress: %v, want APP_RUN_BUSY", err)
+	}
+	if len(finished) != 2 {
+		t.Fatalf("a refused run finished a run: %v", finished)
 	}
 }

@@ -46,41 +46,64 @@ func (w *Watcher) StartRun() (RunStarted, error) {
 	if serial == "" {
 		return RunStarted{}, errcode.New(errcode.DeviceNotAvailable, "no device is selected; connect one or start the demo device")
 	}
+	t, err := w.Track()
+	if err != nil {
+		return RunStarted{}, err
+	}
+	go func() {
+		res, err := apprun.Run(w.ctx, apprun.ADBDevice(w.opts.ADB, serial), apprun.Options{
+			Project: p, Serial: serial, FocusTimeout: 15 * time.Second, Progress: t.Progress,
+		})
+		t.Finish(res, err)
+	}()
+	return RunStarted{RunID: t.RunID}, nil
+}
+
+// Tracked is one run the console shows: its progress goes out as app-run-progress
+// events and its outcome as app-run-finished.
+type Tracked struct {
+	RunID string
+	// Progress takes apprun's progress reports.
+	Progress func(apprun.Progress)
+	// Finish ends the run with apprun.Run's outcome and frees the run slot; it must be
+	// called exactly once.
+	Finish func(apprun.Result, error)
+}
+
+// Track takes the one run slot for a run and returns what reports it. The console's
+// own runs use it, and so do agents' (fixthis_run_app), so the console shows an
+// agent's build as its own and two builds never run at once: while one runs, Track
+// fails with AppRunBusy.
+func (w *Watcher) Track() (*Tracked, error) {
 	w.mu.Lock()
 	if w.running != nil {
 		id := w.running.RunID
 		w.mu.Unlock()
-		return RunStarted{}, errcode.Wrap(errcode.AppRunBusy, ErrBusy, "run %s is still in progress", id)
+		return nil, errcode.Wrap(errcode.AppRunBusy, ErrBusy, "run %s is still in progress", id)
 	}
 	w.runSeq++
 	id := fmt.Sprintf("run-%d-%d", time.Now().Unix(), w.runSeq)
 	w.running = &RunState{RunID: id, Last: apprun.Progress{Stage: apprun.StageBuild, Fraction: -1}}
-	ctx := w.ctx
 	w.mu.Unlock()
 	w.Poke()
 
-	go func() {
-		var lastSent time.Time
-		var lastStage apprun.Stage
-		progress := func(pr apprun.Progress) {
-			w.mu.Lock()
-			if w.running != nil {
-				w.running.Last = pr
-			}
-			w.mu.Unlock()
-			// Gradle can print thousands of lines: send at most ~7 a second, but every
-			// stage change and every step message.
-			if pr.Stage == lastStage && pr.Message == "" && time.Since(lastSent) < 150*time.Millisecond {
-				return
-			}
-			lastSent, lastStage = time.Now(), pr.Stage
-			w.opts.Bus.Publish(events.AppRunProgress, RunProgress{RunID: id, Progress: pr})
+	var lastSent time.Time
+	stage := apprun.StageBuild
+	progress := func(pr apprun.Progress) {
+		w.mu.Lock()
+		if w.running != nil {
+			w.running.Last = pr
 		}
-		stage := apprun.StageBuild
-		res, err := apprun.Run(ctx, apprun.ADBDevice(w.opts.ADB, serial), apprun.Options{
-			Project: p, Serial: serial, FocusTimeout: 15 * time.Second,
-			Progress: func(pr apprun.Progress) { stage = pr.Stage; progress(pr) },
-		})
+		w.mu.Unlock()
+		// Gradle can print thousands of lines: send at most ~7 a second, but every
+		// stage change and every step message.
+		if pr.Stage == stage && pr.Message == "" && time.Since(lastSent) < 150*time.Millisecond {
+			return
+		}
+		lastSent, stage = time.Now(), pr.Stage
+		w.opts.Bus.Publish(events.AppRunProgress, RunProgress{RunID: id, Progress: pr})
+	}
+	finish := func(res apprun.Result, err error) {
 		fin := RunFinished{RunID: id, OK: err == nil, Result: res}
 		if err != nil {
 			fin.Error, fin.Stage = err.Error(), stage
@@ -96,9 +119,9 @@ func (w *Watcher) StartRun() (RunStarted, error) {
 		w.mu.Unlock()
 		w.forgetInstalled()
 		w.opts.Bus.Publish(events.AppRunFinished, fin)
-		w.refresh(ctx, true)
-	}()
-	return RunStarted{RunID: id}, nil
+		w.refresh(w.ctx, true)
+	}
+	return &Tracked{RunID: id, Progress: progress, Finish: finish}, nil
 }
 
 // Launch brings the installed app to the front (no build) and waits until its
