@@ -15,7 +15,8 @@ import (
 func (t *toolset) runApp() server.ServerTool {
 	tool := mcp.NewTool("fixthis_run_app",
 		mcp.WithDescription("Build the project's app with its Gradle wrapper, install it on the device and bring it to the front "+
-			"(the same steps as `fixthis run`), so you can check your fix on the new build. Gradle's own error lines come back when the build fails."),
+			"(the same steps as `fixthis run`), so you can check your fix on the new build. Gradle's own error lines come back when the build fails. "+
+			"The user sees the build's progress in the console; while another build runs, this answers APP_RUN_BUSY: wait and try again."),
 		mcp.WithTitleAnnotation("Build, install and launch the app"),
 		serialArg(),
 		mcp.WithString("module", mcp.MaxLength(200), mcp.Description("Gradle module path, e.g. :app (default: the first app module).")),
