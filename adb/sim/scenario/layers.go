@@ -77,19 +77,27 @@ func (p *painter) paintLayered(root *image.RGBA, v *view) bool {
 		return false
 	}
 	// The content in local coordinates: the inner top-left is (0, 0) at scroll 0.
-	local := cloneView(v)
-	local.scroll = 0
-	if vertical {
-		local.mh = v.content + pt + pb
-	} else {
-		local.mw = v.content + pl + pr
+	bounds := image.Rect(-pl, -pt, v.mw-pl, v.content+pb)
+	if !vertical {
+		bounds = image.Rect(-pl, -pt, v.content+pr, v.mh-pt)
 	}
-	(&layouter{sc: p.sc}).place(local, -pl, -pt, image.Rect(-1<<24, -1<<24, 1<<24, 1<<24))
+	// The children are laid out at those coordinates only when a tile is missing: a
+	// scroll step over cached tiles is a copy and nothing more.
+	var local *view
+	laidOut := func() *view {
+		if local == nil {
+			local = cloneView(v)
+			local.scroll = 0
+			local.mw, local.mh = bounds.Dx(), bounds.Dy()
+			(&layouter{sc: p.sc}).place(local, -pl, -pt, image.Rect(-1<<24, -1<<24, 1<<24, 1<<24))
+		}
+		return local
+	}
 	origin := in.Min.Sub(image.Pt(0, v.scroll))
 	if !vertical {
 		origin = in.Min.Sub(image.Pt(v.scroll, 0))
 	}
-	visible := v.clip.Sub(origin).Intersect(local.r)
+	visible := v.clip.Sub(origin).Intersect(bounds)
 	if visible.Empty() {
 		return true
 	}
@@ -99,11 +107,11 @@ func (p *painter) paintLayered(root *image.RGBA, v *view) bool {
 		lo, hi = visible.Min.X, visible.Max.X
 	}
 	for k := floorDiv(lo, layerTileRows); k*layerTileRows < hi; k++ {
-		rect := image.Rect(local.r.Min.X, k*layerTileRows, local.r.Max.X, (k+1)*layerTileRows)
+		rect := image.Rect(bounds.Min.X, k*layerTileRows, bounds.Max.X, (k+1)*layerTileRows)
 		if !vertical {
-			rect = image.Rect(k*layerTileRows, local.r.Min.Y, (k+1)*layerTileRows, local.r.Max.Y)
+			rect = image.Rect(k*layerTileRows, bounds.Min.Y, (k+1)*layerTileRows, bounds.Max.Y)
 		}
-		tile := p.sc.layers.get(fmt.Sprintf("%s tile=%v", key, rect), func() *image.RGBA { return p.paintTile(local, rect) })
+		tile := p.sc.layers.get(fmt.Sprintf("%s tile=%v", key, rect), func() *image.RGBA { return p.paintTile(laidOut(), rect) })
 		part := rect.Intersect(visible)
 		composeOver(root, part.Add(origin), tile, part.Min)
 	}
