@@ -6,39 +6,23 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/adb"
-	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
-	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/mcp"
-	"fixthis/app/store"
 )
 
 // An agent drives the simulated phone through the same Phone the app and the sidecar
 // use: it must be allowed first, then taps by node, keys, swipes, types, launches and
 // waits, and everything it does is in the store's activity log.
 func TestPhoneDrivesTheSimulatedPhone(t *testing.T) {
-	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}})
-	client, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newSimEnv(t)
 	ctx := context.Background()
-	st, err := store.Open(ctx, t.TempDir(), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	capturer := device.NewCapturer(client)
-	defer capturer.Close(ctx)
+	client, dev, st, capturer := e.client, e.dev, e.st, e.capturer
 	serial := dev.Serial()
 	p := New(Options{ADB: client, Capturer: capturer, Store: st, AskTimeout: 300 * time.Millisecond,
 		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial, Model: "Pixel 7a"}, nil }})
 
 	// Not decided yet: the agent is refused, and the console is asked.
-	_, err = p.Act(ctx, "", mcp.Action{Kind: "tap", Target: &mcp.NodeSelector{ContentDescription: "Account"}})
+	_, err := p.Act(ctx, "", mcp.Action{Kind: "tap", Target: &mcp.NodeSelector{ContentDescription: "Account"}})
 	if errcode.Of(err) != errcode.ControlRefused {
 		t.Fatalf("undecided control: %v", err)
 	}

@@ -5,14 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/adb"
-	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/apprun"
-	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/mcp"
-	"fixthis/app/store"
 	"fixthis/internal/apktest"
 )
 
@@ -20,22 +15,12 @@ import (
 // stub Gradle wrapper the demo app is rebuilt, installed on the simulated phone and
 // brought to the front; a failing build returns Gradle's error as BUILD_FAILED.
 func TestRunAppBuildsInstallsLaunches(t *testing.T) {
-	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}})
-	client, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newSimEnv(t)
 	ctx := context.Background()
-	st, err := store.Open(ctx, t.TempDir(), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	client, dev, st := e.client, e.dev, e.st
 	project := apktest.StubProject(t, "../../examples/trailhead",
 		apktest.App{Package: "com.fixthis.demo", VersionCode: 251, VersionName: "2.5.1", MinSdk: 26, Launcher: ".MainActivity"})
-	capturer := device.NewCapturer(client)
-	defer capturer.Close(ctx)
+	capturer := e.capturer
 	// The app's run slot, as appwatch keeps it: the console sees the agent's progress
 	// and outcome, and a run already in progress refuses the agent's.
 	var consoleStages []apprun.Stage

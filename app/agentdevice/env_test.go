@@ -1,0 +1,39 @@
+package agentdevice
+
+import (
+	"context"
+	"testing"
+
+	"fixthis/adb"
+	"fixthis/adb/adbtest"
+	"fixthis/adb/sim"
+	"fixthis/app/device"
+	"fixthis/app/store"
+)
+
+// simEnv is what a Phone drives in tests: the demo sim on a private adb server, a
+// store and a capturer, all closed when the test ends.
+type simEnv struct {
+	client   *adb.Client
+	dev      *sim.Device
+	st       *store.Store
+	capturer *device.Capturer
+}
+
+func newSimEnv(t *testing.T) simEnv {
+	t.Helper()
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}})
+	client, err := adb.NewClient(adb.Options{Port: srv.Port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), t.TempDir(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	capturer := device.NewCapturer(client)
+	t.Cleanup(func() { capturer.Close(context.Background()) })
+	return simEnv{client: client, dev: dev, st: st, capturer: capturer}
+}
