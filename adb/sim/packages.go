@@ -235,6 +235,11 @@ func (d *Device) uninstall(name string) bool {
 // deviceTime formats t as dumpsys does: the phone's local time, no zone.
 func deviceTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
 
+// strftimeLayouts maps the `date +FORMAT` conversions scripts use to Go layouts.
+var strftimeLayouts = map[byte]string{
+	'z': "-0700", 'Z': "MST", 'Y': "2006", 'm': "01", 'd': "02", 'H': "15", 'M': "04", 'S': "05",
+}
+
 // strftime formats t for `date +FORMAT` with the conversions scripts use.
 func strftime(format string, t time.Time) string {
 	var b strings.Builder
@@ -244,26 +249,12 @@ func strftime(format string, t time.Time) string {
 			continue
 		}
 		i++
-		switch format[i] {
-		case 's':
+		switch layout, ok := strftimeLayouts[format[i]]; {
+		case ok:
+			b.WriteString(t.Format(layout))
+		case format[i] == 's':
 			b.WriteString(strconv.FormatInt(t.Unix(), 10))
-		case 'z':
-			b.WriteString(t.Format("-0700"))
-		case 'Z':
-			b.WriteString(t.Format("MST"))
-		case 'Y':
-			b.WriteString(t.Format("2006"))
-		case 'm':
-			b.WriteString(t.Format("01"))
-		case 'd':
-			b.WriteString(t.Format("02"))
-		case 'H':
-			b.WriteString(t.Format("15"))
-		case 'M':
-			b.WriteString(t.Format("04"))
-		case 'S':
-			b.WriteString(t.Format("05"))
-		case '%':
+		case format[i] == '%':
 			b.WriteByte('%')
 		default:
 			b.WriteByte('%')
