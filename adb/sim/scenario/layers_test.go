@@ -49,17 +49,16 @@ func TestLayeredListLooksLikeDirectPainting(t *testing.T) {
 }
 
 func TestListPixelsDoNotDependOnThePathToAScroll(t *testing.T) {
-	sc := loadDemo(t)
-	a, b := sc.NewSession(), sc.NewSession()
-	for _, y := range []int{0, 30, 60, 90, 1200} {
-		setScroll(a, "trail_list", y)
-		a.Frame()
+	// One session passes through other offsets first, filling the tile cache from
+	// them; a fresh scenario has no tiles and paints every tile it shows anew.
+	travelled := loadDemo(t).NewSession()
+	for _, y := range []int{0, 30, 60, 90, 700, 1200} {
+		setScroll(travelled, "trail_list", y)
+		travelled.Frame()
 	}
-	setScroll(b, "trail_list", 1200)
-	// A fresh scenario has no tiles: b paints every tile it shows anew.
 	fresh := loadDemo(t).NewSession()
 	setScroll(fresh, "trail_list", 1200)
-	if !bytes.Equal(a.Frame().Pix, b.Frame().Pix) || !bytes.Equal(a.Frame().Pix, fresh.Frame().Pix) {
+	if !bytes.Equal(travelled.Frame().Pix, fresh.Frame().Pix) {
 		t.Fatal("the same scroll offset renders different pixels depending on the offsets rendered before")
 	}
 }
