@@ -149,6 +149,9 @@ export interface DeviceList {
   selectedSerial: string;
   adbServerUp: boolean;
   adbServerError?: string;
+  reconnects?: Reconnect[];
+  notices?: string[];
+  offerSerial?: string;
 }
 
 export interface DeviceScreen {
@@ -272,6 +275,14 @@ export interface PreviewStatusEvent {
   status: PreviewStatus;
 }
 
+export interface Reconnect {
+  serial: string;
+  state: string;
+  attempts: number;
+  maxAttempts: number;
+  error?: string;
+}
+
 export interface ScreenFingerprints {
   structural: string;
   perceptual: string;
@@ -317,6 +328,8 @@ export interface Snapshot {
   selectedSerial: string;
   adbServerUp: boolean;
   adbServerError: string;
+  notices?: string[];
+  offerSerial?: string;
   preview: Preview;
 }
 
