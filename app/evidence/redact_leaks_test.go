@@ -211,6 +211,8 @@ func TestRedactKeepsLookalikes(t *testing.T) {
 		"01-29 09:34:05.450 18405 18840 W System.err: java.net.UnknownHostException: Unable to resolve host \"odroid.lan\": No address associated with hostname",
 		// github.com/tmplat-extension/tmplat/issues/218
 		"08-21 11:38:56.437: W/System.err(4113):     at org.apache.http.impl.client.DefaultRequestDirector.execute(DefaultRequestDirector.java:360)",
+		"12-01 09:41:11.923 12017 12017 I Process : Sending signal. PID: 12017 SIG: 9",
+		"02-10 16:26:51.248  1000  1328  1561 I ActivityManager: Showing crash dialog for package com.bintianqi.owndroid u0",
 		"I/Choreographer: Skipped 31 frames!  The application may be doing too much work on its main thread.",
 		"D/Billing: basic plan selected, basic features on",
 		"I/Help: the bearer of this message",

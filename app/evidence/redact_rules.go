@@ -40,7 +40,7 @@ var secretURL = regexp.MustCompile(`(?i)(\bhttps://(?:hooks\.slack\.com/services
 // `JSESSIONID` and `aws_secret_access_key` count and `tokenizer`,
 // `passwordField` and `authority` do not.
 const secretWords = `pass(?:word|wd|phrase)?|pwd|pw|secret|secrets|token|api[_-]?key|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|` +
-	`auth|authorization|credentials?|session|session[_-]?id|sess(?:ion)?[_-]?token|sid|cookie|signature|sig|otp|pin[_-]?code|client[_-]?secret`
+	`auth|authorization|credentials?|session|session[_-]?id|sess(?:ion)?[_-]?token|sid|cookie|signature|otp|pin[_-]?code|client[_-]?secret`
 
 // keyValue finds `key=value`, `key: value`, `"key": "value"` and `'key'='value'`
 // where the key is secret-shaped. Group 1 is what precedes the key, 2 the key,
