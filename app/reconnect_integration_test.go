@@ -106,3 +106,28 @@ func TestDeadSelectedPhoneOffersTheOther(t *testing.T) {
 		t.Errorf("after switching: notices %q offer %q", got.Notices, got.OfferSerial)
 	}
 }
+
+// A live preview nobody watches is parked: the first GET /api/preview after
+// the phone died already says so rather than "live".
+func TestParkedLivePreviewReportsTheDeviceGone(t *testing.T) {
+	e := newTestEnv(t)
+	var doc device.PreviewDoc
+	deadline := time.Now().Add(10 * time.Second)
+	for doc.Status.State != device.StateLive {
+		if time.Now().After(deadline) {
+			t.Fatalf("preview never live: %+v", doc.Status)
+		}
+		e.mustJSON("GET", "/api/preview", nil, &doc)
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(5500 * time.Millisecond) // a poll counts as watching for 5 s; then the loop parks
+	e.sim.Close()
+	waitPayload(t, e.app, 10*time.Second, "the phone no longer online", func(device.List) bool {
+		return !e.app.device.Registry.IsOnline(e.sim.Serial())
+	})
+	doc = device.PreviewDoc{}
+	e.mustJSON("GET", "/api/preview", nil, &doc)
+	if doc.Status.State != device.StateNoDevice {
+		t.Errorf("first GET /api/preview after the phone died: %+v", doc.Status)
+	}
+}

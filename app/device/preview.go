@@ -393,24 +393,6 @@ func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatu
 	return nil
 }
 
-// frozenStatus is the status while frozen: frozen while the selected device is
-// there, else what became of it (the frozen screen can still be annotated and
-// saved, so the console keeps it).
-func (p *Preview) frozenStatus() PreviewStatus {
-	_, err := p.reg.Selected()
-	if err == nil {
-		return PreviewStatus{State: StateFrozen}
-	}
-	msg := err.Error()
-	if l := p.reg.List(); !l.ServerUp {
-		msg = "the adb server is not answering and FixThis is starting it again"
-		if l.ServerError != "" {
-			msg += " (" + boundMessage(l.ServerError) + ")"
-		}
-	}
-	return PreviewStatus{State: StateNoDevice, Message: "No device: " + msg + ". The frozen screen can still be saved."}
-}
-
 // liveStatus is the live state with what the last screen-state check added to it.
 func (p *Preview) liveStatus() PreviewStatus {
 	return PreviewStatus{State: StateLive, Secure: p.secure.Load()}
@@ -458,9 +440,7 @@ func (f *previewFrame) info() *PreviewFrame {
 
 // Latest returns the Preview document of docs/api.md.
 func (p *Preview) Latest() PreviewDoc {
-	if p.isFrozen() {
-		p.setStatus("", p.frozenStatus())
-	}
+	p.checkDeviceStatus()
 	doc := PreviewDoc{Status: p.currentStatus(), Paint: p.paints.last()}
 	if f, ok := p.frames.Latest(); ok {
 		doc.PreviewAvailable = true
