@@ -75,6 +75,7 @@ func (d *Registry) startReconnectLocked(ctx context.Context, views []View) {
 		return
 	}
 	d.lost = false
+	d.reconnectGen++
 	d.reconnects = map[string]*Reconnect{}
 	var missing []string
 	for s := range d.network {
@@ -86,21 +87,27 @@ func (d *Registry) startReconnectLocked(ctx context.Context, views []View) {
 	slices.Sort(missing)
 	for _, s := range missing {
 		d.logger().Info("reconnecting a network device after the adb server restarted", "serial", s)
-		go d.reconnect(ctx, s)
+		go d.reconnect(ctx, s, d.reconnectGen)
 	}
 }
 
 // reconnect runs `adb connect serial` until the server accepts it or the
-// attempts run out.
-func (d *Registry) reconnect(ctx context.Context, serial string) {
+// attempts run out. A later outage starts a new generation, which ends this one.
+func (d *Registry) reconnect(ctx context.Context, serial string, gen int) {
 	for i, wait := range reconnectBackoff {
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(wait):
 		}
+		d.mu.Lock()
+		stale := d.reconnectGen != gen
+		d.mu.Unlock()
+		if stale {
+			return
+		}
 		if d.listedOnline(serial) {
-			d.finishReconnect(serial, ReconnectDone, i, "")
+			d.finishReconnect(gen, serial, ReconnectDone, i, "")
 			return
 		}
 		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -111,17 +118,17 @@ func (d *Registry) reconnect(ctx context.Context, serial string) {
 		}
 		if err == nil {
 			d.logger().Info("network device reconnected", "serial", serial, "attempt", i+1)
-			d.finishReconnect(serial, ReconnectDone, i+1, "")
+			d.finishReconnect(gen, serial, ReconnectDone, i+1, "")
 			return
 		}
 		msg := boundMessage(err.Error())
 		if i == len(reconnectBackoff)-1 {
 			d.logger().Warn("network device did not come back", "serial", serial, "attempts", i+1, "err", err)
-			d.finishReconnect(serial, ReconnectFailed, i+1, msg)
+			d.finishReconnect(gen, serial, ReconnectFailed, i+1, msg)
 			return
 		}
 		d.mu.Lock()
-		if r := d.reconnects[serial]; r != nil {
+		if r := d.reconnects[serial]; r != nil && d.reconnectGen == gen {
 			r.Attempts, r.Error = i+1, msg
 		}
 		d.mu.Unlock()
@@ -137,8 +144,12 @@ func (d *Registry) listedOnline(serial string) bool {
 
 // finishReconnect records the outcome; a device that did not come back no
 // longer holds the selection.
-func (d *Registry) finishReconnect(serial, state string, attempts int, msg string) {
+func (d *Registry) finishReconnect(gen int, serial, state string, attempts int, msg string) {
 	d.mu.Lock()
+	if d.reconnectGen != gen {
+		d.mu.Unlock()
+		return
+	}
 	if r := d.reconnects[serial]; r != nil {
 		r.State, r.Attempts, r.Error = state, attempts, msg
 	}

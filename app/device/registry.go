@@ -49,10 +49,11 @@ type Registry struct {
 
 	// After an adb server outage (reconnect.go): the network devices last
 	// listed, whether the server was lost since, and the reconnects under way.
-	runCtx     context.Context
-	network    map[string]bool
-	lost       bool
-	reconnects map[string]*Reconnect
+	runCtx       context.Context
+	network      map[string]bool
+	lost         bool
+	reconnects   map[string]*Reconnect
+	reconnectGen int
 }
 
 // ErrNoDevice means a device was asked for while none is selected.
