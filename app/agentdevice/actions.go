@@ -21,7 +21,7 @@ func (p *Phone) act(ctx context.Context, serial string, a mcp.Action) (*mcp.Acti
 	case "swipe":
 		return p.swipe(ctx, serial, a)
 	case "type":
-		if _, err := p.shell(ctx, serial, "input text "+quoteInputText(a.Text)); err != nil {
+		if _, err := p.shell(ctx, serial, adb.Command("input", "text", inputText(a.Text))); err != nil {
 			return nil, err
 		}
 		return &mcp.ActionResult{Detail: fmt.Sprintf("typed %q", clip(a.Text, 40))}, nil
@@ -30,7 +30,7 @@ func (p *Phone) act(ctx context.Context, serial string, a mcp.Action) (*mcp.Acti
 		if err != nil {
 			return nil, err
 		}
-		if _, err := p.shell(ctx, serial, "input keyevent "+key); err != nil {
+		if _, err := p.shell(ctx, serial, adb.Command("input", "keyevent", key)); err != nil {
 			return nil, err
 		}
 		return &mcp.ActionResult{Detail: "pressed " + strings.TrimPrefix(key, "KEYCODE_")}, nil
@@ -229,12 +229,13 @@ func clip(s string, n int) string {
 	return s
 }
 
-// quoteInputText makes text one shell word for `input text`: spaces become %s (the
-// command reads them back as spaces) and the word is quoted for the shell.
-func quoteInputText(text string) string {
+// inputText is text as `input text` reads it: spaces become %s (the command reads
+// them back as spaces) and a literal % is escaped. adb.Command quotes it for the
+// shell; checkAction has refused control characters before.
+func inputText(text string) string {
 	text = strings.ReplaceAll(text, "%", `\%`)
 	text = strings.ReplaceAll(text, " ", "%s")
-	return adb.Quote(text)
+	return text
 }
 
 var keyAliases = map[string]string{"BACKSPACE": "DEL", "DELETE": "FORWARD_DEL", "RETURN": "ENTER", "RECENTS": "APP_SWITCH", "ESC": "ESCAPE"}
