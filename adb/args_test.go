@@ -104,3 +104,27 @@ func FuzzCheckArgs(f *testing.F) {
 		}
 	})
 }
+
+// A serial that is no serial never reaches the adb server: the handle refuses it
+// before it dials (the client here points at a port nothing listens on).
+func TestHandleRefusesBadSerials(t *testing.T) {
+	c, err := NewClient(Options{Port: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"emu 5554", "emulator-5554\nhost:kill", "a\x00b", strings.Repeat("s", 300)} {
+		d := c.Device(s)
+		if _, err := d.Shell(t.Context(), "true"); !errors.Is(err, ErrInvalidArg) {
+			t.Errorf("shell on %q: %v", s, err)
+		}
+		if _, err := d.Exec(t.Context(), "true"); !errors.Is(err, ErrInvalidArg) {
+			t.Errorf("exec on %q: %v", s, err)
+		}
+		if _, err := c.Forward(t.Context(), s, "tcp:0", "localabstract:x"); !errors.Is(err, ErrInvalidArg) {
+			t.Errorf("forward on %q: %v", s, err)
+		}
+	}
+	if _, err := c.Forward(t.Context(), "emulator-5554", "tcp:0", "localabstract:x;tcp:1"); !errors.Is(err, ErrInvalidArg) {
+		t.Errorf("forward to a spec with ';': %v", err)
+	}
+}
