@@ -44,12 +44,9 @@ func NewBus(historyLimit int) *Bus {
 	return &Bus{nextID: 1, limit: historyLimit, subs: map[*Subscription]struct{}{}}
 }
 
-// Publish marshals data and delivers it to every subscriber. It returns the event id.
-func (b *Bus) Publish(typ Type, data any) uint64 {
-	raw, err := json.Marshal(data)
-	if err != nil {
-		raw = json.RawMessage(`{}`)
-	}
+// publish delivers an encoded event to every subscriber and returns its id. Callers
+// go through a Def, which fixes the payload type of each event.
+func (b *Bus) publish(typ Type, raw json.RawMessage) uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	ev := Event{ID: b.nextID, Type: typ, Data: raw, At: time.Now()}
