@@ -1,6 +1,10 @@
 // Package events is the console's event bus: typed events with increasing ids, a
 // bounded history for Last-Event-ID replay, and fan-out to subscribers that never
 // blocks a publisher. Across processes the store's change feed feeds it.
+//
+// Every event is published through its Def (def.go), which fixes its payload type.
+// To add one: name it in types.go, declare its Def beside the payload type, list the
+// Def in app/wire's contract and run `go generate ./app/wire` (README.md says more).
 package events
 
 import (

@@ -201,7 +201,7 @@ export class Sync {
     }
   }
 
-  reportHttpError(err: unknown): void {
+  private reportHttpError(err: unknown): void {
     reportHttpError(this.app, err);
   }
 
