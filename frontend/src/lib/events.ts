@@ -33,8 +33,6 @@ export interface SyncModel {
   agentSeq?: number;
 }
 
-export type { Outcome };
-
 export function summaryOf(s: Session | SessionSummary): SessionSummary {
   return {
     sessionId: s.sessionId,
