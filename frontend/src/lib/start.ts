@@ -39,7 +39,7 @@ export async function start(): Promise<void> {
 }
 
 /** What the console does beyond its state when an event arrives. */
-function wireSideEffects(events: Dispatcher, api: Api, sync: Sync): void {
+export function wireSideEffects(events: Dispatcher, api: Pick<Api, 'diagnostics'>, sync: Pick<Sync, 'refresh'>): void {
   const d = api.diagnostics;
   events.on('snapshot', () => {
     // Connect or reconnect: reread what the snapshot does not carry.
