@@ -372,10 +372,10 @@ func (iv *Interviewer) Stop() {
 // Done is closed when the session has ended.
 func (iv *Interviewer) Done() <-chan struct{} { return iv.done }
 
+// closeSocket says goodbye and closes. WriteControl may run beside a blocked writer,
+// so a stuck audio write cannot hold Stop past closeTimeout.
 func (iv *Interviewer) closeSocket(ws *websocket.Conn) {
-	iv.wmu.Lock()
 	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(closeTimeout))
-	iv.wmu.Unlock()
 	_ = ws.Close()
 }
 
