@@ -56,6 +56,7 @@ var Console = Contract{
 		"fixthis/app/source":        "wire.store.gen",
 		"fixthis/internal/sidekick": "wire.store.gen",
 		"fixthis/app/evidence":      "wire.store.gen",
+		"fixthis/app/voice":         "wire.voice.gen",
 	},
 	Roots: []reflect.Type{
 		typeOf[app.Health](),

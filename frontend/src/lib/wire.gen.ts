@@ -4,6 +4,9 @@
 import type { BatchItem, Bounds, DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceRecord, Handoff, Item, Presence, Session, SessionSummary, SourceCandidate, Target, UiNode } from './wire.store.gen';
 export * from './wire.store.gen';
 
+import type { VoiceAudio, VoiceError, VoiceSession, VoiceSpeech, VoiceTranscript } from './wire.voice.gen';
+export * from './wire.voice.gen';
+
 /** Each event's payload, by its name on the stream (app/events). */
 export interface EventPayloads {
   "snapshot": Snapshot;
@@ -43,15 +46,6 @@ export type Mode = (typeof ModeValues)[number];
 
 export const PreviewStateValues = ["live", "frozen", "blocked", "no-device", "stale"] as const;
 export type PreviewState = (typeof PreviewStateValues)[number];
-
-export const VoiceKeySourceValues = ["env", "keychain", ""] as const;
-export type VoiceKeySource = (typeof VoiceKeySourceValues)[number];
-
-export const VoiceRoleValues = ["riffer", "interviewer"] as const;
-export type VoiceRole = (typeof VoiceRoleValues)[number];
-
-export const VoiceStateValues = ["connecting", "listening", "reconnecting", "stopped", "failed"] as const;
-export type VoiceState = (typeof VoiceStateValues)[number];
 
 export interface AgentConfig {
   file: string;
@@ -457,53 +451,6 @@ export interface VideoConfig {
 export interface VoiceAnchor {
   anchorId: string;
   nodeUid?: string;
-}
-
-export interface VoiceAudio {
-  voiceSessionId: string;
-  responseId: string;
-  pcm: string;
-}
-
-export interface VoiceError {
-  voiceSessionId: string;
-  code: string;
-  message: string;
-}
-
-export interface VoiceSession {
-  voiceSessionId: string;
-  sessionId: string;
-  serial: string;
-  state: VoiceState;
-  muted: boolean;
-  spokenReplies: boolean;
-  startedAt: string;
-  holder: string;
-  message?: string;
-  errorCode?: string;
-}
-
-export interface VoiceSpeech {
-  voiceSessionId: string;
-  speaking: boolean;
-}
-
-export interface VoiceStatus {
-  keySet: boolean;
-  keySource: VoiceKeySource;
-  keychainAvailable: boolean;
-  model: string;
-  voice: string;
-  active: VoiceSession | null;
-}
-
-export interface VoiceTranscript {
-  voiceSessionId: string;
-  role: VoiceRole;
-  text: string;
-  final: boolean;
-  turnId: string;
 }
 
 export type EmptyPayload = Record<string, never>;
