@@ -26,10 +26,10 @@ type Prompter interface {
 	Markdown(ctx context.Context, sessionID string, itemIDs []string) (string, error)
 }
 
-// ScreenChecker looks for a node on the device's current screen. known is
+// ScreenChecker looks for a node target on the device's current screen. known is
 // false when it cannot tell (no device, capture failed, nothing to match on).
 type ScreenChecker interface {
-	NodeOnScreen(ctx context.Context, snap store.NodeSnapshot) (present, known bool)
+	NodeOnScreen(ctx context.Context, target store.Target) (present, known bool)
 }
 
 // Capture is one captured screen.

@@ -243,6 +243,6 @@ func (t *toolset) orphaned(ctx context.Context, it store.Item) bool {
 		it.Status == store.StatusResolved || it.Status == store.StatusWontFix {
 		return false
 	}
-	present, known := t.deps.Screen.NodeOnScreen(ctx, *it.Target.Snapshot)
+	present, known := t.deps.Screen.NodeOnScreen(ctx, it.Target)
 	return known && !present
 }

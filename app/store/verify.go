@@ -27,7 +27,7 @@ type Verification struct {
 // NodeChange describes a node target in the after capture.
 type NodeChange struct {
 	Found     bool    `json:"found"`
-	MatchedBy string  `json:"matchedBy,omitempty"` // resourceId | testTag | text | path
+	MatchedBy string  `json:"matchedBy,omitempty"` // testTag | resourceId | contentDescription | text
 	Before    string  `json:"before"`              // the node's text when annotated
 	After     string  `json:"after,omitempty"`     // its text now
 	Moved     bool    `json:"moved"`
