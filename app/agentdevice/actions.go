@@ -167,35 +167,14 @@ func (p *Phone) resolve(ctx context.Context, serial string, sel NodeSelector) (*
 	return nil, errcode.New(errcode.NodeNotFound, "no node on the screen matches %s; capture the screen to see what it shows", selectorText(sel))
 }
 
-// find returns the first visible node the selector matches. A resource id matches
-// the full id, its name after ":id/", or a test tag.
+// find returns the node the selector names (capture.FindNode): by its one key, and
+// only a node on screen, since an agent taps what it finds.
 func find(nodes []capture.Node, sel NodeSelector) *capture.Node {
-	for i := range nodes {
-		n := &nodes[i]
-		if n.Bounds.Empty() {
-			continue
-		}
-		switch {
-		case sel.UID != "":
-			if n.UID == sel.UID {
-				return n
-			}
-		case sel.ResourceID != "":
-			_, name, _ := strings.Cut(n.ResourceID, ":id/")
-			if n.ResourceID == sel.ResourceID || name == sel.ResourceID || n.TestTag == sel.ResourceID {
-				return n
-			}
-		case sel.ContentDescription != "":
-			if n.ContentDescription == sel.ContentDescription {
-				return n
-			}
-		case sel.Text != "":
-			if n.Text == sel.Text {
-				return n
-			}
-		}
+	m, ok := capture.FindNode(nodes, sel.locator(), capture.MatchOptions{VisibleOnly: true, StrongestKeyOnly: true})
+	if !ok {
+		return nil
 	}
-	return nil
+	return m.Node
 }
 
 func selectorText(s NodeSelector) string {

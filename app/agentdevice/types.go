@@ -60,6 +60,12 @@ type NodeSelector struct {
 	ResourceID         string `json:"resourceId,omitempty"`
 }
 
+// locator is the selector as capture.FindNode reads it. A resource id there matches
+// the full id, its name after ":id/", or a test tag.
+func (s NodeSelector) locator() capture.Locator {
+	return capture.Locator{UID: s.UID, ResourceID: s.ResourceID, ContentDescription: s.ContentDescription, Text: s.Text}
+}
+
 // ActionResult says what an action did, in the words the console's activity shows.
 type ActionResult struct {
 	Serial string `json:"serial"`
