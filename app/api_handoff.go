@@ -86,11 +86,7 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(req.ItemIDs) == 0 {
 		// No choice made: every item the agent still has work on.
-		for _, it := range sess.Items {
-			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
-				req.ItemIDs = append(req.ItemIDs, it.ItemID)
-			}
-		}
+		req.ItemIDs = sess.OpenItemIDs()
 		if len(req.ItemIDs) == 0 {
 			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
 			return

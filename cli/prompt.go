@@ -66,11 +66,7 @@ func runPrompt(ctx context.Context, env Env, args []string) error {
 	}
 	ids := []string(items)
 	if len(ids) == 0 {
-		for _, it := range sess.Items {
-			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
-				ids = append(ids, it.ItemID)
-			}
-		}
+		ids = sess.OpenItemIDs()
 	}
 	if len(ids) == 0 {
 		return fmt.Errorf("session %s has no open feedback", *sessionID)
