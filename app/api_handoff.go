@@ -36,7 +36,7 @@ type ItemSources struct {
 	ItemID       string               `json:"itemId"`
 	Candidates   []source.Candidate   `json:"candidates"`
 	EditSurfaces []source.EditSurface `json:"editSurfaces"`
-	Reason       string               `json:"reason"`
+	Reason       source.Readiness     `json:"reason"`
 }
 
 // postAgentHandoffs is Save to MCP: under the Auto policy runtime evidence is collected
@@ -166,7 +166,7 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 		cands = []source.Candidate{}
 	}
 	if len(cands) == 0 && reason == "" {
-		reason = "no-match"
+		reason = source.NoMatch
 	}
 	surfaces := it.EditSurfaces
 	if surfaces == nil {

@@ -43,6 +43,7 @@ export type {
   SessionsUpdate,
   Snapshot,
   SourceCandidate,
+  SourcesReason,
   UiNode,
   Verification,
 } from './wire.gen';
@@ -78,5 +79,3 @@ export interface BatchRequest {
   items: BatchItemInput[];
 }
 
-/** Why there are no source candidates: '' when the index is ready (then none means no match). */
-export type SourcesReason = '' | 'index-building' | 'index-error' | 'no-project-dir' | 'no-match';
