@@ -129,3 +129,19 @@ func TestFindNodeWithoutKeys(t *testing.T) {
 		t.Fatalf("a locator without keys found %s", m.Node.UID)
 	}
 }
+
+// BenchmarkFindNode: the largest real dump (Avito, 323 nodes), a locator whose id and
+// text are gone, so every key scans the whole tree.
+func BenchmarkFindNode(b *testing.B) {
+	nodes, err := ParseDump(readFixture(b, avito))
+	if err != nil {
+		b.Fatal(err)
+	}
+	loc := Locator{TestTag: "gone", ResourceID: "com.avito.android:id/gone", ContentDescription: "gone", Text: "gone",
+		Near: &Bounds{Left: 10, Top: 10, Right: 20, Bottom: 20}}
+	for b.Loop() {
+		if _, ok := FindNode(nodes, loc, MatchOptions{}); ok {
+			b.Fatal("found a node that is not there")
+		}
+	}
+}
