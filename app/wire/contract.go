@@ -14,6 +14,7 @@ import (
 	"fixthis/app/evidence"
 	"fixthis/app/source"
 	"fixthis/app/store"
+	"fixthis/app/voice"
 	"fixthis/capture"
 )
 
@@ -42,6 +43,11 @@ var Console = Contract{
 		appwatch.UpdatedEvent,
 		appwatch.RunProgressEvent,
 		appwatch.RunFinishedEvent,
+		voice.StateEvent,
+		voice.TranscriptEvent,
+		voice.SpeechEvent,
+		voice.AudioEvent,
+		voice.ErrorEventDef,
 	},
 	// The store's and the source index's shapes (and the UI node they embed) are a
 	// lower layer: they never refer to the app's.
@@ -100,6 +106,13 @@ var Console = Contract{
 		typeOf[app.AgentControlRequest](),
 		typeOf[app.HandoffRequest](),
 		typeOf[app.HandoffPreviewRequest](),
+		typeOf[voice.Status](),
+		typeOf[voice.Session](),
+		typeOf[voice.Transcript](),
+		typeOf[voice.Speech](),
+		typeOf[voice.Audio](),
+		typeOf[voice.ErrorEvent](),
+		typeOf[app.VoiceAnchor](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():           "Device",
@@ -130,6 +143,15 @@ var Console = Contract{
 		typeOf[apprun.Stage]():          "AppRunStage",
 		typeOf[events.Empty]():          "EmptyPayload",
 		typeOf[store.SessionUpdate]():   "SessionPatch",
+		typeOf[voice.Status]():          "VoiceStatus",
+		typeOf[voice.Session]():         "VoiceSession",
+		typeOf[voice.Transcript]():      "VoiceTranscript",
+		typeOf[voice.Speech]():          "VoiceSpeech",
+		typeOf[voice.Audio]():           "VoiceAudio",
+		typeOf[voice.ErrorEvent]():      "VoiceError",
+		typeOf[voice.State]():           "VoiceState",
+		typeOf[voice.Role]():            "VoiceRole",
+		typeOf[voice.KeySource]():       "VoiceKeySource",
 	},
 	Enums: []Enum{
 		{typeOf[events.Type](), strs(events.All)},
@@ -143,6 +165,9 @@ var Console = Contract{
 		{typeOf[evidence.Reason](), strs(evidence.Reasons)},
 		{typeOf[apprun.Stage](), strs(apprun.Stages)},
 		{typeOf[source.Readiness](), strs(source.Readinesses)},
+		{typeOf[voice.State](), strs(voice.States)},
+		{typeOf[voice.Role](), []string{string(voice.RoleRiffer), string(voice.RoleInterviewer)}},
+		{typeOf[voice.KeySource](), strs(voice.KeySources)},
 		{typeOf[device.BlockReason](), []string{string(device.ReasonScreenOff), string(device.ReasonKeyguard),
 			string(device.ReasonDeviceGone), string(device.ReasonCaptureFailed)}},
 	},
