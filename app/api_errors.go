@@ -21,6 +21,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.ItemAlreadyResolved: http.StatusConflict,
 	errcode.ItemClosedByUser:    http.StatusConflict,
 	errcode.ItemClaimed:         http.StatusConflict,
+	errcode.ItemNotClaimed:      http.StatusConflict,
 	errcode.NoDraftFeedback:     http.StatusConflict,
 	errcode.ScreenNotFound:      http.StatusNotFound,
 	errcode.BatchNotFound:       http.StatusNotFound,

@@ -26,6 +26,7 @@ const (
 	CodeItemAlreadyResolved = errcode.ItemAlreadyResolved
 	CodeItemClosedByUser    = errcode.ItemClosedByUser
 	CodeItemClaimed         = errcode.ItemClaimed
+	CodeItemNotClaimed      = errcode.ItemNotClaimed
 	CodeTooLarge            = errcode.TooLarge
 	CodeNoDraftFeedback     = errcode.NoDraftFeedback
 	CodeScreenNotFound      = errcode.ScreenNotFound
@@ -48,6 +49,7 @@ var (
 	ErrItemAlreadyResolved = &Error{Code: CodeItemAlreadyResolved}
 	ErrItemClosedByUser    = &Error{Code: CodeItemClosedByUser}
 	ErrItemClaimed         = &Error{Code: CodeItemClaimed}
+	ErrItemNotClaimed      = &Error{Code: CodeItemNotClaimed}
 	ErrTooLarge            = &Error{Code: CodeTooLarge}
 	ErrNoDraftFeedback     = &Error{Code: CodeNoDraftFeedback}
 	ErrScreenNotFound      = &Error{Code: CodeScreenNotFound}
