@@ -27,6 +27,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.BatchNotFound:       http.StatusNotFound,
 	errcode.InvalidInput:        http.StatusUnprocessableEntity,
 	errcode.InvalidJSON:         http.StatusBadRequest,
+	errcode.InvalidQuery:        http.StatusBadRequest,
 	errcode.StalePreview:        http.StatusPreconditionFailed,
 	errcode.FingerprintMismatch: http.StatusConflict,
 	errcode.StorageFull:         http.StatusInsufficientStorage,

@@ -104,7 +104,7 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, id := range req.ItemIDs {
 		if !known[id] {
-			writeError(w, errcode.New(errcode.ItemNotFound, "no item %.80s in session %s", id, sessionID))
+			writeError(w, errcode.New(errcode.ItemNotFound, "no item %s in session %s", errcode.Quote(id), errcode.Quote(sessionID)))
 			return
 		}
 	}
@@ -151,7 +151,7 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.md"`)
 		_, _ = w.Write([]byte(md))
 	default:
-		writeError(w, invalidInput("format must be json or markdown, not %q", format))
+		writeError(w, invalidInput("format must be json or markdown, not %s", errcode.Quote(format)))
 	}
 }
 

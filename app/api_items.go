@@ -84,8 +84,8 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !saved {
-			writeError(w, errcode.New(errcode.PreviewNotFound, "the frozen screen %.80s is gone (FixThis restarted or it expired); "+
-				"recapture the screen and annotate again", req.PreviewID))
+			writeError(w, errcode.New(errcode.PreviewNotFound, "the frozen screen %s is gone (FixThis restarted or it expired); "+
+				"recapture the screen and annotate again", errcode.Quote(req.PreviewID)))
 			return
 		}
 	}
@@ -181,7 +181,7 @@ func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", r.PathValue("id"), sess.SessionID))
+	writeError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", errcode.Quote(r.PathValue("id")), sess.SessionID))
 }
 
 type verdictRequest struct {

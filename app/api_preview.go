@@ -21,7 +21,7 @@ func (a *App) getPreviewImage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("previewId")
 	data, contentType, ok := a.device.Image(id)
 	if !ok {
-		writeError(w, errcode.New(errcode.PreviewNotFound, "preview %s is gone; live frames are kept briefly", id))
+		writeError(w, errcode.New(errcode.PreviewNotFound, "preview %s is gone; live frames are kept briefly", errcode.Quote(id)))
 		return
 	}
 	w.Header().Set("Content-Type", contentType)

@@ -109,7 +109,7 @@ func (a *App) getScreenImage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", r.PathValue("screenId"), sess.SessionID))
+	writeError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", errcode.Quote(r.PathValue("screenId")), sess.SessionID))
 }
 
 func (a *App) serveArtifact(w http.ResponseWriter, r *http.Request, key, contentType string) {

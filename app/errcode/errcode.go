@@ -32,6 +32,7 @@ const (
 	BatchNotFound       Code = "batch_not_found"
 	InvalidInput        Code = "invalid_input"
 	InvalidJSON         Code = "invalid_json"
+	InvalidQuery        Code = "invalid_query" // a query parameter that does not parse
 	StalePreview        Code = "stale_preview"
 	FingerprintMismatch Code = "screen_fingerprint_mismatch"
 	StorageFull         Code = "storage_full"
@@ -84,6 +85,7 @@ var prefixes = map[Code]string{
 	BatchNotFound:       "BATCH_NOT_FOUND",
 	InvalidInput:        "INVALID_INPUT",
 	InvalidJSON:         "INVALID_INPUT",
+	InvalidQuery:        "INVALID_INPUT",
 	StalePreview:        "STALE_PREVIEW",
 	FingerprintMismatch: "SCREEN_FINGERPRINT_MISMATCH",
 	StorageFull:         "STORAGE_FULL",

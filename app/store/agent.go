@@ -84,7 +84,7 @@ func (s *Store) ReadItem(ctx context.Context, sessionID, itemID string) (*ItemDe
 		if sessionID == "" {
 			err := t.QueryRowContext(ctx, `SELECT session_id FROM items WHERE id = ?`, itemID).Scan(&sessionID)
 			if errors.Is(err, sql.ErrNoRows) {
-				return errorf(CodeItemNotFound, "no item %s", itemID)
+				return errorf(CodeItemNotFound, "no item %s", echo(itemID))
 			}
 			if err != nil {
 				return err
@@ -174,7 +174,7 @@ func deletedByUser(ctx context.Context, t *tx, sessionID, itemID string, notFoun
 		return err
 	}
 	if n > 0 {
-		return errorf(CodeItemClosedByUser, "the developer deleted item %s; stop working on it", itemID)
+		return errorf(CodeItemClosedByUser, "the developer deleted item %s; stop working on it", echo(itemID))
 	}
 	return notFound
 }
@@ -247,7 +247,7 @@ func (t *tx) updateHeld(ctx context.Context, agent, itemID, set string, args ...
 	if n, err := res.RowsAffected(); err != nil {
 		return err
 	} else if n != 1 {
-		return errorf(CodeItemNotClaimed, "item %s is no longer claimed by this connection; claim it again", itemID)
+		return errorf(CodeItemNotClaimed, "item %s is no longer claimed by this connection; claim it again", echo(itemID))
 	}
 	return nil
 }

@@ -113,18 +113,18 @@ func normalizeBatch(in *SaveBatchInput) error {
 			return err
 		}
 		if seen[it.DraftItemID] {
-			return invalid("draftItemId %s appears twice in the batch", it.DraftItemID)
+			return invalid("draftItemId %s appears twice in the batch", echo(it.DraftItemID))
 		}
 		seen[it.DraftItemID] = true
 		var err error
 		if it.Comment, err = cleanComment(it.Comment); err != nil {
-			return fmt.Errorf("item %s: %w", it.DraftItemID, err)
+			return fmt.Errorf("item %s: %w", echo(it.DraftItemID), err)
 		}
 		if it.Severity, err = cleanSeverity(it.Severity); err != nil {
-			return fmt.Errorf("item %s: %w", it.DraftItemID, err)
+			return fmt.Errorf("item %s: %w", echo(it.DraftItemID), err)
 		}
 		if err := validateTarget(&it.Target); err != nil {
-			return fmt.Errorf("item %s: %w", it.DraftItemID, err)
+			return fmt.Errorf("item %s: %w", echo(it.DraftItemID), err)
 		}
 	}
 	if in.Screen.Width < 0 || in.Screen.Height < 0 {
@@ -211,7 +211,7 @@ func (s *Store) storeBatchArtifacts(ctx context.Context, in *SaveBatchInput, p *
 				return err
 			}
 			if _, err := os.Stat(path); err != nil {
-				return errorf(CodeScreenNotFound, "screen image %s is not stored", in.Screen.ImageArtifact)
+				return errorf(CodeScreenNotFound, "screen image %s is not stored", echo(in.Screen.ImageArtifact))
 			}
 			p.imageKey = in.Screen.ImageArtifact
 		}

@@ -3,7 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
+	"fixthis/app/errcode"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,19 +19,11 @@ const (
 	maxTargetBytes = 256 << 10
 	// maxSnapshotField bounds each text field of a node snapshot.
 	maxSnapshotField = 4000
-	// maxEcho bounds how much of a refused value an error message repeats.
-	maxEcho = 40
 )
 
-// echo quotes a refused value for an error message, cut short so an error
-// never repeats megabytes of input back.
-func echo(v string) string {
-	if utf8.RuneCountInString(v) <= maxEcho {
-		return strconv.Quote(v)
-	}
-	r := []rune(v)
-	return strconv.Quote(string(r[:maxEcho])) + "…"
-}
+// echo quotes a refused value for an error message (errcode.Quote), cut
+// short so an error never repeats megabytes of input back.
+func echo(v string) string { return errcode.Quote(v) }
 
 // controlChar reports the first control character in s (multiline text may
 // hold newlines and tabs), or -1.
