@@ -107,11 +107,9 @@ func (a *App) postItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		SessionID string `json:"sessionId"`
 	}
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
 	}
 	rec, err := a.collectItem(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual)
 	if err != nil {

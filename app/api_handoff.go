@@ -72,11 +72,9 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 // markCopied the items record lastHandedOffAt (it never implies delivery: sent).
 func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	var req handoffRequest
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
 	}
 	sessionID := r.PathValue("id")
 	sess, err := a.store.GetSession(r.Context(), sessionID)

@@ -72,11 +72,9 @@ type freezeRequest struct {
 // tree is the slow part on phones, so both start at once) and pauses the live loop.
 func (a *App) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
 	var req freezeRequest
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
 	}
 	dev, err := a.device.Registry.Lookup(req.Serial)
 	if err != nil {

@@ -109,8 +109,9 @@ func TestErrorsQuoteABoundedPrefix(t *testing.T) {
 	}
 }
 
-// raw sends body as it is (nil: none) and returns the status and body.
-func (e *testEnv) raw(method, path string, body []byte) (int, []byte) {
+// raw sends body as it is (nil: none) with the header pairs given, and
+// returns the status and body.
+func (e *testEnv) raw(method, path string, body []byte, header ...string) (int, []byte) {
 	e.t.Helper()
 	var rd io.Reader
 	if body != nil {
@@ -124,6 +125,9 @@ func (e *testEnv) raw(method, path string, body []byte) (int, []byte) {
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

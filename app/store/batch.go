@@ -118,17 +118,24 @@ func normalizeBatch(in *SaveBatchInput) error {
 		seen[it.DraftItemID] = true
 		var err error
 		if it.Comment, err = cleanComment(it.Comment); err != nil {
-			return fmt.Errorf("item %s: %w", echo(it.DraftItemID), err)
+			return inItem(it.DraftItemID, err)
 		}
 		if it.Severity, err = cleanSeverity(it.Severity); err != nil {
-			return fmt.Errorf("item %s: %w", echo(it.DraftItemID), err)
+			return inItem(it.DraftItemID, err)
 		}
 		if err := validateTarget(&it.Target); err != nil {
-			return fmt.Errorf("item %s: %w", echo(it.DraftItemID), err)
+			return inItem(it.DraftItemID, err)
 		}
 	}
 	if in.Screen.Width < 0 || in.Screen.Height < 0 {
 		return invalid("screen size must not be negative")
+	}
+	if in.Screen.Width > 0 && in.Screen.Height > 0 {
+		for _, it := range in.Items {
+			if err := boundsOnScreen(it.Target.Bounds, in.Screen.Width, in.Screen.Height); err != nil {
+				return inItem(it.DraftItemID, err)
+			}
+		}
 	}
 	if len(in.Screen.NodesJSON) > 0 && !json.Valid(in.Screen.NodesJSON) {
 		return invalid("screen nodes are not valid JSON")
@@ -153,6 +160,11 @@ func (s *Store) planBatch(ctx context.Context, in SaveBatchInput) (*batchPlan, e
 		p.existing, p.screenID, err = findBatchRows(ctx, t, in)
 		return err
 	})
+	if err == nil && p.screenID == "" && len(p.existing) < len(in.Items) && (in.Screen.Width <= 0 || in.Screen.Height <= 0) {
+		// Items are written on a screen: without a frozen frame there is no
+		// image, no crop and no size to check their bounds against.
+		return nil, invalid("the batch has no screen to save its items on; freeze the screen and annotate it")
+	}
 	return p, err
 }
 

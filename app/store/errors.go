@@ -150,3 +150,13 @@ func isReadOnly(err error) bool {
 	c := sqliteCode(err)
 	return c == sqlite3.SQLITE_READONLY || c == sqlite3.SQLITE_CANTOPEN
 }
+
+// inItem names the draft item an error is about, keeping the error's code
+// and its prefix first ("INVALID_INPUT: item \"d1\": …").
+func inItem(draftItemID string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return &Error{Code: e.Code, Msg: "item " + echo(draftItemID) + ": " + e.Msg, Err: e.Err}
+	}
+	return fmt.Errorf("item %s: %w", echo(draftItemID), err)
+}

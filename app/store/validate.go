@@ -180,3 +180,15 @@ func checkBounds(b *Bounds) error {
 	}
 	return nil
 }
+
+// boundsOnScreen refuses target bounds that leave a w×h screen (b may be
+// nil: a screen target has none).
+func boundsOnScreen(b *Bounds, w, h int) error {
+	if b == nil {
+		return nil
+	}
+	if b.Right > w || b.Bottom > h {
+		return invalid("target bounds (%d,%d)-(%d,%d) leave the %d×%d screen", b.Left, b.Top, b.Right, b.Bottom, w, h)
+	}
+	return nil
+}
