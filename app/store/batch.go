@@ -269,6 +269,20 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		if screenID != plan.screenID && screenID == "" {
 			return errPlanChanged // the screen we meant to reuse is gone
 		}
+		if screenID != "" && (in.Screen.Width <= 0 || in.Screen.Height <= 0) {
+			// A retry without its frame: check the new items against the saved screen.
+			var w, h int
+			if err := t.QueryRowContext(ctx, `SELECT width, height FROM screens WHERE id = ?`, screenID).Scan(&w, &h); err != nil {
+				return fmt.Errorf("read screen size: %w", err)
+			}
+			for _, bi := range in.Items {
+				if _, ok := existing[bi.DraftItemID]; !ok && w > 0 && h > 0 {
+					if err := boundsOnScreen(bi.Target.Bounds, w, h); err != nil {
+						return inItem(bi.DraftItemID, err)
+					}
+				}
+			}
+		}
 		if screenID == "" {
 			screenID = newID()
 			display, err := json.Marshal(in.Screen.Display)
