@@ -33,7 +33,7 @@ func TestDecodeBody(t *testing.T) {
 		{"not JSON", `{"sessionId":}`, false, "request body is not valid JSON"},
 	}
 	for _, c := range cases {
-		var req batchRequest
+		var req BatchRequest
 		err := decodeBody([]byte(c.body), &req)
 		if c.ok != (err == nil) {
 			t.Errorf("%s: %v, want ok=%v", c.name, err, c.ok)
@@ -58,7 +58,7 @@ func FuzzDecodeBody(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var req batchRequest
+		var req BatchRequest
 		if err := decodeBody(body, &req); err != nil {
 			if errcode.Of(err) != errcode.InvalidJSON {
 				t.Fatalf("refused with %s: %v", errcode.Of(err), err)

@@ -83,6 +83,9 @@ func TestErrorsQuoteABoundedPrefix(t *testing.T) {
 		{"capture image", "GET", "/api/captures/%s/image", nil},
 		{"app run module", "POST", "/api/app/run", map[string]any{"module": big}},
 		{"app run variant", "POST", "/api/app/run", map[string]any{"variant": big}},
+		{"voice start session", "POST", "/api/voice/sessions", map[string]any{"sessionId": big}},
+		{"voice session id", "PUT", "/api/voice/sessions/%s", map[string]any{"muted": true}},
+		{"voice anchors", "POST", "/api/voice/sessions/%s/anchors", map[string]any{"kind": big}},
 		{"unknown route", "GET", "/api/%s", nil},
 	}
 	huge := strings.Repeat("A", 10<<20)
