@@ -79,11 +79,9 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 // markCopied the items record lastHandedOffAt (it never implies delivery: sent).
 func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	var req HandoffPreviewRequest
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
 	}
 	sessionID := r.PathValue("id")
 	sess, err := a.store.GetSession(r.Context(), sessionID)
@@ -107,7 +105,7 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, id := range req.ItemIDs {
 		if !known[id] {
-			writeError(w, errcode.New(errcode.ItemNotFound, "no item %.80s in session %s", id, sessionID))
+			writeError(w, errcode.New(errcode.ItemNotFound, "no item %s in session %s", errcode.Quote(id), errcode.Quote(sessionID)))
 			return
 		}
 	}
@@ -154,7 +152,7 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.md"`)
 		_, _ = w.Write([]byte(md))
 	default:
-		writeError(w, invalidInput("format must be json or markdown, not %q", format))
+		writeError(w, invalidInput("format must be json or markdown, not %s", errcode.Quote(format)))
 	}
 }
 

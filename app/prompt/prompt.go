@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"fixthis/app/errcode"
 	"fixthis/app/handoff"
 	"fixthis/app/source"
 	"fixthis/app/store"
@@ -131,7 +132,7 @@ func (b *Builder) Item(ctx context.Context, sessionID, itemID string) (handoff.I
 		idx, _ := b.index()
 		return b.item(ctx, it, sc, idx), nil
 	}
-	return handoff.Item{}, &store.Error{Code: store.CodeItemNotFound, Msg: "no item " + itemID + " in session " + sessionID}
+	return handoff.Item{}, errcode.New(errcode.ItemNotFound, "no item %s in session %s", errcode.Quote(itemID), errcode.Quote(sessionID))
 }
 
 // displayName is the screen's short activity name ("MainActivity"), what a developer

@@ -142,7 +142,11 @@ func TestReopenedFixCarriesVerification(t *testing.T) {
 	}
 	item := sess.Items[0].ItemID
 	v := &store.Verification{CaptureID: c.CaptureID, Summary: "the item's region changed 40%"}
-	if _, err := st.Resolve(ctx, store.ResolveInput{SessionID: id, ItemID: item, Status: store.StatusResolved, Summary: "warmer", Verification: v}); err != nil {
+	agent := store.WithAgent(ctx, "agent-1")
+	if _, err := st.Claim(agent, id, item, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Resolve(agent, store.ResolveInput{SessionID: id, ItemID: item, Status: store.StatusResolved, Summary: "warmer", Verification: v}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Reopen(ctx, id, item, "Still says Welcome back"); err != nil {
