@@ -4,6 +4,7 @@ import type { Api } from './api';
 import { recordError } from './diagnostics';
 import { announceRun, loadApp } from './actions/app';
 import { onAgentPhoneEvent } from './actions/agentPhone';
+import { onVoiceEvent } from './actions/voice';
 import { applyAppEvent } from './appEvents';
 import { applyEvent, applyPreview, sortSessions, summaryOf } from './events';
 import { appInfo } from './state/appinfo.svelte';
@@ -66,6 +67,7 @@ export class Sync {
         d.eventsReceived++;
         d.eventsByType[type] = (d.eventsByType[type] ?? 0) + 1;
         if (id) d.lastEventId = id;
+        if (onVoiceEvent(type, data)) return;
         if (type.startsWith('app-')) {
           if (applyAppEvent(appInfo, type, data) && type === 'app-run-finished') announceRun(data as AppRunFinished);
           return;
