@@ -21,6 +21,8 @@ const DesktopAvailable = true
 // path serves `wails dev`, the production window and the browser.
 func (a *App) RunDesktop(ctx context.Context) error {
 	api := a.APIHandler()
+	// Before the window exists: the microphone for the console, nothing else.
+	installMediaPolicy(a.log)
 	mcpCtx, stopMCP := context.WithCancel(ctx)
 	defer stopMCP()
 	go func() {
