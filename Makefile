@@ -24,11 +24,13 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.
 
 # System packages: building the window (GTK + WebKitGTK 4.1), the adb server, and the
 # test tools (a virtual display, Chromium for the browser tests, ImageMagick for the
-# screenshot checks, ffmpeg to decode the live video stream).
+# screenshot checks, ffmpeg to decode the live video stream; for the voice tests
+# espeak-ng and sox make the speech, PulseAudio is the window's private microphone
+# and xdotool presses Talk in the window).
 BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 # gstreamer1.0-libav lets the window's WebKitGTK decode the H.264 live preview.
 RUN_PKGS   := adb gstreamer1.0-libav
-TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg
+TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg espeak-ng sox pulseaudio pulseaudio-utils xdotool
 # Release packaging (make dist): dpkg-shlibdeps and lintian, the launcher-entry
 # validator, NSIS for the Windows installer, `file` and 7-Zip (reads the installer)
 # for the package checks.
