@@ -33,8 +33,19 @@ const (
 	AppRunProgress Type = "app-run-progress"
 	// AppRunFinished carries appwatch.RunFinished when it ends.
 	AppRunFinished Type = "app-run-finished"
+	// VoiceState carries voice.Session on every change of a voice session, failures included.
+	VoiceState Type = "voice-state"
+	// VoiceTranscript carries voice.Transcript: a partial or final line of either speaker.
+	VoiceTranscript Type = "voice-transcript"
+	// VoiceSpeech carries voice.Speech when the user starts or stops speaking.
+	VoiceSpeech Type = "voice-speech"
+	// VoiceAudio carries voice.Audio: the interviewer's spoken reply, while spoken replies are on.
+	VoiceAudio Type = "voice-audio"
+	// VoiceError carries voice.ErrorEvent: an error from the interviewer's server; the session survives.
+	VoiceError Type = "voice-error"
 )
 
 // All lists every event type, for the generated console types and the docs.
 var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated,
-	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished}
+	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished,
+	VoiceState, VoiceTranscript, VoiceSpeech, VoiceAudio, VoiceError}

@@ -14,6 +14,7 @@ import (
 	"fixthis/app/evidence"
 	"fixthis/app/source"
 	"fixthis/app/store"
+	"fixthis/app/voice"
 	"fixthis/capture"
 )
 
@@ -69,6 +70,13 @@ var Console = Contract{
 		typeOf[agentdevice.ControlState](),
 		typeOf[app.EvidenceDoc](),
 		typeOf[store.EvidenceRecord](),
+		typeOf[voice.Status](),
+		typeOf[voice.Session](),
+		typeOf[voice.Transcript](),
+		typeOf[voice.Speech](),
+		typeOf[voice.Audio](),
+		typeOf[voice.ErrorEvent](),
+		typeOf[app.VoiceAnchor](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():           "Device",
@@ -96,6 +104,15 @@ var Console = Contract{
 		typeOf[apprun.Result]():         "AppRunResult",
 		typeOf[apprun.Progress]():       "AppProgress",
 		typeOf[apprun.Stage]():          "AppRunStage",
+		typeOf[voice.Status]():          "VoiceStatus",
+		typeOf[voice.Session]():         "VoiceSession",
+		typeOf[voice.Transcript]():      "VoiceTranscript",
+		typeOf[voice.Speech]():          "VoiceSpeech",
+		typeOf[voice.Audio]():           "VoiceAudio",
+		typeOf[voice.ErrorEvent]():      "VoiceError",
+		typeOf[voice.State]():           "VoiceState",
+		typeOf[voice.Role]():            "VoiceRole",
+		typeOf[voice.KeySource]():       "VoiceKeySource",
 	},
 	Enums: []Enum{
 		{typeOf[events.Type](), strs(events.All)},
@@ -108,6 +125,9 @@ var Console = Contract{
 			string(evidence.StatusFailed), string(evidence.StatusUnsupported), string(evidence.StatusSkipped)}},
 		{typeOf[evidence.Reason](), strs(evidence.Reasons)},
 		{typeOf[apprun.Stage](), strs(apprun.Stages)},
+		{typeOf[voice.State](), strs(voice.States)},
+		{typeOf[voice.Role](), []string{string(voice.RoleRiffer), string(voice.RoleInterviewer)}},
+		{typeOf[voice.KeySource](), strs(voice.KeySources)},
 		{typeOf[device.BlockReason](), []string{string(device.ReasonScreenOff), string(device.ReasonKeyguard),
 			string(device.ReasonDeviceGone), string(device.ReasonCaptureFailed)}},
 	},

@@ -10,10 +10,10 @@ export type AppRunStage = (typeof AppRunStageValues)[number];
 export const BlockReasonValues = ["screen_off", "keyguard", "device_gone", "capture_failed"] as const;
 export type BlockReason = (typeof BlockReasonValues)[number];
 
-export const ErrorCodeValues = ["adb_unavailable", "app_launch_failed", "app_not_available", "app_not_installed", "app_run_busy", "batch_not_found", "build_failed", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "video_unavailable", "wrong_token"] as const;
+export const ErrorCodeValues = ["adb_unavailable", "app_launch_failed", "app_not_available", "app_not_installed", "app_run_busy", "batch_not_found", "build_failed", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "video_unavailable", "voice_brief_refused", "voice_busy", "voice_key_refused", "voice_keychain", "voice_no_key", "voice_reconnecting", "voice_session_not_found", "voice_upstream", "wrong_token"] as const;
 export type ErrorCode = (typeof ErrorCodeValues)[number];
 
-export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control", "app-updated", "app-run-progress", "app-run-finished"] as const;
+export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control", "app-updated", "app-run-progress", "app-run-finished", "voice-state", "voice-transcript", "voice-speech", "voice-audio", "voice-error"] as const;
 export type EventType = (typeof EventTypeValues)[number];
 
 export const ModeValues = ["desktop", "serve"] as const;
@@ -21,6 +21,15 @@ export type Mode = (typeof ModeValues)[number];
 
 export const PreviewStateValues = ["live", "frozen", "blocked", "no-device", "stale"] as const;
 export type PreviewState = (typeof PreviewStateValues)[number];
+
+export const VoiceKeySourceValues = ["env", "keychain", ""] as const;
+export type VoiceKeySource = (typeof VoiceKeySourceValues)[number];
+
+export const VoiceRoleValues = ["riffer", "interviewer"] as const;
+export type VoiceRole = (typeof VoiceRoleValues)[number];
+
+export const VoiceStateValues = ["connecting", "listening", "reconnecting", "stopped", "failed"] as const;
+export type VoiceState = (typeof VoiceStateValues)[number];
 
 export interface AgentConfig {
   file: string;
@@ -334,4 +343,56 @@ export interface VideoConfig {
   contentY: number;
   contentWidth: number;
   contentHeight: number;
+}
+
+export interface VoiceAnchor {
+  anchorId: string;
+  nodeUid?: string;
+}
+
+export interface VoiceAudio {
+  voiceSessionId: string;
+  responseId: string;
+  pcm: string;
+}
+
+export interface VoiceError {
+  voiceSessionId: string;
+  code: string;
+  message: string;
+}
+
+export interface VoiceSession {
+  voiceSessionId: string;
+  sessionId: string;
+  serial: string;
+  state: VoiceState;
+  muted: boolean;
+  spokenReplies: boolean;
+  startedAt: string;
+  holder: string;
+  message?: string;
+  errorCode?: string;
+}
+
+export interface VoiceSpeech {
+  voiceSessionId: string;
+  speaking: boolean;
+}
+
+export interface VoiceStatus {
+  keySet: boolean;
+  keySource: VoiceKeySource;
+  keychainAvailable: boolean;
+  model: string;
+  voice: string;
+  active: VoiceSession | null;
+}
+
+export interface VoiceTranscript {
+  voiceSessionId: string;
+  role: VoiceRole;
+  text: string;
+  final: boolean;
+  turnId: string;
 }
