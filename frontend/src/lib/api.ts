@@ -30,7 +30,7 @@ import type {
   Severity,
   Target,
 } from './types';
-import type { VoiceAnchor, VoiceConfig, VoiceSession } from './voice/types';
+import type { AnchorAnswer, VoiceAnchor, VoiceConfig, VoiceSession } from './voice/types';
 
 export class ApiError extends Error {
   constructor(
@@ -306,7 +306,7 @@ export class Api {
   }
   /** Tells the interviewer what the user pointed at (device pixels). */
   voiceAnchor(voiceSessionId: string, anchor: VoiceAnchor) {
-    return this.json<{ anchorId: string }>('POST', `/api/voice/sessions/${encodeURIComponent(voiceSessionId)}/anchors`, anchor);
+    return this.json<AnchorAnswer>('POST', `/api/voice/sessions/${encodeURIComponent(voiceSessionId)}/anchors`, anchor);
   }
   /** One chunk of microphone audio: raw PCM16LE mono 24 kHz, 100-250 ms. */
   async voiceAudio(voiceSessionId: string, pcm: Uint8Array): Promise<void> {

@@ -1,54 +1,9 @@
-// The voice routes' and events' shapes, as the console reads them (docs/api.md, "Voice").
+// The voice routes' and events' shapes: the wire contract's (generated from Go), plus
+// the anchor request the console builds (docs/api.md, "Voice").
+export type { VoiceAudio, VoiceError, VoiceSession, VoiceSpeech, VoiceState, VoiceTranscript } from '../wire.gen';
+export type { VoiceStatus as VoiceConfig, VoiceAnchor as AnchorAnswer } from '../wire.gen';
 
-export type VoiceState = 'connecting' | 'listening' | 'reconnecting' | 'stopped' | 'failed';
-
-export interface VoiceSession {
-  voiceSessionId: string;
-  sessionId: string;
-  serial: string;
-  state: VoiceState;
-  muted: boolean;
-  spokenReplies: boolean;
-  startedAt: string;
-  holder: string;
-  message?: string;
-  errorCode?: string;
-}
-
-export interface VoiceConfig {
-  keySet: boolean;
-  keySource: 'env' | 'keychain' | '';
-  keychainAvailable: boolean;
-  model: string;
-  voice: string;
-  active: VoiceSession | null;
-}
-
-export interface VoiceTranscript {
-  voiceSessionId: string;
-  role: 'riffer' | 'interviewer';
-  text: string;
-  final: boolean;
-  turnId: string;
-}
-
-export interface VoiceSpeech {
-  voiceSessionId: string;
-  speaking: boolean;
-}
-
-export interface VoiceAudio {
-  voiceSessionId: string;
-  responseId: string;
-  pcm: string;
-}
-
-export interface VoiceError {
-  voiceSessionId: string;
-  code: string;
-  message: string;
-}
-
+/** The body of POST /api/voice/sessions/{id}/anchors, in device pixels. */
 export interface VoiceAnchor {
   kind: 'click' | 'area' | 'screen';
   mode: 'select' | 'annotate';
