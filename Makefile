@@ -139,8 +139,9 @@ test-e2e: $(BIN) $(FAKE_BIN)
 test-mcp: $(BIN)
 	cd tests/mcp && FIXTHIS_BIN=$(abspath $(BIN)) npm test
 
-test-desktop: $(BIN)
+test-desktop: $(BIN) $(FAKE_BIN)
 	scripts/desktop-smoke.sh $(BIN)
+	scripts/voice-smoke.sh $(BIN) $(FAKE_BIN)
 
 # macOS and Windows cannot build the window here (macOS needs cgo against Cocoa), but
 # serve mode and every CLI command must compile for them.
