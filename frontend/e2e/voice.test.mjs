@@ -25,7 +25,7 @@ const SCRIPT = {
 // dropped chunk is 100 ms) would not fit.
 const SPAN_TOLERANCE_MS = 60;
 
-async function launchWithMic(wav) {
+async function launchWithMic(wav, { allow = true } = {}) {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -36,7 +36,8 @@ async function launchWithMic(wav) {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
-      '--use-fake-ui-for-media-stream',
+      // Without the fake UI the permission prompt is dismissed, as a user refusing it.
+      ...(allow ? ['--use-fake-ui-for-media-stream'] : []),
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-audio-capture=${wav}%noloop`,
     ],
@@ -175,6 +176,12 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
       { timeout: 10000, what: `the [PAGE] note for the Select-mode click ${a2.anchorId}` },
     );
 
+    // Spoken replies off: the app is told, the session says so.
+    const spokenResp = page.waitForResponse((r) => /\/api\/voice\/sessions\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === 'PUT');
+    await page.locator('#voiceSpokenReplies').uncheck();
+    assert.equal((await (await spokenResp).json()).spokenReplies, false);
+    assert.equal((await api(server, 'GET', '/api/voice')).body.active.spokenReplies, false);
+
     // Mute: nothing leaves until unmuted.
     await page.locator('#voiceMuteButton').click();
     await waitFor(async () => (await page.locator('#micState').getAttribute('data-state')) === 'muted', { what: 'micState muted' });
@@ -195,6 +202,41 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal(posts.length, stoppedAt, 'no audio is posted after Stop talking');
     assert.equal(await page.locator('#voiceTranscript [data-role="riffer"]').count(), 1, 'the transcript stays for reading');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
+describe('talk with the microphone refused', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
+  let dir;
+  let fake;
+  let server;
+  let browser;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fixthis-voice-denied-'));
+    fake = await startFake(dir, SCRIPT, KEY);
+    server = await serverWith({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.url });
+    browser = await launchWithMic(speechWav(dir, 'hello').wav, { allow: false });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    await fake?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows denied, says how to allow it and starts no session', async () => {
+    const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900 });
+    await waitLive(page, server);
+    await page.keyboard.press('t');
+    await waitFor(async () => (await page.locator('#micState').getAttribute('data-state')) === 'denied', { timeout: 15000, what: 'micState denied' });
+    assert.equal(await page.locator('#voiceNotice').getAttribute('data-kind'), 'mic');
+    assert.match(await page.locator('#voiceNotice').innerText(), /address bar.*Allow/);
+    assert.equal((await api(server, 'GET', '/api/voice')).body.active, null, 'no voice session was started');
+    assert.equal((await fake.received()).connects ?? 0, 0, 'nothing reached the Realtime server');
+    assert.equal((await page.locator('#voiceToggleButton').innerText()).replace(/\s*T$/, '').trim(), 'Talk');
     assert.deepEqual(errors, []);
     await context.close();
   });
