@@ -141,6 +141,7 @@ test-mcp: $(BIN)
 
 test-desktop: $(BIN) $(FAKE_BIN)
 	scripts/desktop-smoke.sh $(BIN)
+	scripts/desktop-window-place.sh $(BIN)
 	scripts/voice-smoke.sh $(BIN) $(FAKE_BIN)
 
 # macOS and Windows cannot build the window here (macOS needs cgo against Cocoa), but

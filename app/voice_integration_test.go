@@ -7,9 +7,11 @@ import (
 	"image"
 	"image/jpeg"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,6 +36,25 @@ type voiceEnv struct {
 	*testEnv
 	fake *realtimefake.Server
 	keys *memKeychain
+	logs *syncBuffer // everything the app logged
+}
+
+// syncBuffer is a log sink safe for the app's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 const fakeKey = "sk-fixthis-test-0123456789"
@@ -45,11 +66,13 @@ func newVoiceEnv(t *testing.T, script realtimefake.Script) *voiceEnv {
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
 	keys := &memKeychain{}
+	logs := &syncBuffer{}
 	e := newTestEnv(t, func(o *Options) {
+		o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		o.Voice = voice.Config{BaseURL: srv.URL + "/v1", Model: voice.DefaultModel, Voice: voice.DefaultVoice}
 		o.VoiceKeys = voice.Keys{Getenv: func(string) string { return "" }, Keychain: keys}
 	})
-	return &voiceEnv{testEnv: e, fake: fake, keys: keys}
+	return &voiceEnv{testEnv: e, fake: fake, keys: keys, logs: logs}
 }
 
 func (e *voiceEnv) newSession() string {
@@ -123,6 +146,14 @@ func TestVoiceKeyAndStartErrors(t *testing.T) {
 	}
 	if r := e.do("DELETE", "/api/voice/key", nil, nil); r.Status != 204 || e.keys.key != "" {
 		t.Fatalf("delete the key: %d", r.Status)
+	}
+	if strings.Contains(e.logs.String(), "sk-") {
+		t.Fatalf("a key reached the log:\n%s", e.logs.String())
+	}
+	// The fake logs what it received: the refused key is nowhere in it either.
+	got, _ := json.Marshal(e.fake.ReceivedEvents())
+	if strings.Contains(string(got), "sk-wrong") {
+		t.Fatal("the key travelled in an event")
 	}
 }
 

@@ -234,6 +234,8 @@ func (iv *Interviewer) Update(muted, spoken *bool) Session {
 	if note != "" {
 		iv.sendItem(systemItem(note))
 	}
-	iv.sink.State(doc)
+	if note != "" || spokenChanged {
+		iv.sink.State(doc)
+	}
 	return doc
 }

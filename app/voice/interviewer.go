@@ -238,9 +238,9 @@ func (iv *Interviewer) run(ws *websocket.Conn) {
 				iv.setState(StateStopped, "", iv.Doc().Message)
 				return
 			case <-idle.C:
-				if iv.idleFor() > idleTimeout {
+				if limit, idle := iv.idleFor(); idle > limit {
 					iv.mu.Lock()
-					iv.doc.Message = "Talk stopped: the console stopped sending for " + idleTimeout.String() + "."
+					iv.doc.Message = "Talk stopped: the console sent nothing for " + limit.String() + "."
 					iv.mu.Unlock()
 					iv.cancel()
 				}
@@ -269,13 +269,23 @@ func (iv *Interviewer) run(ws *websocket.Conn) {
 	}
 }
 
-// idleTimeout ends a session whose console went away without stopping it.
-const idleTimeout = 90 * time.Second
+// An unmuted console sends audio all the time, a muted one nothing: a session whose
+// console sent nothing for this long was left behind (a closed tab) and ends, so the
+// project is free for the next console.
+const (
+	idleTimeout      = 90 * time.Second
+	idleMutedTimeout = 10 * time.Minute
+)
 
-func (iv *Interviewer) idleFor() time.Duration {
+// idleFor returns the idle limit that applies and how long the console was quiet.
+func (iv *Interviewer) idleFor() (limit, idle time.Duration) {
 	iv.mu.Lock()
 	defer iv.mu.Unlock()
-	return time.Since(iv.touched)
+	limit = idleTimeout
+	if iv.doc.Muted {
+		limit = idleMutedTimeout
+	}
+	return limit, time.Since(iv.touched)
 }
 
 // Touch notes a request from the console holding the session.
@@ -362,10 +372,10 @@ func (iv *Interviewer) Stop() {
 // Done is closed when the session has ended.
 func (iv *Interviewer) Done() <-chan struct{} { return iv.done }
 
+// closeSocket says goodbye and closes. WriteControl may run beside a blocked writer,
+// so a stuck audio write cannot hold Stop past closeTimeout.
 func (iv *Interviewer) closeSocket(ws *websocket.Conn) {
-	iv.wmu.Lock()
 	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(closeTimeout))
-	iv.wmu.Unlock()
 	_ = ws.Close()
 }
 
