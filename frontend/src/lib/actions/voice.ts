@@ -23,8 +23,12 @@ const MAX_REQUEST_BYTES = 12000;
 /** Two seconds of audio wait while the app is slow; older audio is dropped. */
 const MAX_BACKLOG_BYTES = 96000;
 
+/** A muted console sends no audio; an empty PUT this often tells the app it is still there. */
+const KEEPALIVE_MS = 30000;
+
 let capture: Capture | null = null;
 let sender: AudioSender | null = null;
+let keepalive: ReturnType<typeof setInterval> | null = null;
 const player = new ReplyPlayer();
 
 /** The sender's counters (chunk sizes, intervals), for the console's debug hook. */
@@ -53,6 +57,8 @@ export function toggleTalk(): Promise<void> {
 }
 
 function closeAudio(): void {
+  if (keepalive) clearInterval(keepalive);
+  keepalive = null;
   capture?.stop();
   capture = null;
   sender?.close();
@@ -119,6 +125,11 @@ export async function startTalk(): Promise<void> {
     });
     voice.begin(s);
     voice.mic = 'granted';
+    // The app ends a session whose console went quiet (a closed tab); a muted one is
+    // quiet on purpose.
+    keepalive = setInterval(() => {
+      if (voice.session?.voiceSessionId === id && voice.muted) transport.api.updateVoice(id, {}).catch(() => {});
+    }, KEEPALIVE_MS);
   } finally {
     voice.starting = false;
   }
@@ -127,8 +138,9 @@ export async function startTalk(): Promise<void> {
 /** What a refused POST /api/voice/sessions tells the user. */
 export function startRefusal(err: unknown): { kind: 'no-key' | 'busy' | 'error'; message: string } {
   if (err instanceof ApiError) {
-    if (err.code.startsWith('VOICE_NO_KEY') || err.status === 412) return { kind: 'no-key', message: `${err.message} ${NO_KEY_HELP}`.trim() };
-    if (err.code.startsWith('VOICE_BUSY') || err.status === 409) return { kind: 'busy', message: err.message || 'Another console is already talking on this project.' };
+    const code = err.code.toLowerCase();
+    if (code === 'voice_no_key' || err.status === 412) return { kind: 'no-key', message: `${err.message} ${NO_KEY_HELP}`.trim() };
+    if (code === 'voice_busy' || err.status === 409) return { kind: 'busy', message: err.message || 'Another console is already talking on this project.' };
     if (err.status === 0) return { kind: 'error', message: 'Talk did not start: the FixThis app is not reachable.' };
     return { kind: 'error', message: `Talk did not start: ${err.message}` };
   }
