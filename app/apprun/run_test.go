@@ -44,7 +44,7 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rig{srv: srv, phone: phone, dev: apprun.ADBDevice(client, phone.Serial()), dir: dir, proj: proj, serial: phone.Serial()}
+	return &rig{srv: srv, phone: phone, dev: client.Device(phone.Serial()), dir: dir, proj: proj, serial: phone.Serial()}
 }
 
 // progressLog collects what a run reported.

@@ -36,6 +36,14 @@ func (s *sidekicks) notePackage(serial, pkg string) {
 	s.mu.Unlock()
 }
 
+// known says whether serial's foreground app has a sidekick connection open now.
+func (s *sidekicks) known(serial string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pkg := s.lastPkg[serial]
+	return pkg != "" && s.clients[serial+"|"+pkg] != nil
+}
+
 // forDevice returns the sidekick of the foreground app on serial, or nil when the app
 // carries none (then uiautomator is used). When it had to read the screen state to
 // learn the package, it returns that state too, so the capture need not read it again.
@@ -46,7 +54,7 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) (*capture.Side
 	var read *capture.ScreenState
 	if pkg == "" {
 		// No state check has run yet (nobody watched the live preview): ask once.
-		if st, err := capture.ReadScreenState(ctx, On(s.client, serial)); err == nil {
+		if st, err := capture.ReadScreenState(ctx, s.client.Device(serial)); err == nil {
 			pkg, read = st.Package, &st
 			s.notePackage(serial, pkg)
 		}
@@ -80,7 +88,7 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) (*capture.Side
 func openSidekick(ctx context.Context, client *adb.Client, serial, pkg string) (*capture.SidekickClient, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	sess, err := capture.ReadSidekickSession(ctx, On(client, serial), pkg)
+	sess, err := capture.ReadSidekickSession(ctx, client.Device(serial), pkg)
 	if err != nil {
 		return nil, err
 	}
