@@ -126,9 +126,11 @@ test: deps-test deps-node $(BIN) $(FAKE_BIN)
 # One package at a time: several packages start, kill and restart private adb servers
 # and measure latencies; on two cores, running them side by side only adds noise.
 # FIXTHIS_REQUIRE_FFMPEG turns a missing ffmpeg into a failure instead of a skip.
+# The fake Realtime server's shapes are checked against openai-go in its own module.
 test-go:
 	go vet ./...
 	FIXTHIS_REQUIRE_FFMPEG=1 go test -count=1 -p 1 ./...
+	cd internal/realtimefake/openaicheck && go vet . && go test -count=1 .
 
 test-frontend:
 	cd frontend && npm run check && npm test && npm run bundle-size

@@ -53,7 +53,7 @@ type Anchor struct {
 const refreshWindow = time.Second
 
 // keptAnchors bounds the anchors kept in memory.
-const keptAnchors = 500
+const keptAnchors = 200
 
 // anchorBook mints anchor ids for one voice session and keeps its anchors.
 type anchorBook struct {
