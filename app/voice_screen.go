@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/voice"
 	"fixthis/capture"
@@ -211,7 +210,7 @@ func (s voiceScreen) Look(ctx context.Context, serial string) (voice.Frame, erro
 		}
 	}
 	start := time.Now()
-	img, err := capture.CaptureFrame(ctx, device.On(a.adb, serial), "")
+	img, err := capture.CaptureFrame(ctx, a.adb.Device(serial), "")
 	if err == nil {
 		return encodeLook(img, activity, start, true)
 	}
