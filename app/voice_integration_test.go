@@ -268,6 +268,7 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	if !ok {
 		t.Fatal("nothing under the card's centre")
 	}
+	waitFor(t, 10*time.Second, "the kept tree after resume", func() bool { return e.app.currentTree(e.sim.Serial()) != nil })
 	var a3 VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "select", "x": x, "y": y}, &a3)
@@ -315,6 +316,13 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	if a.NodeUID == "" || a.NodeUID != want.Node.UID {
 		t.Fatalf("select click resolved to %+v, want %s", a, want.Node.UID)
 	}
+	// The tap opens the trail: the old tree stops counting at the first changed
+	// frame, and a new one is kept once the new screen stands still.
+	e.mustJSON("POST", "/api/preview/tap", map[string]int{"x": x, "y": y}, nil)
+	waitFor(t, 10*time.Second, "the tree of the new screen", func() bool {
+		now := e.app.currentTree(e.sim.Serial())
+		return now != nil && now != snap && now.Fingerprint.String() != snap.Fingerprint.String()
+	})
 }
 
 // look_at_screen's frame is a new grab of the phone, at most 1,280 px wide.

@@ -19,37 +19,37 @@ import (
 
 // voiceTrees keeps a UI tree for the screen a voice session's phone shows, so a
 // Select-mode click resolves to a node without a capture on the click's path. While
-// a session is live and the preview is not frozen, a screen that stayed still for
-// stillFor after a change gets one capture (frame + tree) in the background.
+// a session is live and the preview is not frozen, a screen that stood still for
+// stillFor after a change gets one capture (frame + tree) in the background. The tree
+// is current while the preview has counted no change since (raw frames and video
+// pictures both count), so it is never the tree of another screen.
 type voiceTrees struct {
-	mu   sync.Mutex
-	snap *capture.Snapshot
-	at   time.Time // when snap was captured
-	ser  string
+	mu      sync.Mutex
+	snap    *capture.Snapshot
+	ser     string
+	changes uint64 // the preview's change count the tree belongs to
 }
 
 const (
 	treeCheckEvery = 250 * time.Millisecond
 	stillFor       = 300 * time.Millisecond
-	// maxTreeDistance is how many of the perceptual hash's 64 bits may differ for a
-	// tree to count as the tree of the frame shown.
-	maxTreeDistance = 10
 )
 
-func (v *voiceTrees) get() (*capture.Snapshot, string, time.Time) {
+func (v *voiceTrees) get() (*capture.Snapshot, string, uint64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return v.snap, v.ser, v.at
+	return v.snap, v.ser, v.changes
 }
 
-func (v *voiceTrees) set(serial string, snap *capture.Snapshot) {
+func (v *voiceTrees) set(serial string, snap *capture.Snapshot, changes uint64) {
 	v.mu.Lock()
-	v.snap, v.ser, v.at = snap, serial, time.Now()
+	v.snap, v.ser, v.changes = snap, serial, changes
 	v.mu.Unlock()
 }
 
 // keepVoiceTree runs until ctx ends, capturing a tree when a live session's screen
-// changed and then stayed still.
+// changed and then stood still. Without a sidekick it waits for the device's warm
+// tree, so the phone never runs two uiautomator dumps at once.
 func (a *App) keepVoiceTree(ctx context.Context) {
 	tick := time.NewTicker(treeCheckEvery)
 	defer tick.Stop()
@@ -65,11 +65,14 @@ func (a *App) keepVoiceTree(ctx context.Context) {
 			continue
 		}
 		serial := iv.Doc().Serial
-		live, ok := a.device.Preview.LatestFrame(serial)
-		if !ok || time.Since(live.CapturedAt) < stillFor {
+		changes, still := a.device.Preview.Stillness()
+		if still < stillFor {
 			continue
 		}
-		if snap, ser, _ := a.voiceTree.get(); ser == serial && snap != nil && sameScreen(snap, live.Perceptual) {
+		if snap, ser, c := a.voiceTree.get(); snap != nil && ser == serial && c == changes {
+			continue
+		}
+		if !a.device.HasSidekick(serial) && !a.device.WarmReady(serial) {
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -79,39 +82,47 @@ func (a *App) keepVoiceTree(ctx context.Context) {
 			a.log.Debug("voice: background tree capture failed", "serial", serial, "err", err)
 			continue
 		}
-		a.voiceTree.set(serial, snap)
+		if now, _ := a.device.Preview.Stillness(); now != changes || snap.Tree == nil {
+			continue // the screen moved during the capture
+		}
+		a.voiceTree.set(serial, snap, changes)
 	}
 }
+
+// currentTree is the kept tree of the screen serial shows now: the preview has seen
+// no change since it was captured, or the change was small (a clock, a cursor) and
+// the newest live frame, the one that showed it, still has the tree's perceptual
+// hash. nil otherwise.
+func (a *App) currentTree(serial string) *capture.Snapshot {
+	snap, ser, c := a.voiceTree.get()
+	if snap == nil || ser != serial {
+		return nil
+	}
+	changes, still := a.device.Preview.Stillness()
+	if c == changes {
+		return snap
+	}
+	live, ok := a.device.Preview.LatestFrame(serial)
+	// The newest raw frame shows the last change only when it was taken about then;
+	// while the video stream carries the changes, raw frames are older and never count.
+	if ok && time.Since(live.CapturedAt) < still+liveFrameSlack && sameScreen(snap, live.Perceptual) {
+		return snap
+	}
+	return nil
+}
+
+// liveFrameSlack is how long before the noted change the frame showing it may have
+// been taken (the capture's own duration on a slow phone).
+const liveFrameSlack = time.Second
+
+// maxTreeDistance is how many of the perceptual hash's 64 bits may differ for a tree
+// to count as the tree of the frame shown.
+const maxTreeDistance = 6
 
 // sameScreen reports whether snap was taken of the screen with perceptual hash p.
 func sameScreen(snap *capture.Snapshot, p uint64) bool {
 	h, err := strconv.ParseUint(snap.Fingerprint.Perceptual, 16, 64)
 	return err == nil && capture.HammingDistance(h, p) <= maxTreeDistance
-}
-
-// currentTree is the tree for the screen serial shows now: the newest freeze or the
-// kept background capture, when its fingerprint matches the newest live frame.
-func (a *App) currentTree(serial string) *capture.Snapshot {
-	live, hasLive := a.device.Preview.LatestFrame(serial)
-	var candidates []*capture.Snapshot
-	if fr, ok := a.device.LatestFrozen(serial); ok {
-		candidates = append(candidates, fr.Snapshot)
-	}
-	if snap, ser, at := a.voiceTree.get(); snap != nil && ser == serial {
-		// Without a live frame to compare, only a capture of the last moments counts.
-		if hasLive || time.Since(at) < 2*time.Second {
-			candidates = append(candidates, snap)
-		}
-	}
-	for _, snap := range candidates {
-		if snap.Tree == nil {
-			continue
-		}
-		if !hasLive || sameScreen(snap, live.Perceptual) {
-			return snap
-		}
-	}
-	return nil
 }
 
 // VoiceAnchorRequest is the body of POST /api/voice/sessions/{id}/anchors, in device

@@ -35,3 +35,17 @@ func (s *Service) LatestFrozen(serial string) (*FrozenFrame, bool) {
 	}
 	return fr, true
 }
+
+// Stillness is the preview's count of screen changes (changed raw frames and video
+// pictures alike) and how long the screen has shown none.
+func (p *Preview) Stillness() (changes uint64, still time.Duration) { return p.stillSince() }
+
+// HasSidekick reports whether serial's app answers through its sidekick, so a
+// capture reads the tree in milliseconds.
+func (s *Service) HasSidekick(serial string) bool { return s.Capturer.sidekicks.known(serial) }
+
+// WarmReady reports whether the warm tree of serial is current: a capture now needs
+// no uiautomator dump.
+func (s *Service) WarmReady(serial string) bool {
+	return s.warm.current(serial, s.Preview.changes.Load()) != nil
+}

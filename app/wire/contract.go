@@ -25,9 +25,30 @@ const MainFile = "wire.gen"
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 
-// Console is the console API's contract: every body the server sends, every event
-// payload, and the enums the console switches on.
+// Console is the console API's contract: every body the server sends, every body the
+// console sends, every event with its payload, and the enums the console switches on.
 var Console = Contract{
+	// Every event, in the order of events.All; a test checks none is missing.
+	Events: []events.Descriptor{
+		app.SnapshotEvent,
+		app.ReplayOverflowEvent,
+		device.DevicesUpdatedEvent,
+		device.PreviewReadyEvent,
+		device.PreviewStatusChangedEvent,
+		app.SessionUpdatedEvent,
+		app.SessionsUpdatedEvent,
+		app.AgentPresenceEvent,
+		app.DeviceActionEvent,
+		app.AgentControlEvent,
+		appwatch.UpdatedEvent,
+		appwatch.RunProgressEvent,
+		appwatch.RunFinishedEvent,
+		voice.StateEvent,
+		voice.TranscriptEvent,
+		voice.SpeechEvent,
+		voice.AudioEvent,
+		voice.ErrorEventDef,
+	},
 	// The store's and the source index's shapes (and the UI node they embed) are a
 	// lower layer: they never refer to the app's.
 	Split: map[string]string{
@@ -70,6 +91,21 @@ var Console = Contract{
 		typeOf[agentdevice.ControlState](),
 		typeOf[app.EvidenceDoc](),
 		typeOf[store.EvidenceRecord](),
+		// What the console sends.
+		typeOf[app.DeviceSelectRequest](),
+		typeOf[app.FreezeRequest](),
+		typeOf[app.TapRequest](),
+		typeOf[device.PaintReport](),
+		typeOf[app.NewSessionRequest](),
+		typeOf[store.SessionUpdate](),
+		typeOf[app.BatchRequest](),
+		typeOf[app.ItemUpdateRequest](),
+		typeOf[app.AnswerRequest](),
+		typeOf[app.ResolveRequest](),
+		typeOf[app.VerdictRequest](),
+		typeOf[app.AgentControlRequest](),
+		typeOf[app.HandoffRequest](),
+		typeOf[app.HandoffPreviewRequest](),
 		typeOf[voice.Status](),
 		typeOf[voice.Session](),
 		typeOf[voice.Transcript](),
@@ -104,6 +140,8 @@ var Console = Contract{
 		typeOf[apprun.Result]():         "AppRunResult",
 		typeOf[apprun.Progress]():       "AppProgress",
 		typeOf[apprun.Stage]():          "AppRunStage",
+		typeOf[events.Empty]():          "EmptyPayload",
+		typeOf[store.SessionUpdate]():   "SessionPatch",
 		typeOf[voice.Status]():          "VoiceStatus",
 		typeOf[voice.Session]():         "VoiceSession",
 		typeOf[voice.Transcript]():      "VoiceTranscript",
@@ -139,6 +177,11 @@ var Console = Contract{
 		{typeOf[store.Item](), "Phase", []string{store.PhaseDraft, store.PhaseSent, store.PhaseSentModified,
 			store.PhaseInProgress, store.PhaseNeedsClarify, store.PhaseWontFix, store.PhaseResolved}},
 		{typeOf[store.Item](), "ResolvedBy", []string{"", store.ResolvedByAgent, store.ResolvedByUser}},
+		{typeOf[store.BatchItem](), "Severity", []string{store.SeverityHigh, store.SeverityMed, store.SeverityLow}},
+		{typeOf[store.ItemUpdate](), "Severity", []string{store.SeverityHigh, store.SeverityMed, store.SeverityLow}},
+		{typeOf[app.ResolveRequest](), "Status", []string{store.StatusResolved, store.StatusWontFix}},
+		{typeOf[store.SessionUpdate](), "RuntimeEvidencePolicy", []string{store.PolicyAuto, store.PolicyManual, store.PolicyOff}},
+		{typeOf[store.SessionUpdate](), "AgentPickup", []string{store.PickupBatch, store.PickupInstant}},
 		{typeOf[store.Target](), "Type", []string{store.TargetNode, store.TargetArea, store.TargetScreen}},
 		{typeOf[capture.Window](), "Type", []string{capture.WindowApp, capture.WindowDialog, capture.WindowIME,
 			capture.WindowStatusBar, capture.WindowNavigationBar, capture.WindowNotificationShade, capture.WindowWallpaper,

@@ -49,7 +49,27 @@ func voiceBench(args []string) error {
 		return err
 	}
 	defer c.call("DELETE", "/api/voice/sessions/"+vs.VoiceSessionID, nil, nil)
-	time.Sleep(1500 * time.Millisecond) // the screen stands still; FixThis keeps its tree
+	// The screen stands still; FixThis keeps its tree once its first capture is done
+	// (for an app without a sidekick, after the device's warm uiautomator dump). An
+	// untimed probe click waits for it.
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		var a struct{ NodeUID string }
+		if err := c.call("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
+			map[string]any{"kind": "screen", "mode": "select", "note": "probe"}, nil); err != nil {
+			return err
+		}
+		if err := c.call("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
+			map[string]any{"kind": "click", "mode": "select", "x": 540, "y": 700}, &a); err != nil {
+			return err
+		}
+		if a.NodeUID != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			return errors.New("no click resolved to a node within 15 s of a still screen")
+		}
+	}
+	time.Sleep(1100 * time.Millisecond) // past the 1 s refresh window of the probe
 
 	// Clicks alternate between two points, so none is a refresh of the one before.
 	points := [][2]int{{540, 700}, {540, 1500}}

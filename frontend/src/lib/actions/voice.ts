@@ -1,8 +1,9 @@
 // Talk while you point: starting and stopping the voice session, the microphone and
 // its chunks, mute, spoken replies, the key, the anchors that tell the interviewer what
-// was clicked, and the voice-* events of the stream (onVoiceEvent, the one place they
+// was clicked, and the voice-* events of the stream (registerVoice, the one place they
 // arrive).
 import { ApiError } from '../api';
+import type { On } from '../dispatch';
 import { app } from '../state/app.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
@@ -12,7 +13,7 @@ import { MicError, startCapture, type Capture } from '../voice/capture';
 import { NO_KEY_HELP, inDesktopWindow, micHelp, platformOf } from '../voice/help';
 import { ReplyPlayer } from '../voice/player';
 import { AudioSender } from '../voice/sender';
-import type { VoiceAnchor, VoiceAudio, VoiceError, VoiceSession, VoiceSpeech, VoiceTranscript } from '../voice/types';
+import type { VoiceAnchor, VoiceSession } from '../voice/types';
 import { report } from './report';
 import { ensureSession } from './sessions';
 
@@ -231,32 +232,19 @@ export function announce(anchor: Omit<VoiceAnchor, 'serial' | 'mode'> & { mode?:
   });
 }
 
-/** The voice-* events of the stream; returns false for any other type. */
-export function onVoiceEvent(type: string, data: unknown): boolean {
-  switch (type) {
-    case 'snapshot':
-      void resyncVoice(); // a reconnect: the session may have ended meanwhile
-      return false;
-    case 'voice-state':
-      if (voice.applyState(data as VoiceSession) === 'ended') closeAudio();
-      return true;
-    case 'voice-transcript':
-      voice.applyTranscript(data as VoiceTranscript);
-      return true;
-    case 'voice-speech': {
-      const d = data as VoiceSpeech;
-      // The user talks over the interviewer: its voice stops (the server cancels the response).
-      if (voice.applySpeech(d.voiceSessionId, d.speaking) && d.speaking) player.stop();
-      return true;
-    }
-    case 'voice-audio': {
-      const d = data as VoiceAudio;
-      if (voice.session?.voiceSessionId === d.voiceSessionId && voice.spokenReplies && voice.talking && d.pcm) player.play(d.pcm);
-      return true;
-    }
-    case 'voice-error':
-      voice.applyError(data as VoiceError);
-      return true;
-  }
-  return false;
+/** The voice-* events of the stream, and the resync a reconnect needs (start.ts calls it). */
+export function registerVoice(on: On): void {
+  on('snapshot', () => void resyncVoice()); // a reconnect: the session may have ended meanwhile
+  on('voice-state', (s) => {
+    if (voice.applyState(s) === 'ended') closeAudio();
+  });
+  on('voice-transcript', (t) => void voice.applyTranscript(t));
+  on('voice-speech', (d) => {
+    // The user talks over the interviewer: its voice stops (the server cancels the response).
+    if (voice.applySpeech(d.voiceSessionId, d.speaking) && d.speaking) player.stop();
+  });
+  on('voice-audio', (d) => {
+    if (voice.session?.voiceSessionId === d.voiceSessionId && voice.spokenReplies && voice.talking && d.pcm) player.play(d.pcm);
+  });
+  on('voice-error', (e) => void voice.applyError(e));
 }
