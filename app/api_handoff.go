@@ -43,7 +43,7 @@ type ItemSources struct {
 	ItemID       string               `json:"itemId"`
 	Candidates   []source.Candidate   `json:"candidates"`
 	EditSurfaces []source.EditSurface `json:"editSurfaces"`
-	Reason       string               `json:"reason"`
+	Reason       source.Readiness     `json:"reason"`
 }
 
 // postAgentHandoffs is Save to MCP: under the Auto policy runtime evidence is collected
@@ -93,11 +93,7 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(req.ItemIDs) == 0 {
 		// No choice made: every item the agent still has work on.
-		for _, it := range sess.Items {
-			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
-				req.ItemIDs = append(req.ItemIDs, it.ItemID)
-			}
-		}
+		req.ItemIDs = sess.OpenItemIDs()
 		if len(req.ItemIDs) == 0 {
 			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
 			return
@@ -177,7 +173,7 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 		cands = []source.Candidate{}
 	}
 	if len(cands) == 0 && reason == "" {
-		reason = "no-match"
+		reason = source.NoMatch
 	}
 	surfaces := it.EditSurfaces
 	if surfaces == nil {
