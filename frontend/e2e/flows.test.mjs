@@ -1,11 +1,10 @@
 // The annotate → save → hand off workflow, recovery, live sync and the compact drawer,
 // against a real `fixthis serve --demo` (the built-in simulated phone).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { clickNode, freeze, toPage, waitLive } from './steps.mjs';
 
-const missing = prerequisites();
 const diag = (page) => page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics());
 
 /** A text node inside a smaller container (a list card), so the breadcrumb has ancestors. */
@@ -21,21 +20,9 @@ function textNode(f, skip = 0) {
   return n;
 }
 
-describe('annotation workflow', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('annotation workflow', { server: { demo: true } }, (env) => {
   it('picks a node, re-scopes with the breadcrumb, drags an area, and hands off', async () => {
+    const { server, browser } = env;
     const { page, errors, context } = await openConsole(browser, server);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await waitLive(page, server);
@@ -111,6 +98,7 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
   });
 
   it('offers Recover after a reload with a pending draft', async () => {
+    const { server, browser } = env;
     const { page, context } = await openConsole(browser, server);
     await waitLive(page, server);
     const f = await freeze(page);
@@ -135,9 +123,8 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
   });
 
   it('updates a second tab through SSE with zero polling', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const a = await context.newPage();
-    await a.goto(server.consoleUrl);
+    const { server, browser } = env;
+    const { context, page: a } = await openConsole(browser, server);
     await waitLive(a, server);
     const b = await context.newPage();
     await b.goto(server.consoleUrl);
@@ -162,6 +149,7 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
   });
 
   it('opens history as a drawer in the compact layout without changing the session', async () => {
+    const { server, browser } = env;
     const { page, context } = await openConsole(browser, server, { width: 800, height: 900 });
     await page.locator('#historyToggleButton').waitFor();
     assert.equal(await page.locator('#historyPane').count(), 0);
@@ -178,6 +166,7 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
   });
 
   it('asks what to do when the screen changed since the freeze', async () => {
+    const { server, browser } = env;
     const { page, context } = await openConsole(browser, server);
     await waitLive(page, server);
     const f = await freeze(page);

@@ -2,38 +2,19 @@
 // closed and an agent waiting on it is told within a second (session_ended).
 // Save to MCP on one saved annotation releases that annotation only.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { McpClient } from './mcp.mjs';
-import { clickNode, freeze, freezeViaApi, waitLive } from './steps.mjs';
+import { clickNode, freeze, sessionWithItems, waitLive } from './steps.mjs';
 
-const missing = prerequisites();
-
-describe('close session', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('close session', { server: { demo: true } }, (env) => {
   it('asks first, closes, and ends the waiting agent', async () => {
+    const { server, browser } = env;
     const created = await api(server, 'POST', '/api/sessions', { title: 'Close me' });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const sessionId = created.body.sessionId;
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.consoleUrl);
+    const { context, page, errors } = await openConsole(browser, server, { sessionId });
 
     const agent = new McpClient(server.mcpUrl, server.mcpToken);
     await agent.initialize();
@@ -66,25 +47,17 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
   });
 
   it('Save to MCP on one annotation sends that one only', async () => {
-    const sessionId = (await api(server, 'POST', '/api/sessions', { title: 'One at a time' })).body.sessionId;
-    const fr = await freezeViaApi(server, sessionId);
-    const batch = await api(server, 'POST', '/api/items/batch', {
-      sessionId,
-      previewId: fr.previewId,
+    const { server, browser } = env;
+    const { sessionId, items: [first, second] } = await sessionWithItems(server, {
+      title: 'One at a time',
       workspaceId: 'ws-one',
-      items: [
-        { draftItemId: 'd1', target: { type: 'screen' }, severity: 'high', comment: 'First: send me' },
-        { draftItemId: 'd2', target: { type: 'screen' }, severity: 'low', comment: 'Second: keep me a draft' },
+      items: () => [
+        { target: { type: 'screen' }, severity: 'high', comment: 'First: send me' },
+        { target: { type: 'screen' }, severity: 'low', comment: 'Second: keep me a draft' },
       ],
     });
-    assert.equal(batch.status, 200, JSON.stringify(batch.body));
-    await api(server, 'POST', '/api/preview/resume');
-    const [first, second] = batch.body.items;
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
-    const page = await context.newPage();
-    await page.goto(server.consoleUrl);
+    const { context, page } = await openConsole(browser, server, { sessionId });
     const row = page.locator(`[data-item-id="${first.itemId}"]`);
     await row.waitFor();
     await row.click();
@@ -122,9 +95,8 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
   });
 
   it('offers Reload console when the app refuses the page (403)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(server.consoleUrl);
+    const { server, browser } = env;
+    const { context, page } = await openConsole(browser, server);
     await page.locator('#workflowProgress').waitFor();
     // The app refuses the next change, as it does for a foreign origin or token.
     await page.route('**/api/sessions', (route) =>
