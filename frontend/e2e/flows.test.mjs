@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
-import { clickNode, freeze, toPage, waitLive } from './steps.mjs';
+import { clickNode, freeze, toPage, waitLive, waitSessionShown } from './steps.mjs';
 
 const diag = (page) => page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics());
 
@@ -129,14 +129,19 @@ suite('annotation workflow', { server: { demo: true } }, (env) => {
     const b = await context.newPage();
     await b.goto(server.consoleUrl);
     await waitFor(async () => (await diag(b)).connected, { what: 'tab B connected' });
+    // Connected is not loaded: the session's rows come after the snapshot. Counting
+    // them earlier counts a list that is still filling.
+    const { rows: rowsBefore } = await waitSessionShown(b, server);
     const before = await diag(b);
-    const rowsBefore = await b.locator('[data-item-id]').count();
 
     const f = await freeze(a);
     await clickNode(a, f, textNode(f));
+    await a.locator('#inspectorFooter[data-editor-state="pendingTarget"]').waitFor();
     await a.keyboard.type('Seen from the other tab');
     await a.keyboard.press('Enter');
+    const saved = a.waitForResponse((r) => r.url().includes('/api/items/batch'));
     await a.keyboard.press('s'); // back to live: written annotations are saved as drafts
+    assert.equal((await saved).status(), 200);
     await waitFor(async () => (await b.locator('[data-item-id]').count()) === rowsBefore + 1, { what: 'row in tab B', timeout: 5000 });
     const after = await diag(b);
     assert.equal(after.connected, true);

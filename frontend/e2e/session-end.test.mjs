@@ -68,10 +68,12 @@ suite('close session', { server: { demo: true } }, (env) => {
     assert.equal(phase[first.itemId], 'sent');
     assert.equal(phase[second.itemId], 'draft', 'the other saved draft was not sent');
 
-    // The pickup mode sits next to Save to MCP and is stored on the session.
+    // The pickup mode sits next to Save to MCP and is stored on the session. The
+    // console shows it once the server has answered, which can be after the server
+    // already returns it to others: wait for the console, then ask the server.
     await page.locator('#agentPickup [data-value="instant"]').click();
-    await waitFor(async () => (await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.agentPickup === 'instant', { what: 'instant pickup stored' });
-    assert.equal(await page.locator('#agentPickup').getAttribute('data-pickup'), 'instant');
+    await waitFor(async () => (await page.locator('#agentPickup').getAttribute('data-pickup')) === 'instant', { what: 'instant pickup shown' });
+    assert.equal((await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.agentPickup, 'instant', 'instant pickup stored');
 
     // Under instant pickup a finished annotation reaches the agent at once, alone.
     await page.getByRole('button', { name: 'Back to live preview' }).click();

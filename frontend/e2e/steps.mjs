@@ -1,5 +1,5 @@
 // Steps shared by the end-to-end suites: in the console (freeze, wait for live, map
-// device coordinates to the page) and through the API
+// device coordinates to the page, wait for a session to show) and through the API
 // (freeze, save annotations, a session with saved items).
 import { api, waitFor } from './harness.mjs';
 
@@ -110,4 +110,19 @@ export async function sessionWithItems(server, { title, serial = '', workspaceId
   if (saved.status !== 200) throw new Error(`save: ${saved.status} ${JSON.stringify(saved.body)}`);
   await api(server, 'POST', '/api/preview/resume');
   return { sessionId, frozen, items: saved.body.items };
+}
+
+/**
+ * Waits until the page shows its active session as the server has it: the session is
+ * picked and each of its items has a row. Counting rows before that counts a list
+ * still loading.
+ */
+export async function waitSessionShown(page, server) {
+  return waitFor(async () => {
+    const id = await page.evaluate(() => localStorage.getItem('fixthis.activeSessionId'));
+    if (!id) return null;
+    const items = (await api(server, 'GET', `/api/sessions/${id}`)).body?.session?.items ?? [];
+    const rows = await page.locator('[data-item-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-item-id')));
+    return rows.length === items.length && items.every((i) => rows.includes(i.itemId)) ? { sessionId: id, rows: rows.length } : null;
+  }, { timeout: 15000, what: 'the active session shown with all its rows' });
 }
