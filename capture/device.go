@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -158,7 +159,11 @@ func ReadScreenState(ctx context.Context, dev Device) (ScreenState, error) {
 	imeShown := ParseIMEShown(outs[4])
 	s := mergeState(ParseActivities(outs[0]), ParseWindow(outs[1]), ParsePower(outs[2]),
 		ParseDensity(outs[3]), imeShown)
-	applyWindows(&s, ParseWindowList(outs[1]), imeShown)
+	windows := ParseWindowList(outs[1])
+	if windows.Unread > 0 {
+		slog.Debug("dumpsys window: lines outside any window record", "lines", windows.Unread)
+	}
+	applyWindows(&s, windows, imeShown)
 	return s, nil
 }
 

@@ -42,6 +42,10 @@ type WindowList struct {
 	// FocusedApp is the package of the focused activity (mFocusedApp), or of the
 	// focused window when the dump has no mFocusedApp line.
 	FocusedApp string
+	// Unread counts the lines between the section's heading and its first window
+	// record that belong to no record: zero on every dump seen so far, so a
+	// non-zero count says a new Android prints something this parser does not know.
+	Unread int
 }
 
 var (
@@ -52,7 +56,9 @@ var (
 	focusedAppRE   = regexp.MustCompile(`mFocusedApp=.*?ActivityRecord\{[^ ]+ (?:u\d+ )?([^ /}]+)/`)
 	rectRE         = regexp.MustCompile(`\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]`)
 	skRegionRE     = regexp.MustCompile(`touchable region=SkRegion\(\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)`)
-	frameRE        = regexp.MustCompile(`\bmFrame=(\[-?\d+,-?\d+\]\[-?\d+,-?\d+\])`)
+	// The window's frame: "mFrame=" on a line of its own (Android 4-12), "frame=" in
+	// the Frames line (Android 13+).
+	frameRE = regexp.MustCompile(`(?:\bmFrame|^Frames:.*\bframe)=(\[-?\d+,-?\d+\]\[-?\d+,-?\d+\])`)
 	// The display a window lays out in: "mDisplayFrame=" (Android 4-9), "display="
 	// in the Frames line (Android 10+).
 	windowDisplayRE = regexp.MustCompile(`\b(?:mDisplayFrame|display)=(\[-?\d+,-?\d+\]\[-?\d+,-?\d+\])`)
@@ -79,24 +85,8 @@ func ParseWindowList(out string) WindowList {
 			text = text[:j+1]
 		}
 	}
-	var blocks []*windowBlock
-lines:
-	for _, l := range strings.Split(text, "\n") {
-		// The regexps run only on lines that can match: the parse runs with every
-		// screen-state check.
-		if m := headerOf(l); m != nil {
-			blocks = append(blocks, &windowBlock{hash: m[1], title: strings.TrimSpace(m[2])})
-			continue
-		}
-		switch {
-		case len(blocks) == 0:
-		case strings.HasPrefix(l, "    ") || strings.TrimSpace(l) == "":
-			b := blocks[len(blocks)-1]
-			b.lines = append(b.lines, strings.TrimSpace(l))
-		default: // a window's lines are indented by four, the list's trailer by two
-			break lines
-		}
-	}
+	blocks, unread := windowRecords(text)
+	list.Unread = unread
 	screen := displayBounds(text)
 	if screen.Empty() {
 		screen = commonDisplay(blocks)
@@ -201,7 +191,7 @@ func (b *windowBlock) window(screen Bounds) Window {
 		if rest, ok := strings.CutPrefix(l, "mGivenContentInsets="); ok {
 			insetTop = parseRect(rest).Top
 		}
-		if strings.Contains(l, "mFrame=") {
+		if strings.Contains(l, "rame=") {
 			if m := frameRE.FindStringSubmatch(l); m != nil {
 				frame = parseRect(m[1])
 			}
@@ -390,4 +380,59 @@ func (s *Snapshot) Display() Display {
 	}
 	return Display{Orientation: s.State.Orientation, Rotation: s.State.Rotation, Windows: w,
 		IMEVisible: s.State.IMEVisible, Secure: s.State.Secure}
+}
+
+// windowRecords splits the windows section into one record per "Window #N" header.
+// A record runs to the next header, or to the first line of the section's trailer.
+// Indentation alone cannot tell the trailer: a window's attributes are printed by
+// LayoutParams.toString, whose continuation lines start at two spaces, or one, when
+// it prints paramsForRotation (Android 13+). So a line indented less than a record's
+// four spaces still belongs to the record while one of its braces is open, unless it
+// is shaped like a WindowManager field ("  mGlobalConfiguration=…"): some records
+// end with a brace left open ("mSources= {  }" on Android 11).
+func windowRecords(text string) (blocks []*windowBlock, unread int) {
+	depth := 0
+	for _, l := range strings.Split(text, "\n") {
+		// The regexps run only on lines that can match: the parse runs with every
+		// screen-state check.
+		if m := headerOf(l); m != nil {
+			blocks = append(blocks, &windowBlock{hash: m[1], title: strings.TrimSpace(m[2])})
+			depth = 0
+			continue
+		}
+		trimmed := strings.TrimSpace(l)
+		if len(blocks) == 0 {
+			if trimmed != "" && !strings.HasPrefix(trimmed, "WINDOW MANAGER WINDOWS") {
+				unread++
+			}
+			continue
+		}
+		inRecord := strings.HasPrefix(l, "    ") || trimmed == "" ||
+			(depth > 0 && !trailerField(trimmed))
+		if !inRecord {
+			break
+		}
+		b := blocks[len(blocks)-1]
+		b.lines = append(b.lines, trimmed)
+		depth += strings.Count(l, "{") - strings.Count(l, "}")
+		if depth < 0 {
+			depth = 0
+		}
+	}
+	return blocks, unread
+}
+
+// trailerField tells the section's own fields ("mGlobalConfiguration=",
+// "imeLayeringTarget in display# 0 …", "Animation settings: …") from a window's
+// attribute continuation lines ("fl=…", "bhv=DEFAULT}", "providedInternalInsets=…").
+func trailerField(trimmed string) bool {
+	if len(trimmed) > 1 && trimmed[0] == 'm' && trimmed[1] >= 'A' && trimmed[1] <= 'Z' {
+		return true
+	}
+	for _, p := range []string{"ime", "inputMethod", "SnapshotCache", "Animation settings", "PolicyControl.", "Minimum task size", "WINDOW MANAGER"} {
+		if strings.HasPrefix(trimmed, p) {
+			return true
+		}
+	}
+	return false
 }

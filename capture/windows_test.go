@@ -38,6 +38,16 @@ func TestParseWindowListRealDevices(t *testing.T) {
 			// The wallpaper is wider than the screen; bounds stay on screen.
 			{Title: "com.android.systemui.ImageWallpaper", Type: WindowWallpaper, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 2280), Visible: true},
 		}},
+		// Android 13 wraps paramsForRotation over lines indented by one and two
+		// spaces, and prints the frame only in its Frames line.
+		{"dumpsys_window_windows_api33_appium.txt", 12, []Window{
+			{Title: "ScreenDecorOverlayBottom", Type: WindowSystem, Package: "com.android.systemui", Bounds: bx(0, 2214, 1080, 2280)},
+			{Title: "NavigationBar0", Type: WindowNavigationBar, Package: "com.android.systemui", Bounds: bx(0, 2148, 1080, 2280), Visible: true},
+			{Title: "StatusBar", Type: WindowStatusBar, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 66), Visible: true},
+			{Title: "ShellDropTarget", Type: WindowOverlay, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 2280)},
+			{Title: "InputMethod", Type: WindowIME, Package: "com.google.android.inputmethod.latin", Bounds: bx(0, 2148, 1080, 2280)},
+			{Title: "com.android.systemui.ImageWallpaper", Type: WindowWallpaper, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 2280), Visible: true},
+		}},
 		{"dumpsys_window_windows_api30_appium.txt", 10, []Window{
 			{Title: "NavigationBar0", Type: WindowNavigationBar, Package: "com.android.systemui", Bounds: bx(0, 1794, 1080, 1920), Visible: true},
 			{Title: "StatusBar", Type: WindowStatusBar, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 63), Visible: true},
@@ -58,6 +68,9 @@ func TestParseWindowListRealDevices(t *testing.T) {
 	for _, tt := range tests {
 		for ending, text := range lineEndings(readTestdata(t, tt.file)) {
 			list := ParseWindowList(text)
+			if list.Unread != 0 {
+				t.Errorf("%s (%s): %d unread lines", tt.file, ending, list.Unread)
+			}
 			if len(list.Windows) != tt.count {
 				t.Errorf("%s (%s): %d windows, want %d: %+v", tt.file, ending, len(list.Windows), tt.count, list.Windows)
 			}
@@ -144,7 +157,7 @@ func TestHexSecureFlag(t *testing.T) {
 // has a type and bounds that are empty or well-formed.
 func FuzzParseWindowList(f *testing.F) {
 	// Small seeds: the fuzzer mutates large ones slowly.
-	for _, name := range []string{"dumpsys_window_windows_api34_keyboard.txt", "dumpsys_window_windows_api34_secure_dialog.txt"} {
+	for _, name := range []string{"dumpsys_window_windows_api34_keyboard.txt", "dumpsys_window_windows_api34_secure_dialog.txt", "dumpsys_window_windows_api33_appium.txt"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
@@ -166,4 +179,21 @@ func FuzzParseWindowList(f *testing.F) {
 		_ = st.Keyboard()
 		_ = st.Dialog()
 	})
+}
+
+// A line the parser does not know before the first record is counted, not lost
+// silently; the records after it are still read.
+func TestParseWindowListCountsUnknownLines(t *testing.T) {
+	text := "WINDOW MANAGER WINDOWS (dumpsys window windows)\n  mSomethingNew=1\n" +
+		"  Window #0 Window{abc123 u0 StatusBar}:\n    package=com.android.systemui\n" +
+		"    mAttrs={(0,0)(fillx66) ty=STATUS_BAR\n  fl=NOT_FOCUSABLE\n  bhv=DEFAULT}\n" +
+		"    Frames: parent=[0,0][1080,2280] display=[0,0][1080,2280] frame=[0,0][1080,66]\n    isVisible=true\n" +
+		"  mGlobalConfiguration={1.0 winConfig={ mBounds=Rect(0, 0 - 1080, 2280)}}\n"
+	list := ParseWindowList(text)
+	if list.Unread != 1 || len(list.Windows) != 1 {
+		t.Fatalf("unread %d, windows %+v", list.Unread, list.Windows)
+	}
+	if w := list.Windows[0]; w.Bounds != bx(0, 0, 1080, 66) || !w.Visible {
+		t.Errorf("status bar %+v", w)
+	}
 }
