@@ -103,6 +103,7 @@ suite('annotation workflow', { server: { demo: true } }, (env) => {
     await waitLive(page, server);
     const f = await freeze(page);
     await clickNode(page, f, textNode(f));
+    await page.locator('#inspectorFooter[data-editor-state="pendingTarget"]').waitFor();
     await page.keyboard.type('Kept across reloads');
     await page.keyboard.press('Enter');
     await waitFor(async () => (await page.locator('[data-draft-item]').count()) === 1, { what: 'draft row' });
@@ -114,7 +115,9 @@ suite('annotation workflow', { server: { demo: true } }, (env) => {
     await page.screenshot({ path: shotPath('flow-recovery-1440.png') });
     await banner.locator('[data-action="recover"]').click();
     await waitFor(async () => (await page.locator('[data-draft-item]').count()) === 1, { what: 'recovered row' });
-    assert.equal(await page.locator('#previewFrameStatus').innerText(), 'Frozen for annotation');
+    // The row comes back at once, the frozen frame once its image has loaded (until
+    // then the badge says No screenshot).
+    await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Frozen for annotation', { what: 'the recovered frame frozen' });
     // Leave it clean for the next test: discard the draft.
     await page.locator('[data-draft-item]').click();
     await page.locator('#inspectorFooter [data-action="removeDraft"]').click();
@@ -177,6 +180,7 @@ suite('annotation workflow', { server: { demo: true } }, (env) => {
     const f = await freeze(page);
     const n = textNode(f);
     await clickNode(page, f, n);
+    await page.locator('#inspectorFooter[data-editor-state="pendingTarget"]').waitFor();
     await page.keyboard.type('Stale by now');
     await page.keyboard.press('Enter');
     // Navigate the device behind the frozen frame: a trail card opens its detail screen.
