@@ -145,6 +145,7 @@ test-mcp: $(BIN)
 test-desktop: $(BIN)
 	$(SAY) "test-desktop: the real window under Xvfb"
 	scripts/desktop-smoke.sh $(BIN)
+	scripts/desktop-window-place.sh $(BIN)
 
 # macOS and Windows cannot build the window here (macOS needs cgo against Cocoa), but
 # serve mode and every CLI command must compile for them.

@@ -16,6 +16,9 @@ func (c *Client) openService(ctx context.Context, serial, service string) (*conn
 	if serial == "" {
 		return nil, fmt.Errorf("adb %s: no device serial given", service)
 	}
+	if err := CheckSerial(serial); err != nil {
+		return nil, err
+	}
 	cn, err := c.dial(ctx)
 	if err != nil {
 		return nil, err
@@ -34,6 +37,9 @@ func (c *Client) openService(ctx context.Context, serial, service string) (*conn
 // State runs `host-serial:SERIAL:get-state` (what `adb -s SERIAL get-state`
 // asks). A serial the server does not know gives ErrDeviceNotFound.
 func (c *Client) State(ctx context.Context, serial string) (State, error) {
+	if err := CheckSerial(serial); err != nil {
+		return "", err
+	}
 	b, err := c.hostQuery(ctx, "host-serial:"+serial+":get-state")
 	if err != nil {
 		return "", fmt.Errorf("state of %s: %w", serial, err)
@@ -44,6 +50,9 @@ func (c *Client) State(ctx context.Context, serial string) (State, error) {
 // Features runs `host-serial:SERIAL:features`: the transport features both
 // the device and the server support (shell_v2, cmd, stat_v2, ...).
 func (c *Client) Features(ctx context.Context, serial string) ([]string, error) {
+	if err := CheckSerial(serial); err != nil {
+		return nil, err
+	}
 	b, err := c.hostQuery(ctx, "host-serial:"+serial+":features")
 	if err != nil {
 		return nil, fmt.Errorf("features of %s: %w", serial, err)

@@ -25,6 +25,9 @@ type forwardKey struct{ serial, local string }
 // this client. LOCAL may be "tcp:0": the server then picks a free port, and the
 // returned local spec names it ("tcp:41234").
 func (c *Client) Forward(ctx context.Context, serial, local, remote string) (string, error) {
+	if err := errors.Join(CheckSerial(serial), checkSocketSpec(local), checkSocketSpec(remote)); err != nil {
+		return "", err
+	}
 	service := "host-serial:" + serial + ":forward:" + local + ";" + remote
 	cn, err := c.dial(ctx)
 	if err != nil {
@@ -99,6 +102,9 @@ func freeTCPPort() (int, error) {
 // RemoveForward runs `host-serial:SERIAL:killforward:LOCAL` (what
 // `adb -s SERIAL forward --remove LOCAL` does).
 func (c *Client) RemoveForward(ctx context.Context, serial, local string) error {
+	if err := errors.Join(CheckSerial(serial), checkSocketSpec(local)); err != nil {
+		return err
+	}
 	service := "host-serial:" + serial + ":killforward:" + local
 	cn, err := c.dial(ctx)
 	if err != nil {

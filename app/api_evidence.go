@@ -66,7 +66,7 @@ func (a *App) collectFor(ctx context.Context, sess *store.Session, items []store
 		serial = dev.Serial
 	}
 	loc := a.store.Locations()
-	att := evidence.Collect(ctx, a.adb, evidence.Request{
+	att := evidence.Collect(ctx, a.adb.Device(serial), evidence.Request{
 		Serial: serial, Package: pkg, Since: since,
 		Store:     &evidence.Store{Root: loc.RuntimeEvidenceDir(), Display: path.Join(store.DataDirName, "runtime-evidence")},
 		SessionID: sess.SessionID,

@@ -11,6 +11,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	wailsruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // DesktopAvailable reports whether this binary was built with the Wails window.
@@ -28,12 +29,14 @@ func (a *App) RunDesktop(ctx context.Context) error {
 			a.log.Error("MCP endpoint unavailable", "err", err)
 		}
 	}()
+	placer := newWindowPlacer(a.log)
+	closed := make(chan struct{})
 	err := wails.Run(&options.App{
 		Title:            "FixThis",
-		Width:            1440,
-		Height:           900,
-		MinWidth:         960,
-		MinHeight:        640,
+		Width:            placer.place.Width,
+		Height:           placer.place.Height,
+		MinWidth:         placer.min.Width,
+		MinHeight:        placer.min.Height,
 		BackgroundColour: &options.RGBA{R: 24, G: 25, B: 28, A: 255},
 		AssetServer: &assetserver.Options{
 			Assets: a.console,
@@ -47,7 +50,27 @@ func (a *App) RunDesktop(ctx context.Context) error {
 				})
 			},
 		},
-		OnShutdown: func(context.Context) { a.Shutdown() },
+		OnStartup: func(wctx context.Context) {
+			// A signal (the command's ctx) closes the window as its close button
+			// does, so its place is kept and the app shuts down in order.
+			go func() {
+				select {
+				case <-closed:
+				case <-ctx.Done():
+					placer.remember(wctx)
+					wailsruntime.Quit(wctx)
+				}
+			}()
+		},
+		OnDomReady: func(ctx context.Context) { placer.domReady(ctx) },
+		OnBeforeClose: func(ctx context.Context) bool {
+			placer.remember(ctx)
+			return false
+		},
+		OnShutdown: func(context.Context) {
+			close(closed)
+			a.Shutdown()
+		},
 		Linux: &linux.Options{
 			ProgramName:         "fixthis",
 			Icon:                a.icon,

@@ -10,17 +10,19 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"fixthis/adb"
 )
 
-// Device runs commands on one Android device. The app adapts its adb client to it;
-// tests feed literal device output.
+// Device is what capture runs on one Android device: the adb handle
+// (adb.Client.Device) is one as it is; tests feed literal device output.
 type Device interface {
 	// Exec runs cmd through the exec: service and returns its binary stdout (stderr
 	// may be merged in by the device, as adbd does for raw services).
 	Exec(ctx context.Context, cmd string) ([]byte, error)
 	// Shell runs cmd through the shell v2 service with separate streams and the
 	// exit code.
-	Shell(ctx context.Context, cmd string) (stdout, stderr []byte, exitCode int, err error)
+	Shell(ctx context.Context, cmd string) (adb.ShellResult, error)
 }
 
 // CaptureFrame grabs the screen of a display ("" for the default one) with
@@ -29,7 +31,10 @@ type Device interface {
 func CaptureFrame(ctx context.Context, dev Device, displayID string) (*image.NRGBA, error) {
 	args := ""
 	if displayID != "" {
-		args = " -d " + shellQuote(displayID)
+		if err := adb.CheckDisplay(displayID); err != nil {
+			return nil, fmt.Errorf("screencap: %w", err)
+		}
+		args = " " + adb.Command("-d", displayID)
 	}
 	raw, rawErr := dev.Exec(ctx, "screencap"+args)
 	if rawErr == nil {
@@ -79,17 +84,17 @@ func DumpTree(ctx context.Context, dev Device) (*Hierarchy, error) {
 		return nil, fmt.Errorf("uiautomator dump: %w", ctx.Err())
 	}
 	h, fileErr := retryIdle(ctx, func() (*Hierarchy, error) {
-		stdout, stderr, code, err := dev.Shell(ctx, "uiautomator dump "+dumpFile)
+		res, err := dev.Shell(ctx, adb.Command("uiautomator", "dump", dumpFile))
 		if err != nil {
 			return nil, err
 		}
-		if msg := string(append(stdout, stderr...)); strings.Contains(msg, "ERROR: could not get idle state") {
+		if msg := string(append(res.Stdout, res.Stderr...)); strings.Contains(msg, "ERROR: could not get idle state") {
 			return nil, errIdleState
-		} else if code != 0 {
-			return nil, fmt.Errorf("exit %d: %s", code, strings.TrimSpace(msg))
+		} else if res.ExitCode != 0 {
+			return nil, fmt.Errorf("exit %d: %s", res.ExitCode, strings.TrimSpace(msg))
 		}
-		defer dev.Shell(context.WithoutCancel(ctx), "rm -f "+dumpFile) //nolint:errcheck // best-effort cleanup
-		out, err := dev.Exec(ctx, "cat "+dumpFile)
+		defer dev.Shell(context.WithoutCancel(ctx), adb.Command("rm", "-f", dumpFile)) //nolint:errcheck // best-effort cleanup
+		out, err := dev.Exec(ctx, adb.Command("cat", dumpFile))
 		if err != nil {
 			return nil, err
 		}
@@ -142,14 +147,14 @@ func ReadScreenState(ctx context.Context, dev Device) (ScreenState, error) {
 	var wg sync.WaitGroup
 	for i, cmd := range cmds {
 		wg.Go(func() {
-			stdout, stderr, code, err := dev.Shell(ctx, cmd)
+			res, err := dev.Shell(ctx, cmd)
 			switch {
 			case err != nil:
 				errs[i] = fmt.Errorf("%s: %w", cmd, err)
-			case code != 0:
-				errs[i] = fmt.Errorf("%s: exit %d: %s", cmd, code, strings.TrimSpace(string(stderr)))
+			case res.ExitCode != 0:
+				errs[i] = fmt.Errorf("%s: exit %d: %s", cmd, res.ExitCode, strings.TrimSpace(string(res.Stderr)))
 			}
-			outs[i] = string(stdout)
+			outs[i] = string(res.Stdout)
 		})
 	}
 	wg.Wait()
@@ -165,14 +170,6 @@ func ReadScreenState(ctx context.Context, dev Device) (ScreenState, error) {
 	}
 	applyWindows(&s, windows, imeShown)
 	return s, nil
-}
-
-// shellQuote quotes s for the device shell.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Timings of one capture.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"fixthis/adb"
 )
 
 // scriptedDevice answers commands from a table and records what was run. A reply
@@ -45,9 +47,9 @@ func (d *scriptedDevice) Exec(ctx context.Context, cmd string) ([]byte, error) {
 	return r.out, r.err
 }
 
-func (d *scriptedDevice) Shell(ctx context.Context, cmd string) ([]byte, []byte, int, error) {
+func (d *scriptedDevice) Shell(ctx context.Context, cmd string) (adb.ShellResult, error) {
 	r := d.next(d.shell, cmd)
-	return r.out, r.stderr, r.code, r.err
+	return adb.ShellResult{Stdout: r.out, Stderr: r.stderr, ExitCode: r.code}, r.err
 }
 
 func (d *scriptedDevice) ran(cmd string) bool {

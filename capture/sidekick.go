@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fixthis/adb"
 	"fixthis/internal/sidekick"
 	"fmt"
 	"net"
@@ -27,15 +28,18 @@ var ErrNoSidekick = sidekick.ErrNoSidekick
 // ReadSidekickSession reads the session file with `run-as PKG cat
 // files/fixthis/session.json` (works for debuggable apps only).
 func ReadSidekickSession(ctx context.Context, dev Device, pkg string) (SidekickSession, error) {
-	stdout, stderr, code, err := dev.Shell(ctx, "run-as "+shellQuote(pkg)+" cat "+sidekick.SessionPath)
+	if err := adb.CheckPackage(pkg); err != nil {
+		return SidekickSession{}, fmt.Errorf("%w: %w", ErrNoSidekick, err)
+	}
+	res, err := dev.Shell(ctx, adb.Command("run-as", pkg, "cat", sidekick.SessionPath))
 	if err != nil {
 		return SidekickSession{}, fmt.Errorf("read sidekick session of %s: %w", pkg, err)
 	}
-	if code != 0 {
-		return SidekickSession{}, fmt.Errorf("%w: run-as %s: exit %d: %s", ErrNoSidekick, pkg, code,
-			strings.TrimSpace(string(stderr)+string(stdout)))
+	if res.ExitCode != 0 {
+		return SidekickSession{}, fmt.Errorf("%w: run-as %s: exit %d: %s", ErrNoSidekick, pkg, res.ExitCode,
+			strings.TrimSpace(string(res.Stderr)+string(res.Stdout)))
 	}
-	return sidekick.ParseSession(stdout)
+	return sidekick.ParseSession(res.Stdout)
 }
 
 // SidekickClient talks to the sidekick over the socket the app forwards

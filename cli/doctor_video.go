@@ -19,7 +19,7 @@ func videoCheck(ctx context.Context, client *adb.Client, serial string) check {
 	defer cancel()
 	start := time.Now()
 	// A small picture: the check is whether the encoder streams, not how well.
-	s, err := video.Open(ctx, client, serial, video.Options{Width: 320, Height: 704, TimeLimit: 2 * time.Second})
+	s, err := video.Open(ctx, client.Device(serial), video.Options{Width: 320, Height: 704, TimeLimit: 2 * time.Second})
 	var ue *video.UnsupportedError
 	switch {
 	case errors.As(err, &ue):

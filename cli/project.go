@@ -96,7 +96,7 @@ func runRun(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	out := newRunPrinter(env.Stderr)
-	res, err := apprun.Run(ctx, apprun.ADBDevice(client, *serial), apprun.Options{
+	res, err := apprun.Run(ctx, client.Device(*serial), apprun.Options{
 		Project: p, Module: *module, Variant: *variant, Serial: *serial,
 		NoBuild: *noBuild, Reinstall: *reinstall, Progress: out.progress,
 	})

@@ -235,3 +235,18 @@ func (m *memFS) remove(name string, recursive bool) error {
 	}
 	return nil
 }
+
+// Files lists the paths of the device's regular files, sorted: what a test looks at
+// to see whether a command it sent created a file.
+func (d *Device) Files() []string {
+	d.fs.mu.RLock()
+	defer d.fs.mu.RUnlock()
+	var out []string
+	for name, n := range d.fs.nodes {
+		if !n.dir {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"fixthis/adb"
 )
 
 // service runs one opened stream to completion.
@@ -51,7 +53,7 @@ func (d *Device) resolveService(name string) (service, error) {
 		args := strings.Split(rest, "\x00")
 		cmd := "cmd"
 		for _, a := range args {
-			cmd += " " + shellQuote(a)
+			cmd += " " + adb.Quote(a)
 		}
 		v2 := strings.HasPrefix(name, "abb:")
 		return func(ctx context.Context, s *stream) error {
@@ -83,17 +85,6 @@ func (d *Device) resolveService(name string) (service, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("unknown service %q", name)
-}
-
-// shellQuote quotes a word so the device shell reads it back unchanged.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == '=' || r == ',' ||
-			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // shellV1 is `shell:` and `exec:`: stdout and stderr merged, no exit status, host data

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,7 +59,8 @@ func (d *Device) runScript(ctx context.Context, script string, stdin io.Reader, 
 	run := true
 	for _, pl := range pls {
 		if run {
-			st, exit := d.runPipeline(ctx, expandStatus(pl, status), stdin, stdout, stderr)
+			pl = d.substitute(ctx, expandStatus(pl, status), stderr)
+			st, exit := d.runPipeline(ctx, pl, stdin, stdout, stderr)
 			status = st
 			if exit || ctx.Err() != nil {
 				return status
@@ -80,13 +82,44 @@ func (d *Device) runScript(ctx context.Context, script string, stdin io.Reader, 
 func expandStatus(pl pipeline, status int) pipeline {
 	out := pipeline{next: pl.next}
 	for _, c := range pl.cmds {
-		nc := simpleCommand{redirs: c.redirs}
+		nc := simpleCommand{redirs: slices.Clone(c.redirs)}
 		for _, a := range c.args {
 			nc.args = append(nc.args, strings.ReplaceAll(a, statusMarker, strconv.Itoa(status)))
 		}
 		out.cmds = append(out.cmds, nc)
 	}
 	return out
+}
+
+// substitute runs the command substitutions of pl's words and redirect targets and
+// puts their output, without trailing newlines, in their place. The result is not
+// split into fields: one word stays one word.
+func (d *Device) substitute(ctx context.Context, pl pipeline, stderr io.Writer) pipeline {
+	expand := func(w string) string {
+		for {
+			i := strings.Index(w, substOpen)
+			if i < 0 {
+				return w
+			}
+			j := strings.Index(w[i:], substClose)
+			if j < 0 {
+				return w
+			}
+			var out bytes.Buffer
+			d.runScript(ctx, w[i+len(substOpen):i+j], bytes.NewReader(nil), &out, stderr)
+			w = w[:i] + strings.TrimRight(out.String(), "\n") + w[i+j+len(substClose):]
+		}
+	}
+	for ci := range pl.cmds {
+		c := &pl.cmds[ci]
+		for ai, a := range c.args {
+			c.args[ai] = expand(a)
+		}
+		for ri := range c.redirs {
+			c.redirs[ri].target = expand(c.redirs[ri].target)
+		}
+	}
+	return pl
 }
 
 // runPipeline runs each stage after the one before it, buffering the output between

@@ -6,8 +6,11 @@ import (
 )
 
 // The device runs adb's command strings through a small POSIX-like shell: quoting,
-// escapes, `;`, `&&`, `||`, `|`, and redirects. That covers what adb clients send
-// (adb joins and quotes arguments and expects the device shell to unquote them).
+// escapes, `;`, newlines, `&`, `&&`, `||`, `|`, redirects, comments and command
+// substitution (`$(…)` and backticks). That covers what adb clients send (adb joins
+// and quotes arguments and expects the device shell to unquote them), and every
+// metacharacter through which a value spliced into a command line would run
+// something else on a real phone's /system/bin/sh.
 
 type redirect struct {
 	fd     int    // 0 stdin, 1 stdout, 2 stderr, -1 both (&>)
@@ -29,6 +32,54 @@ type pipeline struct {
 
 // statusMarker stands for `$?` until the command runs and the status is known.
 const statusMarker = "\x00?\x00"
+
+// substOpen and substClose enclose the script of a command substitution inside a
+// word until the command runs: the substitution runs only if its command does.
+const (
+	substOpen  = "\x00(\x00"
+	substClose = "\x00)\x00"
+)
+
+// substitution reads the script of a `$(…)` starting after its "$(" at src[i:] or of
+// a backtick substitution starting after its "`", and returns it with the index of
+// its closing character.
+func substitution(src string, i int, backtick bool) (string, int, error) {
+	if backtick {
+		var b strings.Builder
+		for j := i; j < len(src); j++ {
+			switch {
+			case src[j] == '\\' && j+1 < len(src) && strings.IndexByte("$`\\", src[j+1]) >= 0:
+				j++
+				b.WriteByte(src[j])
+			case src[j] == '`':
+				return b.String(), j, nil
+			default:
+				b.WriteByte(src[j])
+			}
+		}
+		return "", 0, fmt.Errorf("syntax error: unterminated command substitution")
+	}
+	depth := 1
+	for j := i; j < len(src); j++ {
+		switch src[j] {
+		case '\'':
+			end := strings.IndexByte(src[j+1:], '\'')
+			if end < 0 {
+				return "", 0, fmt.Errorf("syntax error: unterminated quoted string")
+			}
+			j += end + 1
+		case '\\':
+			j++
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return src[i:j], j, nil
+			}
+		}
+	}
+	return "", 0, fmt.Errorf("syntax error: unterminated command substitution")
+}
 
 type tokenKind int
 
@@ -74,6 +125,20 @@ func lexShell(src string) ([]token, error) {
 					j++
 					continue
 				}
+				if (src[j] == '$' && j+1 < len(src) && src[j+1] == '(') || src[j] == '`' {
+					bt := src[j] == '`'
+					start := j + 2
+					if bt {
+						start = j + 1
+					}
+					script, end, err := substitution(src, start, bt)
+					if err != nil {
+						return nil, err
+					}
+					cur.WriteString(substOpen + script + substClose)
+					j = end
+					continue
+				}
 				if src[j] == '\\' && j+1 < len(src) && strings.IndexByte("$`\"\\\n", src[j+1]) >= 0 {
 					j++
 				}
@@ -87,6 +152,18 @@ func lexShell(src string) ([]token, error) {
 			cur.WriteString(statusMarker)
 			inWord = true
 			i++
+		case (c == '$' && i+1 < len(src) && src[i+1] == '(') || c == '`':
+			start := i + 2
+			if c == '`' {
+				start = i + 1
+			}
+			script, end, err := substitution(src, start, c == '`')
+			if err != nil {
+				return nil, err
+			}
+			cur.WriteString(substOpen + script + substClose)
+			inWord = true
+			i = end
 		case c == '\\':
 			if i+1 < len(src) {
 				i++

@@ -1,7 +1,10 @@
 package sim
 
 import (
+	"bytes"
+	"context"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -36,6 +39,55 @@ func TestParseShell(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"'open", `"open`, "a &&", "| b", "a >"} {
+		if _, err := parseShell(bad); err == nil {
+			t.Errorf("parseShell(%q) succeeded, want a syntax error", bad)
+		}
+	}
+}
+
+// A command substitution runs when its command runs, in place of the word part it
+// stands for, as /system/bin/sh runs it; a value spliced into a command line that
+// carries one therefore shows on the simulated phone as a file it created.
+func TestShellRunsWhatARealShellRuns(t *testing.T) {
+	d, err := Start(context.Background(), Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tests := []struct {
+		script string
+		out    string
+		file   string // created by the script
+	}{
+		{"echo $(echo a b)", "a b\n", ""},
+		{"echo x`echo y`z", "xyz\n", ""},
+		{`echo "$(echo 'q)')"`, "q)\n", ""},
+		{"echo $(echo $(echo nested))", "nested\n", ""},
+		{"false && echo $(touch /data/local/tmp/not-run)", "", ""},
+		{"echo a$(touch /data/local/tmp/s1)", "a\n", "/data/local/tmp/s1"},
+		{"echo `touch /data/local/tmp/s2`", "\n", "/data/local/tmp/s2"},
+		{"echo a\ntouch\t/data/local/tmp/s3", "a\n", "/data/local/tmp/s3"},
+		{"echo a; touch /data/local/tmp/s4", "a\n", "/data/local/tmp/s4"},
+		{"echo a & touch /data/local/tmp/s5", "a\n", "/data/local/tmp/s5"},
+		{"echo a | touch /data/local/tmp/s6", "", "/data/local/tmp/s6"},
+		{"echo a>/data/local/tmp/s7", "", "/data/local/tmp/s7"},
+		{"echo a #; touch /data/local/tmp/not-run", "a\n", ""},
+		{"echo a#b", "a#b\n", ""},
+	}
+	for _, tc := range tests {
+		var out, errs bytes.Buffer
+		d.runScript(context.Background(), tc.script, bytes.NewReader(nil), &out, &errs)
+		if out.String() != tc.out {
+			t.Errorf("%q printed %q (stderr %q), want %q", tc.script, out.String(), errs.String(), tc.out)
+		}
+		if tc.file != "" && !slices.Contains(d.Files(), tc.file) {
+			t.Errorf("%q did not create %s", tc.script, tc.file)
+		}
+	}
+	if slices.Contains(d.Files(), "/data/local/tmp/not-run") {
+		t.Error("a substitution ran although its command did not")
+	}
+	for _, bad := range []string{"echo $(echo", "echo `echo", "echo $(echo ')"} {
 		if _, err := parseShell(bad); err == nil {
 			t.Errorf("parseShell(%q) succeeded, want a syntax error", bad)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"fixthis/adb"
 	"fixthis/app/errcode"
 	"fixthis/app/mcp"
 	"fixthis/capture"
@@ -20,7 +21,7 @@ func (p *Phone) act(ctx context.Context, serial string, a mcp.Action) (*mcp.Acti
 	case "swipe":
 		return p.swipe(ctx, serial, a)
 	case "type":
-		if _, err := p.shell(ctx, serial, "input text "+quoteInputText(a.Text)); err != nil {
+		if _, err := p.shell(ctx, serial, adb.Command("input", "text", inputText(a.Text))); err != nil {
 			return nil, err
 		}
 		return &mcp.ActionResult{Detail: fmt.Sprintf("typed %q", clip(a.Text, 40))}, nil
@@ -29,7 +30,7 @@ func (p *Phone) act(ctx context.Context, serial string, a mcp.Action) (*mcp.Acti
 		if err != nil {
 			return nil, err
 		}
-		if _, err := p.shell(ctx, serial, "input keyevent "+key); err != nil {
+		if _, err := p.shell(ctx, serial, adb.Command("input", "keyevent", key)); err != nil {
 			return nil, err
 		}
 		return &mcp.ActionResult{Detail: "pressed " + strings.TrimPrefix(key, "KEYCODE_")}, nil
@@ -98,10 +99,13 @@ func (p *Phone) launch(ctx context.Context, serial, pkg string) (*mcp.ActionResu
 	if pkg == "" {
 		pkg = p.sessionPackage(ctx)
 	}
-	if pkg == "" || strings.ContainsAny(pkg, " ;&|'\"$`\\") {
+	if pkg == "" {
 		return nil, errcode.New(errcode.InvalidInput, "name the package to launch (no session screen says which app it is)")
 	}
-	out, err := p.shell(ctx, serial, "monkey -p "+pkg+" -c android.intent.category.LAUNCHER 1")
+	if err := adb.CheckPackage(pkg); err != nil {
+		return nil, errcode.Wrap(errcode.InvalidInput, err, "%v", err)
+	}
+	out, err := p.shell(ctx, serial, adb.Command("monkey", "-p", pkg, "-c", "android.intent.category.LAUNCHER", "1"))
 	if err != nil {
 		return nil, err
 	}
@@ -225,12 +229,13 @@ func clip(s string, n int) string {
 	return s
 }
 
-// quoteInputText makes text one shell word for `input text`: spaces become %s (the
-// command reads them back as spaces) and the word is single-quoted for the shell.
-func quoteInputText(text string) string {
+// inputText is text as `input text` reads it: spaces become %s (the command reads
+// them back as spaces) and a literal % is escaped. adb.Command quotes it for the
+// shell; checkAction has refused control characters before.
+func inputText(text string) string {
 	text = strings.ReplaceAll(text, "%", `\%`)
 	text = strings.ReplaceAll(text, " ", "%s")
-	return "'" + strings.ReplaceAll(text, "'", `'\''`) + "'"
+	return text
 }
 
 var keyAliases = map[string]string{"BACKSPACE": "DEL", "DELETE": "FORWARD_DEL", "RETURN": "ENTER", "RECENTS": "APP_SWITCH", "ESC": "ESCAPE"}
@@ -242,8 +247,8 @@ func keyCode(name string) (string, error) {
 	if a, ok := keyAliases[k]; ok {
 		k = a
 	}
-	if k == "" || strings.Trim(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
-		return "", errcode.New(errcode.InvalidInput, "key %q is not a key name (BACK, HOME, ENTER, DEL, APP_SWITCH, …)", name)
+	if err := adb.CheckKey(k); err != nil {
+		return "", errcode.New(errcode.InvalidInput, "key %s is not a key name (BACK, HOME, ENTER, DEL, APP_SWITCH, …)", adb.Clip(name))
 	}
 	return "KEYCODE_" + k, nil
 }

@@ -106,6 +106,10 @@ func (p *Phone) Act(ctx context.Context, serial string, a mcp.Action) (*mcp.Acti
 	if err != nil {
 		return nil, err
 	}
+	if err := checkAction(a); err != nil {
+		p.record(ctx, t.Serial, a.Kind, a.Kind+" failed: "+firstLine(err.Error()), "failed")
+		return nil, err
+	}
 	if err := p.allowed(ctx, t); err != nil {
 		p.record(ctx, t.Serial, a.Kind, "was not allowed to "+a.Kind, "refused")
 		return nil, err
@@ -135,9 +139,9 @@ func (p *Phone) record(ctx context.Context, serial, action, detail, outcome stri
 func (p *Phone) shell(ctx context.Context, serial, cmd string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	res, err := p.o.ADB.Shell(ctx, serial, cmd)
+	res, err := p.o.ADB.Device(serial).Shell(ctx, cmd)
 	if err != nil {
-		return "", errcode.Wrap(errcode.DeviceNotAvailable, err, "%s on %s: %v", cmd, serial, err)
+		return "", errcode.Wrap(errcode.DeviceNotAvailable, err, "%s on %s: %v", firstWord(cmd), serial, err)
 	}
 	out := string(res.Stdout) + string(res.Stderr)
 	if res.ExitCode != 0 {

@@ -35,7 +35,7 @@ func (p *Phone) RunApp(ctx context.Context, serial string, in mcp.RunAppInput, p
 			return nil, err
 		}
 	}
-	res, err := apprun.Run(ctx, apprun.ADBDevice(p.o.ADB, t.Serial), apprun.Options{
+	res, err := apprun.Run(ctx, p.o.ADB.Device(t.Serial), apprun.Options{
 		Project: proj, Module: in.Module, Variant: in.Variant, Serial: t.Serial, NoBuild: in.NoBuild, Reinstall: in.Reinstall,
 		Progress: func(pr apprun.Progress) {
 			consoleProgress(pr)

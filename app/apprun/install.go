@@ -8,7 +8,10 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+
+	"fixthis/adb"
 )
 
 // InstallError is a `Failure [CODE: detail]` from the package manager, with a
@@ -89,18 +92,22 @@ func Install(ctx context.Context, dev Device, apk string, report func(Progress))
 	report(Progress{Stage: StageInstall, Message: counter.msg, Fraction: 0})
 	feats, _ := dev.Features(ctx)
 	if slices.Contains(feats, "cmd") {
-		out, err := dev.ExecInput(ctx, fmt.Sprintf("cmd package install -r -t -S %d", size), counter)
+		out, err := dev.ExecInput(ctx, adb.Command("cmd", "package", "install", "-r", "-t", "-S", strconv.FormatInt(size, 10)), counter)
 		if err != nil {
 			return fmt.Errorf("stream the APK to the device: %w", err)
 		}
 		return parseInstallOutput(string(out))
 	}
 	remote := "/data/local/tmp/fixthis-" + path.Base(apk)
+	if err := adb.CheckPath(remote); err != nil {
+		return err
+	}
 	if err := dev.Push(ctx, counter, remote, 0o644, st.ModTime()); err != nil {
 		return fmt.Errorf("push the APK to %s: %w", remote, err)
 	}
-	out, _, _, err := dev.Shell(ctx, "pm install -r -t "+shellQuote(remote))
-	dev.Shell(context.WithoutCancel(ctx), "rm -f "+shellQuote(remote))
+	res, err := dev.Shell(ctx, adb.Command("pm", "install", "-r", "-t", remote))
+	dev.Shell(context.WithoutCancel(ctx), adb.Command("rm", "-f", remote))
+	out := res.Stdout
 	if err != nil {
 		return fmt.Errorf("pm install: %w", err)
 	}
@@ -109,7 +116,11 @@ func Install(ctx context.Context, dev Device, apk string, report func(Progress))
 
 // Uninstall removes pkg and its data. A package that is not installed is fine.
 func Uninstall(ctx context.Context, dev Device, pkg string) error {
-	out, _, _, err := dev.Shell(ctx, "pm uninstall "+shellQuote(pkg))
+	if err := adb.CheckPackage(pkg); err != nil {
+		return err
+	}
+	res, err := dev.Shell(ctx, adb.Command("pm", "uninstall", pkg))
+	out := res.Stdout
 	if err != nil {
 		return fmt.Errorf("uninstall %s: %w", pkg, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"fixthis/adb"
 )
 
 // Installed is what the device says about an installed package.
@@ -60,7 +62,8 @@ var zoneRE = regexp.MustCompile(`^([+-])(\d\d)(\d\d)$`)
 
 // DeviceZone reads the device's UTC offset with `date +%z`; UTC when it cannot.
 func DeviceZone(ctx context.Context, dev Device) *time.Location {
-	out, _, _, err := dev.Shell(ctx, "date +%z")
+	res, err := dev.Shell(ctx, "date +%z")
+	out := res.Stdout
 	m := zoneRE.FindStringSubmatch(strings.TrimSpace(string(out)))
 	if err != nil || m == nil {
 		return time.UTC
@@ -76,7 +79,11 @@ func DeviceZone(ctx context.Context, dev Device) *time.Location {
 
 // ReadInstalled asks the device about pkg; ok is false when it is not installed.
 func ReadInstalled(ctx context.Context, dev Device, pkg string) (Installed, bool, error) {
-	out, _, _, err := dev.Shell(ctx, "dumpsys package "+shellQuote(pkg))
+	if err := adb.CheckPackage(pkg); err != nil {
+		return Installed{}, false, err
+	}
+	res, err := dev.Shell(ctx, adb.Command("dumpsys", "package", pkg))
+	out := res.Stdout
 	if err != nil {
 		return Installed{}, false, fmt.Errorf("dumpsys package %s: %w", pkg, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"fixthis/adb"
 	"fixthis/capture"
 )
 
@@ -60,11 +61,15 @@ func ParseAmStart(out string) (LaunchResult, error) {
 // Launch starts component the way the launcher does (MAIN/LAUNCHER intent) and
 // waits for its first frame: `am start -W -n PKG/CLS -a MAIN -c LAUNCHER`.
 func Launch(ctx context.Context, dev Device, component string) (LaunchResult, error) {
-	stdout, stderr, _, err := dev.Shell(ctx, "am start -W -n "+shellQuote(component)+" -a android.intent.action.MAIN -c android.intent.category.LAUNCHER")
+	if err := adb.CheckComponent(component); err != nil {
+		return LaunchResult{}, err
+	}
+	res, err := dev.Shell(ctx, adb.Command("am", "start", "-W", "-n", component,
+		"-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER"))
 	if err != nil {
 		return LaunchResult{}, fmt.Errorf("am start %s: %w", component, err)
 	}
-	r, perr := ParseAmStart(string(stdout) + string(stderr))
+	r, perr := ParseAmStart(string(res.Stdout) + string(res.Stderr))
 	if perr != nil {
 		if strings.Contains(perr.Error(), "does not exist") {
 			return r, fmt.Errorf("launch %s: %v The installed build has no such activity: is it older than the manifest? Run without --no-build", component, perr)
@@ -84,11 +89,11 @@ type Focus struct {
 // Android 10+ prints mCurrentFocus under displays, older versions under windows, and
 // the keyguard is in the policy section.
 func ReadFocus(ctx context.Context, dev Device) (Focus, error) {
-	out, _, _, err := dev.Shell(ctx, "dumpsys window")
+	res, err := dev.Shell(ctx, "dumpsys window")
 	if err != nil {
 		return Focus{}, fmt.Errorf("dumpsys window: %w", err)
 	}
-	w := capture.ParseWindow(string(out))
+	w := capture.ParseWindow(string(res.Stdout))
 	f := Focus{Package: w.FocusPackage, Window: w.FocusWindow, Keyguard: w.Keyguard}
 	if f.Package == "" && strings.Contains(w.FocusWindow, "NotificationShade") {
 		f.Package = "com.android.systemui"

@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"fixthis/adb"
 	"fixthis/app/project"
 )
 
@@ -158,11 +159,14 @@ func Run(ctx context.Context, dev Device, opts Options) (Result, error) {
 // resolveInstalled finds the installed package of the variant; a computed suffix
 // is resolved by what the device has.
 func resolveInstalled(ctx context.Context, dev Device, mod *project.Module, v project.Variant) (string, error) {
-	out, _, _, err := dev.Shell(ctx, "pm list packages "+shellQuote(mod.ApplicationID))
+	if err := adb.CheckPackage(mod.ApplicationID); err != nil {
+		return "", err
+	}
+	res, err := dev.Shell(ctx, adb.Command("pm", "list", "packages", mod.ApplicationID))
 	if err != nil {
 		return "", fmt.Errorf("list packages: %w", err)
 	}
-	pkg := project.InstalledPackage(project.ParsePackageList(string(out)), mod, v)
+	pkg := project.InstalledPackage(project.ParsePackageList(string(res.Stdout)), mod, v)
 	if pkg == "" {
 		return "", fmt.Errorf("%w: %s is not on the device; build and install it first (fixthis run without --no-build, or Run app)", ErrNotInstalled, v.ApplicationID)
 	}

@@ -37,7 +37,7 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rig{srv: p.Server, phone: p.Device, dev: apprun.ADBDevice(p.Client, p.Serial()), dir: dir, proj: proj, serial: p.Serial()}
+	return &rig{srv: p.Server, phone: p.Device, dev: p.Client.Device(p.Serial()), dir: dir, proj: proj, serial: p.Serial()}
 }
 
 // progressLog collects what a run reported.

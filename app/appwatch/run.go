@@ -51,7 +51,7 @@ func (w *Watcher) StartRun() (RunStarted, error) {
 		return RunStarted{}, err
 	}
 	go func() {
-		res, err := apprun.Run(w.ctx, apprun.ADBDevice(w.opts.ADB, serial), apprun.Options{
+		res, err := apprun.Run(w.ctx, w.opts.ADB.Device(serial), apprun.Options{
 			Project: p, Serial: serial, FocusTimeout: 15 * time.Second, Progress: t.Progress,
 		})
 		t.Finish(res, err)
@@ -135,7 +135,7 @@ func (w *Watcher) Launch(ctx context.Context) (apprun.Result, error) {
 	if serial == "" {
 		return apprun.Result{}, errcode.New(errcode.DeviceNotAvailable, "no device is selected")
 	}
-	res, err := apprun.Run(ctx, apprun.ADBDevice(w.opts.ADB, serial), apprun.Options{
+	res, err := apprun.Run(ctx, w.opts.ADB.Device(serial), apprun.Options{
 		Project: p, Serial: serial, NoBuild: true, FocusTimeout: 10 * time.Second,
 	})
 	w.Poke()

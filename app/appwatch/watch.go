@@ -222,7 +222,7 @@ func (w *Watcher) Doc(ctx context.Context) Doc {
 		return d
 	}
 	d.Serial = serial
-	dev := apprun.ADBDevice(w.opts.ADB, serial)
+	dev := w.opts.ADB.Device(serial)
 	if in := w.installedOn(ctx, dev, serial, m); in.ok {
 		d.ApplicationID, d.Installed = in.pkg, true
 		d.VersionName, d.VersionCode = in.info.VersionName, in.info.VersionCode
@@ -253,11 +253,14 @@ func (w *Watcher) installedOn(ctx context.Context, dev apprun.Device, serial str
 	if err != nil {
 		return c
 	}
-	out, _, _, err := dev.Shell(ctx, "pm list packages "+m.ApplicationID)
+	if adb.CheckPackage(m.ApplicationID) != nil {
+		return c
+	}
+	res, err := dev.Shell(ctx, adb.Command("pm", "list", "packages", m.ApplicationID))
 	if err != nil {
 		return c
 	}
-	c.pkg = project.InstalledPackage(project.ParsePackageList(string(out)), m, v)
+	c.pkg = project.InstalledPackage(project.ParsePackageList(string(res.Stdout)), m, v)
 	if c.pkg != "" {
 		c.info, c.ok, _ = apprun.ReadInstalled(ctx, dev, c.pkg)
 	}

@@ -2,34 +2,10 @@ package device
 
 import (
 	"context"
-	"fmt"
 
 	"fixthis/adb"
 	"fixthis/capture"
 )
-
-// adbDevice adapts one adb serial to capture.Device.
-type adbDevice struct {
-	client *adb.Client
-	serial string
-}
-
-func (d adbDevice) Exec(ctx context.Context, cmd string) ([]byte, error) {
-	return d.client.Exec(ctx, d.serial, cmd)
-}
-
-func (d adbDevice) Shell(ctx context.Context, cmd string) ([]byte, []byte, int, error) {
-	res, err := d.client.Shell(ctx, d.serial, cmd)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("%s: %w", d.serial, err)
-	}
-	return res.Stdout, res.Stderr, res.ExitCode, nil
-}
-
-// On adapts one adb serial to what package capture needs.
-func On(client *adb.Client, serial string) capture.Device {
-	return adbDevice{client: client, serial: serial}
-}
 
 // Capturer is the one way FixThis captures a screen: the frame, the UI tree (through
 // the app's sidekick when it carries one, else uiautomator) and the screen state. The
@@ -49,7 +25,7 @@ func NewCapturer(client *adb.Client) *Capturer {
 // so the next capture reconnects instead of paying uiautomator for the rest of the run.
 func (c *Capturer) Capture(ctx context.Context, serial string) (*capture.Snapshot, error) {
 	sk, state := c.sidekicks.forDevice(ctx, serial)
-	snap, err := capture.Capture(ctx, On(c.client, serial), capture.Options{Sidekick: sk, State: state})
+	snap, err := capture.Capture(ctx, c.client.Device(serial), capture.Options{Sidekick: sk, State: state})
 	if sk != nil && (err != nil || snap.TreeSource != capture.TreeFromSidekick) {
 		c.sidekicks.forget(context.WithoutCancel(ctx), serial)
 	}
@@ -66,5 +42,5 @@ func (c *Capturer) Close(ctx context.Context) { c.sidekicks.forgetAll(ctx) }
 // Glance takes a light capture of serial: the frame and the screen state, no UI tree.
 // It tells whether the device still shows a frozen screen.
 func (c *Capturer) Glance(ctx context.Context, serial string) (*capture.Snapshot, error) {
-	return capture.Capture(ctx, On(c.client, serial), capture.Options{SkipTree: true})
+	return capture.Capture(ctx, c.client.Device(serial), capture.Options{SkipTree: true})
 }

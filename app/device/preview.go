@@ -287,7 +287,7 @@ func (p *Preview) captureOnce(ctx context.Context, serial string) (bool, error) 
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	start := time.Now()
-	img, err := capture.CaptureFrame(cctx, On(p.client, serial), "")
+	img, err := capture.CaptureFrame(cctx, p.client.Device(serial), "")
 	if err != nil {
 		return false, fmt.Errorf("capture frame from %s: %w", serial, err)
 	}
@@ -371,7 +371,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatus {
 	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	st, err := capture.ReadScreenState(cctx, On(p.client, serial))
+	st, err := capture.ReadScreenState(cctx, p.client.Device(serial))
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil

@@ -116,7 +116,7 @@ func (s *Service) Tap(ctx context.Context, serial string, x, y int) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	res, err := s.adb.Shell(ctx, dev.Serial, "input tap "+strconv.Itoa(x)+" "+strconv.Itoa(y))
+	res, err := s.adb.Device(dev.Serial).Shell(ctx, adb.Command("input", "tap", strconv.Itoa(x), strconv.Itoa(y)))
 	if err != nil {
 		return errcode.Wrap(errcode.TapFailed, err, "tap on %s failed: %v", dev.Serial, err)
 	}

@@ -46,7 +46,7 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) (*capture.Side
 	var read *capture.ScreenState
 	if pkg == "" {
 		// No state check has run yet (nobody watched the live preview): ask once.
-		if st, err := capture.ReadScreenState(ctx, On(s.client, serial)); err == nil {
+		if st, err := capture.ReadScreenState(ctx, s.client.Device(serial)); err == nil {
 			pkg, read = st.Package, &st
 			s.notePackage(serial, pkg)
 		}
@@ -80,7 +80,7 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) (*capture.Side
 func openSidekick(ctx context.Context, client *adb.Client, serial, pkg string) (*capture.SidekickClient, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	sess, err := capture.ReadSidekickSession(ctx, On(client, serial), pkg)
+	sess, err := capture.ReadSidekickSession(ctx, client.Device(serial), pkg)
 	if err != nil {
 		return nil, err
 	}

@@ -129,7 +129,7 @@ func (v *Video) Attach(dev View) (*video.Stream, VideoConfig, func(), error) {
 		opts := v.opts
 		opts.Width, opts.Height = w, h
 		ctx, cancel := context.WithCancel(v.ctx)
-		s, err := video.Open(ctx, v.client, dev.Serial, opts)
+		s, err := video.Open(ctx, v.client.Device(dev.Serial), opts)
 		if err != nil {
 			cancel()
 			var ue *video.UnsupportedError

@@ -12,9 +12,10 @@ import (
 	"fixthis/adb"
 )
 
-// Shell runs one device shell command; *adb.Client implements it.
+// Shell runs one shell command on the device evidence is collected from: the adb
+// handle (adb.Client.Device) is one as it is.
 type Shell interface {
-	Shell(ctx context.Context, serial, cmd string) (adb.ShellResult, error)
+	Shell(ctx context.Context, cmd string) (adb.ShellResult, error)
 }
 
 // Defaults for Request.
@@ -77,7 +78,8 @@ func Collect(ctx context.Context, sh Shell, req Request) Attempt {
 	switch {
 	case req.Serial == "":
 		att.Attachments = unsupportedAll(ReasonNoDevice)
-	case req.Package == "":
+	case req.Package == "", adb.CheckPackage(req.Package) != nil:
+		// A value that is no package name never reaches a device command.
 		att.Attachments = unsupportedAll(ReasonNoPackage)
 	default:
 		var raws []rawOutput
@@ -163,8 +165,8 @@ func failed(k Kind, r Reason) Attachment {
 
 // shell runs cmd and returns its redacted stdout; a non-zero exit with
 // nothing on stdout is a failed command.
-func shell(ctx context.Context, sh Shell, serial, cmd string) (string, Reason) {
-	res, err := sh.Shell(ctx, serial, cmd)
+func shell(ctx context.Context, sh Shell, cmd string) (string, Reason) {
+	res, err := sh.Shell(ctx, cmd)
 	if err != nil {
 		return "", reasonFor(ctx, err)
 	}
@@ -180,7 +182,7 @@ func shell(ctx context.Context, sh Shell, serial, cmd string) (string, Reason) {
 // given time. The epoch form of -t does not depend on the device's zone.
 func logcatCommand(since time.Time) string {
 	ms := since.UnixMilli()
-	return fmt.Sprintf("logcat -d -v threadtime -b main,system,crash -t '%d.%03d'", ms/1000, ms%1000)
+	return adb.Command("logcat", "-d", "-v", "threadtime", "-b", "main,system,crash", "-t", fmt.Sprintf("%d.%03d", ms/1000, ms%1000))
 }
 
 // logcatFallbackCommand is `logcat -d -v threadtime -t 5000`: the newest lines
@@ -188,7 +190,7 @@ func logcatCommand(since time.Time) string {
 const logcatFallbackCommand = "logcat -d -v threadtime -t 5000"
 
 // pidofCommand is `pidof <pkg>`: the app's live process, if any.
-func pidofCommand(pkg string) string { return "pidof " + pkg }
+func pidofCommand(pkg string) string { return adb.Command("pidof", pkg) }
 
 func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) {
 	since := req.Since
@@ -200,18 +202,18 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 	go func() {
 		defer close(pidDone)
 		// pidof exits 1 when nothing runs; that is an answer, not a failure.
-		if res, err := sh.Shell(ctx, req.Serial, pidofCommand(req.Package)); err == nil {
+		if res, err := sh.Shell(ctx, pidofCommand(req.Package)); err == nil {
 			f := strings.Fields(string(res.Stdout))
 			if len(f) > 0 {
 				pid, _ = strconv.Atoi(f[0])
 			}
 		}
 	}()
-	text, r := shell(ctx, sh, req.Serial, logcatCommand(since))
+	text, r := shell(ctx, sh, logcatCommand(since))
 	if r == ReasonCommandFailed {
 		// Before Android 7 there is no crash buffer and -t takes no epoch time:
 		// the default buffers' newest lines are the closest a device can give.
-		text, r = shell(ctx, sh, req.Serial, logcatFallbackCommand)
+		text, r = shell(ctx, sh, logcatFallbackCommand)
 	}
 	<-pidDone
 	if r != ReasonNone {
@@ -234,7 +236,7 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 }
 
 // gfxinfoCommand is `dumpsys gfxinfo <pkg>`.
-func gfxinfoCommand(pkg string) string { return "dumpsys gfxinfo " + pkg }
+func gfxinfoCommand(pkg string) string { return adb.Command("dumpsys", "gfxinfo", pkg) }
 
 func runGfxinfo(ctx context.Context, sh Shell, req Request) (string, Attachment) {
 	return runDumpsys(ctx, sh, req, KindFrames, gfxinfoCommand(req.Package), ParseGfxinfo,
@@ -242,7 +244,7 @@ func runGfxinfo(ctx context.Context, sh Shell, req Request) (string, Attachment)
 }
 
 // meminfoCommand is `dumpsys meminfo <pkg>`.
-func meminfoCommand(pkg string) string { return "dumpsys meminfo " + pkg }
+func meminfoCommand(pkg string) string { return adb.Command("dumpsys", "meminfo", pkg) }
 
 func runMeminfo(ctx context.Context, sh Shell, req Request) (string, Attachment) {
 	return runDumpsys(ctx, sh, req, KindMemory, meminfoCommand(req.Package), ParseMeminfo,
@@ -254,7 +256,7 @@ func runMeminfo(ctx context.Context, sh Shell, req Request) (string, Attachment)
 // kept even when it does not parse, so the artifact shows why.
 func runDumpsys[S interface{ Line() string }](ctx context.Context, sh Shell, req Request, k Kind, cmd string,
 	parse func(string) (S, error), attach func(*Attachment, S)) (string, Attachment) {
-	text, r := shell(ctx, sh, req.Serial, cmd)
+	text, r := shell(ctx, sh, cmd)
 	if r != ReasonNone {
 		return "", failed(k, r)
 	}

@@ -26,7 +26,7 @@ type fakeAnswer struct {
 	err   error
 }
 
-func (f fakeShell) Shell(ctx context.Context, serial, cmd string) (adb.ShellResult, error) {
+func (f fakeShell) Shell(ctx context.Context, cmd string) (adb.ShellResult, error) {
 	best := ""
 	for p := range f.answers {
 		if strings.HasPrefix(cmd, p) && len(p) > len(best) {
@@ -41,7 +41,7 @@ func (f fakeShell) Shell(ctx context.Context, serial, cmd string) (adb.ShellResu
 		select {
 		case <-time.After(a.delay):
 		case <-ctx.Done():
-			return adb.ShellResult{}, fmt.Errorf("shell %s on %s: %w", cmd, serial, context.Cause(ctx))
+			return adb.ShellResult{}, fmt.Errorf("shell %s: %w", cmd, context.Cause(ctx))
 		}
 	}
 	if a.err != nil {
@@ -165,7 +165,7 @@ func TestCollectBudgetBoundsEveryCollector(t *testing.T) {
 	slow := fakeAnswer{delay: time.Minute}
 	sh := fakeShell{answers: map[string]fakeAnswer{"pidof ": slow, "logcat ": slow, "dumpsys ": slow}}
 	t0 := time.Now()
-	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "p", Timeout: time.Minute, Budget: 200 * time.Millisecond})
+	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Timeout: time.Minute, Budget: 200 * time.Millisecond})
 	if d := time.Since(t0); d > time.Second {
 		t.Errorf("took %v with a 200ms budget", d)
 	}
@@ -176,7 +176,7 @@ func TestCollectBudgetBoundsEveryCollector(t *testing.T) {
 
 func TestCollectMapsFailures(t *testing.T) {
 	gone := fakeShell{answers: map[string]fakeAnswer{"": {err: fmt.Errorf("shell on s: %w", adb.ErrDeviceGone)}}}
-	a := Collect(context.Background(), gone, Request{Serial: "s", Package: "p"})
+	a := Collect(context.Background(), gone, Request{Serial: "s", Package: "com.fixthis.demo"})
 	if a.Status != StatusFailed || a.Failure != ReasonDeviceGone {
 		t.Errorf("device gone: %+v", a)
 	}
@@ -185,7 +185,7 @@ func TestCollectMapsFailures(t *testing.T) {
 			t.Errorf("error text leaked into the summary: %q", at.Summary)
 		}
 	}
-	a = Collect(context.Background(), gone, Request{Package: "p"})
+	a = Collect(context.Background(), gone, Request{Package: "com.fixthis.demo"})
 	if a.Status != StatusUnsupported || a.Failure != ReasonNoDevice {
 		t.Errorf("no device: %+v", a)
 	}
@@ -194,7 +194,7 @@ func TestCollectMapsFailures(t *testing.T) {
 		t.Errorf("no package: %+v", a)
 	}
 	odd := fakeShell{answers: map[string]fakeAnswer{"": {out: "Can't find service: x\n"}, "logcat": {code: 1}}}
-	a = Collect(context.Background(), odd, Request{Serial: "s", Package: "p"})
+	a = Collect(context.Background(), odd, Request{Serial: "s", Package: "com.fixthis.demo"})
 	k := byKind(a)
 	if k[KindFrames].Reason != ReasonUnparsable || k[KindLogcat].Reason != ReasonCommandFailed || a.Failure != ReasonCommandFailed {
 		t.Errorf("odd output: %+v", a)
@@ -209,7 +209,7 @@ func TestStoreRejectsEscapingIDs(t *testing.T) {
 		}
 	}
 	sh := fakeShell{answers: map[string]fakeAnswer{"": {out: readTestdata(t, "meminfo_api34.txt")}}}
-	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "p", Store: st, SessionID: "../up"})
+	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: st, SessionID: "../up"})
 	for _, at := range a.Attachments {
 		if at.Artifact != "" {
 			t.Errorf("%s stored at %q", at.Kind, at.Artifact)
@@ -247,7 +247,7 @@ func TestLogcatFallsBackOnOldDevices(t *testing.T) {
 
 func TestLogcatCommandUsesEpochTime(t *testing.T) {
 	got := logcatCommand(time.UnixMilli(1764582071005))
-	if got != "logcat -d -v threadtime -b main,system,crash -t '1764582071.005'" {
+	if got != "logcat -d -v threadtime -b main,system,crash -t 1764582071.005" {
 		t.Errorf("%s", got)
 	}
 }

@@ -42,7 +42,7 @@ func TestCollectFromTheSimulatedPhone(t *testing.T) {
 	c, dev := simDevice(t, sim.Options{LatencyScale: 1})
 	pkg := dev.Profile().App.Package
 	since := time.Now()
-	a := evidence.Collect(context.Background(), c, evidence.Request{Serial: dev.Serial(), Package: pkg, Since: since.Add(-time.Minute), Store: store(t), SessionID: "s1"})
+	a := evidence.Collect(context.Background(), c.Device(dev.Serial()), evidence.Request{Serial: dev.Serial(), Package: pkg, Since: since.Add(-time.Minute), Store: store(t), SessionID: "s1"})
 	k := kinds(a)
 	if a.Status != evidence.StatusComplete {
 		t.Fatalf("attempt %+v", a)
@@ -70,7 +70,7 @@ func TestCollectFromTheSimulatedPhone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a = evidence.Collect(context.Background(), c, evidence.Request{Serial: dev.Serial(), Package: pkg, Since: since, Store: store(t), SessionID: "s1"})
+	a = evidence.Collect(context.Background(), c.Device(dev.Serial()), evidence.Request{Serial: dev.Serial(), Package: pkg, Since: since, Store: store(t), SessionID: "s1"})
 	k = kinds(a)
 	if a.Status != evidence.StatusPartial {
 		t.Fatalf("after the crash: %+v", a)
@@ -112,7 +112,7 @@ func TestCollectReplaysPinnedOutputs(t *testing.T) {
 	c, dev := simDevice(t, sim.Options{LatencyScale: 0, Outputs: dir})
 	st := store(t)
 	t0 := time.Now()
-	a := evidence.Collect(context.Background(), c, evidence.Request{Serial: dev.Serial(), Package: "com.fixthis.demo", Timeout: 500 * time.Millisecond, Store: st, SessionID: "s1", CaptureID: "c1"})
+	a := evidence.Collect(context.Background(), c.Device(dev.Serial()), evidence.Request{Serial: dev.Serial(), Package: "com.fixthis.demo", Timeout: 500 * time.Millisecond, Store: st, SessionID: "s1", CaptureID: "c1"})
 	if d := time.Since(t0); d > 2*time.Second {
 		t.Errorf("collection took %v with a 500ms timeout", d)
 	}
@@ -138,7 +138,7 @@ func BenchmarkPreset(b *testing.B) {
 	c, dev := simDevice(b, sim.Options{LatencyScale: 1, Logf: func(string, ...any) {}})
 	req := evidence.Request{Serial: dev.Serial(), Package: dev.Profile().App.Package, Store: store(b), SessionID: "bench"}
 	for b.Loop() {
-		if a := evidence.Collect(context.Background(), c, req); a.Status != evidence.StatusComplete {
+		if a := evidence.Collect(context.Background(), c.Device(dev.Serial()), req); a.Status != evidence.StatusComplete {
 			b.Fatalf("attempt %+v", a)
 		}
 	}

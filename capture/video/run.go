@@ -39,8 +39,8 @@ const (
 
 // startRun starts `screenrecord … -` over exec: and splits its output as it arrives.
 // A pause of quiet ends the picture being received (see splitter).
-func startRun(ctx context.Context, c *adb.Client, serial, cmd string, quiet time.Duration) (*run, error) {
-	rc, err := c.ExecStream(ctx, serial, cmd)
+func startRun(ctx context.Context, dev adb.Handle, cmd string, quiet time.Duration) (*run, error) {
+	rc, err := dev.ExecStream(ctx, cmd)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,10 @@ package video
 import (
 	"fmt"
 	"image"
+	"strconv"
 	"time"
+
+	"fixthis/adb"
 )
 
 // Limits for the video size and rate asked of the phone's encoder.
@@ -56,5 +59,6 @@ func ContentRect(dispW, dispH, w, h int) image.Rectangle {
 // Command is the device command that streams w×h H.264 to stdout for at most limit.
 func Command(w, h, bitRate int, limit time.Duration) string {
 	secs := max(1, int(limit/time.Second))
-	return fmt.Sprintf("screenrecord --output-format=h264 --size %dx%d --bit-rate %d --time-limit %d -", w, h, bitRate, secs)
+	return adb.Command("screenrecord", "--output-format=h264", "--size", fmt.Sprintf("%dx%d", w, h),
+		"--bit-rate", strconv.Itoa(bitRate), "--time-limit", strconv.Itoa(secs), "-")
 }

@@ -66,11 +66,10 @@ type Stats struct {
 
 // Stream relays one device's screen. Subscribe to receive pictures.
 type Stream struct {
-	client *adb.Client
-	serial string
-	opts   Options
-	cmd    string
-	done   chan struct{}
+	dev  adb.Handle
+	opts Options
+	cmd  string
+	done chan struct{}
 
 	mu     sync.Mutex
 	params []byte        // latest SPS and PPS NAL units
@@ -92,11 +91,11 @@ func (s *Stream) quiet() time.Duration {
 
 type sub struct{ ch chan AccessUnit }
 
-// Open starts screenrecord on serial and waits for its first picture. When the
+// Open starts screenrecord on dev and waits for its first picture. When the
 // device cannot stream, the error is an *UnsupportedError with the reason.
-func Open(ctx context.Context, c *adb.Client, serial string, opts Options) (*Stream, error) {
+func Open(ctx context.Context, dev adb.Handle, opts Options) (*Stream, error) {
 	opts.defaults()
-	s := &Stream{client: c, serial: serial, opts: opts, done: make(chan struct{}), subs: map[*sub]bool{}}
+	s := &Stream{dev: dev, opts: opts, done: make(chan struct{}), subs: map[*sub]bool{}}
 	s.cmd = Command(opts.Width, opts.Height, opts.BitRate, opts.TimeLimit)
 	first, au, err := s.begin(ctx)
 	if err != nil {
@@ -109,7 +108,7 @@ func Open(ctx context.Context, c *adb.Client, serial string, opts Options) (*Str
 
 // begin starts a run and waits for its first picture, which must be a key frame.
 func (s *Stream) begin(ctx context.Context) (*run, AccessUnit, error) {
-	r, err := startRun(ctx, s.client, s.serial, s.cmd, s.quiet())
+	r, err := startRun(ctx, s.dev, s.cmd, s.quiet())
 	if err != nil {
 		return nil, AccessUnit{}, err
 	}
@@ -197,7 +196,7 @@ func (s *Stream) serve(ctx context.Context, cur *run) {
 			next = nil
 			if st.err != nil {
 				// The old run still streams; try again when it ends.
-				s.opts.Logf("video: restart screenrecord on %s: %v", s.serial, st.err)
+				s.opts.Logf("video: restart screenrecord on %s: %v", s.dev.Serial(), st.err)
 				continue
 			}
 			old := cur

@@ -49,7 +49,7 @@ func TestStreamRelaysScrollingAndRestartsBeforeTheLimit(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	w, h := video.Fit(1080, 2400, 900)
-	s, err := video.Open(ctx, e.client, e.dev.Serial(), video.Options{
+	s, err := video.Open(ctx, e.client.Device(e.dev.Serial()), video.Options{
 		Width: w, Height: h, TimeLimit: 2 * time.Second, RestartLead: 500 * time.Millisecond,
 		Quiet: 500 * time.Millisecond, // every picture must decode, even on a loaded machine
 	})
@@ -132,7 +132,7 @@ collect:
 
 func TestStreamReportsWhyTheDeviceCannotStream(t *testing.T) {
 	e := newEnv(t, "none")
-	_, err := video.Open(context.Background(), e.client, e.dev.Serial(), video.Options{Width: 5000, Height: 5000})
+	_, err := video.Open(context.Background(), e.client.Device(e.dev.Serial()), video.Options{Width: 5000, Height: 5000})
 	var ue *video.UnsupportedError
 	if !errors.As(err, &ue) {
 		t.Fatalf("Open = %v, want an UnsupportedError", err)

@@ -290,7 +290,7 @@ func drive(ctx context.Context, client *adb.Client, serial string, every time.Du
 		if (i/steps)%2 == 1 {
 			cmd = "input swipe 540 1100 540 1700 500"
 		}
-		res, err := client.Shell(ctx, serial, cmd)
+		res, err := client.Device(serial).Shell(ctx, cmd)
 		if err != nil {
 			return i, err
 		}

@@ -28,8 +28,14 @@ export class LivePlayer {
    * stage keeps the size of what it shows and a click maps to what the user sees.
    */
   shown = $state<VideoConfig | null>(null);
-  /** Bumps on every paint, for the stage's "has an image" state. */
+  /** Bumps on every paint. */
   painted = $state(0);
+  /**
+   * Whether the attached canvas holds a picture. A new canvas starts blank, and a
+   * still screen may send no picture for a long time: the stage shows the canvas only
+   * once something is on it, never "Live preview" over a blank stage.
+   */
+  canvasPainted = $state(false);
 
   readonly stats = new PaintStats();
   decoderName = 'none';
@@ -48,6 +54,7 @@ export class LivePlayer {
 
   /** The canvas the pictures go to (null while the stage shows something else). */
   attach(canvas: HTMLCanvasElement | null): void {
+    if (canvas !== this.canvas) this.canvasPainted = false;
     this.canvas = canvas;
   }
 
@@ -209,6 +216,7 @@ export class LivePlayer {
       if (this.shown !== cfg) this.shown = cfg;
       this.phase = 'video';
       this.painted++;
+      if (!this.canvasPainted) this.canvasPainted = true;
     } finally {
       if (pic.kind === 'frame') pic.frame.close();
     }
