@@ -9,6 +9,8 @@ BIN        := build/bin/fixthis
 # `fixthis` runs for the desktop command only: linked into every command, those
 # libraries cost each CLI call ~70 ms of dynamic loading. macOS links one binary.
 WINDOW_BIN := build/bin/fixthis-window
+# The fake OpenAI Realtime server the voice tests and `make bench` talk to.
+FAKE_BIN   := build/bin/realtime-fake
 VERSION    ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo local))
 GO_TAGS    := desktop,production,webkit2_41
 COMMIT     := $(shell git rev-parse HEAD 2>/dev/null)
@@ -90,7 +92,11 @@ frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SO
 	$(SAY) "Building the console (Vite) into frontend/dist"
 	cd frontend && npm run build
 
-build: deps deps-node $(BIN)
+build: deps deps-node $(BIN) $(FAKE_BIN)
+
+$(FAKE_BIN): $(GO_SOURCES)
+	$(SAY) "Building $(FAKE_BIN) (the fake Realtime server the voice tests talk to)"
+	go build $(GO_BUILD_FLAGS) -o $(FAKE_BIN) ./internal/realtimefake/cmd/realtime-fake
 
 ifeq ($(UNAME_S),Darwin)
 $(BIN): frontend/dist/index.html $(GO_SOURCES)
@@ -118,23 +124,25 @@ serve: build
 
 ## Test -----------------------------------------------------------------------------
 
-test: deps-test deps-node $(BIN)
+test: deps-test deps-node $(BIN) $(FAKE_BIN)
 	$(MAKE) --no-print-directory test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist
 	$(SAY) "make test: every test group passed"
 
 # One package at a time: several packages start, kill and restart private adb servers
 # and measure latencies; on two cores, running them side by side only adds noise.
 # FIXTHIS_REQUIRE_FFMPEG turns a missing ffmpeg into a failure instead of a skip.
+# The fake Realtime server's shapes are checked against openai-go in its own module.
 test-go:
 	$(SAY) "test-go: go vet, then go test one package at a time"
 	go vet ./...
 	FIXTHIS_REQUIRE_FFMPEG=1 go test -count=1 -p 1 ./...
+	cd internal/realtimefake/openaicheck && go vet . && go test -count=1 .
 
 test-frontend:
 	$(SAY) "test-frontend: svelte-check, the console's unit tests (Vitest) and its bundle budget"
 	cd frontend && npm run check && npm test && npm run bundle-size
 
-test-e2e: $(BIN)
+test-e2e: $(BIN) $(FAKE_BIN)
 	$(SAY) "test-e2e: the console in Chromium against fixthis serve and simulated phones, one file at a time"
 	cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e
 

@@ -8,10 +8,17 @@ import (
 	"fixthis/app/store"
 )
 
-type handoffRequest struct {
-	SessionID  string   `json:"sessionId"`
-	ItemIDs    []string `json:"itemIds"`
-	MarkCopied bool     `json:"markCopied"`
+// HandoffRequest is the body of POST /api/agent-handoffs (Save to MCP).
+type HandoffRequest struct {
+	SessionID string   `json:"sessionId"`
+	ItemIDs   []string `json:"itemIds"`
+}
+
+// HandoffPreviewRequest is the body of POST /api/sessions/{id}/handoff-preview; it
+// may be empty (then every item the agent still has work on).
+type HandoffPreviewRequest struct {
+	ItemIDs    []string `json:"itemIds,omitempty"`
+	MarkCopied bool     `json:"markCopied,omitempty"`
 }
 
 // AgentHandoff is the answer to Save to MCP.
@@ -44,7 +51,7 @@ type ItemSources struct {
 // queued for the agent's next wait, in one transaction. The response carries the prompt,
 // with its runtimeEvidenceAttempt block, and what was collected.
 func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
-	var req handoffRequest
+	var req HandoffRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -71,7 +78,7 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 // postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with
 // markCopied the items record lastHandedOffAt (it never implies delivery: sent).
 func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
-	var req handoffRequest
+	var req HandoffPreviewRequest
 	if r.ContentLength != 0 {
 		if err := decodeJSON(r, &req); err != nil {
 			writeError(w, err)

@@ -3,6 +3,7 @@ package capture
 import (
 	"context"
 	"fmt"
+	"hash/crc32"
 	"image"
 	"sync"
 	"time"
@@ -20,7 +21,25 @@ type Options struct {
 	// State, when set, is the screen state the caller has just read; Capture uses it
 	// instead of reading it again.
 	State *ScreenState
+	// Warm, when set, is a tree dumped in the background while the screen was still.
+	// Capture takes the frame first and uses the warm tree only when the frame's pixels
+	// are exactly those the tree was dumped under; otherwise it dumps as usual. Not
+	// used with a sidekick, which answers faster than a frame is taken.
+	Warm *WarmTree
 }
+
+// WarmTree is a UI tree and the pixels of the frame it belongs to.
+type WarmTree struct {
+	PixelsCRC uint32
+	Hierarchy *Hierarchy
+}
+
+// PixelsCRC is the exact-pixel checksum of a frame (CRC-32C, about 1 ms for
+// 1080x2400): equal sums mean the same picture, where the perceptual hash is too
+// coarse to notice a typed character.
+func PixelsCRC(img *image.NRGBA) uint32 { return crc32.Checksum(img.Pix, crcTable) }
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // Tree sources reported in Snapshot.TreeSource.
 const (
@@ -32,13 +51,15 @@ const (
 // and the fingerprint. A tree that could not be read leaves Nodes nil and TreeErr
 // set: the frame alone still serves area annotations.
 type Snapshot struct {
-	Frame       *image.NRGBA
-	Width       int
-	Height      int
-	Nodes       []Node
-	Tree        *Tree
-	TreeSource  string
-	TreeErr     error
+	Frame      *image.NRGBA
+	Width      int
+	Height     int
+	Nodes      []Node
+	Tree       *Tree
+	TreeSource string
+	TreeErr    error
+	// TreeWarm: the tree was dumped before the capture, under these exact pixels.
+	TreeWarm    bool
 	Rotation    int // uiautomator's hierarchy rotation, when the tree came from it
 	State       ScreenState
 	Fingerprint Fingerprint
@@ -66,7 +87,11 @@ func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
 		frame, frameErr = CaptureFrame(ctx, dev, opts.DisplayID)
 		snap.Timings.Frame = time.Since(t)
 	})
-	if !opts.SkipTree {
+	warm := opts.Warm
+	if opts.Sidekick != nil || warm == nil || warm.Hierarchy == nil {
+		warm = nil
+	}
+	if !opts.SkipTree && warm == nil {
 		wg.Go(func() {
 			t := time.Now()
 			hier, source, treeErr = captureTree(ctx, dev, opts.Sidekick)
@@ -87,6 +112,15 @@ func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
 		return nil, fmt.Errorf("capture: %w", frameErr)
 	}
 	_ = stateErr // a missing state leaves the structural fingerprint's fields unknown
+	if warm != nil {
+		t := time.Now()
+		if PixelsCRC(frame) == warm.PixelsCRC {
+			hier, source, snap.TreeWarm = warm.Hierarchy, TreeFromUIAutomator, true
+		} else {
+			hier, source, treeErr = captureTree(ctx, dev, nil)
+		}
+		snap.Timings.Tree = time.Since(t)
+	}
 
 	if hier != nil {
 		snap.Nodes, snap.Tree, snap.Rotation = hier.Nodes, NewTree(hier.Nodes), hier.Rotation

@@ -9,7 +9,9 @@
 #   (iv)  source matching accuracy on open-source apps, when they are checked out;
 #   (v)   the live preview painted in Chromium, H.264 video against JPEG frames, over a
 #         simulated USB 2 cable and Wi-Fi (`fixthis sim --link`), and in the desktop
-#         window under Xvfb (scripts/bench-window.sh).
+#         window under Xvfb (scripts/bench-window.sh);
+#   (vi)  talking while pointing (run before (v)): click → [PAGE] note and audio chunk →
+#         the fake Realtime server, CPU of fixthis while listening.
 # Everything runs on a private adb server on a free port (never 5037) and is torn down
 # on exit, failure or Ctrl-C. Usage: scripts/bench.sh (after `make build`), or make bench.
 # Knobs: FIXTHIS_BIN (default build/bin/fixthis), BENCH_RUNS (10), BENCH_FRAMES (30),
@@ -214,6 +216,7 @@ FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench . -benchtime 3x ./app/source/ >
 go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evidence" 2>&1 || die "evidence benchmarks failed: $(tail "$WORK/bench.evidence")"
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
+go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 
 # row FILE BENCH LABEL BUDGET_MS METRIC: METRIC is ns (ns/op) or p50 (the p50-ms metric).
@@ -241,6 +244,8 @@ row "$WORK/bench.app" BenchmarkFrameToPreviewReady "raw frame on host → previe
 row "$WORK/bench.capture" BenchmarkEvidencePNGDemo "evidence PNG of the 1080×2400 demo frame" 50 ns
 row "$WORK/bench.capture" BenchmarkStdPNGDemo "  same frame, image/png BestSpeed (no budget)" 1000 ns
 row "$WORK/bench.mcp" BenchmarkFitFrame "agent screenshot: 1080×2400 → 1568 px PNG" 60 ns
+row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/warm "freeze on a screen still for 2 s, no sidekick" 300 ns
+row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/uiautomator "  same, dumping at freeze time (no budget)" 2000 ns
 row "$WORK/bench.capture" BenchmarkParseDump1000 "parse a 1,000-node uiautomator dump" 5 ns
 row "$WORK/bench.capture" BenchmarkHitTest1000 "hit-test in 1,000 nodes" 0.1 ns
 row "$WORK/bench.capture" BenchmarkHitArea1000 "area hit-test in 1,000 nodes (no budget)" 1000 ns
@@ -269,6 +274,34 @@ if [[ -n ${FIXTHIS_EVAL_ROOT:-} ]]; then
 else
   echo "  (source matching accuracy: set FIXTHIS_EVAL_ROOT to the projects of app/source/testdata/sourceeval/cases.json)"
 fi
+# ---------------------------------------------------------------------------------
+# (vi) talking while pointing: a second `fixthis serve` whose interviewer is the fake
+# Realtime server (build/bin/realtime-fake), on the demo phone with a still screen.
+
+FAKE=${FIXTHIS_REALTIME_FAKE:-$(dirname "$BIN")/realtime-fake}
+if [[ -x $FAKE ]]; then
+  FAKE_KEY=sk-bench-$(date +%s%N)
+  "$FAKE" --key "$FAKE_KEY" >"$WORK/fake.out" 2>"$WORK/fake.out.err" &
+  PIDS+=($!)
+  wait_line "$WORK/fake.out" $! "realtime-fake"
+  FAKE_URL=$(json_field "$WORK/fake.out" url)
+  mkdir -p "$WORK/voice-project"
+  OPENAI_BASE_URL=$FAKE_URL OPENAI_API_KEY=$FAKE_KEY \
+    "$BIN" serve --json --no-demo --project-dir "$WORK/voice-project" >"$WORK/vserve.out" 2>"$WORK/vserve.out.err" &
+  PIDS+=($!)
+  VSERVE_PID=$!
+  wait_line "$WORK/vserve.out" $! "fixthis serve (voice)"
+  echo
+  echo "(vi) talking while pointing, against the fake Realtime server, N=$FRAMES"
+  printf "  %-50s %8s %8s\n" "" "median" "p90 (ms)"
+  "$BC" voice -url "$(json_field "$WORK/vserve.out" url)" -token "$(json_field "$WORK/vserve.out" token)" \
+    -fake "$FAKE_URL" -pid "$VSERVE_PID" -clicks "$FRAMES" -listen 10s || die "the voice benchmark failed"
+  echo "  (budgets: click → note ≤ 150 ms p50; CPU ≤ 10 % of one core)"
+  stop "$VSERVE_PID"
+else
+  echo "  (voice: $FAKE not found; \`make build\` builds it)"
+fi
+
 # ---------------------------------------------------------------------------------
 # (v) live preview painted in the browser: video against raw frames, per link.
 

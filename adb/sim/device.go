@@ -36,6 +36,9 @@ type Options struct {
 	// Phone and Profile replace the scenario when both are set.
 	Phone   Phone
 	Profile *Profile
+	// NoSidekick runs the scenario's app without the FixThis sidekick, as most apps
+	// are: the UI tree then comes from uiautomator only.
+	NoSidekick bool
 }
 
 // features are what adbd on Android 14 advertises, minus the compressed sync
@@ -78,6 +81,16 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 	profile, phone, err := loadPhone(opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.NoSidekick {
+		profile.App.Sidekick = false
+		files := map[string]string{}
+		for k, v := range profile.App.Files {
+			if k != sidekickSessionFile {
+				files[k] = v
+			}
+		}
+		profile.App.Files = files
 	}
 	if err := checkOutputs(opts.Outputs); err != nil {
 		return nil, err
@@ -130,6 +143,9 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 	return d, nil
 }
 
+// sidekickSessionFile is where the sidekick writes its session, in the app's data.
+const sidekickSessionFile = "files/fixthis/session.json"
+
 // installApp writes the app's private files, and the sidekick's session file when
 // the app carries it, into its data directory.
 func (d *Device) installApp() error {
@@ -143,7 +159,7 @@ func (d *Device) installApp() error {
 		files[k] = v
 	}
 	if app.Sidekick {
-		files["files/fixthis/session.json"] = string(d.sidekickSession())
+		files[sidekickSessionFile] = string(d.sidekickSession())
 	}
 	for _, dir := range []string{"files", "cache", "shared_prefs"} {
 		if err := d.fs.mkdirAll(base+"/"+dir, 0o771); err != nil {

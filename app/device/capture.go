@@ -14,6 +14,8 @@ import (
 type Capturer struct {
 	client    *adb.Client
 	sidekicks *sidekicks
+	// warm, when set, offers a tree dumped while the screen was still (warm.go).
+	warm func(serial string) *capture.WarmTree
 }
 
 // NewCapturer returns a Capturer on client.
@@ -25,7 +27,11 @@ func NewCapturer(client *adb.Client) *Capturer {
 // so the next capture reconnects instead of paying uiautomator for the rest of the run.
 func (c *Capturer) Capture(ctx context.Context, serial string) (*capture.Snapshot, error) {
 	sk, state := c.sidekicks.forDevice(ctx, serial)
-	snap, err := capture.Capture(ctx, c.client.Device(serial), capture.Options{Sidekick: sk, State: state})
+	opts := capture.Options{Sidekick: sk, State: state}
+	if sk == nil && c.warm != nil {
+		opts.Warm = c.warm(serial)
+	}
+	snap, err := capture.Capture(ctx, c.client.Device(serial), opts)
 	if sk != nil && (err != nil || snap.TreeSource != capture.TreeFromSidekick) {
 		c.sidekicks.forget(context.WithoutCancel(ctx), serial)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"log/slog"
 	"strconv"
@@ -128,6 +127,12 @@ type Preview struct {
 	wake    chan struct{}
 	lastCRC uint32 // pixels of the last frame handed to the encoder
 
+	// changes counts the screen changes the live preview saw (a changed raw frame, a
+	// video picture) and changedAt is when it saw the last one: the warm tree dumps
+	// only on a screen that has held still.
+	changes   atomic.Uint64
+	changedAt atomic.Int64
+
 	// encode is a one-slot mailbox between capturing and encoding: while frame N is
 	// encoded, frame N+1 is already on its way from the device, and a frame that was
 	// not picked up yet is replaced by a newer one (latest wins, nothing queues).
@@ -152,6 +157,17 @@ func newPreview(reg *Registry, client *adb.Client, bus *events.Bus, log *slog.Lo
 		encode:   make(chan pendingFrame, 1),
 		status:   PreviewStatus{State: StateNoDevice, Message: "Connect a device or use the demo device"},
 	}
+}
+
+// noteChange records that the screen changed just now.
+func (p *Preview) noteChange() {
+	p.changedAt.Store(time.Now().UnixNano())
+	p.changes.Add(1)
+}
+
+// stillSince is the change count and how long the screen has shown no change.
+func (p *Preview) stillSince() (uint64, time.Duration) {
+	return p.changes.Load(), time.Since(time.Unix(0, p.changedAt.Load()))
 }
 
 // Poke wakes the loop early (a tap, a resume, a device change).
@@ -291,11 +307,14 @@ func (p *Preview) captureOnce(ctx context.Context, serial string) (bool, error) 
 	if err != nil {
 		return false, fmt.Errorf("capture frame from %s: %w", serial, err)
 	}
-	sum := crc32.Checksum(img.Pix, crcTable)
+	sum := capture.PixelsCRC(img)
 	p.mu.Lock()
 	same := sum == p.lastCRC
 	p.lastCRC = sum
 	p.mu.Unlock()
+	if !same {
+		p.noteChange()
+	}
 	if same {
 		if st, live := p.currentStatus(), p.liveStatus(); st != live {
 			p.setStatus(serial, live)
@@ -333,7 +352,7 @@ func (p *Preview) encodeLoop(ctx context.Context) {
 // PublishFrame encodes and announces one decoded frame at once (benchmarks and tests;
 // the live loop goes through captureOnce and the encoder).
 func (p *Preview) PublishFrame(serial string, img *image.NRGBA, capturedAt time.Time) (bool, error) {
-	return p.publish(serial, img, crc32.Checksum(img.Pix, crcTable), capturedAt)
+	return p.publish(serial, img, capture.PixelsCRC(img), capturedAt)
 }
 
 // publish turns a decoded frame into a JPEG preview and announces it with preview-ready.
@@ -361,11 +380,9 @@ func (p *Preview) publish(serial string, img *image.NRGBA, sum uint32, capturedA
 	p.mu.Unlock()
 	p.frames.Add(frame)
 	p.setStatus(serial, p.liveStatus())
-	p.bus.Publish(events.PreviewReady, frame.info())
+	PreviewReadyEvent.Publish(p.bus, *frame.info())
 	return true, nil
 }
-
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // checkBlocked asks the device whether a live preview can show the app at all.
 func (p *Preview) checkBlocked(ctx context.Context, serial string) *PreviewStatus {
@@ -420,7 +437,7 @@ func (p *Preview) setStatus(serial string, st PreviewStatus) {
 	p.status = st
 	p.mu.Unlock()
 	if changed {
-		p.bus.Publish(events.PreviewStatusChanged, PreviewStatusEvent{Serial: serial, Status: st})
+		PreviewStatusChangedEvent.Publish(p.bus, PreviewStatusEvent{Serial: serial, Status: st})
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"fixthis/adb"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
+	"fixthis/capture"
 	"fixthis/capture/video"
 )
 
@@ -38,6 +39,7 @@ type Service struct {
 	Preview  *Preview
 	Video    *Video
 	frozen   *Ring[*FrozenFrame]
+	warm     warmer
 }
 
 // New builds a Service; Run starts its background work.
@@ -56,7 +58,7 @@ func New(opts Options) *Service {
 	vid := newVideo(mode, opts.ADB, preview, opts.Video)
 	preview.videoNote = vid.Unavailable
 	preview.videoOnly = mode == VideoH264
-	return &Service{
+	s := &Service{
 		adb:      opts.ADB,
 		log:      opts.Log,
 		demo:     opts.Demo,
@@ -66,15 +68,20 @@ func New(opts Options) *Service {
 		Video:    vid,
 		frozen:   NewRing(keptFrozenFrames, func(f *FrozenFrame) string { return f.ID }),
 	}
+	capt.warm = func(serial string) *capture.WarmTree { return s.warm.current(serial, preview.changes.Load()) }
+	return s
 }
 
-// Run tracks devices, runs the live preview and the demo device until ctx ends.
+// Run tracks devices, runs the live preview, the warm tree and the demo device until
+// ctx ends.
 func (s *Service) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() { defer wg.Done(); s.Registry.Run(ctx) }()
 	go func() { defer wg.Done(); s.Video.run(ctx) }()
 	go func() { defer wg.Done(); s.Preview.Run(ctx) }()
+	wg.Add(1)
+	go func() { defer wg.Done(); s.runWarm(ctx) }()
 	if s.demo != DemoOff {
 		wg.Add(1)
 		go func() { defer wg.Done(); s.runDemo(ctx) }()

@@ -36,6 +36,14 @@ func (s *sidekicks) notePackage(serial, pkg string) {
 	s.mu.Unlock()
 }
 
+// known says whether serial's foreground app has a sidekick connection open now.
+func (s *sidekicks) known(serial string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pkg := s.lastPkg[serial]
+	return pkg != "" && s.clients[serial+"|"+pkg] != nil
+}
+
 // forDevice returns the sidekick of the foreground app on serial, or nil when the app
 // carries none (then uiautomator is used). When it had to read the screen state to
 // learn the package, it returns that state too, so the capture need not read it again.

@@ -140,6 +140,7 @@ func (v *Video) Attach(dev View) (*video.Stream, VideoConfig, func(), error) {
 			return nil, VideoConfig{}, nil, errcode.Wrap(errcode.CaptureFailed, err, "start live video on %s: %v", dev.Serial, err)
 		}
 		content := video.ContentRect(dw, dh, w, h)
+		go v.noteChanges(s)
 		v.stream, v.cancel, v.serial = s, cancel, dev.Serial
 		v.config = newVideoConfig(dev.Serial, w, h, dw, dh, content)
 	}
@@ -195,4 +196,14 @@ func (v *Video) stopLocked() {
 		v.cancel()
 	}
 	v.stream, v.cancel, v.serial = nil, nil, ""
+}
+
+// noteChanges tells the preview of every picture the stream carries: a phone sends
+// one only when its screen changed, so a quiet stream is a still screen.
+func (v *Video) noteChanges(s *video.Stream) {
+	_, live, cancel := s.Subscribe()
+	defer cancel()
+	for range live {
+		v.preview.noteChange()
+	}
 }

@@ -1,0 +1,137 @@
+package device
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"fixthis/capture"
+)
+
+// The warm tree: uiautomator takes about a second on a phone, most of a freeze. While
+// a console watches and the screen holds still, the tree is dumped in the background,
+// keyed by the exact pixels of the frame it was dumped under; a freeze (or an agent's
+// capture, or a voice anchor) that finds those same pixels uses it instead of waiting
+// for a dump. At most one dump per screen change, one at a time, never while the
+// screen is changing, and never a stale tree: the pixels must match exactly.
+
+const (
+	// warmStillFor is how long the screen must show no change before a warm dump.
+	warmStillFor = 600 * time.Millisecond
+	// warmTick is how often the warmer looks.
+	warmTick = 200 * time.Millisecond
+)
+
+// warmEntry is the tree of one screen.
+type warmEntry struct {
+	serial  string
+	tree    capture.WarmTree
+	changes uint64 // the preview's change count when the tree was known current
+}
+
+// warmer keeps the latest warm tree of the selected device.
+type warmer struct {
+	mu    sync.Mutex
+	entry *warmEntry
+	// tried is the change count of the last look, so a still screen is looked at once.
+	tried uint64
+	dumps int // dumps made, for tests and the debug log
+}
+
+// current returns the warm tree for serial when the preview has seen no change since
+// it was known current. After a change it is not offered: the capture then dumps in
+// parallel with the frame, as it would without a warm tree, instead of first taking
+// a frame only to find the tree stale.
+func (w *warmer) current(serial string, changes uint64) *capture.WarmTree {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.entry == nil || w.entry.serial != serial || w.entry.changes != changes {
+		return nil
+	}
+	t := w.entry.tree
+	return &t
+}
+
+// forget drops the warm tree (another device, a resume after the user acted).
+func (w *warmer) forget() {
+	w.mu.Lock()
+	w.entry = nil
+	w.tried = 0
+	w.mu.Unlock()
+}
+
+// runWarm looks every warmTick and dumps when the screen has held still.
+func (s *Service) runWarm(ctx context.Context) {
+	t := time.NewTicker(warmTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := s.warmOnce(ctx); err != nil {
+			s.log.Debug("warm tree", "err", err)
+		}
+	}
+}
+
+// warmOnce makes one warm dump when it is worth it: a console watches the live view,
+// nothing is frozen, the app has no sidekick (its tree comes in milliseconds), and the
+// screen has held still since a change not looked at yet.
+func (s *Service) warmOnce(ctx context.Context) error {
+	p := s.Preview
+	if !p.Watched() || p.isFrozen() {
+		return nil
+	}
+	dev, err := s.Registry.Selected()
+	if err != nil {
+		return nil
+	}
+	changes, still := p.stillSince()
+	w := &s.warm
+	w.mu.Lock()
+	tried := w.tried
+	w.mu.Unlock()
+	if still < warmStillFor || changes == tried || s.Capturer.sidekicks.known(dev.Serial) {
+		return nil
+	}
+	d := s.adb.Device(dev.Serial)
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	before, err := capture.CaptureFrame(cctx, d, "")
+	if err != nil {
+		return err
+	}
+	sum := capture.PixelsCRC(before)
+	w.mu.Lock()
+	w.tried = changes
+	same := w.entry != nil && w.entry.serial == dev.Serial && w.entry.tree.PixelsCRC == sum
+	if same {
+		// A change that left the same pixels (a restarted video stream): still warm.
+		w.entry.changes = changes
+	}
+	w.mu.Unlock()
+	if same {
+		return nil
+	}
+	hier, err := capture.DumpTree(cctx, d)
+	if err != nil {
+		return err
+	}
+	after, err := capture.CaptureFrame(cctx, d, "")
+	if err != nil {
+		return err
+	}
+	now, _ := p.stillSince()
+	if capture.PixelsCRC(after) != sum || now != changes || p.isFrozen() {
+		// The screen moved during the dump: the tree may be of either picture.
+		return nil
+	}
+	w.mu.Lock()
+	w.entry = &warmEntry{serial: dev.Serial, tree: capture.WarmTree{PixelsCRC: sum, Hierarchy: hier}, changes: changes}
+	w.dumps++
+	w.mu.Unlock()
+	s.log.Debug("warm tree ready", "serial", dev.Serial, "nodes", len(hier.Nodes))
+	return nil
+}

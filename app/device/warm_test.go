@@ -1,0 +1,114 @@
+package device
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"fixthis/adb"
+	"fixthis/adb/adbtest"
+	"fixthis/adb/sim"
+	"fixthis/app/events"
+	"fixthis/capture"
+)
+
+// warmService runs a Service on a simulated phone whose app has no sidekick, as most
+// apps have not, with a console watching the live preview (raw frames).
+func warmService(t *testing.T) (*Service, *sim.Device, *adb.Client) {
+	t.Helper()
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, NoSidekick: true})
+	client, err := adb.NewClient(adb.Options{Port: srv.Port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{ADB: client, Bus: events.NewBus(64), Preview: VideoJPEG})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	unwatch := s.Preview.Watch()
+	t.Cleanup(unwatch)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if _, err := s.Select(dev.Serial()); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the simulated phone never came online")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return s, dev, client
+}
+
+func (w *warmer) dumpCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.dumps
+}
+
+func waitDumps(t *testing.T, s *Service, n int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for s.warm.dumpCount() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d warm dumps after 20 s, want %d", s.warm.dumpCount(), n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// On a still screen the tree is dumped once in the background, a freeze uses it, and
+// a still screen is not dumped again however long it stays.
+func TestWarmTreeServesAFreezeOnAStillScreen(t *testing.T) {
+	s, dev, _ := warmService(t)
+	waitDumps(t, s, 1)
+	fr, err := s.Freeze(context.Background(), dev.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Resume()
+	snap := fr.Snapshot
+	if !snap.TreeWarm || len(snap.Nodes) == 0 {
+		t.Fatalf("freeze on a still screen: warm=%v, %d nodes (%v)", snap.TreeWarm, len(snap.Nodes), snap.TreeErr)
+	}
+	time.Sleep(3 * warmStillFor)
+	if n := s.warm.dumpCount(); n != 1 {
+		t.Errorf("%d warm dumps of one still screen, want 1", n)
+	}
+}
+
+// A screen changed right before the freeze, before the live preview could notice,
+// never gets the old tree: the frame's pixels differ, so the freeze dumps.
+func TestWarmTreeIsNeverStale(t *testing.T) {
+	s, dev, client := warmService(t)
+	waitDumps(t, s, 1)
+	old := s.warm.current(dev.Serial(), s.Preview.changes.Load())
+	if old == nil {
+		t.Fatal("no warm tree offered on a still screen")
+	}
+	// Open the first trail: another screen, another tree.
+	d := client.Device(dev.Serial())
+	if res, err := d.Shell(context.Background(), "input tap 540 700"); err != nil || res.ExitCode != 0 {
+		t.Fatalf("tap: %v (%+v)", err, res)
+	}
+	fr, err := s.Freeze(context.Background(), dev.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Resume()
+	if fr.Snapshot.TreeWarm {
+		t.Fatal("a changed screen was given the warm tree of the screen before")
+	}
+	fresh, err := capture.DumpTree(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := capture.StructureHash(fr.Snapshot.Nodes), capture.StructureHash(fresh.Nodes); got != want {
+		t.Errorf("the freeze's tree is not the new screen's (%d nodes, fresh dump %d)", len(fr.Snapshot.Nodes), len(fresh.Nodes))
+	}
+	if capture.StructureHash(old.Hierarchy.Nodes) == capture.StructureHash(fresh.Nodes) {
+		t.Fatal("the tap did not change the screen; the test proves nothing")
+	}
+}
