@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
 )
@@ -21,15 +20,10 @@ func TestCaptureReadsTheScreenStateOnce(t *testing.T) {
 			reads.Add(1)
 		}
 	}
-	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: logf})
-	client, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := NewCapturer(client)
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: logf})
+	c := NewCapturer(p.Client)
 	defer c.Close(context.Background())
-	snap, err := c.Capture(context.Background(), dev.Serial())
+	snap, err := c.Capture(context.Background(), p.Serial())
 	if err != nil {
 		t.Fatal(err)
 	}
