@@ -121,7 +121,10 @@ type Snapshot struct {
 	SelectedSerial string                 `json:"selectedSerial"`
 	ADBServerUp    bool                   `json:"adbServerUp"`
 	ADBServerError string                 `json:"adbServerError"`
-	Preview        device.PreviewDoc      `json:"preview"`
+	// DeviceNotices and OfferSerial are device.List's Notices and OfferSerial.
+	DeviceNotices []string          `json:"notices,omitempty"`
+	OfferSerial   string            `json:"offerSerial,omitempty"`
+	Preview       device.PreviewDoc `json:"preview"`
 }
 
 func (a *App) snapshot(ctx context.Context) (Snapshot, error) {
@@ -148,6 +151,8 @@ func (a *App) snapshot(ctx context.Context) (Snapshot, error) {
 		SelectedSerial: dev.SelectedSerial,
 		ADBServerUp:    dev.ServerUp,
 		ADBServerError: dev.ServerError,
+		DeviceNotices:  dev.Notices,
+		OfferSerial:    dev.OfferSerial,
 		Preview:        a.device.Preview.Latest(),
 	}, nil
 }

@@ -192,7 +192,7 @@ func TestSaveToMCPWithASlowCollectorAndRedaction(t *testing.T) {
 			t.Errorf("%q was stored or shown", secret)
 		}
 	}
-	if !strings.Contains(string(raw), "signed in as [redacted]") {
+	if !strings.Contains(string(raw), "signed in as [REDACTED]") {
 		t.Errorf("stored logcat:\n%s", raw)
 	}
 }

@@ -68,6 +68,18 @@ func (d *Device) logTo(buf, level, tag string, pid, tid int, msg string) {
 	}
 }
 
+// AppLog writes msg to the main buffer from the running app's main thread,
+// as android.util.Log does (one entry per line). It is how a test plants what
+// an app would log; with no app process it returns ErrAppNotRunning.
+func (d *Device) AppLog(level, tag, msg string) error {
+	pid := d.appPid()
+	if pid == 0 {
+		return ErrAppNotRunning
+	}
+	d.logTo("main", level, tag, pid, pid, msg)
+	return nil
+}
+
 // threadtime formats an entry the way `logcat -v threadtime` does.
 func (e logEntry) threadtime() string {
 	return fmt.Sprintf("%s %5d %5d %s %-8s: %s", e.at.Format("01-02 15:04:05.000"), e.pid, e.tid, e.level, e.tag, e.msg)

@@ -208,6 +208,9 @@ func (p *Preview) Run(ctx context.Context) {
 	var lastStateCheck time.Time
 	for ctx.Err() == nil {
 		if !p.shouldCapture() {
+			if p.isFrozen() {
+				p.setStatus("", p.frozenStatus())
+			}
 			p.waitForWork(ctx)
 			idle = minIdle
 			continue
@@ -430,7 +433,7 @@ func (p *Preview) setStatus(serial string, st PreviewStatus) {
 		st.VideoUnavailable = p.videoNote(serial)
 	}
 	p.mu.Lock()
-	if p.frozen && st.State != StateFrozen && st.State != StateBlocked {
+	if p.frozen && st.State != StateFrozen && st.State != StateBlocked && st.State != StateNoDevice {
 		st = PreviewStatus{State: StateFrozen}
 	}
 	changed := p.status != st
@@ -454,6 +457,7 @@ func (f *previewFrame) info() *PreviewFrame {
 
 // Latest returns the Preview document of docs/api.md.
 func (p *Preview) Latest() PreviewDoc {
+	p.checkDeviceStatus()
 	doc := PreviewDoc{Status: p.currentStatus(), Paint: p.paints.last()}
 	if f, ok := p.frames.Latest(); ok {
 		doc.PreviewAvailable = true

@@ -46,6 +46,14 @@ type Registry struct {
 	// device that was not there before instead of re-selecting the same one.
 	userCleared bool
 	changed     chan struct{}
+
+	// After an adb server outage (reconnect.go): the network devices last
+	// listed, whether the server was lost since, and the reconnects under way.
+	runCtx       context.Context
+	network      map[string]bool
+	lost         bool
+	reconnects   map[string]*Reconnect
+	reconnectGen int
 }
 
 // ErrNoDevice means a device was asked for while none is selected.
@@ -59,6 +67,9 @@ func NewRegistry(client *adb.Client, bus *events.Bus) *Registry {
 // Run follows the adb server's device list until ctx ends, reconnecting when the server
 // goes away, and publishes devices-updated on every change.
 func (d *Registry) Run(ctx context.Context) {
+	d.mu.Lock()
+	d.runCtx = ctx
+	d.mu.Unlock()
 	for {
 		if err := d.client.EnsureServer(ctx); err != nil {
 			d.setServerDown(err)
@@ -121,6 +132,7 @@ func (d *Registry) logger() *slog.Logger {
 func (d *Registry) setServerDown(err error) {
 	d.mu.Lock()
 	d.serverUp = false
+	d.lost = true
 	if err != nil {
 		d.serverErr = err.Error()
 	}
@@ -169,6 +181,10 @@ func (d *Registry) setList(ctx context.Context, devs []adb.Device) {
 	d.list = views
 	d.serverUp = true
 	d.serverErr = ""
+	if d.runCtx != nil {
+		d.startReconnectLocked(d.runCtx, views)
+	}
+	d.rememberNetworkLocked(views)
 	d.autoSelectLocked(prev)
 	d.mu.Unlock()
 	d.publish()
@@ -180,11 +196,13 @@ func (d *Registry) autoSelectLocked(prev []View) {
 	if d.selected != "" && d.onlineLocked(d.selected) {
 		return
 	}
-	if d.selected != "" && !d.presentLocked(d.selected) {
+	if d.selected != "" && !d.presentLocked(d.selected) && !d.reconnectingLocked(d.selected) {
 		d.selected = "" // unplugged: the selection follows reality
 	}
 	if d.selected != "" {
-		return // listed but offline: keep it selected so the console shows its hint
+		// Listed but offline, or a network device being reconnected: keep it
+		// selected so the console shows why, and offers another (List.Notices).
+		return
 	}
 	var pick string
 	for _, v := range d.list {
@@ -234,6 +252,13 @@ type List struct {
 	SelectedSerial string `json:"selectedSerial"`
 	ServerUp       bool   `json:"adbServerUp"`
 	ServerError    string `json:"adbServerError,omitempty"`
+	// Reconnects are the network devices being brought back after the adb
+	// server restarted, and those that did not come back.
+	Reconnects []Reconnect `json:"reconnects,omitempty"`
+	// Notices are sentences for the console: reconnects, and a selected device
+	// that is gone; OfferSerial is then an online device to switch to.
+	Notices     []string `json:"notices,omitempty"`
+	OfferSerial string   `json:"offerSerial,omitempty"`
 }
 
 // List returns the current list and selection.
@@ -244,7 +269,9 @@ func (d *Registry) List() List {
 	if list == nil {
 		list = []View{}
 	}
-	return List{Devices: list, SelectedSerial: d.selected, ServerUp: d.serverUp, ServerError: d.serverErr}
+	notices, offer := d.noticesLocked()
+	return List{Devices: list, SelectedSerial: d.selected, ServerUp: d.serverUp, ServerError: d.serverErr,
+		Reconnects: d.reconnectListLocked(), Notices: notices, OfferSerial: offer}
 }
 
 func (d *Registry) publish() {

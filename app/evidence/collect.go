@@ -112,6 +112,7 @@ func runPreset(ctx context.Context, sh Shell, req Request) ([]Attachment, []rawO
 			t0 := time.Now()
 			raw, at := c.run(cctx, sh, req)
 			at.Kind, at.DurationMs = c.kind, time.Since(t0).Milliseconds()
+			redactAttachment(&at)
 			out[i], raws[i] = at, rawOutput{text: raw, file: c.file}
 		}()
 	}

@@ -1,107 +1,135 @@
 package evidence
 
 import (
-	"net/netip"
 	"regexp"
 	"strings"
 )
 
 // Redacted replaces anything that looks private in collected output.
-const Redacted = "[redacted]"
+const Redacted = "[REDACTED]"
 
-// The patterns run in this order: credentials first (so a token is not half
-// eaten by the long-string rule and left with its prefix), then URL query
-// strings, e-mail addresses, long secret-looking strings, and addresses.
-var (
-	// `Authorization: Bearer x`, `authorization=x`, `"Authorization":"x"`: the
-	// value (one word, or a scheme and its credentials) goes.
-	authValue = regexp.MustCompile(`(?i)(\bauthorization["']?[ \t]*[:=][ \t]*["']?)((?:bearer|basic|digest|token)[ \t]+[^\s"',;}]+|[^\s"',;}]+)`)
-	// A bearer token anywhere else, e.g. in a curl line or an exception message.
-	bearer = regexp.MustCompile(`(?i)(\bbearer[ \t]+)[A-Za-z0-9._~+/=-]{4,}`)
-	// Everything after the `?` of a URL, up to whitespace, a quote or a fragment.
-	urlQuery = regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.-]*://[^\s?#"'<>]*\?)[^\s#"'<>]+`)
-	// Plain and URL-encoded (%40) addresses.
-	email = regexp.MustCompile(`(?i)[a-z0-9._+-]+(?:@|%40)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b`)
-	// 32 or more base64/base64url/hex characters in a row.
-	longSecret = regexp.MustCompile(`[A-Za-z0-9+/_-]{32,}={0,2}`)
-	// IPv6 candidates are checked with netip: a full eight groups, or a
-	// compressed form with "::". Logcat's own times (08:00:00) have neither.
-	ipv6 = regexp.MustCompile(`(?i)(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?:%[a-z0-9]+)?`)
-	ipv4 = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)
-)
-
-// Redact returns text with private-looking values replaced by [redacted]. It
-// works line by line and never adds or removes a line, so redacted logcat
-// stays parseable.
+// Redact returns text with secrets and private-looking values replaced by
+// [REDACTED]. It works line by line and never adds or removes a line, so
+// redacted logcat stays parseable; a logcat line's header (time, pids, level,
+// tag) is kept as it is and only its message is redacted. Redacting twice
+// changes nothing more than redacting once.
+//
+// The rules, in the order they run on a message (see redact_rules.go):
+// private key blocks, then credentials with a known shape (vendor keys,
+// JWTs, bearer and basic credentials, Cookie headers, URL user info, secret
+// keys' values), then URL query strings, e-mail addresses, long
+// secret-looking strings, and IP addresses.
 func Redact(text string) string {
-	text = authValue.ReplaceAllString(text, "${1}"+Redacted)
-	text = bearer.ReplaceAllString(text, "${1}"+Redacted)
-	text = urlQuery.ReplaceAllString(text, "${1}"+Redacted)
-	text = email.ReplaceAllString(text, Redacted)
-	text = longSecret.ReplaceAllStringFunc(text, func(s string) string {
-		if looksSecret(s) {
-			return Redacted
-		}
-		return s
-	})
-	text = replaceIPv6(text)
-	return ipv4.ReplaceAllStringFunc(text, func(s string) string {
-		if a, err := netip.ParseAddr(s); err == nil && a.Is4() {
-			return Redacted
-		}
-		return s
-	})
-}
-
-// looksSecret keeps long words that are plainly not secrets: identifiers made
-// of letters only (CamelCase class names) and the redaction marker's
-// neighbours. A secret mixes digits and letters.
-func looksSecret(s string) bool {
-	var digit, letter bool
-	for _, r := range s {
-		switch {
-		case r >= '0' && r <= '9':
-			digit = true
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-			letter = true
-		}
-	}
-	return digit && letter || digit && len(strings.Trim(s, "0123456789")) == 0
-}
-
-// replaceIPv6 redacts IPv6 addresses that stand alone: a candidate glued to a
-// word (Trail::distance, android::add) is code, not an address.
-func replaceIPv6(text string) string {
-	var b strings.Builder
-	last := 0
-	for _, m := range ipv6.FindAllStringIndex(text, -1) {
-		i, j := m[0], m[1]
-		if i > 0 && isWordByte(text[i-1]) || j < len(text) && isWordByte(text[j]) || !isIPv6(text[i:j]) {
-			continue
-		}
-		b.WriteString(text[last:i])
-		b.WriteString(Redacted)
-		last = j
-	}
-	if last == 0 {
+	if text == "" {
 		return text
 	}
-	b.WriteString(text[last:])
-	return b.String()
+	lines := strings.Split(text, "\n")
+	var pem pemState
+	for i, line := range lines {
+		head, msg := splitLogHeader(line)
+		msg, redacted := pem.line(msg)
+		if !redacted {
+			msg = redactMessage(msg)
+		}
+		lines[i] = redactMessage(head) + msg
+	}
+	return strings.Join(lines, "\n")
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+// RedactLine is Redact for one line of text that has no logcat header, such
+// as a summary or a crash message.
+func RedactLine(s string) string {
+	if s == "" {
+		return s
+	}
+	var pem pemState
+	msg, redacted := pem.line(s)
+	if redacted {
+		return msg
+	}
+	return redactMessage(msg)
 }
 
-func isIPv6(s string) bool {
-	if strings.Count(s, ":") < 7 && !strings.Contains(s, "::") {
-		return false
+// logHeader matches the header of the logcat formats people paste and
+// FixThis reads: threadtime (`12-01 09:41:11.909  4120  4120 E Tag     : `),
+// brief (`E/Tag( 4120): `), and Android Studio's
+// (`2016-09-25 08:13:07.123 4120-4150/com.x D/Tag: `). The tag ends at the
+// first ": ", which a tag never contains.
+var logHeader = regexp.MustCompile(`^(?:` +
+	`\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}(?:\s+\S+)?\s+\d+\s+\d+\s+[VDIWEFA] [^:]*?\s*: ` +
+	`|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+\d+-\d+\s+\S+\s+\S+\s+[VDIWEFA]\s+` +
+	`|(?:(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}:?\s+(?:\d+-\d+/\S+\s+)?)?[VDIWEFA]/[^:(]*(?:\(\s*\d+\))?: ` +
+	`)`)
+
+// splitLogHeader splits a logcat line into its header and its message; a line
+// without a header is all message.
+func splitLogHeader(line string) (head, msg string) {
+	if loc := logHeader.FindStringIndex(line); loc != nil {
+		return line[:loc[1]], line[loc[1]:]
 	}
-	host, _, _ := strings.Cut(s, "%")
-	if strings.Trim(host, ":") == "" {
-		return false // "::" alone is how Kotlin and C++ write member references
+	return "", line
+}
+
+// A private key printed line by line, as Log.d(key.toString()) or a PEM file
+// dumped to the log does, spans many log lines: the BEGIN line opens the
+// block, and base64 lines (and the PEM headers of an encrypted key) are
+// redacted until the END line or a line that is neither.
+var (
+	pemBegin = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemEnd   = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemBody  = regexp.MustCompile(`^[ \t]*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: .*|` + regexp.QuoteMeta(Redacted) + `)?[ \t\r]*$`)
+)
+
+type pemState struct{ open bool }
+
+// line redacts msg when it is part of a private key block and reports whether
+// it did; any other message is left to the other rules.
+func (p *pemState) line(msg string) (string, bool) {
+	if p.open {
+		if loc := pemEnd.FindStringIndex(msg); loc != nil {
+			p.open = false
+			if strings.TrimSpace(msg[:loc[0]]) == "" {
+				return msg, true
+			}
+			return Redacted + msg[loc[0]:], true
+		}
+		if pemBody.MatchString(msg) {
+			if strings.TrimSpace(msg) == "" {
+				return msg, true
+			}
+			return Redacted, true
+		}
+		p.open = false
 	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && a.Is6()
+	loc := pemBegin.FindStringIndex(msg)
+	if loc == nil {
+		return msg, false
+	}
+	// The block may be on one line (a JSON string with \n escapes) or start here.
+	head, rest := msg[loc[0]:loc[1]], msg[loc[1]:]
+	if end := pemEnd.FindStringIndex(rest); end != nil {
+		return redactMessage(msg[:loc[0]]) + head + Redacted + rest[end[0]:end[1]] + redactMessage(rest[end[1]:]), true
+	}
+	p.open = true
+	if strings.TrimSpace(rest) == "" {
+		return redactMessage(msg[:loc[0]]) + head, true
+	}
+	return redactMessage(msg[:loc[0]]) + head + Redacted, true
+}
+
+// redactAttachment runs RedactLine over every text an attachment carries.
+// They come from redacted output already; this keeps the promise for any
+// summary that joins pieces of it.
+func redactAttachment(at *Attachment) {
+	at.Summary = RedactLine(at.Summary)
+	if l := at.Logcat; l != nil {
+		if c := l.Crash; c != nil {
+			for _, f := range []*string{&c.Thread, &c.Exception, &c.Message, &c.Frame, &c.RootCause} {
+				*f = RedactLine(*f)
+			}
+		}
+		if a := l.ANR; a != nil {
+			a.Activity, a.Reason = RedactLine(a.Activity), RedactLine(a.Reason)
+		}
+	}
 }

@@ -20,15 +20,15 @@ func TestRedactRealLogs(t *testing.T) {
 			2},
 		{"redact_labnex_bearer.txt",
 			[]string{"glpat-"},
-			[]string{"okhttp.OkHttpClient: Authorization: [redacted]", "okhttp.OkHttpClient: --> GET https://gitlab.com/api/v4/user"},
+			[]string{"okhttp.OkHttpClient: Authorization: Bearer [REDACTED]", "okhttp.OkHttpClient: --> GET https://gitlab.com/api/v4/user"},
 			1},
 		{"redact_remotedroid_ipv4.txt",
 			[]string{"192.168.43.45"},
-			[]string{"failed to connect to /[redacted] (port 80)", "11-21 22:00:23.919 23625-24374/in.umairkhan.remotedroid W/System.err:     at libcore.io.IoBridge.isConnected(IoBridge.java:238)"},
+			[]string{"failed to connect to /[REDACTED] (port 80)", "11-21 22:00:23.919 23625-24374/in.umairkhan.remotedroid W/System.err:     at libcore.io.IoBridge.isConnected(IoBridge.java:238)"},
 			1},
 		{"redact_portmapper_ipv6.txt",
 			[]string{"fe80::12be:f5ff:fe1a:d414"},
-			[]string{"failed to connect to /[redacted] (port 49152)", "java.lang.Thread.run (Thread.java:818)"},
+			[]string{"failed to connect to /[REDACTED] (port 49152)", "java.lang.Thread.run (Thread.java:818)"},
 			1},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
@@ -63,16 +63,16 @@ func TestRedactRealLogs(t *testing.T) {
 
 func TestRedactRules(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"GET https://api.example/v2/trails?near=47.61,-122.33&session=abc#top", "GET https://api.example/v2/trails?[redacted]#top"},
-		{"open http://10.0.2.2:8080/x?y=1", "open http://[redacted]:8080/x?[redacted]"},
-		{"signed in as ana.lopez@example.com", "signed in as [redacted]"},
-		{`{"Authorization":"Basic dXNlcjpwYXNz"}`, `{"Authorization":"[redacted]"}`},
-		{"authorization=abc123;", "authorization=[redacted];"},
-		{"curl -H 'X: y' --oauth2-bearer x Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "curl -H 'X: y' --oauth2-bearer x Bearer [redacted]"},
-		{"sha 9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c", "sha [redacted]"},
-		{"key=AIzaSyD3xampleKey0123456789abcdefghij", "key=[redacted]"},
-		{"peer ::1 and 2001:db8::ff00:42:8329 up", "peer [redacted] and [redacted] up"},
-		{"from 203.0.113.17 via 192.168.1.23", "from [redacted] via [redacted]"},
+		{"GET https://api.example/v2/trails?near=47.61,-122.33&session=abc#top", "GET https://api.example/v2/trails?[REDACTED]#top"},
+		{"open http://10.0.2.2:8080/x?y=1", "open http://[REDACTED]:8080/x?[REDACTED]"},
+		{"signed in as ana.lopez@example.com", "signed in as [REDACTED]"},
+		{`{"Authorization":"Basic dXNlcjpwYXNz"}`, `{"Authorization":"Basic [REDACTED]"}`},
+		{"authorization=abc123;", "authorization=[REDACTED];"},
+		{"curl -H 'X: y' --oauth2-bearer x Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "curl -H 'X: y' --oauth2-bearer x Bearer [REDACTED]"},
+		{"sha 9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c", "sha [REDACTED]"},
+		{"key=AIzaSyD3xampleKey0123456789abcdefghij", "key=[REDACTED]"},
+		{"peer ::1 and 2001:db8::ff00:42:8329 up", "peer [REDACTED] and [REDACTED] up"},
+		{"from 203.0.113.17 via 192.168.1.23", "from [REDACTED] via [REDACTED]"},
 	} {
 		if got := Redact(tc.in); got != tc.want {
 			t.Errorf("Redact(%q)\n = %q\nwant %q", tc.in, got, tc.want)

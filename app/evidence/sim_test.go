@@ -127,7 +127,7 @@ func TestCollectReplaysPinnedOutputs(t *testing.T) {
 		t.Errorf("logcat %+v", k[evidence.KindLogcat])
 	}
 	raw, err := os.ReadFile(filepath.Join(st.Root, "s1", "c1", "logcat.txt"))
-	if err != nil || strings.Contains(string(raw), "ana.lopez@example.com") || !strings.Contains(string(raw), "[redacted]") {
+	if err != nil || strings.Contains(string(raw), "ana.lopez@example.com") || !strings.Contains(string(raw), "[REDACTED]") {
 		t.Errorf("stored logcat (%v):\n%s", err, raw)
 	}
 }

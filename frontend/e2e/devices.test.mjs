@@ -2,6 +2,7 @@
 // the picker follows sims coming and going, Select-mode clicks tap the device, and
 // Annotate freezes the frame.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, it } from 'node:test';
 import { api, openConsole, shotPath, startSim, suite, waitFor } from './harness.mjs';
 import { SCREEN, freezeViaApi, waitLive } from './steps.mjs';
@@ -45,6 +46,39 @@ suite('devices and live preview', { server: { demo: false } }, (env) => {
     const rows = await pickerRows(page);
     assert.equal(rows[sims[0].serial], 'device', 'the other sim stays online');
     assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('says a selected phone is gone, offers the other, and brings it back after the adb server dies', async () => {
+    const { server, browser } = env;
+    const { page, context, errors } = await openConsole(browser, server);
+    // The video stream of a dying phone is refused (409/502); no other request may fail.
+    const refused = [];
+    page.on('response', (r) => r.status() >= 400 && !r.url().includes('/api/preview/stream') && refused.push(`${r.status()} ${r.url()}`));
+    const doomed = await startSim(server);
+    sims.push(doomed);
+    await waitFor(async () => (await api(server, 'GET', '/api/devices')).body.devices.some((d) => d.serial === doomed.serial && d.state === 'device'), { what: 'third sim online' });
+    await api(server, 'POST', '/api/device/select', { serial: doomed.serial });
+    doomed.child.kill('SIGKILL');
+    const notice = page.locator('#error .msg', { hasText: `${doomed.serial}) is gone` });
+    await notice.waitFor({ timeout: 10000 });
+    await page.screenshot({ path: shotPath('devices-selected-gone.png') });
+    const use = notice.locator('[data-action="use-offered-device"]');
+    assert.match(await use.innerText(), /^Use /);
+    await use.click();
+    await waitFor(async () => (await api(server, 'GET', '/api/devices')).body.selectedSerial === sims[0].serial, { what: 'the offered phone selected' });
+    await notice.waitFor({ state: 'detached', timeout: 5000 });
+
+    // The adb server dies: FixThis starts it again and connects the network phone it had.
+    spawnSync('adb', ['-P', String(server.adbPort), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
+    await waitFor(async () => {
+      const l = (await api(server, 'GET', '/api/devices')).body;
+      return l.adbServerUp && l.selectedSerial === sims[0].serial && l.devices.some((d) => d.serial === sims[0].serial && d.state === 'device');
+    }, { timeout: 30000, interval: 200, what: 'the network phone back after the adb server restart' });
+    await page.locator('.chip-main').click();
+    await waitFor(async () => (await pickerRows(page))[sims[0].serial] === 'device', { timeout: 5000, what: 'the phone back in the picker' });
+    assert.deepEqual(refused, []);
+    assert.deepEqual(errors.filter((e) => !/^Failed to load resource/.test(e)), []);
     await context.close();
   });
 

@@ -137,7 +137,7 @@ suite('runtime diagnostics', { server: { demo: false } }, (env) => {
       assert.equal(statSync(file).mode & 0o777, 0o600);
       const stored = readFileSync(file, 'utf8');
       for (const secret of ['ana.lopez@example.com', 'session=9f8e7d6c', 'near=47.61']) assert.ok(!stored.includes(secret), `${secret} stored`);
-      assert.match(stored, /signed in as \[redacted\]/);
+      assert.match(stored, /signed in as \[REDACTED\]/);
       assert.ok(!(await section.innerText()).includes('ana.lopez'), 'the console shows no raw output');
       assert.deepEqual(errors, []);
       await context.close();

@@ -92,6 +92,17 @@ describe('adb server state', () => {
     applyDevices(m, { devices: [], selectedSerial: '', adbServerUp: true });
     expect(m.adbError).toBe('');
   });
+
+  it('keeps the device notices and the offered device of the newest list only', () => {
+    const m = model();
+    applyDevices(m, {
+      devices: [], selectedSerial: '10.0.0.5:5555', adbServerUp: true,
+      notices: ['Pixel 7a (10.0.0.5:5555) is gone (offline); Pixel 8 (emulator-5554) is online.'], offerSerial: 'emulator-5554',
+    });
+    expect([m.deviceNotices, m.offerSerial]).toEqual([['Pixel 7a (10.0.0.5:5555) is gone (offline); Pixel 8 (emulator-5554) is online.'], 'emulator-5554']);
+    applyDevices(m, { devices: [], selectedSerial: 'emulator-5554', adbServerUp: true });
+    expect([m.deviceNotices, m.offerSerial]).toEqual([[], '']);
+  });
 });
 
 describe('agent presence', () => {

@@ -24,6 +24,10 @@ export interface SyncModel {
   selectedSerial: string;
   /** The adb server's state: '' while it answers, else why it does not. */
   adbError: string;
+  /** Device sentences the server says (a reconnect under way, a selected phone gone). */
+  deviceNotices?: string[];
+  /** An online device the server offers instead of a selected one that is gone. */
+  offerSerial?: string;
   sessions: SessionSummary[];
   activeSessionId: string;
   session: Session | null;
@@ -85,9 +89,11 @@ export function applyPreview(model: SyncModel, p: Partial<Preview> & { sessionId
 }
 
 /** Records whether the adb server answers (devices-updated and the snapshot carry it). */
-function applyADBState(model: SyncModel, d: { adbServerUp: boolean; adbServerError?: string }): void {
+function applyADBState(model: SyncModel, d: { adbServerUp: boolean; adbServerError?: string; notices?: string[]; offerSerial?: string }): void {
   if (d.adbServerUp === true) model.adbError = '';
   else if (d.adbServerUp === false) model.adbError = String(d.adbServerError || 'the adb server does not answer');
+  model.deviceNotices = d.notices ?? [];
+  model.offerSerial = d.offerSerial ?? '';
 }
 
 /** snapshot: the one event applied whatever the active session. */

@@ -199,6 +199,9 @@ export interface DeviceList {
   selectedSerial: string;
   adbServerUp: boolean;
   adbServerError?: string;
+  reconnects?: Reconnect[];
+  notices?: string[];
+  offerSerial?: string;
 }
 
 export interface DeviceScreen {
@@ -361,6 +364,14 @@ export interface PreviewStatusEvent {
   status: PreviewStatus;
 }
 
+export interface Reconnect {
+  serial: string;
+  state: string;
+  attempts: number;
+  maxAttempts: number;
+  error?: string;
+}
+
 export interface ResolveRequest {
   sessionId: string;
   status: "resolved" | "wont_fix";
@@ -411,6 +422,8 @@ export interface Snapshot {
   selectedSerial: string;
   adbServerUp: boolean;
   adbServerError: string;
+  notices?: string[];
+  offerSerial?: string;
   preview: Preview;
 }
 

@@ -160,7 +160,7 @@ test('a collector that times out: partial within the budget, redacted artifact',
     assert.equal(statSync(file).mode & 0o777, 0o600);
     const stored = readFileSync(file, 'utf8');
     assert.ok(!stored.includes('ana.lopez@example.com') && !stored.includes('session=9f8e7d6c'), 'secrets stored');
-    assert.ok(stored.includes('signed in as [redacted]'));
+    assert.ok(stored.includes('signed in as [REDACTED]'));
   } finally {
     rmSync(path.join(outputs, 'logcat.txt'), { force: true });
     rmSync(path.join(outputs, 'dumpsys_gfxinfo.delay'), { force: true });

@@ -31,6 +31,8 @@ export class AppState implements SyncModel {
   devices = $state<Device[]>([]);
   selectedSerial = $state('');
   adbError = $state('');
+  deviceNotices = $state<string[]>([]);
+  offerSerial = $state('');
   sessions = $state<SessionSummary[]>([]);
   activeSessionId = $state('');
   session = $state<Session | null>(null);
