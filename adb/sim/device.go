@@ -64,9 +64,13 @@ type Device struct {
 	fs      *memFS
 	outputs string
 	token   string // the sidekick session token
-	proc    appProcess
-	logs    logBuffer
-	pkgs    packageDB
+	// createdAt is when the app wrote its sidekick session; lastBeat when the host
+	// last sent a heartbeat (guarded by mu).
+	createdAt time.Time
+	lastBeat  time.Time
+	proc      appProcess
+	logs      logBuffer
+	pkgs      packageDB
 
 	mu         sync.Mutex
 	conns      map[net.Conn]struct{}
@@ -117,7 +121,7 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 	d := &Device{
 		ln: ln, ctx: ctx, cancel: cancel, logf: logf,
 		profile: profile, phone: phone, scale: opts.LatencyScale, link: opts.Link,
-		fs: newDeviceFS(profile), token: token, outputs: opts.Outputs,
+		fs: newDeviceFS(profile), token: token, outputs: opts.Outputs, createdAt: time.Now(),
 		conns: map[net.Conn]struct{}{}, socketDefs: map[string]string{},
 	}
 	d.phone = newAppsPhone(phone, d)
