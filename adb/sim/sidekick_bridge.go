@@ -64,7 +64,7 @@ func (d *Device) appInFront(st PhoneState) bool {
 // composeNodes are the Compose nodes of the app's window (a Views screen has none).
 func (d *Device) composeNodes() []sidekick.Node {
 	var out []sidekick.Node
-	for _, n := range d.phone.SidekickNodes() {
+	for _, n := range d.phone.ActivityNodes() {
 		if n.Compose {
 			out = append(out, n)
 		}

@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -10,6 +11,7 @@ import (
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
+	"fixthis/capture"
 )
 
 // A capture with no earlier state check (`fixthis capture`) reads the screen state
@@ -38,5 +40,48 @@ func TestCaptureReadsTheScreenStateOnce(t *testing.T) {
 	}
 	if n := reads.Load(); n != 1 {
 		t.Errorf("the screen state was read %d times", n)
+	}
+}
+
+// Against the demo app's sidekick: the tree comes from it, the app shows the host
+// connected, and the connection is kept across captures; with a dialog up (which the
+// sidekick cannot see) the capture dumps with uiautomator and still keeps it.
+func TestCaptureThroughTheSidekick(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0})
+	client, err := adb.NewClient(adb.Options{Port: srv.Port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCapturer(client)
+	defer c.Close(context.Background())
+	ctx := context.Background()
+	for i := range 2 {
+		snap, err := c.Capture(ctx, dev.Serial())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.TreeSource != capture.TreeFromSidekick || snap.SidekickErr != nil || len(snap.Nodes) < 10 {
+			t.Fatalf("capture %d: source %q (%v), %d nodes", i, snap.TreeSource, snap.SidekickErr, len(snap.Nodes))
+		}
+		for _, n := range snap.Nodes {
+			if !n.Compose || n.Bounds.Empty() || n.Package != dev.Profile().App.Package {
+				t.Fatalf("node %+v", n)
+			}
+		}
+	}
+	if !dev.SidekickConnected() {
+		t.Error("the app does not show FixThis connected")
+	}
+	srv.MustADB(t, "-s", dev.Serial(), "shell", "am", "broadcast", "-a", "com.fixthis.demo.SHOW_SCENARIO", "--es", "scenario", "dialog")
+	snap, err := c.Capture(ctx, dev.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.TreeSource != capture.TreeFromUIAutomator || !errors.Is(snap.SidekickErr, capture.ErrSidekickTreeUnused) {
+		t.Fatalf("with a dialog: source %q (%v)", snap.TreeSource, snap.SidekickErr)
+	}
+	if !c.sidekicks.known(dev.Serial()) {
+		t.Error("a sidekick that answered was dropped")
 	}
 }
