@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fixthis/internal/sidekick"
 	"fmt"
 	"net"
 	"path"
@@ -39,6 +40,10 @@ type Options struct {
 	// NoSidekick runs the scenario's app without the FixThis sidekick, as most apps
 	// are: the UI tree then comes from uiautomator only.
 	NoSidekick bool
+	// SidekickSocketTaken: a dead process still holds the sidekick's socket name, so
+	// the app's sidekick bound "<name>-1" instead, as the real one does; session.json
+	// still names the first.
+	SidekickSocketTaken bool
 }
 
 // features are what adbd on Android 14 advertises, minus the compressed sync
@@ -68,9 +73,11 @@ type Device struct {
 	// last sent a heartbeat (guarded by mu).
 	createdAt time.Time
 	lastBeat  time.Time
-	proc      appProcess
-	logs      logBuffer
-	pkgs      packageDB
+	// sidekickBound is the socket the app's sidekick listens on.
+	sidekickBound string
+	proc          appProcess
+	logs          logBuffer
+	pkgs          packageDB
 
 	mu         sync.Mutex
 	conns      map[net.Conn]struct{}
@@ -131,13 +138,18 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 		cancel()
 		return nil, err
 	}
-	d.seedLog()
 	for _, s := range profile.Sockets {
 		d.socketDefs[s.Name] = s.Protocol
 	}
-	if profile.App.Sidekick {
-		d.socketDefs[d.sidekickSocket()] = "sidekick"
+	d.sidekickBound = d.sidekickSocket()
+	if profile.App.Sidekick && opts.SidekickSocketTaken {
+		delete(d.socketDefs, d.sidekickBound)
+		d.sidekickBound = sidekick.SocketCandidate(d.sidekickBound, 1)
 	}
+	if profile.App.Sidekick {
+		d.socketDefs[d.sidekickBound] = "sidekick"
+	}
+	d.seedLog()
 	d.wg.Add(1)
 	go d.acceptLoop()
 	go func() {

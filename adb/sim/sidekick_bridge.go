@@ -43,7 +43,7 @@ func (d *Device) sidekickStatus() sidekick.Status {
 		Capabilities:      sidekick.Capabilities{TargetEvidence: true, DetailModes: []string{"compact", "precise", "full"}},
 		ScreenInteractive: &st.ScreenOn, KeyguardLocked: &st.Locked, AppForeground: &front, PictureInPicture: &f,
 	}
-	name := d.sidekickSocket()
+	name := d.sidekickBound
 	installed, built := d.createdAt.UnixMilli(), d.createdAt.Truncate(time.Minute).UnixMilli()
 	s.SocketName, s.InstallEpochMillis, s.SidekickBuildEpochMs = &name, &installed, &built
 	if front {

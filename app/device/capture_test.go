@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -83,5 +84,34 @@ func TestCaptureThroughTheSidekick(t *testing.T) {
 	}
 	if !c.sidekicks.known(dev.Serial()) {
 		t.Error("a sidekick that answered was dropped")
+	}
+}
+
+// The app's sidekick found its socket name held by a dead process and bound the
+// "-1" name: the first forward hangs up unanswered, and FixThis tries the next name.
+func TestCaptureFindsTheSidekickOnItsRetriedSocket(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, SidekickSocketTaken: true})
+	client, err := adb.NewClient(adb.Options{Port: srv.Port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCapturer(client)
+	defer c.Close(context.Background())
+	snap, err := c.Capture(context.Background(), dev.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.TreeSource != capture.TreeFromSidekick {
+		t.Fatalf("source %q (%v), want the sidekick on its -1 socket", snap.TreeSource, snap.SidekickErr)
+	}
+	var remotes []string
+	for _, f := range client.OwnForwards(dev.Serial()) {
+		remotes = append(remotes, f.Remote)
+	}
+	sort.Strings(remotes)
+	base := "localabstract:fixthis_" + dev.Profile().App.Package
+	if strings.Join(remotes, " ") != base+" "+base+"-1" {
+		t.Errorf("forwards to %v, want the session's name, then -1", remotes)
 	}
 }
