@@ -9,6 +9,23 @@ import (
 // The demo app's answers to the bridge methods, in the shapes of the upstream
 // sidekick's models (internal/sidekick/models.go; goldens in its testdata).
 
+// sidekickRestarted: the app's process started again, and its sidekick wrote a new
+// session with a new token, as SessionTokenStore does on every start. Called with
+// d.proc.mu held.
+func (d *Device) sidekickRestarted() {
+	token, err := randomToken()
+	if err != nil {
+		return
+	}
+	d.mu.Lock()
+	d.token, d.createdAt = token, time.Now()
+	d.mu.Unlock()
+	file := "/data/user/0/" + d.profile.App.Package + "/" + sidekickSessionFile
+	if err := d.fs.writeFile(file, d.sidekickSession(), 0o600); err != nil {
+		d.logf("sim: rewrite %s: %v", file, err)
+	}
+}
+
 // sidekickConnectedWindow is how long after a heartbeat the app shows the host
 // connected (BridgeConnectionState).
 const sidekickConnectedWindow = 6 * time.Second

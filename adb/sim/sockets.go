@@ -37,11 +37,13 @@ func (d *Device) socketService(name string) (service, error) {
 // sidekickSession is files/fixthis/session.json as the sidekick's SessionTokenStore
 // writes it (pretty-printed, four spaces, as kotlinx.serialization does).
 func (d *Device) sidekickSession() []byte {
-	now := d.createdAt.UnixMilli()
+	d.mu.Lock()
+	now, token := d.createdAt.UnixMilli(), d.token
+	d.mu.Unlock()
 	b, _ := json.MarshalIndent(sidekick.Session{
 		SchemaVersion: "1.0", PackageName: d.profile.App.Package,
 		SocketName: d.sidekickSocket(), SocketAddress: "localabstract:" + d.sidekickSocket(),
-		Token: d.token, SidekickVersion: simSidekickVersion, BridgeProtocolVersion: sidekick.Version,
+		Token: token, SidekickVersion: simSidekickVersion, BridgeProtocolVersion: sidekick.Version,
 		CreatedAtEpochMillis: now, ProcessStartEpochMillis: now,
 	}, "", "    ")
 	return b
@@ -51,8 +53,14 @@ func (d *Device) sidekickSession() []byte {
 const simSidekickVersion = "0.1.0"
 
 // sidekickService answers the FixThis bridge on one connection, one framed request
-// after another, as BridgeServer.handleClient does.
+// after another, as BridgeServer.handleClient does. The socket lives in the app's
+// process: with the app not running nobody answers, and a connection ends when the
+// process it was made to goes away.
 func (d *Device) sidekickService(ctx context.Context, s *stream) error {
+	pid := d.appPid()
+	if pid == 0 {
+		return nil
+	}
 	r := bufio.NewReader(s)
 	for ctx.Err() == nil {
 		frame, err := sidekick.ReadFrame(r)
@@ -61,6 +69,9 @@ func (d *Device) sidekickService(ctx context.Context, s *stream) error {
 				return nil
 			}
 			return err
+		}
+		if d.appPid() != pid {
+			return nil
 		}
 		out, err := json.MarshalIndent(d.sidekickHandle(frame), "", "    ")
 		if err != nil {
@@ -86,7 +97,10 @@ func (d *Device) sidekickHandle(frame []byte) sidekick.Response {
 	if err := json.Unmarshal(frame, &req); err != nil || req.Method == nil || !isJSONObjectOrAbsent(req.Params) {
 		return sidekickFail(nil, sidekick.CodeBadRequest, "Invalid bridge request JSON")
 	}
-	if req.Token == nil || *req.Token != d.token {
+	d.mu.Lock()
+	token := d.token
+	d.mu.Unlock()
+	if req.Token == nil || *req.Token != token {
 		return sidekickFail(req.ID, sidekick.CodeUnauthorized, "Missing or mismatched FixThis bridge token")
 	}
 	switch *req.Method {

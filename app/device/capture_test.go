@@ -115,3 +115,38 @@ func TestCaptureFindsTheSidekickOnItsRetriedSocket(t *testing.T) {
 		t.Errorf("forwards to %v, want the session's name, then -1", remotes)
 	}
 }
+
+// The app restarts: its kept connection dies with the old process and the new one
+// has a new token, so the first call is UNAUTHORIZED; FixThis re-reads session.json
+// once and carries on with the sidekick.
+func TestCaptureFollowsTheSidekickThroughAnAppRestart(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0})
+	client, err := adb.NewClient(adb.Options{Port: srv.Port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCapturer(client)
+	defer c.Close(context.Background())
+	ctx := context.Background()
+	pkg := dev.Profile().App.Package
+	session := func() string {
+		return srv.MustADB(t, "-s", dev.Serial(), "shell", "run-as", pkg, "cat", "files/fixthis/session.json")
+	}
+	before := session()
+	if snap, err := c.Capture(ctx, dev.Serial()); err != nil || snap.TreeSource != capture.TreeFromSidekick {
+		t.Fatalf("first capture: %v", err)
+	}
+	srv.MustADB(t, "-s", dev.Serial(), "shell", "am", "force-stop", pkg)
+	srv.MustADB(t, "-s", dev.Serial(), "shell", "am", "start", "-W", "-n", pkg+"/.MainActivity")
+	snap, err := c.Capture(ctx, dev.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.TreeSource != capture.TreeFromSidekick {
+		t.Fatalf("after the restart: source %q (%v)", snap.TreeSource, snap.SidekickErr)
+	}
+	if after := session(); after == before {
+		t.Error("the restarted app kept its session token")
+	}
+}
