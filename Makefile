@@ -9,6 +9,8 @@ BIN        := build/bin/fixthis
 # `fixthis` runs for the desktop command only: linked into every command, those
 # libraries cost each CLI call ~70 ms of dynamic loading. macOS links one binary.
 WINDOW_BIN := build/bin/fixthis-window
+# The fake OpenAI Realtime server the voice tests and `make bench` talk to.
+FAKE_BIN   := build/bin/realtime-fake
 VERSION    ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo local))
 GO_TAGS    := desktop,production,webkit2_41
 COMMIT     := $(shell git rev-parse HEAD 2>/dev/null)
@@ -84,7 +86,10 @@ frontend: frontend/dist/index.html
 frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES)
 	cd frontend && npm run build
 
-build: deps deps-node $(BIN)
+build: deps deps-node $(BIN) $(FAKE_BIN)
+
+$(FAKE_BIN): $(GO_SOURCES)
+	go build $(GO_BUILD_FLAGS) -o $(FAKE_BIN) ./internal/realtimefake/cmd/realtime-fake
 
 ifeq ($(UNAME_S),Darwin)
 $(BIN): frontend/dist/index.html $(GO_SOURCES)
@@ -109,20 +114,22 @@ serve: build
 
 ## Test -----------------------------------------------------------------------------
 
-test: deps-test deps-node $(BIN)
+test: deps-test deps-node $(BIN) $(FAKE_BIN)
 	$(MAKE) test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist
 
 # One package at a time: several packages start, kill and restart private adb servers
 # and measure latencies; on two cores, running them side by side only adds noise.
 # FIXTHIS_REQUIRE_FFMPEG turns a missing ffmpeg into a failure instead of a skip.
+# The fake Realtime server's shapes are checked against openai-go in its own module.
 test-go:
 	go vet ./...
 	FIXTHIS_REQUIRE_FFMPEG=1 go test -count=1 -p 1 ./...
+	cd internal/realtimefake/openaicheck && go vet . && go test -count=1 .
 
 test-frontend:
 	cd frontend && npm run check && npm test && npm run bundle-size
 
-test-e2e: $(BIN)
+test-e2e: $(BIN) $(FAKE_BIN)
 	cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e
 
 test-mcp: $(BIN)

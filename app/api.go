@@ -63,6 +63,15 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("GET /api/items/{id}/runtime-evidence", a.getItemEvidence)
 	mux.HandleFunc("POST /api/items/{id}/runtime-evidence/collect", a.postItemEvidenceCollect)
 
+	mux.HandleFunc("GET /api/voice", a.getVoice)
+	mux.HandleFunc("PUT /api/voice/key", a.putVoiceKey)
+	mux.HandleFunc("DELETE /api/voice/key", a.deleteVoiceKey)
+	mux.HandleFunc("POST /api/voice/sessions", a.postVoiceSessions)
+	mux.HandleFunc("PUT /api/voice/sessions/{voiceSessionId}", a.putVoiceSession)
+	mux.HandleFunc("DELETE /api/voice/sessions/{voiceSessionId}", a.deleteVoiceSession)
+	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/audio", a.postVoiceAudio)
+	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/anchors", a.postVoiceAnchors)
+
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, r.URL.Path))
 	})

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"fixthis/app/agentdevice"
-	"fixthis/app/events"
 	"fixthis/app/store"
 )
 
@@ -23,14 +22,15 @@ func (a *App) getAgentControl(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st)
 }
 
-type controlRequest struct {
+// AgentControlRequest is the body of PUT /api/agent-control.
+type AgentControlRequest struct {
 	Serial  string `json:"serial"`
 	Allowed *bool  `json:"allowed"`
 }
 
 // putAgentControl records the user's answer: "Agents may control the phone".
 func (a *App) putAgentControl(w http.ResponseWriter, r *http.Request) {
-	var req controlRequest
+	var req AgentControlRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -99,7 +99,7 @@ func (a *App) publishDeviceActions(ctx context.Context) {
 	for _, act := range list {
 		if act.Seq > a.actionSeq.Load() {
 			a.actionSeq.Store(act.Seq)
-			a.bus.Publish(events.DeviceAction, act)
+			DeviceActionEvent.Publish(a.bus, act)
 		}
 	}
 }
@@ -108,6 +108,6 @@ func (a *App) publishDeviceActions(ctx context.Context) {
 // user answered).
 func (a *App) publishControl(ctx context.Context) {
 	if st, err := a.controlState(ctx, ""); err == nil {
-		a.bus.Publish(events.AgentControl, st)
+		AgentControlEvent.Publish(a.bus, st)
 	}
 }

@@ -27,10 +27,13 @@ func (a *App) postDevicesRefresh(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a.device.Registry.List())
 }
 
+// DeviceSelectRequest is the body of POST /api/device/select.
+type DeviceSelectRequest struct {
+	Serial string `json:"serial"`
+}
+
 func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Serial string `json:"serial"`
-	}
+	var req DeviceSelectRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return

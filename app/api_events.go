@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"bytes"
-	"encoding/json"
 	"fixthis/app/device"
 	"fixthis/app/events"
 	"fixthis/app/store"
@@ -67,13 +66,12 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 		return true
 	}
 
-	snapJSON, _ := json.Marshal(snap)
 	// The snapshot carries the current bus id so a reconnect resumes after it.
-	if !send(a.bus.LastID(), events.Snapshot, snapJSON) {
+	if !send(a.bus.LastID(), SnapshotEvent.Type(), SnapshotEvent.Marshal(snap)) {
 		return
 	}
 	if overflow {
-		if !send(0, events.ReplayOverflow, []byte(`{}`)) {
+		if !send(0, ReplayOverflowEvent.Type(), ReplayOverflowEvent.Marshal(events.Empty{})) {
 			return
 		}
 	}
@@ -91,7 +89,7 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 		case ev, ok := <-sub.C:
 			if !ok {
 				// Dropped for falling behind: tell the client to resync.
-				send(0, events.ReplayOverflow, []byte(`{}`))
+				send(0, ReplayOverflowEvent.Type(), ReplayOverflowEvent.Marshal(events.Empty{}))
 				return
 			}
 			if !send(ev.ID, ev.Type, ev.Data) {

@@ -8,10 +8,17 @@ import (
 	"fixthis/app/store"
 )
 
-type handoffRequest struct {
-	SessionID  string   `json:"sessionId"`
-	ItemIDs    []string `json:"itemIds"`
-	MarkCopied bool     `json:"markCopied"`
+// HandoffRequest is the body of POST /api/agent-handoffs (Save to MCP).
+type HandoffRequest struct {
+	SessionID string   `json:"sessionId"`
+	ItemIDs   []string `json:"itemIds"`
+}
+
+// HandoffPreviewRequest is the body of POST /api/sessions/{id}/handoff-preview; it
+// may be empty (then every item the agent still has work on).
+type HandoffPreviewRequest struct {
+	ItemIDs    []string `json:"itemIds,omitempty"`
+	MarkCopied bool     `json:"markCopied,omitempty"`
 }
 
 // AgentHandoff is the answer to Save to MCP.
@@ -36,7 +43,7 @@ type ItemSources struct {
 	ItemID       string               `json:"itemId"`
 	Candidates   []source.Candidate   `json:"candidates"`
 	EditSurfaces []source.EditSurface `json:"editSurfaces"`
-	Reason       string               `json:"reason"`
+	Reason       source.Readiness     `json:"reason"`
 }
 
 // postAgentHandoffs is Save to MCP: under the Auto policy runtime evidence is collected
@@ -44,7 +51,7 @@ type ItemSources struct {
 // queued for the agent's next wait, in one transaction. The response carries the prompt,
 // with its runtimeEvidenceAttempt block, and what was collected.
 func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
-	var req handoffRequest
+	var req HandoffRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -71,7 +78,7 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 // postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with
 // markCopied the items record lastHandedOffAt (it never implies delivery: sent).
 func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
-	var req handoffRequest
+	var req HandoffPreviewRequest
 	if r.ContentLength != 0 {
 		if err := decodeJSON(r, &req); err != nil {
 			writeError(w, err)
@@ -86,11 +93,7 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(req.ItemIDs) == 0 {
 		// No choice made: every item the agent still has work on.
-		for _, it := range sess.Items {
-			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
-				req.ItemIDs = append(req.ItemIDs, it.ItemID)
-			}
-		}
+		req.ItemIDs = sess.OpenItemIDs()
 		if len(req.ItemIDs) == 0 {
 			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
 			return
@@ -170,7 +173,7 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 		cands = []source.Candidate{}
 	}
 	if len(cands) == 0 && reason == "" {
-		reason = "no-match"
+		reason = source.NoMatch
 	}
 	surfaces := it.EditSurfaces
 	if surfaces == nil {

@@ -20,12 +20,13 @@ type Deleted struct {
 	Deleted int `json:"deleted"`
 }
 
-type batchRequest struct {
+// BatchRequest is the body of POST /api/items/batch.
+type BatchRequest struct {
 	SessionID             string            `json:"sessionId"`
 	PreviewID             string            `json:"previewId"`
 	WorkspaceID           string            `json:"workspaceId"`
 	FrozenFingerprint     string            `json:"frozenFingerprint"`
-	ForceMismatchOverride bool              `json:"forceMismatchOverride"`
+	ForceMismatchOverride bool              `json:"forceMismatchOverride,omitempty"`
 	Items                 []store.BatchItem `json:"items"`
 }
 
@@ -33,7 +34,7 @@ type batchRequest struct {
 // screen, each node or area target gets a crop, and the store applies idempotency and
 // the ETag rules in one transaction.
 func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
-	var req batchRequest
+	var req BatchRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -98,11 +99,14 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
+// ItemUpdateRequest is the body of PUT /api/items/{id}: the fields to change.
+type ItemUpdateRequest struct {
+	SessionID string `json:"sessionId"`
+	store.ItemUpdate
+}
+
 func (a *App) putItem(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		SessionID string `json:"sessionId"`
-		store.ItemUpdate
-	}
+	var req ItemUpdateRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -132,11 +136,14 @@ func (a *App) deleteDraftItems(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, Deleted{Deleted: n})
 }
 
+// AnswerRequest is the body of POST /api/items/{id}/answer.
+type AnswerRequest struct {
+	SessionID string `json:"sessionId"`
+	Answer    string `json:"answer"`
+}
+
 func (a *App) postItemAnswer(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		SessionID string `json:"sessionId"`
-		Answer    string `json:"answer"`
-	}
+	var req AnswerRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -149,11 +156,14 @@ func (a *App) postItemAnswer(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
+// ResolveRequest is the body of POST /api/items/{id}/resolve.
+type ResolveRequest struct {
+	SessionID string `json:"sessionId"`
+	Status    string `json:"status"` // resolved or wont_fix
+}
+
 func (a *App) postItemResolve(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		SessionID string `json:"sessionId"`
-		Status    string `json:"status"`
-	}
+	var req ResolveRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -184,14 +194,16 @@ func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
 	writeError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", r.PathValue("id"), sess.SessionID))
 }
 
-type verdictRequest struct {
+// VerdictRequest is the body of POST /api/items/{id}/verify and /reopen (which
+// alone reads Note).
+type VerdictRequest struct {
 	SessionID string `json:"sessionId"`
-	Note      string `json:"note"`
+	Note      string `json:"note,omitempty"`
 }
 
 // postItemVerify is "Looks right": the user agrees with the agent's verified fix.
 func (a *App) postItemVerify(w http.ResponseWriter, r *http.Request) {
-	var req verdictRequest
+	var req VerdictRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -206,7 +218,7 @@ func (a *App) postItemVerify(w http.ResponseWriter, r *http.Request) {
 
 // postItemReopen is "Reopen": the item goes back to the agent with the user's note.
 func (a *App) postItemReopen(w http.ResponseWriter, r *http.Request) {
-	var req verdictRequest
+	var req VerdictRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return

@@ -63,15 +63,16 @@ func (a *App) postPreviewStats(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-type freezeRequest struct {
-	Serial    string `json:"serial"`
-	SessionID string `json:"sessionId"`
+// FreezeRequest is the body of POST /api/preview/freeze; both fields may be empty.
+type FreezeRequest struct {
+	Serial    string `json:"serial,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 // postPreviewFreeze captures the full-resolution frame and the UI tree together (the
 // tree is the slow part on phones, so both start at once) and pauses the live loop.
 func (a *App) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
-	var req freezeRequest
+	var req FreezeRequest
 	if r.ContentLength != 0 {
 		if err := decodeJSON(r, &req); err != nil {
 			writeError(w, err)
@@ -104,15 +105,16 @@ func (a *App) postPreviewResume(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, OK{OK: true})
 }
 
-type tapRequest struct {
+// TapRequest is the body of POST /api/preview/tap, in device pixels.
+type TapRequest struct {
 	X      *int   `json:"x"`
 	Y      *int   `json:"y"`
-	Serial string `json:"serial"`
+	Serial string `json:"serial,omitempty"` // the selected device when empty
 }
 
 // postPreviewTap forwards a Select-mode click to the device as `input tap X Y`.
 func (a *App) postPreviewTap(w http.ResponseWriter, r *http.Request) {
-	var req tapRequest
+	var req TapRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return

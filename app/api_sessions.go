@@ -34,10 +34,13 @@ func (a *App) getSessions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, SessionList{Sessions: list})
 }
 
+// NewSessionRequest is the body of POST /api/sessions; it may be empty.
+type NewSessionRequest struct {
+	Title string `json:"title,omitempty"`
+}
+
 func (a *App) postSessions(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Title string `json:"title"`
-	}
+	var req NewSessionRequest
 	if r.ContentLength != 0 {
 		if err := decodeJSON(r, &req); err != nil {
 			writeError(w, err)

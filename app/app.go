@@ -12,6 +12,7 @@ import (
 	"fixthis/app/events"
 	"fixthis/app/prompt"
 	"fixthis/app/store"
+	"fixthis/app/voice"
 	"fixthis/capture/video"
 	"io/fs"
 	"log/slog"
@@ -51,6 +52,10 @@ type Options struct {
 	Preview device.VideoMode
 	// Video tunes the H.264 stream (tests shorten screenrecord's time limit).
 	Video video.Options
+	// Voice is where the interviewer lives (OPENAI_BASE_URL, model, voice) and
+	// where its key comes from (OPENAI_API_KEY, the OS keychain).
+	Voice     voice.Config
+	VoiceKeys voice.Keys
 }
 
 // App is one running FixThis instance.
@@ -77,6 +82,8 @@ type App struct {
 	sources      sourceIndex
 	prompts      *prompt.Builder
 	presenceSeen presenceWatch
+	voice        *voice.Manager
+	voiceTree    voiceTrees
 	actionSeq    atomic.Int64   // newest device action published to consoles
 	bg           sync.WaitGroup // background work started by Run
 
@@ -117,20 +124,30 @@ func New(opts Options) *App {
 		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
 		LastEdit: a.sources.lastEdit,
 	})
+	if opts.Voice.BaseURL == "" {
+		opts.Voice = voice.ConfigFromEnv(func(string) string { return "" })
+	}
+	dataDir := ""
+	if opts.Store != nil {
+		dataDir = opts.Store.Locations().DataDir()
+	}
+	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
+		Screen: voiceScreen{a}, Log: opts.Logger, DataDir: dataDir})
 	a.loadMCPToken()
 	return a
 }
 
 // Shutdown ends every open event stream so the HTTP server can stop promptly.
 func (a *App) Shutdown() {
-	a.shutdownOnce.Do(func() { close(a.shutdown) })
+	a.shutdownOnce.Do(func() { close(a.shutdown); a.voice.StopAll() })
 }
 
 // Run starts the background work (the device service, the source index, the store's
 // change feed, presence timeouts) and returns at once; everything stops when ctx ends.
 // Call Wait to wait for it.
 func (a *App) Run(ctx context.Context) {
-	a.bg.Add(5)
+	a.bg.Add(6)
+	go func() { defer a.bg.Done(); a.keepVoiceTree(ctx) }()
 	go func() { defer a.bg.Done(); a.appw.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
 	go func() { defer a.bg.Done(); a.runSourceIndex(ctx) }()

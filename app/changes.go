@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"fixthis/app/events"
 	"fixthis/app/store"
 )
 
@@ -82,17 +81,17 @@ func (a *App) publishSession(ctx context.Context, sessionID, kind string) {
 		return
 	}
 	if kind == store.ChangeSessionDeleted {
-		a.bus.Publish(events.SessionsUpdated, SessionsUpdate{SessionID: sessionID, Deleted: true})
+		SessionsUpdatedEvent.Publish(a.bus, SessionsUpdate{SessionID: sessionID, Deleted: true})
 		return
 	}
 	sess, err := a.store.GetSession(ctx, sessionID)
 	if err != nil {
 		// Deleted between the change and the read.
-		a.bus.Publish(events.SessionsUpdated, SessionsUpdate{SessionID: sessionID, Deleted: true})
+		SessionsUpdatedEvent.Publish(a.bus, SessionsUpdate{SessionID: sessionID, Deleted: true})
 		return
 	}
-	a.bus.Publish(events.SessionUpdated, SessionUpdate{SessionID: sessionID, Session: sess})
-	a.bus.Publish(events.SessionsUpdated, SessionsUpdate{SessionID: sessionID, Summary: &sess.SessionSummary})
+	SessionUpdatedEvent.Publish(a.bus, SessionUpdate{SessionID: sessionID, Session: sess})
+	SessionsUpdatedEvent.Publish(a.bus, SessionsUpdate{SessionID: sessionID, Summary: &sess.SessionSummary})
 }
 
 // SessionUpdate is the payload of session-updated: one session in full.

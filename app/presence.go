@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"fixthis/app/events"
 	"fixthis/app/store"
 )
 
@@ -41,7 +40,7 @@ func (a *App) publishPresenceIf(ctx context.Context, sessionID string, onlyChang
 	a.presenceSeen.last[sessionID] = p.Presence
 	a.presenceSeen.mu.Unlock()
 	if changed || !onlyChanges {
-		a.bus.Publish(events.AgentPresence, p)
+		AgentPresenceEvent.Publish(a.bus, *p)
 	}
 }
 

@@ -182,7 +182,8 @@ func TestEventsSnapshotThenEventsThenKeepAlive(t *testing.T) {
 	if err := json.Unmarshal([]byte(first.data), &snap); err != nil || snap["version"] != "1.2.3-test" {
 		t.Fatalf("snapshot data %q (%v)", first.data, err)
 	}
-	id := a.bus.Publish("heartbeat", map[string]string{"at": "now"})
+	heartbeat := events.Define[map[string]string]("heartbeat")
+	id := heartbeat.Publish(a.bus, map[string]string{"at": "now"})
 	ev := readFrame(t, r)
 	if ev.event != "heartbeat" || ev.id == "" || ev.data != `{"at":"now"}` {
 		t.Fatalf("event frame = %+v (published id %d)", ev, id)
@@ -198,9 +199,9 @@ func TestEventsReplayFromLastEventID(t *testing.T) {
 	srv := httptest.NewServer(a.APIHandler())
 	defer srv.Close()
 	defer a.Shutdown()
-	first := a.bus.Publish("sessions-updated", map[string]string{"sessionId": "a"})
-	a.bus.Publish("sessions-updated", map[string]string{"sessionId": "b"})
-	a.bus.Publish("sessions-updated", map[string]string{"sessionId": "c"})
+	first := SessionsUpdatedEvent.Publish(a.bus, SessionsUpdate{SessionID: "a", Deleted: true})
+	SessionsUpdatedEvent.Publish(a.bus, SessionsUpdate{SessionID: "b", Deleted: true})
+	SessionsUpdatedEvent.Publish(a.bus, SessionsUpdate{SessionID: "c", Deleted: true})
 
 	req, _ := http.NewRequest("GET", srv.URL+"/api/events", nil)
 	req.Header.Set("Last-Event-ID", jsonNumber(first))
@@ -227,8 +228,9 @@ func TestEventsReplayOverflow(t *testing.T) {
 	srv := httptest.NewServer(a.APIHandler())
 	defer srv.Close()
 	defer a.Shutdown()
+	heartbeat := events.Define[int]("heartbeat")
 	for i := 0; i < 20; i++ {
-		a.bus.Publish("heartbeat", i)
+		heartbeat.Publish(a.bus, i)
 	}
 	req, _ := http.NewRequest("GET", srv.URL+"/api/events", nil)
 	req.Header.Set("Last-Event-ID", "2")

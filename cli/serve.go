@@ -14,6 +14,7 @@ import (
 	"fixthis/app"
 	"fixthis/app/device"
 	"fixthis/app/store"
+	"fixthis/app/voice"
 	"fixthis/capture/video"
 )
 
@@ -124,6 +125,8 @@ func newApp(ctx context.Context, env Env, af appFlags, mode app.Mode) (*app.App,
 		Store:      st,
 		Preview:    af.mode,
 		Video:      video.Options{TimeLimit: time.Duration(af.videoLimit) * time.Second},
+		Voice:      voice.ConfigFromEnv(env.Getenv),
+		VoiceKeys:  voice.Keys{Getenv: env.Getenv, Keychain: voice.SystemKeychain{}},
 	})
 	return a, func() { _ = st.Close(); lock.Release() }, nil
 }

@@ -9,7 +9,9 @@
 #   (iv)  source matching accuracy on open-source apps, when they are checked out;
 #   (v)   the live preview painted in Chromium, H.264 video against JPEG frames, over a
 #         simulated USB 2 cable and Wi-Fi (`fixthis sim --link`), and in the desktop
-#         window under Xvfb (scripts/bench-window.sh).
+#         window under Xvfb (scripts/bench-window.sh);
+#   (vi)  talking while pointing (run before (v)): click → [PAGE] note and audio chunk →
+#         the fake Realtime server, CPU of fixthis while listening.
 # Everything runs on a private adb server on a free port (never 5037) and is torn down
 # on exit, failure or Ctrl-C. Usage: scripts/bench.sh (after `make build`), or make bench.
 # Knobs: FIXTHIS_BIN (default build/bin/fixthis), BENCH_RUNS (10), BENCH_FRAMES (30),
@@ -272,6 +274,34 @@ if [[ -n ${FIXTHIS_EVAL_ROOT:-} ]]; then
 else
   echo "  (source matching accuracy: set FIXTHIS_EVAL_ROOT to the projects of app/source/testdata/sourceeval/cases.json)"
 fi
+# ---------------------------------------------------------------------------------
+# (vi) talking while pointing: a second `fixthis serve` whose interviewer is the fake
+# Realtime server (build/bin/realtime-fake), on the demo phone with a still screen.
+
+FAKE=${FIXTHIS_REALTIME_FAKE:-$(dirname "$BIN")/realtime-fake}
+if [[ -x $FAKE ]]; then
+  FAKE_KEY=sk-bench-$(date +%s%N)
+  "$FAKE" --key "$FAKE_KEY" >"$WORK/fake.out" 2>"$WORK/fake.out.err" &
+  PIDS+=($!)
+  wait_line "$WORK/fake.out" $! "realtime-fake"
+  FAKE_URL=$(json_field "$WORK/fake.out" url)
+  mkdir -p "$WORK/voice-project"
+  OPENAI_BASE_URL=$FAKE_URL OPENAI_API_KEY=$FAKE_KEY \
+    "$BIN" serve --json --no-demo --project-dir "$WORK/voice-project" >"$WORK/vserve.out" 2>"$WORK/vserve.out.err" &
+  PIDS+=($!)
+  VSERVE_PID=$!
+  wait_line "$WORK/vserve.out" $! "fixthis serve (voice)"
+  echo
+  echo "(vi) talking while pointing, against the fake Realtime server, N=$FRAMES"
+  printf "  %-50s %8s %8s\n" "" "median" "p90 (ms)"
+  "$BC" voice -url "$(json_field "$WORK/vserve.out" url)" -token "$(json_field "$WORK/vserve.out" token)" \
+    -fake "$FAKE_URL" -pid "$VSERVE_PID" -clicks "$FRAMES" -listen 10s || die "the voice benchmark failed"
+  echo "  (budgets: click → note ≤ 150 ms p50; CPU ≤ 10 % of one core)"
+  stop "$VSERVE_PID"
+else
+  echo "  (voice: $FAKE not found; \`make build\` builds it)"
+fi
+
 # ---------------------------------------------------------------------------------
 # (v) live preview painted in the browser: video against raw frames, per link.
 

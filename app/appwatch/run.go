@@ -8,7 +8,6 @@ import (
 
 	"fixthis/app/apprun"
 	"fixthis/app/errcode"
-	"fixthis/app/events"
 )
 
 // RunProgress is the app-run-progress event's payload.
@@ -101,7 +100,7 @@ func (w *Watcher) Track() (*Tracked, error) {
 			return
 		}
 		lastSent, stage = time.Now(), pr.Stage
-		w.opts.Bus.Publish(events.AppRunProgress, RunProgress{RunID: id, Progress: pr})
+		RunProgressEvent.Publish(w.opts.Bus, RunProgress{RunID: id, Progress: pr})
 	}
 	finish := func(res apprun.Result, err error) {
 		fin := RunFinished{RunID: id, OK: err == nil, Result: res}
@@ -118,7 +117,7 @@ func (w *Watcher) Track() (*Tracked, error) {
 		w.running = nil
 		w.mu.Unlock()
 		w.forgetInstalled()
-		w.opts.Bus.Publish(events.AppRunFinished, fin)
+		RunFinishedEvent.Publish(w.opts.Bus, fin)
 		w.refresh(w.ctx, true)
 	}
 	return &Tracked{RunID: id, Progress: progress, Finish: finish}, nil

@@ -180,7 +180,7 @@ func (w *Watcher) refresh(ctx context.Context, force bool) Doc {
 	}
 	w.mu.Unlock()
 	if changed {
-		w.opts.Bus.Publish(events.AppUpdated, d)
+		UpdatedEvent.Publish(w.opts.Bus, d)
 	}
 	return d
 }

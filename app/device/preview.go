@@ -380,7 +380,7 @@ func (p *Preview) publish(serial string, img *image.NRGBA, sum uint32, capturedA
 	p.mu.Unlock()
 	p.frames.Add(frame)
 	p.setStatus(serial, p.liveStatus())
-	p.bus.Publish(events.PreviewReady, frame.info())
+	PreviewReadyEvent.Publish(p.bus, *frame.info())
 	return true, nil
 }
 
@@ -437,7 +437,7 @@ func (p *Preview) setStatus(serial string, st PreviewStatus) {
 	p.status = st
 	p.mu.Unlock()
 	if changed {
-		p.bus.Publish(events.PreviewStatusChanged, PreviewStatusEvent{Serial: serial, Status: st})
+		PreviewStatusChangedEvent.Publish(p.bus, PreviewStatusEvent{Serial: serial, Status: st})
 	}
 }
 

@@ -248,7 +248,7 @@ func (d *Registry) List() List {
 }
 
 func (d *Registry) publish() {
-	d.bus.Publish(events.DevicesUpdated, d.List())
+	DevicesUpdatedEvent.Publish(d.bus, d.List())
 	d.mu.Lock()
 	close(d.changed)
 	d.changed = make(chan struct{})

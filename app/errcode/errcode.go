@@ -59,6 +59,15 @@ const (
 	BuildFailed        Code = "build_failed"                 // the app's Gradle build failed
 	AppLaunchFailed    Code = "app_launch_failed"            // am start failed or the app did not come to the front
 
+	VoiceNoKey        Code = "voice_no_key"        // no OpenAI key in the environment or the keychain
+	VoiceBusy         Code = "voice_busy"          // another console holds this project's voice session
+	VoiceKeyRefused   Code = "voice_key_refused"   // OpenAI answered 401 to the key
+	VoiceUpstream     Code = "voice_upstream"      // the Realtime server could not be reached or broke the protocol
+	VoiceBriefRefused Code = "voice_brief_refused" // .fixthis/voice-brief.md is too long or looks like it holds a secret
+	VoiceKeychain     Code = "voice_keychain"      // the OS keychain is missing or refused
+	VoiceNotFound     Code = "voice_session_not_found"
+	VoiceReconnecting Code = "voice_reconnecting" // the interviewer's socket is down for now
+
 	ForbiddenHost   Code = "forbidden_host"   // a non-loopback Host header (DNS rebinding)
 	ForbiddenOrigin Code = "forbidden_origin" // a foreign page tried to change state
 	WrongToken      Code = "wrong_token"      // a token of the other surface (MCP vs console)
@@ -107,6 +116,14 @@ var prefixes = map[Code]string{
 	ScreenshotNotFound:  "PREVIEW_SCREENSHOT_NOT_FOUND",
 	SaveInProgress:      "PREVIEW_SAVE_IN_PROGRESS",
 	TooLarge:            "PAYLOAD_TOO_LARGE",
+	VoiceNoKey:          "VOICE_NO_KEY",
+	VoiceBusy:           "VOICE_BUSY",
+	VoiceKeyRefused:     "VOICE_KEY_REFUSED",
+	VoiceUpstream:       "VOICE_UPSTREAM",
+	VoiceBriefRefused:   "VOICE_BRIEF_REFUSED",
+	VoiceKeychain:       "VOICE_KEYCHAIN",
+	VoiceNotFound:       "VOICE_SESSION_NOT_FOUND",
+	VoiceReconnecting:   "VOICE_RECONNECTING",
 	ForbiddenHost:       "FORBIDDEN",
 	ForbiddenOrigin:     "FORBIDDEN",
 	WrongToken:          "FORBIDDEN",

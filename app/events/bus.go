@@ -1,6 +1,10 @@
 // Package events is the console's event bus: typed events with increasing ids, a
 // bounded history for Last-Event-ID replay, and fan-out to subscribers that never
 // blocks a publisher. Across processes the store's change feed feeds it.
+//
+// Every event is published through its Def (def.go), which fixes its payload type.
+// To add one: name it in types.go, declare its Def beside the payload type, list the
+// Def in app/wire's contract and run `go generate ./app/wire` (README.md says more).
 package events
 
 import (
@@ -44,12 +48,9 @@ func NewBus(historyLimit int) *Bus {
 	return &Bus{nextID: 1, limit: historyLimit, subs: map[*Subscription]struct{}{}}
 }
 
-// Publish marshals data and delivers it to every subscriber. It returns the event id.
-func (b *Bus) Publish(typ Type, data any) uint64 {
-	raw, err := json.Marshal(data)
-	if err != nil {
-		raw = json.RawMessage(`{}`)
-	}
+// publish delivers an encoded event to every subscriber and returns its id. Callers
+// go through a Def, which fixes the payload type of each event.
+func (b *Bus) publish(typ Type, raw json.RawMessage) uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	ev := Event{ID: b.nextID, Type: typ, Data: raw, At: time.Now()}

@@ -4,37 +4,50 @@ package events
 // TypeScript union of event names is generated from this list (see app/wire).
 type Type string
 
-// Every event the server sends. The payload type of each is named beside it; the
-// console's wire types are generated from those structs.
+// Every event the server sends. Each is published through one Def (see def.go),
+// declared beside its payload type in the package named here; the console's
+// EventPayloads map is generated from those Defs.
 const (
-	// Snapshot is the first event of every stream: app.Snapshot.
+	// Snapshot is the first event of every stream: app.SnapshotEvent (app.Snapshot).
 	Snapshot Type = "snapshot"
-	// ReplayOverflow tells a client it fell too far behind to replay: refetch state.
+	// ReplayOverflow tells a client it fell too far behind to replay, so it refetches
+	// state: app.ReplayOverflowEvent (Empty).
 	ReplayOverflow Type = "replay-overflow"
-	// DevicesUpdated carries device.List after any device or selection change.
+	// DevicesUpdated follows any device or selection change: device.DevicesUpdatedEvent (device.List).
 	DevicesUpdated Type = "devices-updated"
-	// PreviewReady announces a new live frame: device.PreviewFrame.
+	// PreviewReady announces a new live frame: device.PreviewReadyEvent (device.PreviewFrame).
 	PreviewReady Type = "preview-ready"
-	// PreviewStatusChanged carries device.PreviewStatusEvent when the preview's state moves.
+	// PreviewStatusChanged says the preview's state moved: device.PreviewStatusChangedEvent (device.PreviewStatusEvent).
 	PreviewStatusChanged Type = "preview-status"
-	// SessionUpdated carries one session in full (app.SessionUpdate).
+	// SessionUpdated carries one session in full: app.SessionUpdatedEvent (app.SessionUpdate).
 	SessionUpdated Type = "session-updated"
-	// SessionsUpdated carries a session's summary or its deletion (app.SessionsUpdate).
+	// SessionsUpdated carries a session's summary or its deletion: app.SessionsUpdatedEvent (app.SessionsUpdate).
 	SessionsUpdated Type = "sessions-updated"
-	// AgentPresence carries store.Presence for one session.
+	// AgentPresence carries one session's agent presence: app.AgentPresenceEvent (store.Presence).
 	AgentPresence Type = "agent"
-	// DeviceAction carries store.DeviceAction: an agent tapped, typed, captured, ….
+	// DeviceAction says an agent tapped, typed, captured, …: app.DeviceActionEvent (store.DeviceAction).
 	DeviceAction Type = "device-action"
-	// AgentControl carries agentdevice.ControlState for the selected device.
+	// AgentControl carries the selected device's answer: app.AgentControlEvent (agentdevice.ControlState).
 	AgentControl Type = "agent-control"
-	// AppUpdated carries appwatch.Doc when the app's install or focus changes.
+	// AppUpdated follows a change of the target app's install or focus: appwatch.UpdatedEvent (appwatch.Doc).
 	AppUpdated Type = "app-updated"
-	// AppRunProgress carries appwatch.RunProgress while a build-install-launch runs.
+	// AppRunProgress reports a build-install-launch as it runs: appwatch.RunProgressEvent (appwatch.RunProgress).
 	AppRunProgress Type = "app-run-progress"
-	// AppRunFinished carries appwatch.RunFinished when it ends.
+	// AppRunFinished says how it ended: appwatch.RunFinishedEvent (appwatch.RunFinished).
 	AppRunFinished Type = "app-run-finished"
+	// VoiceState carries voice.Session on every change of a voice session, failures included.
+	VoiceState Type = "voice-state"
+	// VoiceTranscript carries voice.Transcript: a partial or final line of either speaker.
+	VoiceTranscript Type = "voice-transcript"
+	// VoiceSpeech carries voice.Speech when the user starts or stops speaking.
+	VoiceSpeech Type = "voice-speech"
+	// VoiceAudio carries voice.Audio: the interviewer's spoken reply, while spoken replies are on.
+	VoiceAudio Type = "voice-audio"
+	// VoiceError carries voice.ErrorEvent: an error from the interviewer's server; the session survives.
+	VoiceError Type = "voice-error"
 )
 
 // All lists every event type, for the generated console types and the docs.
 var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated,
-	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished}
+	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished,
+	VoiceState, VoiceTranscript, VoiceSpeech, VoiceAudio, VoiceError}

@@ -22,8 +22,8 @@ import (
 type Builder struct {
 	Store *store.Store
 	// Index returns the current source index, or nil while none is available; the
-	// reason then says why (no project directory, still building…).
-	Index func() (idx *source.Index, reason string)
+	// readiness then says why (no project directory, still building…).
+	Index func() (idx *source.Index, reason source.Readiness)
 
 	mu    sync.Mutex
 	trees map[string]*capture.Tree // nodes artifact → parsed tree (immutable, content-addressed)
@@ -53,15 +53,15 @@ func (b *Builder) Markdown(ctx context.Context, sessionID string, itemIDs []stri
 
 func (b *Builder) renderOptions(itemIDs []string) handoff.Options {
 	opts := handoff.Options{ItemIDs: itemIDs}
-	if _, reason := b.index(); reason != "" {
+	if _, reason := b.index(); reason != source.Ready {
 		opts.NoSource = reason
 	}
 	return opts
 }
 
-func (b *Builder) index() (*source.Index, string) {
+func (b *Builder) index() (*source.Index, source.Readiness) {
 	if b.Index == nil {
-		return nil, "no-project-dir"
+		return nil, source.NoSources
 	}
 	return b.Index()
 }

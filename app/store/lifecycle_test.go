@@ -450,3 +450,18 @@ func TestErrorCodes(t *testing.T) {
 		}
 	}
 }
+
+// OpenItemIDs is the one answer to "which items count as open" (Copy Prompt without
+// a choice, `fixthis prompt` without --item, read_feedback's orphan check).
+func TestOpenItemIDs(t *testing.T) {
+	sess := &Session{Items: []Item{
+		{ItemID: "a", Status: StatusOpen}, {ItemID: "b", Status: StatusResolved}, {ItemID: "c", Status: StatusReady},
+		{ItemID: "d", Status: StatusWontFix}, {ItemID: "e", Status: StatusInProgress}, {ItemID: "f", Status: StatusNeedsClarification},
+	}}
+	if got, want := strings.Join(sess.OpenItemIDs(), ","), "a,c,e,f"; got != want {
+		t.Fatalf("open items %s, want %s", got, want)
+	}
+	if ids := (&Session{Items: []Item{{ItemID: "b", Status: StatusResolved}}}).OpenItemIDs(); ids != nil {
+		t.Fatalf("a finished session has open items %v", ids)
+	}
+}

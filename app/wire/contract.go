@@ -14,6 +14,7 @@ import (
 	"fixthis/app/evidence"
 	"fixthis/app/source"
 	"fixthis/app/store"
+	"fixthis/app/voice"
 	"fixthis/capture"
 )
 
@@ -24,9 +25,30 @@ const MainFile = "wire.gen"
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 
-// Console is the console API's contract: every body the server sends, every event
-// payload, and the enums the console switches on.
+// Console is the console API's contract: every body the server sends, every body the
+// console sends, every event with its payload, and the enums the console switches on.
 var Console = Contract{
+	// Every event, in the order of events.All; a test checks none is missing.
+	Events: []events.Descriptor{
+		app.SnapshotEvent,
+		app.ReplayOverflowEvent,
+		device.DevicesUpdatedEvent,
+		device.PreviewReadyEvent,
+		device.PreviewStatusChangedEvent,
+		app.SessionUpdatedEvent,
+		app.SessionsUpdatedEvent,
+		app.AgentPresenceEvent,
+		app.DeviceActionEvent,
+		app.AgentControlEvent,
+		appwatch.UpdatedEvent,
+		appwatch.RunProgressEvent,
+		appwatch.RunFinishedEvent,
+		voice.StateEvent,
+		voice.TranscriptEvent,
+		voice.SpeechEvent,
+		voice.AudioEvent,
+		voice.ErrorEventDef,
+	},
 	// The store's and the source index's shapes (and the UI node they embed) are a
 	// lower layer: they never refer to the app's.
 	Split: map[string]string{
@@ -69,6 +91,28 @@ var Console = Contract{
 		typeOf[agentdevice.ControlState](),
 		typeOf[app.EvidenceDoc](),
 		typeOf[store.EvidenceRecord](),
+		// What the console sends.
+		typeOf[app.DeviceSelectRequest](),
+		typeOf[app.FreezeRequest](),
+		typeOf[app.TapRequest](),
+		typeOf[device.PaintReport](),
+		typeOf[app.NewSessionRequest](),
+		typeOf[store.SessionUpdate](),
+		typeOf[app.BatchRequest](),
+		typeOf[app.ItemUpdateRequest](),
+		typeOf[app.AnswerRequest](),
+		typeOf[app.ResolveRequest](),
+		typeOf[app.VerdictRequest](),
+		typeOf[app.AgentControlRequest](),
+		typeOf[app.HandoffRequest](),
+		typeOf[app.HandoffPreviewRequest](),
+		typeOf[voice.Status](),
+		typeOf[voice.Session](),
+		typeOf[voice.Transcript](),
+		typeOf[voice.Speech](),
+		typeOf[voice.Audio](),
+		typeOf[voice.ErrorEvent](),
+		typeOf[app.VoiceAnchor](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():           "Device",
@@ -78,6 +122,7 @@ var Console = Contract{
 		typeOf[capture.Node]():          "UiNode",
 		typeOf[capture.Window]():        "ScreenWindow",
 		typeOf[source.Candidate]():      "SourceCandidate",
+		typeOf[source.Readiness]():      "SourcesReason",
 		typeOf[store.Bounds]():          "TargetBounds",
 		typeOf[adb.Screen]():            "DeviceScreen",
 		typeOf[store.SaveBatchResult](): "BatchResponse",
@@ -96,6 +141,17 @@ var Console = Contract{
 		typeOf[apprun.Result]():         "AppRunResult",
 		typeOf[apprun.Progress]():       "AppProgress",
 		typeOf[apprun.Stage]():          "AppRunStage",
+		typeOf[events.Empty]():          "EmptyPayload",
+		typeOf[store.SessionUpdate]():   "SessionPatch",
+		typeOf[voice.Status]():          "VoiceStatus",
+		typeOf[voice.Session]():         "VoiceSession",
+		typeOf[voice.Transcript]():      "VoiceTranscript",
+		typeOf[voice.Speech]():          "VoiceSpeech",
+		typeOf[voice.Audio]():           "VoiceAudio",
+		typeOf[voice.ErrorEvent]():      "VoiceError",
+		typeOf[voice.State]():           "VoiceState",
+		typeOf[voice.Role]():            "VoiceRole",
+		typeOf[voice.KeySource]():       "VoiceKeySource",
 	},
 	Enums: []Enum{
 		{typeOf[events.Type](), strs(events.All)},
@@ -108,6 +164,10 @@ var Console = Contract{
 			string(evidence.StatusFailed), string(evidence.StatusUnsupported), string(evidence.StatusSkipped)}},
 		{typeOf[evidence.Reason](), strs(evidence.Reasons)},
 		{typeOf[apprun.Stage](), strs(apprun.Stages)},
+		{typeOf[source.Readiness](), strs(source.Readinesses)},
+		{typeOf[voice.State](), strs(voice.States)},
+		{typeOf[voice.Role](), []string{string(voice.RoleRiffer), string(voice.RoleInterviewer)}},
+		{typeOf[voice.KeySource](), strs(voice.KeySources)},
 		{typeOf[device.BlockReason](), []string{string(device.ReasonScreenOff), string(device.ReasonKeyguard),
 			string(device.ReasonDeviceGone), string(device.ReasonCaptureFailed)}},
 	},
@@ -119,6 +179,11 @@ var Console = Contract{
 		{typeOf[store.Item](), "Phase", []string{store.PhaseDraft, store.PhaseSent, store.PhaseSentModified,
 			store.PhaseInProgress, store.PhaseNeedsClarify, store.PhaseWontFix, store.PhaseResolved}},
 		{typeOf[store.Item](), "ResolvedBy", []string{"", store.ResolvedByAgent, store.ResolvedByUser}},
+		{typeOf[store.BatchItem](), "Severity", []string{store.SeverityHigh, store.SeverityMed, store.SeverityLow}},
+		{typeOf[store.ItemUpdate](), "Severity", []string{store.SeverityHigh, store.SeverityMed, store.SeverityLow}},
+		{typeOf[app.ResolveRequest](), "Status", []string{store.StatusResolved, store.StatusWontFix}},
+		{typeOf[store.SessionUpdate](), "RuntimeEvidencePolicy", []string{store.PolicyAuto, store.PolicyManual, store.PolicyOff}},
+		{typeOf[store.SessionUpdate](), "AgentPickup", []string{store.PickupBatch, store.PickupInstant}},
 		{typeOf[store.Target](), "Type", []string{store.TargetNode, store.TargetArea, store.TargetScreen}},
 		{typeOf[capture.Window](), "Type", []string{capture.WindowApp, capture.WindowDialog, capture.WindowIME,
 			capture.WindowStatusBar, capture.WindowNavigationBar, capture.WindowNotificationShade, capture.WindowWallpaper,

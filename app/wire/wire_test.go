@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"fixthis/app/events"
 )
 
 const generatedDir = "../../frontend/src/lib/"
@@ -43,7 +45,8 @@ func TestEveryEventAndCodeIsInTheContract(t *testing.T) {
 	for _, f := range files {
 		ts += f.Text
 	}
-	for _, want := range []string{`"preview-ready"`, `"devices-updated"`, `"session_closed"`, `"device_not_available"`, "export interface Snapshot {"} {
+	for _, want := range []string{`"preview-ready"`, `"devices-updated"`, `"session_closed"`, `"device_not_available"`, "export interface Snapshot {",
+		`"preview-ready": PreviewFrame;`, "export interface BatchRequest {"} {
 		if !strings.Contains(ts, want) {
 			t.Errorf("generated types lack %s", want)
 		}
@@ -56,5 +59,41 @@ func TestNameClashIsAnError(t *testing.T) {
 	c := Contract{Roots: []reflect.Type{typeOf[A](), typeOf[B]()}, Names: map[reflect.Type]string{typeOf[B](): "A"}}
 	if _, err := TypeScript(c, "main"); err == nil {
 		t.Fatal("two types named A were accepted")
+	}
+}
+
+// Every event on the bus has its Def in the contract, once and in the order of
+// events.All, so the console's EventPayloads names every event the server sends.
+func TestEveryEventHasItsPayload(t *testing.T) {
+	var got []events.Type
+	for _, d := range Console.Events {
+		got = append(got, d.Type())
+	}
+	if !reflect.DeepEqual(got, events.All) {
+		t.Fatalf("Console.Events = %v\nwant events.All = %v", got, events.All)
+	}
+}
+
+func TestEventPayloads(t *testing.T) {
+	type Ping struct {
+		At string `json:"at"`
+	}
+	c := Contract{Events: []events.Descriptor{events.Define[Ping]("ping"), events.Define[events.Empty]("gone")}}
+	files, err := TypeScript(c, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"export interface EventPayloads {\n  \"ping\": Ping;\n  \"gone\": Empty;\n}\n",
+		"export interface Ping {\n  at: string;\n}\n",
+		"export type Empty = Record<string, never>;\n",
+	} {
+		if !strings.Contains(files[0].Text, want) {
+			t.Errorf("generated text lacks\n%s\ngot\n%s", want, files[0].Text)
+		}
+	}
+	c.Events = append(c.Events, events.Define[int]("ping"))
+	if _, err := TypeScript(c, "main"); err == nil {
+		t.Error("an event listed twice was accepted")
 	}
 }

@@ -5,6 +5,7 @@
 //	benchclient freeport
 //	benchclient stats < numbers            # prints "median p90 n"
 //	benchclient live -url URL -token T -serial S -adb-port P [-frames 30]
+//	benchclient voice -url URL -token T -fake FAKEURL -pid PID [-clicks 30] [-listen 10s]
 package main
 
 import (
@@ -44,6 +45,8 @@ func main() {
 		err = live(os.Args[2:])
 	case "drive":
 		err = driveFor(os.Args[2:])
+	case "voice":
+		err = voiceBench(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

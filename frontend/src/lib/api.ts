@@ -3,6 +3,7 @@ import {
   EventTypeValues,
   type ControlState,
   type DeviceActionList,
+  type EventPayloads,
   type EventType,
   type EvidenceDoc,
   type EvidenceRecord,
@@ -11,6 +12,19 @@ import {
   type AppRunResult,
   type AppRunStarted,
   type PaintReport,
+  type AgentControlRequest,
+  type AnswerRequest,
+  type DeviceSelectRequest,
+  type FreezeRequest,
+  type HandoffPreviewRequest,
+  type HandoffRequest,
+  type ItemUpdateRequest,
+  type NewSessionRequest,
+  type ResolveRequest,
+  type SessionPatch,
+  type StageHeight,
+  type TapRequest,
+  type VerdictRequest,
 } from './wire.gen';
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
@@ -19,7 +33,6 @@ import type {
   BatchResponse,
   ConnectInfo,
   Device,
-  EvidencePolicy,
   Freeze,
   Item,
   ItemSources,
@@ -27,8 +40,6 @@ import type {
   Preview,
   Session,
   SessionSummary,
-  Severity,
-  Target,
 } from './types';
 
 export class ApiError extends Error {
@@ -53,7 +64,8 @@ export const EVENT_TYPES = EventTypeValues;
 
 export interface EventStreamHandlers {
   onOpen(): void;
-  onEvent(type: EventType, data: unknown, id: string): void;
+  /** One parsed event, typed by the contract's EventPayloads. */
+  onEvent<K extends EventType>(type: K, data: EventPayloads[K], id: string): void;
   /** `closed` means the browser gave up (e.g. 401); otherwise it is retrying by itself. */
   onError(closed: boolean): void;
 }
@@ -165,7 +177,7 @@ export class Api {
     return this.json<{ devices: Device[]; selectedSerial: string }>('POST', '/api/devices/refresh');
   }
   selectDevice(serial: string) {
-    return this.json<{ selectedSerial: string; device: Device }>('POST', '/api/device/select', { serial });
+    return this.json<{ selectedSerial: string; device: Device }>('POST', '/api/device/select', { serial } satisfies DeviceSelectRequest);
   }
   disconnectDevice() {
     return this.json<{ selectedSerial: string }>('POST', '/api/device/disconnect');
@@ -174,14 +186,14 @@ export class Api {
     return this.json<Preview>('GET', '/api/preview');
   }
   freeze(serial: string | undefined, sessionId: string | undefined) {
-    return this.json<Freeze>('POST', '/api/preview/freeze', { serial, sessionId });
+    return this.json<Freeze>('POST', '/api/preview/freeze', { serial, sessionId } satisfies FreezeRequest);
   }
   resume() {
     return this.json<{ ok: boolean }>('POST', '/api/preview/resume');
   }
   /** Tells the server how tall the stage is in device pixels (live JPEGs are sized to it). */
   setStageHeight(height: number) {
-    return this.json<{ height: number }>('POST', '/api/preview/stage', { height: Math.round(height) });
+    return this.json<{ height: number }>('POST', '/api/preview/stage', { height: Math.round(height) } satisfies StageHeight);
   }
 
   /** Says what this console paints (see video/report.ts). */
@@ -190,19 +202,19 @@ export class Api {
   }
 
   tap(x: number, y: number) {
-    return this.json<{ ok: boolean }>('POST', '/api/preview/tap', { x: Math.round(x), y: Math.round(y) });
+    return this.json<{ ok: boolean }>('POST', '/api/preview/tap', { x: Math.round(x), y: Math.round(y) } satisfies TapRequest);
   }
   sessions() {
     return this.json<{ sessions: SessionSummary[] }>('GET', '/api/sessions');
   }
   createSession(title?: string) {
-    return this.json<{ sessionId: string; session: Session }>('POST', '/api/sessions', title ? { title } : {});
+    return this.json<{ sessionId: string; session: Session }>('POST', '/api/sessions', (title ? { title } : {}) satisfies NewSessionRequest);
   }
   async session(id: string): Promise<WithEtag<Session>> {
     const r = await this.request<{ session: Session }>('GET', `/api/sessions/${encodeURIComponent(id)}`);
     return { data: r.data.session, etag: r.etag };
   }
-  updateSession(id: string, patch: { title?: string; runtimeEvidencePolicy?: EvidencePolicy; agentPickup?: 'batch' | 'instant' }) {
+  updateSession(id: string, patch: SessionPatch) {
     return this.json<{ session: Session }>('PUT', `/api/sessions/${encodeURIComponent(id)}`, patch);
   }
   deleteSession(id: string) {
@@ -215,8 +227,8 @@ export class Api {
   saveBatch(req: BatchRequest, ifMatch: string | null) {
     return this.request<BatchResponse>('POST', '/api/items/batch', req, ifMatch ? { 'If-Match': ifMatch } : {});
   }
-  updateItem(itemId: string, sessionId: string, patch: { comment?: string; severity?: Severity; target?: Target }) {
-    return this.json<{ item: Item }>('PUT', `/api/items/${encodeURIComponent(itemId)}`, { sessionId, ...patch });
+  updateItem(itemId: string, sessionId: string, patch: Omit<ItemUpdateRequest, 'sessionId'>) {
+    return this.json<{ item: Item }>('PUT', `/api/items/${encodeURIComponent(itemId)}`, { sessionId, ...patch } satisfies ItemUpdateRequest);
   }
   deleteItem(itemId: string, sessionId: string) {
     return this.json<{ ok: boolean }>('DELETE', `/api/items/${encodeURIComponent(itemId)}?sessionId=${encodeURIComponent(sessionId)}`);
@@ -225,24 +237,24 @@ export class Api {
     return this.json<{ deleted: number }>('DELETE', `/api/items/draft?sessionId=${encodeURIComponent(sessionId)}`);
   }
   answer(itemId: string, sessionId: string, answer: string) {
-    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/answer`, { sessionId, answer });
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/answer`, { sessionId, answer } satisfies AnswerRequest);
   }
-  resolve(itemId: string, sessionId: string, status: 'resolved' | 'wont_fix') {
-    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/resolve`, { sessionId, status });
+  resolve(itemId: string, sessionId: string, status: ResolveRequest['status']) {
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/resolve`, { sessionId, status } satisfies ResolveRequest);
   }
   /** "Looks right": the user agrees with the agent's verified fix. */
   verifyItem(itemId: string, sessionId: string) {
-    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/verify`, { sessionId });
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/verify`, { sessionId } satisfies VerdictRequest);
   }
   /** "Reopen": the item goes back to the agent with the user's note. */
   reopenItem(itemId: string, sessionId: string, note: string) {
-    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/reopen`, { sessionId, note });
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/reopen`, { sessionId, note } satisfies VerdictRequest);
   }
   agentControl(serial: string) {
     return this.json<ControlState>('GET', `/api/agent-control?serial=${encodeURIComponent(serial)}`);
   }
   setAgentControl(serial: string, allowed: boolean) {
-    return this.json<ControlState>('PUT', '/api/agent-control', { serial, allowed });
+    return this.json<ControlState>('PUT', '/api/agent-control', { serial, allowed } satisfies AgentControlRequest);
   }
   deviceActions(after = 0) {
     return this.json<DeviceActionList>('GET', `/api/device-actions?after=${after}`);
@@ -252,7 +264,7 @@ export class Api {
     return this.json<ItemSources>('GET', `/api/items/${encodeURIComponent(itemId)}/sources?sessionId=${encodeURIComponent(sessionId)}`);
   }
   agentHandoff(sessionId: string, itemIds: string[]) {
-    return this.json<{ session: Session; prompt: string; batchId: string; runtimeEvidence?: HandoffEvidence }>('POST', '/api/agent-handoffs', { sessionId, itemIds });
+    return this.json<{ session: Session; prompt: string; batchId: string; runtimeEvidence?: HandoffEvidence }>('POST', '/api/agent-handoffs', { sessionId, itemIds } satisfies HandoffRequest);
   }
   /** A saved item's runtime evidence captures, newest first. */
   itemEvidence(itemId: string, sessionId: string) {
@@ -263,7 +275,7 @@ export class Api {
     return this.json<EvidenceRecord>('POST', `/api/items/${encodeURIComponent(itemId)}/runtime-evidence/collect`);
   }
   handoffPreview(sessionId: string, itemIds: string[], markCopied: boolean) {
-    return this.json<{ markdown: string }>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/handoff-preview`, { itemIds, markCopied });
+    return this.json<{ markdown: string }>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/handoff-preview`, { itemIds, markCopied } satisfies HandoffPreviewRequest);
   }
   agent(sessionId: string) {
     return this.json<Presence>('GET', `/api/agent?sessionId=${encodeURIComponent(sessionId)}`);
@@ -301,7 +313,9 @@ export class Api {
         } catch {
           return;
         }
-        handlers.onEvent(type, data, msg.lastEventId);
+        // The one place a payload gets its type: the server encodes each event's Go
+        // payload type, which EventPayloads is generated from.
+        handlers.onEvent(type, data as EventPayloads[typeof type], msg.lastEventId);
       });
     }
     return () => es.close();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ago, applyAppEvent, notInFront, overall, staleMark, type AppModel } from './appEvents';
+import { ago, applyAppDoc, applyRunFinished, applyRunProgress, notInFront, overall, staleMark, type AppModel } from './appEvents';
+import { runFinished } from './testing/fixtures';
 import type { AppDoc } from './wire.gen';
 
 const doc = (over: Partial<AppDoc> = {}): AppDoc => ({
@@ -11,23 +12,23 @@ const doc = (over: Partial<AppDoc> = {}): AppDoc => ({
 describe('app events', () => {
   it('tracks a run from progress to finish', () => {
     const m: AppModel = { doc: doc(), run: null, finished: null };
-    applyAppEvent(m, 'app-run-progress', { runId: 'r1', stage: 'build', fraction: -1, message: './gradlew :app:assembleDebug' });
+    applyRunProgress(m, { runId: 'r1', stage: 'build', fraction: -1, message: './gradlew :app:assembleDebug' });
     expect(m.run?.fraction).toBe(-1);
-    applyAppEvent(m, 'app-run-progress', { runId: 'r1', stage: 'build', fraction: 0.5, task: ':app:compileDebugKotlin', tasks: 12 });
+    applyRunProgress(m, { runId: 'r1', stage: 'build', fraction: 0.5, task: ':app:compileDebugKotlin', tasks: 12 });
     expect(m.run).toMatchObject({ stage: 'build', fraction: 0.4, task: ':app:compileDebugKotlin', tasks: 12, message: './gradlew :app:assembleDebug' });
-    applyAppEvent(m, 'app-run-progress', { runId: 'r1', stage: 'install', fraction: 1 });
+    applyRunProgress(m, { runId: 'r1', stage: 'install', fraction: 1 });
     expect(m.run?.fraction).toBeCloseTo(0.92);
     expect(m.run?.task).toBe('');
     // Another run's end does not end this one.
-    expect(applyAppEvent(m, 'app-run-finished', { runId: 'r0', ok: true, result: {} })).toBe(false);
-    applyAppEvent(m, 'app-run-finished', { runId: 'r1', ok: true, result: {} });
+    expect(applyRunFinished(m, runFinished({ runId: 'r0', ok: true }))).toBe(false);
+    applyRunFinished(m, runFinished({ runId: 'r1', ok: true }));
     expect(m.run).toBeNull();
     expect(m.finished?.runId).toBe('r1');
   });
 
   it('learns of a run in progress from app-updated after a reload', () => {
     const m: AppModel = { doc: null, run: null, finished: null };
-    applyAppEvent(m, 'app-updated', doc({ running: { runId: 'r2', last: { stage: 'install', fraction: 0.5 } } }));
+    applyAppDoc(m, doc({ running: { runId: 'r2', last: { stage: 'install', fraction: 0.5 } } }));
     expect(m.run).toMatchObject({ runId: 'r2', stage: 'install' });
     expect(m.run?.fraction).toBeCloseTo(0.86);
   });

@@ -1,5 +1,6 @@
-// Applies the app-* events to the app's state. Pure over a plain model so unit tests
-// drive it directly; the live state is lib/state/appinfo.svelte.ts.
+// The reducers of the app-* events on the target app's state, one per event. Pure over
+// a plain model so unit tests drive them directly; lib/state/appinfo.svelte.ts
+// registers them on the live state.
 import type { AppDoc, AppRunFinished, AppRunProgress, AppRunStage } from './wire.gen';
 
 /** A build-install-launch in progress, as the console shows it. */
@@ -34,40 +35,34 @@ export function overall(stage: AppRunStage, fraction: number): number {
   return from + (to - from) * Math.min(1, fraction);
 }
 
-export function applyAppEvent(model: AppModel, type: string, data: unknown): boolean {
-  switch (type) {
-    case 'app-updated': {
-      const doc = data as AppDoc;
-      model.doc = doc;
-      // A reloaded console learns of a run in progress from the doc.
-      if (doc.running && (!model.run || model.run.runId !== doc.running.runId)) {
-        const p = doc.running.last;
-        model.run = { runId: doc.running.runId, stage: p.stage, fraction: overall(p.stage, p.fraction), message: p.message ?? '', task: p.task ?? '', tasks: p.tasks ?? 0 };
-      }
-      return true;
-    }
-    case 'app-run-progress': {
-      const p = data as AppRunProgress;
-      const prev = model.run && model.run.runId === p.runId ? model.run : null;
-      model.run = {
-        runId: p.runId,
-        stage: p.stage,
-        fraction: overall(p.stage, p.fraction),
-        message: p.message || (p.stage === 'build' ? prev?.message ?? '' : ''),
-        task: p.task || (p.stage === prev?.stage ? prev.task : ''),
-        tasks: p.tasks ?? prev?.tasks ?? 0,
-      };
-      return true;
-    }
-    case 'app-run-finished': {
-      const f = data as AppRunFinished;
-      if (model.run && model.run.runId !== f.runId) return false;
-      model.run = null;
-      model.finished = f;
-      return true;
-    }
+/** app-updated: the app's install and focus; a reloaded console learns of a run in progress from it. */
+export function applyAppDoc(model: AppModel, doc: AppDoc): void {
+  model.doc = doc;
+  if (doc.running && (!model.run || model.run.runId !== doc.running.runId)) {
+    const p = doc.running.last;
+    model.run = { runId: doc.running.runId, stage: p.stage, fraction: overall(p.stage, p.fraction), message: p.message ?? '', task: p.task ?? '', tasks: p.tasks ?? 0 };
   }
-  return false;
+}
+
+/** app-run-progress */
+export function applyRunProgress(model: AppModel, p: AppRunProgress): void {
+  const prev = model.run && model.run.runId === p.runId ? model.run : null;
+  model.run = {
+    runId: p.runId,
+    stage: p.stage,
+    fraction: overall(p.stage, p.fraction),
+    message: p.message || (p.stage === 'build' ? prev?.message ?? '' : ''),
+    task: p.task || (p.stage === prev?.stage ? prev.task : ''),
+    tasks: p.tasks ?? prev?.tasks ?? 0,
+  };
+}
+
+/** app-run-finished: ends the run shown, unless it is another run's end. Says whether it did. */
+export function applyRunFinished(model: AppModel, f: AppRunFinished): boolean {
+  if (model.run && model.run.runId !== f.runId) return false;
+  model.run = null;
+  model.finished = f;
+  return true;
 }
 
 /** "2 h", "5 min", "3 d": how long before the last edit the app was installed. */

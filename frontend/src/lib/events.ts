@@ -1,6 +1,21 @@
-// Applies server events to the console's model. Pure over a plain model so the same
-// code runs on the reactive state and in unit tests. Events flow one way: SSE → model.
-import type { Device, Presence, Preview, PreviewStatus, Session, SessionSummary, Snapshot } from './types';
+// The reducers of the server's events on the console's model, one per event and typed
+// by its payload. Pure over a plain model so the same code runs on the reactive state
+// (registered by lib/state/app.svelte.ts) and in unit tests. Events flow one way:
+// SSE → dispatcher → model.
+import type { Outcome } from './dispatch';
+import type {
+  Device,
+  DeviceList,
+  Presence,
+  Preview,
+  PreviewStatus,
+  PreviewStatusEvent,
+  Session,
+  SessionSummary,
+  SessionUpdate,
+  SessionsUpdate,
+  Snapshot,
+} from './types';
 
 export interface SyncModel {
   version: string;
@@ -17,8 +32,6 @@ export interface SyncModel {
   /** Counts applied agent events, so a slower presence fetch never overwrites a newer event. */
   agentSeq?: number;
 }
-
-export type Outcome = 'applied' | 'ignored-other-session' | 'full-refresh' | 'active-session-deleted' | 'noop';
 
 export function summaryOf(s: Session | SessionSummary): SessionSummary {
   return {
@@ -72,71 +85,65 @@ export function applyPreview(model: SyncModel, p: Partial<Preview> & { sessionId
 }
 
 /** Records whether the adb server answers (devices-updated and the snapshot carry it). */
-function applyADBState(model: SyncModel, d: { adbServerUp?: unknown; adbServerError?: unknown }): void {
+function applyADBState(model: SyncModel, d: { adbServerUp: boolean; adbServerError?: string }): void {
   if (d.adbServerUp === true) model.adbError = '';
   else if (d.adbServerUp === false) model.adbError = String(d.adbServerError || 'the adb server does not answer');
 }
 
-export function applySnapshot(model: SyncModel, s: Snapshot): void {
+/** snapshot: the one event applied whatever the active session. */
+export function applySnapshot(model: SyncModel, s: Snapshot): Outcome {
   if (s.version) model.version = s.version;
   if (s.mode) model.mode = s.mode;
   if (Array.isArray(s.devices)) model.devices = s.devices;
   if (typeof s.selectedSerial === 'string') model.selectedSerial = s.selectedSerial;
   applyADBState(model, s);
   if (Array.isArray(s.sessions)) model.sessions = sortSessions(s.sessions);
-  // The snapshot is the one event applied whatever the active session.
   if (s.preview !== undefined) model.preview = s.preview;
   if (s.agent !== undefined) model.agent = s.agent;
+  return 'applied';
 }
 
-export function applyEvent(model: SyncModel, type: string, data: unknown): Outcome {
-  const d = (data ?? {}) as Record<string, unknown>;
-  switch (type) {
-    case 'snapshot':
-      applySnapshot(model, d as unknown as Snapshot);
-      return 'applied';
-    case 'devices-updated':
-      if (Array.isArray(d.devices)) model.devices = d.devices as Device[];
-      if (typeof d.selectedSerial === 'string') model.selectedSerial = d.selectedSerial;
-      applyADBState(model, d);
-      return 'applied';
-    case 'preview-ready':
-      return applyPreview(model, d as Partial<Preview>);
-    case 'preview-status': {
-      if (d.sessionId && model.activeSessionId && d.sessionId !== model.activeSessionId) return 'ignored-other-session';
-      applyPreviewStatus(model, String(d.serial ?? ''), (d.status ?? { state: 'live' }) as PreviewStatus);
-      return 'applied';
-    }
-    case 'session-updated': {
-      const sessionId = String(d.sessionId ?? '');
-      const session = d.session as Session | undefined;
-      if (!sessionId || sessionId !== model.activeSessionId) return 'ignored-other-session';
-      if (session) {
-        model.session = session;
-        model.sessions = upsertSummary(model.sessions, summaryOf(session));
-      }
-      return 'applied';
-    }
-    case 'sessions-updated': {
-      const sessionId = String(d.sessionId ?? '');
-      if (!sessionId) return 'noop';
-      if (d.deleted || d.summary === null) {
-        model.sessions = model.sessions.filter((s) => s.sessionId !== sessionId);
-        return sessionId === model.activeSessionId ? 'active-session-deleted' : 'applied';
-      }
-      if (d.summary) model.sessions = upsertSummary(model.sessions, d.summary as SessionSummary);
-      return 'applied';
-    }
-    case 'agent': {
-      const p = d as unknown as Presence;
-      if (p.sessionId && model.activeSessionId && p.sessionId !== model.activeSessionId) return 'ignored-other-session';
-      model.agent = p;
-      model.agentSeq = (model.agentSeq ?? 0) + 1;
-      return 'applied';
-    }
-    case 'replay-overflow':
-      return 'full-refresh';
-    default:
-      return 'noop';
+/** devices-updated */
+export function applyDevices(model: SyncModel, d: DeviceList): Outcome {
+  if (Array.isArray(d.devices)) model.devices = d.devices;
+  if (typeof d.selectedSerial === 'string') model.selectedSerial = d.selectedSerial;
+  applyADBState(model, d);
+  return 'applied';
+}
+
+/** preview-status */
+export function applyPreviewStatusEvent(model: SyncModel, e: PreviewStatusEvent): Outcome {
+  applyPreviewStatus(model, e.serial ?? '', e.status ?? { state: 'live' });
+  return 'applied';
+}
+
+/** session-updated: the active session in full; others are not ours to show. */
+export function applySessionUpdate(model: SyncModel, u: SessionUpdate): Outcome {
+  const sessionId = u.sessionId ?? '';
+  if (!sessionId || sessionId !== model.activeSessionId) return 'ignored-other-session';
+  if (u.session) {
+    model.session = u.session;
+    model.sessions = upsertSummary(model.sessions, summaryOf(u.session));
   }
+  return 'applied';
+}
+
+/** sessions-updated: one row of the session list, or its deletion. */
+export function applySessionsUpdate(model: SyncModel, u: SessionsUpdate): Outcome {
+  const sessionId = u.sessionId ?? '';
+  if (!sessionId) return 'noop';
+  if (u.deleted || u.summary === null) {
+    model.sessions = model.sessions.filter((s) => s.sessionId !== sessionId);
+    return sessionId === model.activeSessionId ? 'active-session-deleted' : 'applied';
+  }
+  if (u.summary) model.sessions = upsertSummary(model.sessions, u.summary);
+  return 'applied';
+}
+
+/** agent: the active session's agent presence. */
+export function applyPresence(model: SyncModel, p: Presence): Outcome {
+  if (p.sessionId && model.activeSessionId && p.sessionId !== model.activeSessionId) return 'ignored-other-session';
+  model.agent = p;
+  model.agentSeq = (model.agentSeq ?? 0) + 1;
+  return 'applied';
 }

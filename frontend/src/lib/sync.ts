@@ -1,13 +1,12 @@
 // Keeps AppState in step with the server: one bootstrap preview fetch, then the event
-// stream. Polling runs only while the stream is down and stops the moment it is back.
+// stream, whose events it parses and hands to the dispatcher (lib/dispatch.ts; the
+// reducers and side effects are registered there, not here). Polling runs only while
+// the stream is down and stops the moment it is back.
 import type { Api } from './api';
 import { recordError } from './diagnostics';
-import { announceRun, loadApp } from './actions/app';
-import { onAgentPhoneEvent } from './actions/agentPhone';
-import { applyAppEvent } from './appEvents';
-import { applyEvent, applyPreview, sortSessions, summaryOf } from './events';
-import { appInfo } from './state/appinfo.svelte';
-import type { AppRunFinished } from './wire.gen';
+import type { Dispatcher } from './dispatch';
+import { applyPreview, sortSessions, summaryOf } from './events';
+import { reportHttpError } from './httpErrors';
 import type { AppState } from './state/app.svelte';
 
 const PREVIEW_POLL_MS = 1500;
@@ -15,9 +14,7 @@ const SESSIONS_POLL_MS = 2000;
 const RECONNECT_MAX_MS = 15000;
 
 export interface SyncHooks {
-  /** The active session disappeared (deleted elsewhere). */
-  onActiveSessionDeleted(): void;
-  /** Called after every snapshot (connect, reconnect) and full refresh, to resync the rest. */
+  /** Called after a full refresh, and after a poll when no snapshot ever came, to resync the rest. */
   onResync(): void;
 }
 
@@ -35,6 +32,7 @@ export class Sync {
   constructor(
     private readonly api: Api,
     private readonly app: AppState,
+    private readonly events: Dispatcher,
     private readonly hooks: SyncHooks,
   ) {}
 
@@ -66,32 +64,8 @@ export class Sync {
         d.eventsReceived++;
         d.eventsByType[type] = (d.eventsByType[type] ?? 0) + 1;
         if (id) d.lastEventId = id;
-        if (type.startsWith('app-')) {
-          if (applyAppEvent(appInfo, type, data) && type === 'app-run-finished') announceRun(data as AppRunFinished);
-          return;
-        }
-        const outcome = applyEvent(this.app, type, data);
-        onAgentPhoneEvent(type, data);
-        if (type === 'session-updated') {
-          const sess = (data as { session?: { sessionId?: string; etag?: string } }).session;
-          if (outcome === 'applied' && sess?.sessionId && sess.etag) this.app.etags.set(sess.sessionId, sess.etag);
-        }
-        if (type === 'snapshot') {
-          this.app.started = true;
-          this.snapshotSeen = true;
-          void loadApp();
-          this.hooks.onResync();
-        }
-        if (outcome === 'ignored-other-session') {
-          d.ignoredOtherSession++;
-          console.warn(`fixthis: dropped ${type} for another session`);
-        } else if (outcome === 'full-refresh') {
-          d.replayOverflows++;
-          recordError(d, 'replay_overflow');
-          void this.refresh();
-        } else if (outcome === 'active-session-deleted') {
-          this.hooks.onActiveSessionDeleted();
-        }
+        if (type === 'snapshot') this.snapshotSeen = true;
+        this.events.dispatch(type, data, id);
       },
     });
   }
@@ -227,17 +201,8 @@ export class Sync {
     }
   }
 
-  reportHttpError(err: unknown): void {
-    const e = err as { status?: number; code?: string; message?: string };
-    if (e.status === 401) {
-      this.app.unauthorized = true;
-      this.app.notify('error', 'This console link is no longer valid. Open the URL that `fixthis serve` printed (it carries a fresh token).', {
-        topic: 'auth',
-      });
-    } else if (e.status === 403) {
-      // The topic gives the message its Reload console button (GlobalStatus).
-      this.app.notify('error', 'The FixThis app refused this page (origin or token check). Reload the console; if that does not help, open the URL the app printed.', { topic: 'reload-console' });
-    }
+  private reportHttpError(err: unknown): void {
+    reportHttpError(this.app, err);
   }
 
   stop(): void {

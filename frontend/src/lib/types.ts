@@ -1,12 +1,15 @@
-// The console API's shapes. What the server sends is generated from the Go types
-// (wire.gen.ts, `go generate ./app/wire`); this module re-exports it under the names
-// the console uses and adds the console's own request shapes.
+// The console API's shapes. What the server sends and what the console sends are
+// generated from the Go types (wire.gen.ts, `go generate ./app/wire`); this module
+// re-exports them under the names the console uses and adds the target the console
+// builds before a save.
 
 import type * as wire from './wire.gen';
 
 export type {
   AgentConfig,
   AgentHandoff,
+  BatchItem,
+  BatchRequest,
   BatchResponse,
   BlockReason,
   Bounds,
@@ -18,6 +21,7 @@ export type {
   EditSurface,
   ErrorBody,
   ErrorCode,
+  EventPayloads,
   EventType,
   Freeze,
   FrozenScreen,
@@ -31,6 +35,7 @@ export type {
   PhaseCounts,
   Presence,
   Preview,
+  PreviewFrame,
   PreviewState,
   PreviewStatus,
   PreviewStatusEvent,
@@ -43,6 +48,7 @@ export type {
   SessionsUpdate,
   Snapshot,
   SourceCandidate,
+  SourcesReason,
   UiNode,
   Verification,
 } from './wire.gen';
@@ -62,21 +68,3 @@ export type Target =
   | { type: 'area'; bounds: wire.Bounds }
   | { type: 'screen' };
 
-export interface BatchItemInput {
-  draftItemId: string;
-  target: Target;
-  severity: Severity;
-  comment: string;
-}
-
-export interface BatchRequest {
-  sessionId: string;
-  previewId: string;
-  workspaceId: string;
-  frozenFingerprint: string;
-  forceMismatchOverride?: boolean;
-  items: BatchItemInput[];
-}
-
-/** Why there are no source candidates: '' when the index is ready (then none means no match). */
-export type SourcesReason = '' | 'index-building' | 'index-error' | 'no-project-dir' | 'no-match';

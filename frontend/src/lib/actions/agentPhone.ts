@@ -3,7 +3,6 @@
 import { agentPhone } from '../state/agentPhone.svelte';
 import { app } from '../state/app.svelte';
 import { transport } from '../transport';
-import type { ControlState, DeviceAction } from '../wire.gen';
 import { report } from './report';
 
 /** Reads the selected device's control answer and the newest agent actions. */
@@ -26,16 +25,6 @@ export async function setAgentControl(allowed: boolean): Promise<void> {
     app.notify('success', allowed ? 'Agents may now control this phone.' : 'Agents may no longer control this phone.', { topic: 'agentControl' });
   } catch (err) {
     report(err, 'Could not change whether agents may control the phone');
-  }
-}
-
-/** Applies the agent-control and device-action events of the stream. */
-export function onAgentPhoneEvent(type: string, data: unknown): void {
-  if (type === 'agent-control') {
-    const c = data as ControlState;
-    if (c.serial === app.selectedSerial) agentPhone.setControl(c);
-  } else if (type === 'device-action') {
-    agentPhone.addActions([data as DeviceAction]);
   }
 }
 

@@ -1,8 +1,8 @@
 // How a failed action is told to the user: "<what failed>: <why>." and what is safe to do
 // next (docs/console.md, "Status messages").
 import { ApiError } from '../api';
+import { reportHttpError } from '../httpErrors';
 import { app } from '../state/app.svelte';
-import { transport } from '../transport';
 
 function sentence(text: string): string {
   const t = text.trim();
@@ -11,7 +11,7 @@ function sentence(text: string): string {
 
 export function report(err: unknown, what: string, safeNext = ''): void {
   if (err instanceof ApiError) {
-    if (err.status === 401 || err.status === 403) return transport.sync.reportHttpError(err);
+    if (err.status === 401 || err.status === 403) return reportHttpError(app, err);
     const next = safeNext ? ` ${safeNext}` : '';
     const text =
       err.status === 0

@@ -27,7 +27,7 @@ beforeEach(() => {
     handoffPreview: vi.fn(async () => ({ markdown: '# FixThis Feedback Handoff' })),
     agentHandoff: vi.fn(async () => ({ session: session('"3"') })),
   } as unknown as Api;
-  transport.sync = { reloadActiveSession: vi.fn(async () => undefined), reportHttpError: vi.fn() } as unknown as Sync;
+  transport.sync = { reloadActiveSession: vi.fn(async () => undefined) } as unknown as Sync;
   app.activeSessionId = 'S';
   app.session = session('"1"');
   app.etags.clear();

@@ -1,6 +1,8 @@
 // What agents do on the phone: whether the user lets them drive the selected device,
 // and their recent actions (taps, typing, captures) for the console's activity list.
+import type { On } from '../dispatch';
 import type { ControlState, DeviceAction } from '../wire.gen';
+import { app } from './app.svelte';
 
 const KEEP = 30;
 
@@ -26,3 +28,14 @@ export class AgentPhoneState {
 }
 
 export const agentPhone = new AgentPhoneState();
+
+/**
+ * Registers the reducers of agent-control (kept for the selected device only) and
+ * device-action.
+ */
+export function registerAgentPhone(on: On, state: AgentPhoneState = agentPhone, selectedSerial = () => app.selectedSerial): void {
+  on('agent-control', (c) => {
+    if (c.serial === selectedSerial()) state.setControl(c);
+  });
+  on('device-action', (a) => state.addActions([a]));
+}

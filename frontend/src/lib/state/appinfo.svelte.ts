@@ -1,4 +1,5 @@
-import type { AppModel, RunView } from '../appEvents';
+import { applyAppDoc, applyRunFinished, applyRunProgress, type AppModel, type RunView } from '../appEvents';
+import type { On } from '../dispatch';
 import type { AppDoc, AppRunFinished } from '../wire.gen';
 
 /** The user's app on the selected device: GET /api/app and the app-* events. */
@@ -13,3 +14,12 @@ export class AppInfoState implements AppModel {
 }
 
 export const appInfo = new AppInfoState();
+
+/** Registers the reducers of the app-* events. */
+export function registerAppInfo(on: On, state: AppModel = appInfo): void {
+  on('app-updated', (doc) => applyAppDoc(state, doc));
+  on('app-run-progress', (p) => applyRunProgress(state, p));
+  on('app-run-finished', (f) => {
+    applyRunFinished(state, f);
+  });
+}

@@ -1,7 +1,8 @@
 // Builders for the server's shapes in unit tests: a test names only the fields it
 // cares about and the rest get the values the server sends for "nothing".
 
-import type { FrozenScreen, Item, ItemSources, NodeSnapshot, Session, UiNode } from '../types';
+import type { Device, FrozenScreen, Item, ItemSources, NodeSnapshot, Presence, Session, Snapshot, UiNode } from '../types';
+import type { AppRunFinished } from '../wire.gen';
 
 export function node(n: Partial<UiNode> & Pick<UiNode, 'uid' | 'bounds'>): UiNode {
   return {
@@ -41,4 +42,24 @@ export function item(i: Partial<Item> & Pick<Item, 'itemId' | 'sequenceNumber'>)
 
 export function sources(s: Partial<ItemSources> & Pick<ItemSources, 'itemId'>): ItemSources {
   return { candidates: [], editSurfaces: [], reason: '', ...s };
+}
+
+export function device(d: Partial<Device> & Pick<Device, 'serial'>): Device {
+  return { state: 'device', model: '', product: '', device: '', transportId: 0, connection: 'usb', androidVersion: '', sdk: 0, screen: null, hint: '', isDemo: false, ...d };
+}
+
+export function presence(p: Partial<Presence> & Pick<Presence, 'sessionId' | 'presence'>): Presence {
+  return { since: '', lastSeenAt: '', ...p };
+}
+
+export function snapshotEvent(s: Partial<Snapshot>): Snapshot {
+  return {
+    sessions: [], agent: null, version: '', mode: 'serve', devices: [], selectedSerial: '', adbServerUp: true, adbServerError: '',
+    preview: { previewAvailable: false, status: { state: 'no-device' } },
+    ...s,
+  };
+}
+
+export function runFinished(f: Partial<AppRunFinished> & Pick<AppRunFinished, 'runId' | 'ok'>): AppRunFinished {
+  return { result: { applicationId: 'com.fixthis.demo', serial: 'sim', built: true, installed: true, launchMs: 0, foreground: true }, ...f };
 }

@@ -1,0 +1,246 @@
+package app
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+
+	"fixthis/app/errcode"
+	"fixthis/app/voice"
+)
+
+// Audio chunk limits of POST /api/voice/sessions/{id}/audio: PCM16 mono 24 kHz.
+const (
+	maxAudioChunk = voice.SampleRate * 2 // 1 s
+	streamFrame   = voice.SampleRate / 5 // 100 ms of a streamed body, in bytes
+)
+
+// getVoice says whether a key is set, where from, and the running session.
+func (a *App) getVoice(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, a.voice.Status())
+}
+
+type voiceKeyRequest struct {
+	Key string `json:"key"`
+}
+
+// putVoiceKey stores the user's key in the OS keychain. The key is never answered.
+func (a *App) putVoiceKey(w http.ResponseWriter, r *http.Request) {
+	var req voiceKeyRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := a.voice.SetKey(strings.TrimSpace(req.Key)); err != nil {
+		writeError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (a *App) deleteVoiceKey(w http.ResponseWriter, r *http.Request) {
+	if err := a.voice.DeleteKey(); err != nil {
+		writeError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+type voiceStartRequest struct {
+	SessionID     string `json:"sessionId"`
+	Serial        string `json:"serial"`
+	SpokenReplies *bool  `json:"spokenReplies"`
+	// Holder names the console for a second console's 409 ("the desktop window").
+	Holder string `json:"holder"`
+}
+
+// postVoiceSessions starts talking: it connects the interviewer before answering.
+func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
+	var req voiceStartRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.SessionID == "" {
+		writeError(w, invalidInput("sessionId is required"))
+		return
+	}
+	if _, err := a.store.GetSessionSummary(r.Context(), req.SessionID); err != nil {
+		writeError(w, err)
+		return
+	}
+	dev, err := a.device.Registry.Lookup(req.Serial)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	holder := strings.TrimSpace(req.Holder)
+	if len(holder) > 80 {
+		holder = holder[:80]
+	}
+	if holder == "" {
+		holder = "a browser console"
+		if a.mode == ModeDesktop {
+			holder = "the desktop window"
+		}
+	}
+	spoken := req.SpokenReplies == nil || *req.SpokenReplies
+	iv, err := a.voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, iv.Doc())
+}
+
+// voiceSession finds the running session of the path, answering 404 itself.
+func (a *App) voiceSession(w http.ResponseWriter, r *http.Request) (*voice.Interviewer, bool) {
+	iv, err := a.voice.Get(r.PathValue("voiceSessionId"))
+	if err != nil {
+		writeError(w, err)
+		return nil, false
+	}
+	return iv, true
+}
+
+// postVoiceAudio forwards microphone audio: raw PCM16LE mono 24 kHz, 100–250 ms a
+// request. A body without a length (a streamed upload) is forwarded 100 ms at a time
+// until it ends.
+func (a *App) postVoiceAudio(w http.ResponseWriter, r *http.Request) {
+	iv, ok := a.voiceSession(w, r)
+	if !ok {
+		return
+	}
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/octet-stream" {
+		writeError(w, invalidInput("audio must be sent as application/octet-stream (PCM16LE mono 24 kHz)"))
+		return
+	}
+	if r.ContentLength < 0 {
+		a.streamVoiceAudio(w, r, iv)
+		return
+	}
+	if r.ContentLength > maxAudioChunk {
+		writeError(w, errcode.New(errcode.TooLarge, "an audio chunk holds at most 1 s (%d bytes); send 100–250 ms a request", maxAudioChunk))
+		return
+	}
+	pcm, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAudioChunk))
+	if err != nil {
+		writeError(w, errcode.New(errcode.TooLarge, "an audio chunk holds at most 1 s (%d bytes)", maxAudioChunk))
+		return
+	}
+	if len(pcm)%2 != 0 {
+		writeError(w, invalidInput("PCM16 audio has an even number of bytes; got %d", len(pcm)))
+		return
+	}
+	if len(pcm) > 0 {
+		iv.Audio(pcm)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (a *App) streamVoiceAudio(w http.ResponseWriter, r *http.Request, iv *voice.Interviewer) {
+	buf := make([]byte, streamFrame)
+	for {
+		n, err := io.ReadFull(r.Body, buf)
+		if n > 0 {
+			iv.Audio(append([]byte(nil), buf[:n&^1]...))
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return // the console went away mid-stream
+		}
+		select {
+		case <-iv.Done():
+			writeError(w, errcode.New(errcode.VoiceNotFound, "the voice session ended"))
+			return
+		default:
+		}
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// postVoiceAnchors announces a click, drag or screen note to the interviewer.
+func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
+	iv, ok := a.voiceSession(w, r)
+	if !ok {
+		return
+	}
+	var req VoiceAnchorRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if !slices.Contains(voice.AnchorKinds, req.Kind) {
+		writeError(w, invalidInput("kind must be click, area or screen"))
+		return
+	}
+	if req.Kind == voice.AnchorArea && (req.Bounds == nil || req.Bounds.Empty()) {
+		writeError(w, invalidInput("an area anchor needs non-empty bounds"))
+		return
+	}
+	if req.Kind == voice.AnchorClick && req.NodeUID == "" && (req.X == nil || req.Y == nil) {
+		writeError(w, invalidInput("a click anchor needs nodeUid or x and y"))
+		return
+	}
+	if len(req.Note) > 2000 {
+		writeError(w, errcode.New(errcode.TooLarge, "a screen note holds at most 2,000 characters"))
+		return
+	}
+	serial := iv.Doc().Serial
+	if req.Serial != "" && req.Serial != serial {
+		writeError(w, invalidInput("this voice session is on %s, not %s", serial, req.Serial))
+		return
+	}
+	p, err := a.voicePointing(req, serial)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	anchor, err := iv.Announce(p)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	res := VoiceAnchor{AnchorID: anchor.ID}
+	if anchor.Node != nil {
+		res.NodeUID = anchor.Node.UID
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+type voiceUpdateRequest struct {
+	Muted         *bool `json:"muted"`
+	SpokenReplies *bool `json:"spokenReplies"`
+}
+
+// putVoiceSession mutes or unmutes, switches spoken replies, and tells Go the
+// console is still there.
+func (a *App) putVoiceSession(w http.ResponseWriter, r *http.Request) {
+	iv, ok := a.voiceSession(w, r)
+	if !ok {
+		return
+	}
+	var req voiceUpdateRequest
+	if r.ContentLength != 0 {
+		if err := decodeJSON(r, &req); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, iv.Update(req.Muted, req.SpokenReplies))
+}
+
+// deleteVoiceSession stops talking; the upstream socket closes within a second.
+func (a *App) deleteVoiceSession(w http.ResponseWriter, r *http.Request) {
+	iv, ok := a.voiceSession(w, r)
+	if !ok {
+		return
+	}
+	iv.Stop()
+	w.WriteHeader(http.StatusNoContent)
+}

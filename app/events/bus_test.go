@@ -1,0 +1,99 @@
+package events
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+type frame struct {
+	ID    string `json:"id"`
+	Width int    `json:"width"`
+}
+
+var frameReady = Define[frame]("frame-ready")
+
+func TestDefPublishesItsPayloadWithIncreasingIDs(t *testing.T) {
+	b := NewBus(8)
+	sub, replay, overflow := b.Subscribe(0)
+	defer sub.Close()
+	if replay != nil || overflow {
+		t.Fatalf("fresh subscription replayed %v (overflow %v)", replay, overflow)
+	}
+	for i, want := range []struct {
+		payload frame
+		data    string
+	}{
+		{frame{ID: "a", Width: 1}, `{"id":"a","width":1}`},
+		{frame{ID: "b"}, `{"id":"b","width":0}`},
+	} {
+		id := frameReady.Publish(b, want.payload)
+		ev := <-sub.C
+		if ev.ID != id || id != uint64(i+1) || ev.Type != "frame-ready" || string(ev.Data) != want.data {
+			t.Errorf("event %d = {%d %s %s}, want {%d frame-ready %s}", i, ev.ID, ev.Type, ev.Data, i+1, want.data)
+		}
+	}
+	if b.LastID() != 2 {
+		t.Errorf("LastID = %d, want 2", b.LastID())
+	}
+}
+
+func TestDefDescribesItself(t *testing.T) {
+	var d Descriptor = frameReady
+	if d.Type() != "frame-ready" || d.Payload() != reflect.TypeFor[frame]() {
+		t.Fatalf("descriptor = %s %s", d.Type(), d.Payload())
+	}
+}
+
+func TestUnencodablePayloadIsEmpty(t *testing.T) {
+	if got := string(Define[float64]("x").Marshal(math.Inf(1))); got != `{}` {
+		t.Fatalf("Marshal(+Inf) = %s, want {}", got)
+	}
+	if got := string(Define[Empty](ReplayOverflow).Marshal(Empty{})); got != `{}` {
+		t.Fatalf("Marshal(Empty) = %s, want {}", got)
+	}
+}
+
+func TestReplaySinceAndOverflow(t *testing.T) {
+	b := NewBus(3)
+	for i := 0; i < 5; i++ {
+		frameReady.Publish(b, frame{Width: i})
+	}
+	for _, tc := range []struct {
+		since    uint64
+		ids      []uint64
+		overflow bool
+	}{
+		{since: 0},
+		{since: 5},
+		{since: 3, ids: []uint64{4, 5}},
+		{since: 2, ids: []uint64{3, 4, 5}},
+		{since: 1, overflow: true},
+	} {
+		sub, replay, overflow := b.Subscribe(tc.since)
+		sub.Close()
+		var ids []uint64
+		for _, ev := range replay {
+			ids = append(ids, ev.ID)
+		}
+		if !reflect.DeepEqual(ids, tc.ids) || overflow != tc.overflow {
+			t.Errorf("since %d: replay %v overflow %v, want %v %v", tc.since, ids, overflow, tc.ids, tc.overflow)
+		}
+	}
+}
+
+func TestSlowSubscriberIsClosedNotWaitedFor(t *testing.T) {
+	b := NewBus(1024)
+	sub, _, _ := b.Subscribe(0)
+	for i := 0; i < cap(sub.C)+1; i++ {
+		frameReady.Publish(b, frame{Width: i})
+	}
+	n := 0
+	for range sub.C {
+		n++
+	}
+	if n != cap(sub.C) {
+		t.Fatalf("slow subscriber got %d events before close, want %d", n, cap(sub.C))
+	}
+	sub.Close() // closing twice is harmless
+}

@@ -1,0 +1,17 @@
+package voice
+
+import "fixthis/app/events"
+
+// The events a voice session publishes, each bound to its payload (see app/events).
+var (
+	// StateEvent carries the session on every change, failures included.
+	StateEvent = events.Define[Session](events.VoiceState)
+	// TranscriptEvent carries a partial or final line of either speaker.
+	TranscriptEvent = events.Define[Transcript](events.VoiceTranscript)
+	// SpeechEvent says the user started or stopped speaking.
+	SpeechEvent = events.Define[Speech](events.VoiceSpeech)
+	// AudioEvent carries the interviewer's spoken reply.
+	AudioEvent = events.Define[Audio](events.VoiceAudio)
+	// ErrorEventDef carries an error from the interviewer's server.
+	ErrorEventDef = events.Define[ErrorEvent](events.VoiceError)
+)

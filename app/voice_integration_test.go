@@ -1,0 +1,346 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/jpeg"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fixthis/app/errcode"
+	"fixthis/app/voice"
+	"fixthis/internal/realtimefake"
+)
+
+// memKeychain is an OS keychain in memory.
+type memKeychain struct{ key string }
+
+func (k *memKeychain) Get() (string, error) {
+	if k.key == "" {
+		return "", voice.ErrNoKey
+	}
+	return k.key, nil
+}
+func (k *memKeychain) Set(key string) error { k.key = key; return nil }
+func (k *memKeychain) Delete() error        { k.key = ""; return nil }
+
+type voiceEnv struct {
+	*testEnv
+	fake *realtimefake.Server
+	keys *memKeychain
+	logs *syncBuffer // everything the app logged
+}
+
+// syncBuffer is a log sink safe for the app's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+const fakeKey = "sk-fixthis-test-0123456789"
+
+// newVoiceEnv is a test app whose interviewer is the fake Realtime server.
+func newVoiceEnv(t *testing.T, script realtimefake.Script) *voiceEnv {
+	t.Helper()
+	fake := realtimefake.New(realtimefake.Config{Key: fakeKey, Script: script})
+	srv := httptest.NewServer(fake.Handler())
+	t.Cleanup(srv.Close)
+	keys := &memKeychain{}
+	logs := &syncBuffer{}
+	e := newTestEnv(t, func(o *Options) {
+		o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		o.Voice = voice.Config{BaseURL: srv.URL + "/v1", Model: voice.DefaultModel, Voice: voice.DefaultVoice}
+		o.VoiceKeys = voice.Keys{Getenv: func(string) string { return "" }, Keychain: keys}
+	})
+	return &voiceEnv{testEnv: e, fake: fake, keys: keys, logs: logs}
+}
+
+func (e *voiceEnv) newSession() string {
+	var out struct{ SessionID string }
+	e.mustJSON("POST", "/api/sessions", map[string]string{"title": "Voice"}, &out)
+	return out.SessionID
+}
+
+func (e *voiceEnv) postAudio(id string, pcm []byte) apiResponse {
+	e.t.Helper()
+	resp, err := http.Post(e.srv.URL+"/api/voice/sessions/"+id+"/audio", "application/octet-stream", bytes.NewReader(pcm))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return apiResponse{Status: resp.StatusCode, Body: body}
+}
+
+// pageNotes returns the [PAGE] texts the fake received, in order.
+func (e *voiceEnv) pageNotes() []string {
+	var out []string
+	for _, r := range e.fake.ReceivedEvents() {
+		if r.Type != "conversation.item.create" {
+			continue
+		}
+		var ev struct {
+			Item struct {
+				Role    string
+				Content []struct{ Type, Text string }
+			}
+		}
+		_ = json.Unmarshal(r.Event, &ev)
+		if ev.Item.Role == "system" && len(ev.Item.Content) > 0 && strings.HasPrefix(ev.Item.Content[0].Text, "[PAGE]") {
+			out = append(out, ev.Item.Content[0].Text)
+		}
+	}
+	return out
+}
+
+func TestVoiceKeyAndStartErrors(t *testing.T) {
+	e := newVoiceEnv(t, realtimefake.Script{})
+	sid := e.newSession()
+	var st voice.Status
+	e.mustJSON("GET", "/api/voice", nil, &st)
+	if st.KeySet || st.KeySource != "" || !st.KeychainAvailable || st.Model != "gpt-realtime" || st.Voice != "marin" || st.Active != nil {
+		t.Fatalf("status without a key: %+v", st)
+	}
+	r := e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil)
+	if r.Status != http.StatusPreconditionFailed || !strings.Contains(string(r.Body), `"voice_no_key"`) {
+		t.Fatalf("start without a key: %d %s", r.Status, r.Body)
+	}
+	if r := e.do("PUT", "/api/voice/key", map[string]string{"key": "short"}, nil); r.Status != 422 {
+		t.Fatalf("a malformed key: %d %s", r.Status, r.Body)
+	}
+	if r := e.do("PUT", "/api/voice/key", map[string]string{"key": "sk-wrong-0123456789abcdef"}, nil); r.Status != 204 {
+		t.Fatalf("store a key: %d %s", r.Status, r.Body)
+	}
+	r = e.do("GET", "/api/voice", nil, nil)
+	if strings.Contains(string(r.Body), "sk-wrong") || !strings.Contains(string(r.Body), `"keySource":"keychain"`) {
+		t.Fatalf("status: %s", r.Body)
+	}
+	events := e.subscribe()
+	r = e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil)
+	if r.Status != http.StatusBadGateway || !strings.Contains(string(r.Body), "OpenAI refused the key") || strings.Contains(string(r.Body), "sk-wrong") {
+		t.Fatalf("start with a refused key: %d %s", r.Status, r.Body)
+	}
+	failed := events.next(5*time.Second, "voice-state", func(ev sseEvent) bool { return strings.Contains(string(ev.Data), `"failed"`) })
+	if !strings.Contains(string(failed.Data), `"errorCode":"voice_key_refused"`) || strings.Contains(string(failed.Data), "sk-wrong") {
+		t.Fatalf("voice-state: %s", failed.Data)
+	}
+	if r := e.do("DELETE", "/api/voice/key", nil, nil); r.Status != 204 || e.keys.key != "" {
+		t.Fatalf("delete the key: %d", r.Status)
+	}
+	if strings.Contains(e.logs.String(), "sk-") {
+		t.Fatalf("a key reached the log:\n%s", e.logs.String())
+	}
+	// The fake logs what it received: the refused key is nowhere in it either.
+	got, _ := json.Marshal(e.fake.ReceivedEvents())
+	if strings.Contains(string(got), "sk-wrong") {
+		t.Fatal("the key travelled in an event")
+	}
+}
+
+func TestVoiceSessionRoutes(t *testing.T) {
+	e := newVoiceEnv(t, realtimefake.Script{})
+	e.keys.key = fakeKey
+	sid := e.newSession()
+	events := e.subscribe()
+	var vs voice.Session
+	r := e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid, "spokenReplies": false, "holder": "the desktop window"}, nil)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("start: %d %s", r.Status, r.Body)
+	}
+	r.decode(t, &vs)
+	if vs.State != voice.StateListening || vs.SpokenReplies || vs.Serial != e.sim.Serial() || vs.Holder != "the desktop window" {
+		t.Fatalf("started session: %+v", vs)
+	}
+	events.next(5*time.Second, "voice-state", func(ev sseEvent) bool { return strings.Contains(string(ev.Data), `"listening"`) })
+
+	r = e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid, "holder": "a browser tab"}, nil)
+	if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), "VOICE_BUSY: the desktop window is already talking") {
+		t.Fatalf("second console: %d %s", r.Status, r.Body)
+	}
+
+	if r := e.postAudio(vs.VoiceSessionID, make([]byte, 4800)); r.Status != 204 {
+		t.Fatalf("audio: %d %s", r.Status, r.Body)
+	}
+	if r := e.postAudio(vs.VoiceSessionID, make([]byte, 48002)); r.Status != 413 {
+		t.Fatalf("audio over 1 s: %d %s", r.Status, r.Body)
+	}
+	if r := e.postAudio(vs.VoiceSessionID, make([]byte, 4801)); r.Status != 422 {
+		t.Fatalf("odd audio: %d %s", r.Status, r.Body)
+	}
+	if r := e.postAudio("vnope", make([]byte, 4800)); r.Status != 404 || !strings.Contains(string(r.Body), string(errcode.VoiceNotFound)) {
+		t.Fatalf("audio to no session: %d %s", r.Status, r.Body)
+	}
+	// One streamed body is forwarded in 100 ms pieces.
+	pr, pw := io.Pipe()
+	go func() {
+		for range 3 {
+			_, _ = pw.Write(make([]byte, 4800))
+			time.Sleep(20 * time.Millisecond)
+		}
+		pw.Close()
+	}()
+	req, _ := http.NewRequest("POST", e.srv.URL+"/api/voice/sessions/"+vs.VoiceSessionID+"/audio", pr)
+	req.Header.Set("Content-Type", "application/octet-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 204 {
+		t.Fatalf("streamed audio: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	waitFor(t, 5*time.Second, "four audio chunks at the fake", func() bool {
+		n, bytes := 0, 0
+		for _, r := range e.fake.ReceivedEvents() {
+			if r.Type == "input_audio_buffer.append" {
+				n++
+				bytes += r.Audio.Bytes
+			}
+		}
+		return n == 4 && bytes == 4*4800
+	})
+
+	var upd voice.Session
+	e.mustJSON("PUT", "/api/voice/sessions/"+vs.VoiceSessionID, map[string]bool{"muted": true, "spokenReplies": true}, &upd)
+	if !upd.Muted || !upd.SpokenReplies {
+		t.Fatalf("update: %+v", upd)
+	}
+	began := time.Now()
+	if r := e.do("DELETE", "/api/voice/sessions/"+vs.VoiceSessionID, nil, nil); r.Status != 204 {
+		t.Fatalf("stop: %d %s", r.Status, r.Body)
+	}
+	if d := time.Since(began); d > time.Second {
+		t.Fatalf("stop took %s", d)
+	}
+	events.next(5*time.Second, "voice-state", func(ev sseEvent) bool { return strings.Contains(string(ev.Data), `"stopped"`) })
+	var st voice.Status
+	e.mustJSON("GET", "/api/voice", nil, &st)
+	if st.Active != nil {
+		t.Fatalf("still active after stop: %+v", st.Active)
+	}
+}
+
+func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
+	e := newVoiceEnv(t, realtimefake.Script{})
+	e.keys.key = fakeKey
+	sid := e.newSession()
+	e.subscribe() // a watching console keeps the live preview running
+	var vs voice.Session
+	r := e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil)
+	r.decode(t, &vs)
+
+	// Annotate: a node of a freeze, by uid.
+	fr := e.freeze()
+	card := fr.node(t, "trail_card_1")
+	var a1 VoiceAnchor
+	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
+		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.PreviewID, "nodeUid": card.UID}, &a1)
+	if a1.AnchorID != "anchor_0001" || a1.NodeUID != card.UID {
+		t.Fatalf("annotate anchor: %+v", a1)
+	}
+	// Annotate: an area over the card.
+	var a2 VoiceAnchor
+	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
+		map[string]any{"kind": "area", "mode": "annotate", "frozenId": fr.PreviewID, "bounds": card.Bounds}, &a2)
+	e.mustJSON("POST", "/api/preview/resume", nil, nil)
+
+	// Select: the point of a live tap resolves from the tree kept for the screen.
+	x, y := card.center()
+	frozen, _ := e.app.device.Frozen(fr.PreviewID)
+	want, ok := frozen.Snapshot.Tree.HitTest(x, y)
+	if !ok {
+		t.Fatal("nothing under the card's centre")
+	}
+	waitFor(t, 10*time.Second, "the kept tree after resume", func() bool { return e.app.currentTree(e.sim.Serial()) != nil })
+	var a3 VoiceAnchor
+	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
+		map[string]any{"kind": "click", "mode": "select", "x": x, "y": y}, &a3)
+	if a3.NodeUID != want.Node.UID || a3.AnchorID != "anchor_0003" {
+		t.Fatalf("select click resolved to %+v, want %s", a3, want.Node.UID)
+	}
+	waitFor(t, 5*time.Second, "three notes at the fake", func() bool { return len(e.pageNotes()) >= 3 })
+	notes := e.pageNotes()
+	if !strings.HasPrefix(notes[0], "[PAGE] The user clicked ") || !strings.Contains(notes[0], "trail_card_1") ||
+		!strings.HasSuffix(notes[0], "(anchor id: anchor_0001).") {
+		t.Fatalf("first note: %s", notes[0])
+	}
+	if !strings.HasPrefix(notes[1], "[PAGE] The user drew on an area of ") || !strings.Contains(notes[1], "anchor_0002") {
+		t.Fatalf("area note: %s", notes[1])
+	}
+	if !strings.Contains(notes[2], voice.NodeDescription(want.Node, frozen.Snapshot.State.Activity)) || !strings.Contains(notes[2], "anchor_0003") {
+		t.Fatalf("select note: %s", notes[len(notes)-1])
+	}
+	if r := e.do("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors", map[string]any{"kind": "area", "mode": "select"}, nil); r.Status != 422 {
+		t.Fatalf("area without bounds: %d", r.Status)
+	}
+}
+
+// Without a freeze, a Select-mode click resolves from the tree captured in the
+// background once the screen stood still.
+func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
+	e := newVoiceEnv(t, realtimefake.Script{})
+	e.keys.key = fakeKey
+	sid := e.newSession()
+	e.subscribe()
+	var vs voice.Session
+	e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil).decode(t, &vs)
+	waitFor(t, 10*time.Second, "the kept tree", func() bool { return e.app.currentTree(e.sim.Serial()) != nil })
+	snap := e.app.currentTree(e.sim.Serial())
+	var x, y int
+	for _, n := range snap.Nodes {
+		if n.TestTag == "trail_card_1" {
+			x, y = (n.Bounds.Left+n.Bounds.Right)/2, (n.Bounds.Top+n.Bounds.Bottom)/2
+		}
+	}
+	want, _ := snap.Tree.HitTest(x, y)
+	var a VoiceAnchor
+	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
+		map[string]any{"kind": "click", "mode": "select", "x": x, "y": y}, &a)
+	if a.NodeUID == "" || a.NodeUID != want.Node.UID {
+		t.Fatalf("select click resolved to %+v, want %s", a, want.Node.UID)
+	}
+	// The tap opens the trail: the old tree stops counting at the first changed
+	// frame, and a new one is kept once the new screen stands still.
+	e.mustJSON("POST", "/api/preview/tap", map[string]int{"x": x, "y": y}, nil)
+	waitFor(t, 10*time.Second, "the tree of the new screen", func() bool {
+		now := e.app.currentTree(e.sim.Serial())
+		return now != nil && now != snap && now.Fingerprint.String() != snap.Fingerprint.String()
+	})
+}
+
+// look_at_screen's frame is a new grab of the phone, at most 1,280 px wide.
+func TestVoiceLookGrabsThePhone(t *testing.T) {
+	e := newVoiceEnv(t, realtimefake.Script{})
+	f, err := voiceScreen{e.app}.Look(context.Background(), e.sim.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(f.JPEG))
+	if err != nil {
+		t.Fatalf("not a JPEG: %v", err)
+	}
+	if w := img.Bounds().Dx(); w != f.Width || w > voice.MaxFrameWidth || w < 300 || !f.Fresh || time.Since(f.CapturedAt) > 5*time.Second {
+		t.Fatalf("frame %dx%d fresh=%v", img.Bounds().Dx(), img.Bounds().Dy(), f.Fresh)
+	}
+	wide := image.NewNRGBA(image.Rect(0, 0, 2400, 1080))
+	if lf, err := encodeLook(wide, ".Main", time.Now(), true); err != nil || lf.Width != voice.MaxFrameWidth || lf.Height != 576 {
+		t.Fatalf("a landscape frame is sent %dx%d (%v)", lf.Width, lf.Height, err)
+	}
+}
