@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
 	"fixthis/capture"
