@@ -24,15 +24,20 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.
 
 # System packages: building the window (GTK + WebKitGTK 4.1), the adb server, and the
 # test tools (a virtual display, Chromium for the browser tests, ImageMagick for the
-# screenshot checks, ffmpeg to decode the live video stream).
+# screenshot checks, ffmpeg to decode the live video stream; for the voice tests
+# espeak-ng and sox make the speech, PulseAudio is the window's private microphone
+# and xdotool presses Talk in the window).
 BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 # gstreamer1.0-libav lets the window's WebKitGTK decode the H.264 live preview.
 RUN_PKGS   := adb gstreamer1.0-libav
-TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg
+TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg espeak-ng sox pulseaudio pulseaudio-utils xdotool
 # Release packaging (make dist): dpkg-shlibdeps and lintian, the launcher-entry
 # validator, NSIS for the Windows installer, `file` and 7-Zip (reads the installer)
 # for the package checks.
 DIST_PKGS  := dpkg-dev lintian desktop-file-utils nsis file p7zip-full
+
+# SAY prints what a long step is about to do, so a first run is never silent for minutes.
+SAY := @printf '\n==> %s\n'
 
 # macOS has no apt: `make build` there needs only the Xcode command line tools, Go and
 # Node. Wails' window links Cocoa and WebKit; newer SDKs also need
@@ -41,6 +46,10 @@ UNAME_S := $(shell uname -s)
 ifeq ($(UNAME_S),Darwin)
 export CGO_CFLAGS  += -mmacosx-version-min=10.13
 export CGO_LDFLAGS += -framework UniformTypeIdentifiers -mmacosx-version-min=10.13
+# macOS asks for the microphone only on behalf of a program that says why
+# (NSMicrophoneUsageDescription); a binary outside an .app bundle says it in an
+# Info.plist linked into its __TEXT,__info_plist section. Not yet tried on a Mac.
+export CGO_LDFLAGS += -Wl,-sectcreate,__TEXT,__info_plist,$(abspath build/darwin/Info.plist)
 endif
 
 .PHONY: help run serve build frontend test test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist dist bench install uninstall deps deps-test deps-dist deps-node clean
@@ -72,10 +81,12 @@ deps-dist: deps
 deps-node: frontend/node_modules/.package-lock.json tests/mcp/node_modules/.package-lock.json
 
 frontend/node_modules/.package-lock.json: frontend/package.json frontend/package-lock.json
+	$(SAY) "npm ci: the console's npm packages into frontend/node_modules"
 	cd frontend && npm ci --no-audit --no-fund
 	@touch $@
 
 tests/mcp/node_modules/.package-lock.json: tests/mcp/package.json tests/mcp/package-lock.json
+	$(SAY) "npm ci: the MCP checks' npm packages into tests/mcp/node_modules"
 	cd tests/mcp && npm ci --no-audit --no-fund
 	@touch $@
 
@@ -84,19 +95,24 @@ tests/mcp/node_modules/.package-lock.json: tests/mcp/package.json tests/mcp/pack
 frontend: frontend/dist/index.html
 
 frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES)
+	$(SAY) "Building the console (Vite) into frontend/dist"
 	cd frontend && npm run build
 
 build: deps deps-node $(BIN) $(FAKE_BIN)
 
 $(FAKE_BIN): $(GO_SOURCES)
+	$(SAY) "Building $(FAKE_BIN) (the fake Realtime server the voice tests talk to)"
 	go build $(GO_BUILD_FLAGS) -o $(FAKE_BIN) ./internal/realtimefake/cmd/realtime-fake
 
 ifeq ($(UNAME_S),Darwin)
 $(BIN): frontend/dist/index.html $(GO_SOURCES)
+	$(SAY) "Building $(BIN) (the first build downloads the Go modules and compiles the window: a few minutes)"
 	go build $(GO_BUILD_FLAGS) -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
 else
 $(BIN): frontend/dist/index.html $(GO_SOURCES)
+	$(SAY) "Building $(WINDOW_BIN) (GTK + WebKitGTK through cgo; the first build downloads the Go modules: a few minutes)"
 	go build $(GO_BUILD_FLAGS) -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o $(WINDOW_BIN) .
+	$(SAY) "Building $(BIN)"
 	go build $(GO_BUILD_FLAGS) -ldflags "$(LDFLAGS) -X fixthis/cli.windowBinary=fixthis-window" -o $(BIN) .
 endif
 
@@ -115,33 +131,41 @@ serve: build
 ## Test -----------------------------------------------------------------------------
 
 test: deps-test deps-node $(BIN) $(FAKE_BIN)
-	$(MAKE) test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist
+	$(MAKE) --no-print-directory test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist
+	$(SAY) "make test: every test group passed"
 
 # One package at a time: several packages start, kill and restart private adb servers
 # and measure latencies; on two cores, running them side by side only adds noise.
 # FIXTHIS_REQUIRE_FFMPEG turns a missing ffmpeg into a failure instead of a skip.
 # The fake Realtime server's shapes are checked against openai-go in its own module.
 test-go:
+	$(SAY) "test-go: go vet, then go test one package at a time"
 	go vet ./...
 	FIXTHIS_REQUIRE_FFMPEG=1 go test -count=1 -p 1 ./...
 	cd internal/realtimefake/openaicheck && go vet . && go test -count=1 .
 
 test-frontend:
+	$(SAY) "test-frontend: svelte-check, the console's unit tests (Vitest) and its bundle budget"
 	cd frontend && npm run check && npm test && npm run bundle-size
 
 test-e2e: $(BIN) $(FAKE_BIN)
+	$(SAY) "test-e2e: the console in Chromium against fixthis serve and simulated phones, one file at a time"
 	cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e
 
 test-mcp: $(BIN)
+	$(SAY) "test-mcp: MCP clients we did not write (the official SDK, the Inspector CLI, the conformance suite)"
 	cd tests/mcp && FIXTHIS_BIN=$(abspath $(BIN)) npm test
 
-test-desktop: $(BIN)
+test-desktop: $(BIN) $(FAKE_BIN)
+	$(SAY) "test-desktop: the real window under Xvfb"
 	scripts/desktop-smoke.sh $(BIN)
 	scripts/desktop-window-place.sh $(BIN)
+	scripts/voice-smoke.sh $(BIN) $(FAKE_BIN)
 
 # macOS and Windows cannot build the window here (macOS needs cgo against Cocoa), but
 # serve mode and every CLI command must compile for them.
 test-cross:
+	$(SAY) "test-cross: serve mode and every command compile for macOS and Windows"
 	GOOS=darwin go vet ./...
 	GOOS=darwin go build -o /dev/null .
 	GOOS=windows go vet ./...
@@ -149,6 +173,7 @@ test-cross:
 
 # Builds the packages, then installs and runs them (see scripts/dist/test.sh).
 test-dist: dist
+	$(SAY) "test-dist: check the packages; install and remove the .deb"
 	scripts/dist/test.sh dist
 
 ## Release packages ------------------------------------------------------------------
@@ -157,6 +182,7 @@ test-dist: dist
 DEB_MAINTAINER ?= $(shell git log -1 --format='%an <%ae>' 2>/dev/null)
 
 dist: deps-dist frontend/dist/index.html
+	$(SAY) "dist: the .deb, the tarball, the Windows exe and its installer into dist/ (a few minutes)"
 	VERSION='$(VERSION)' GO_TAGS='$(GO_TAGS)' GO_BUILD_FLAGS='$(GO_BUILD_FLAGS)' LDFLAGS='$(LDFLAGS)' DEB_MAINTAINER='$(DEB_MAINTAINER)' scripts/dist/build.sh
 
 # Installs for the current user: the binary, a launcher entry and the icon (no root).

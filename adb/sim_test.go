@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"image/png"
 	"io"
@@ -288,7 +289,7 @@ func TestSimForwards(t *testing.T) {
 		t.Fatal(err)
 	}
 	nc.SetDeadline(time.Now().Add(5 * time.Second))
-	req := []byte(`{"id":7,"method":"hello"}`)
+	req := []byte(`{"id":"req_7","method":"heartbeat","params":{}}`)
 	frame := binary.BigEndian.AppendUint32(nil, uint32(len(req)))
 	if _, err := nc.Write(append(frame, req...)); err != nil {
 		t.Fatal(err)
@@ -298,7 +299,13 @@ func TestSimForwards(t *testing.T) {
 		t.Fatalf("no reply through the forward: %v", err)
 	}
 	reply := make([]byte, binary.BigEndian.Uint32(hdr[:]))
-	if _, err := io.ReadFull(nc, reply); err != nil || !bytes.Contains(reply, []byte(`"id":7`)) {
+	var answer struct {
+		ID    string `json:"id"`
+		OK    bool   `json:"ok"`
+		Error struct{ Code string }
+	}
+	if _, err := io.ReadFull(nc, reply); err != nil || json.Unmarshal(reply, &answer) != nil ||
+		answer.ID != "req_7" || answer.OK || answer.Error.Code != "UNAUTHORIZED" {
 		t.Errorf("reply %q, %v", reply, err)
 	}
 	nc.Close()

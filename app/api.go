@@ -73,7 +73,7 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/anchors", a.postVoiceAnchors)
 
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, r.URL.Path))
+		writeError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, errcode.Quote(r.URL.Path)))
 	})
 	return a.logServerErrors(mux)
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"fixthis/app/agentdevice"
+	"fixthis/app/errcode"
 	"fixthis/app/store"
 )
 
@@ -37,6 +39,11 @@ func (a *App) putAgentControl(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.Allowed == nil {
 		writeError(w, invalidInput("allowed (true or false) is required"))
+		return
+	}
+	if strings.TrimSpace(req.Serial) == "" {
+		// An answer is about one phone: never let it land on whichever is selected now.
+		writeError(w, invalidInput("serial is required: name the device the answer is for"))
 		return
 	}
 	dev, err := a.device.Registry.Lookup(req.Serial)
@@ -71,7 +78,15 @@ type DeviceActionList struct {
 
 // getDeviceActions is the newest agent actions (after=SEQ for the ones after a seq).
 func (a *App) getDeviceActions(w http.ResponseWriter, r *http.Request) {
-	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+	var after int64
+	if v := r.URL.Query().Get("after"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			writeError(w, errcode.New(errcode.InvalidQuery, "after must be a device action number (0 or more), not %s", errcode.Quote(v)))
+			return
+		}
+		after = n
+	}
 	list, err := a.store.DeviceActions(r.Context(), after)
 	if err != nil {
 		writeError(w, err)

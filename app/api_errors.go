@@ -1,11 +1,15 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"fixthis/app/errcode"
 	"fixthis/app/store"
@@ -21,11 +25,13 @@ var statusOf = map[errcode.Code]int{
 	errcode.ItemAlreadyResolved: http.StatusConflict,
 	errcode.ItemClosedByUser:    http.StatusConflict,
 	errcode.ItemClaimed:         http.StatusConflict,
+	errcode.ItemNotClaimed:      http.StatusConflict,
 	errcode.NoDraftFeedback:     http.StatusConflict,
 	errcode.ScreenNotFound:      http.StatusNotFound,
 	errcode.BatchNotFound:       http.StatusNotFound,
 	errcode.InvalidInput:        http.StatusUnprocessableEntity,
 	errcode.InvalidJSON:         http.StatusBadRequest,
+	errcode.InvalidQuery:        http.StatusBadRequest,
 	errcode.StalePreview:        http.StatusPreconditionFailed,
 	errcode.FingerprintMismatch: http.StatusConflict,
 	errcode.StorageFull:         http.StatusInsufficientStorage,
@@ -129,23 +135,98 @@ func invalidInput(format string, args ...any) error {
 // screenshot-free JSON stays far below it).
 const maxBodyBytes = 32 << 20
 
-// decodeJSON reads a bounded JSON body into v. A body over the bound is 413,
-// never a misleading invalid_json.
+// decodeJSON is the one way a handler reads its body: one bounded JSON value
+// into v. A body over the bound is 413, never a misleading invalid_json; a
+// body that is not UTF-8 (or escapes half a surrogate pair), or carries
+// anything but white space after the value, is refused rather than stored
+// with U+FFFD in place of what was sent.
 func decodeJSON(r *http.Request, v any) error {
 	tooLarge := errcode.New(errcode.TooLarge, "request body is larger than %d MiB", maxBodyBytes>>20)
 	if r.ContentLength > maxBodyBytes {
 		return tooLarge
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+	var big *http.MaxBytesError
+	switch {
+	case errors.As(err, &big):
+		return tooLarge
+	case err != nil:
+		return errcode.Wrap(errcode.InvalidJSON, err, "request body could not be read")
+	}
+	return decodeBody(body, v)
+}
+
+// decodeOptionalJSON is decodeJSON for routes whose body may be left out.
+func decodeOptionalJSON(r *http.Request, v any) error {
+	if r.ContentLength == 0 {
+		return nil
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+	var big *http.MaxBytesError
+	switch {
+	case errors.As(err, &big):
+		return errcode.New(errcode.TooLarge, "request body is larger than %d MiB", maxBodyBytes>>20)
+	case err != nil:
+		return errcode.Wrap(errcode.InvalidJSON, err, "request body could not be read")
+	case len(bytes.TrimSpace(body)) == 0:
+		return nil
+	}
+	return decodeBody(body, v)
+}
+
+// decodeBody decodes one JSON value from body into v, refusing invalid
+// text and trailing data.
+func decodeBody(body []byte, v any) error {
+	if !utf8.Valid(body) {
+		return errcode.New(errcode.InvalidJSON, "request body is not valid UTF-8")
+	}
+	if at := loneSurrogate(body); at >= 0 {
+		return errcode.New(errcode.InvalidJSON, "request body escapes half a UTF-16 surrogate pair at byte %d", at)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
-		var big *http.MaxBytesError
-		switch {
-		case errors.As(err, &big):
-			return tooLarge
-		case errors.Is(err, io.EOF):
+		if errors.Is(err, io.EOF) {
 			return errcode.New(errcode.InvalidJSON, "request body is empty; expected a JSON object")
 		}
 		return errcode.New(errcode.InvalidJSON, "request body is not valid JSON: %v", err)
 	}
+	if rest := bytes.TrimSpace(body[dec.InputOffset():]); len(rest) > 0 {
+		return errcode.New(errcode.InvalidJSON, "request body has data after its JSON value: %s", errcode.Quote(string(rest)))
+	}
 	return nil
+}
+
+// loneSurrogate returns the offset of a \uXXXX escape of half a surrogate
+// pair in a JSON text (which Go decodes to U+FFFD), or -1. Backslashes occur
+// only in strings, so no string tracking is needed.
+func loneSurrogate(b []byte) int {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 32)
+		return rune(n), err == nil
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			i++ // another escape: skip the escaped byte
+			continue
+		}
+		switch {
+		case utf16.IsSurrogate(r) && r < 0xDC00:
+			if lo, ok := hex4(i + 6); !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return i
+			}
+			i += 11
+		case utf16.IsSurrogate(r):
+			return i
+		default:
+			i += 5
+		}
+	}
+	return -1
 }

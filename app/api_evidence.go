@@ -79,8 +79,8 @@ func (a *App) collectFor(ctx context.Context, sess *store.Session, items []store
 
 // collectItem is Capture diagnostics and the agent's capture: a fresh capture
 // for one item of any session, refused when the session's policy is Off.
-func (a *App) collectItem(ctx context.Context, itemID, trigger string) (*store.EvidenceRecord, error) {
-	d, err := a.store.ReadItem(ctx, "", itemID)
+func (a *App) collectItem(ctx context.Context, sessionID, itemID, trigger string) (*store.EvidenceRecord, error) {
+	d, err := a.store.ReadItem(ctx, sessionID, itemID)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,15 @@ func (a *App) collectItem(ctx context.Context, itemID, trigger string) (*store.E
 
 // postItemEvidenceCollect is Capture diagnostics on a saved item's detail.
 func (a *App) postItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
-	rec, err := a.collectItem(r.Context(), r.PathValue("id"), store.EvidenceTriggerManual)
+	// The body is optional; a sessionId in it must be the item's session.
+	var req struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	rec, err := a.collectItem(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -154,5 +162,5 @@ func (a *App) handoffEvidence(ctx context.Context, sessionID string, itemIDs []s
 type mcpEvidence struct{ a *App }
 
 func (m mcpEvidence) CollectEvidence(ctx context.Context, itemID, trigger string) (*store.EvidenceRecord, error) {
-	return m.a.collectItem(ctx, itemID, trigger)
+	return m.a.collectItem(ctx, "", itemID, trigger)
 }

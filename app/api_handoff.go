@@ -43,7 +43,7 @@ type ItemSources struct {
 	ItemID       string               `json:"itemId"`
 	Candidates   []source.Candidate   `json:"candidates"`
 	EditSurfaces []source.EditSurface `json:"editSurfaces"`
-	Reason       string               `json:"reason"`
+	Reason       source.Readiness     `json:"reason"`
 }
 
 // postAgentHandoffs is Save to MCP: under the Auto policy runtime evidence is collected
@@ -79,11 +79,9 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 // markCopied the items record lastHandedOffAt (it never implies delivery: sent).
 func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	var req HandoffPreviewRequest
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
 	}
 	sessionID := r.PathValue("id")
 	sess, err := a.store.GetSession(r.Context(), sessionID)
@@ -93,11 +91,7 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(req.ItemIDs) == 0 {
 		// No choice made: every item the agent still has work on.
-		for _, it := range sess.Items {
-			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
-				req.ItemIDs = append(req.ItemIDs, it.ItemID)
-			}
-		}
+		req.ItemIDs = sess.OpenItemIDs()
 		if len(req.ItemIDs) == 0 {
 			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
 			return
@@ -111,7 +105,7 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, id := range req.ItemIDs {
 		if !known[id] {
-			writeError(w, errcode.New(errcode.ItemNotFound, "no item %.80s in session %s", id, sessionID))
+			writeError(w, errcode.New(errcode.ItemNotFound, "no item %s in session %s", errcode.Quote(id), errcode.Quote(sessionID)))
 			return
 		}
 	}
@@ -158,7 +152,7 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.md"`)
 		_, _ = w.Write([]byte(md))
 	default:
-		writeError(w, invalidInput("format must be json or markdown, not %q", format))
+		writeError(w, invalidInput("format must be json or markdown, not %s", errcode.Quote(format)))
 	}
 }
 
@@ -177,7 +171,7 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 		cands = []source.Candidate{}
 	}
 	if len(cands) == 0 && reason == "" {
-		reason = "no-match"
+		reason = source.NoMatch
 	}
 	surfaces := it.EditSurfaces
 	if surfaces == nil {

@@ -43,6 +43,11 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, invalidInput("sessionId is required"))
 		return
 	}
+	if req.PreviewID == "" {
+		// Items are drawn on a frozen screen; without it they have no image, crop or size.
+		writeError(w, invalidInput("previewId is required: the frozen screen the items were drawn on"))
+		return
+	}
 	in := store.SaveBatchInput{
 		SessionID:   req.SessionID,
 		PreviewID:   req.PreviewID,
@@ -54,19 +59,17 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		in.IfMatch = "*"
 	}
 	in.Forced = req.ForceMismatchOverride
-	if req.PreviewID != "" {
-		// One save per frozen frame at a time: a second one (another tab, a
-		// double click) is told to retry rather than racing the first.
-		release, ok := a.savesInFlight.start(req.SessionID + "\x00" + req.PreviewID)
-		if !ok {
-			writeError(w, errcode.New(errcode.SaveInProgress, "another save of this frozen screen is running; retry in a moment"))
-			return
-		}
-		defer release()
+	// One save per frozen frame at a time: a second one (another tab, a
+	// double click) is told to retry rather than racing the first.
+	release, ok := a.savesInFlight.start(req.SessionID + "\x00" + req.PreviewID)
+	if !ok {
+		writeError(w, errcode.New(errcode.SaveInProgress, "another save of this frozen screen is running; retry in a moment"))
+		return
 	}
+	defer release()
 	if fr, ok := a.device.Frozen(req.PreviewID); ok {
 		if req.FrozenFingerprint != "" && !req.ForceMismatchOverride {
-			if err := a.checkFingerprint(r.Context(), fr, req.FrozenFingerprint); err != nil {
+			if err := a.checkFingerprint(r.Context(), fr); err != nil {
 				writeError(w, err)
 				return
 			}
@@ -75,7 +78,7 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		for i := range in.Items {
 			in.Items[i].CropPNG = cropFor(fr, in.Items[i].Target)
 		}
-	} else if req.PreviewID != "" {
+	} else {
 		// A draft made on a frame this process no longer has (FixThis restarted,
 		// or the frame expired) is never saved without its image; a retry of a
 		// save that already stored the screen needs no frame.
@@ -85,8 +88,8 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !saved {
-			writeError(w, errcode.New(errcode.PreviewNotFound, "the frozen screen %.80s is gone (FixThis restarted or it expired); "+
-				"recapture the screen and annotate again", req.PreviewID))
+			writeError(w, errcode.New(errcode.PreviewNotFound, "the frozen screen %s is gone (FixThis restarted or it expired); "+
+				"recapture the screen and annotate again", errcode.Quote(req.PreviewID)))
 			return
 		}
 	}
@@ -191,7 +194,7 @@ func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", r.PathValue("id"), sess.SessionID))
+	writeError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", errcode.Quote(r.PathValue("id")), sess.SessionID))
 }
 
 // VerdictRequest is the body of POST /api/items/{id}/verify and /reopen (which

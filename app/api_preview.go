@@ -21,7 +21,7 @@ func (a *App) getPreviewImage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("previewId")
 	data, contentType, ok := a.device.Image(id)
 	if !ok {
-		writeError(w, errcode.New(errcode.PreviewNotFound, "preview %s is gone; live frames are kept briefly", id))
+		writeError(w, errcode.New(errcode.PreviewNotFound, "preview %s is gone; live frames are kept briefly", errcode.Quote(id)))
 		return
 	}
 	w.Header().Set("Content-Type", contentType)
@@ -73,11 +73,9 @@ type FreezeRequest struct {
 // tree is the slow part on phones, so both start at once) and pauses the live loop.
 func (a *App) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
 	var req FreezeRequest
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
 	}
 	dev, err := a.device.Registry.Lookup(req.Serial)
 	if err != nil {

@@ -41,11 +41,9 @@ type NewSessionRequest struct {
 
 func (a *App) postSessions(w http.ResponseWriter, r *http.Request) {
 	var req NewSessionRequest
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
 	}
 	sess, err := a.store.CreateSession(r.Context(), req.Title)
 	if err != nil {
@@ -112,7 +110,7 @@ func (a *App) getScreenImage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", r.PathValue("screenId"), sess.SessionID))
+	writeError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", errcode.Quote(r.PathValue("screenId")), sess.SessionID))
 }
 
 func (a *App) serveArtifact(w http.ResponseWriter, r *http.Request, key, contentType string) {

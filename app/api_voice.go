@@ -226,11 +226,9 @@ func (a *App) putVoiceSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req voiceUpdateRequest
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
 	}
 	writeJSON(w, http.StatusOK, iv.Update(req.Muted, req.SpokenReplies))
 }

@@ -30,6 +30,9 @@ func (a *App) RunDesktop(ctx context.Context) error {
 		}
 	}()
 	placer := newWindowPlacer(a.log)
+	// After GTK is initialised on this (locked) thread, before the window exists: the
+	// microphone for the console, nothing else.
+	installMediaPolicy(a.log)
 	closed := make(chan struct{})
 	err := wails.Run(&options.App{
 		Title:            "FixThis",

@@ -17,7 +17,7 @@ import (
 // now (one frame and the foreground activity, no UI dump): a different activity or
 // orientation, or a frame that no longer looks the same, means the user is about to
 // save notes about a screen the device has left.
-func (a *App) checkFingerprint(ctx context.Context, fr *device.FrozenFrame, frozen string) error {
+func (a *App) checkFingerprint(ctx context.Context, fr *device.FrozenFrame) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	snap, err := a.device.Capturer.Glance(ctx, fr.Serial)
@@ -35,7 +35,9 @@ func (a *App) checkFingerprint(ctx context.Context, fr *device.FrozenFrame, froz
 		return nil
 	}
 	current := now.Structural + ":" + now.Perceptual
-	return &store.FingerprintMismatchError{FrozenFingerprint: frozen, CurrentFingerprint: current}
+	// The frame's own fingerprint, not the client's copy: an error never
+	// carries back what the client sent.
+	return &store.FingerprintMismatchError{FrozenFingerprint: fr.Snapshot.Fingerprint.String(), CurrentFingerprint: current}
 }
 
 func screenInputOf(fr *device.FrozenFrame) store.ScreenInput {

@@ -238,7 +238,7 @@ func TestAgentChangesFromAnotherStoreReachTheConsole(t *testing.T) {
 	env.mustJSON("POST", "/api/agent-handoffs", map[string]any{"sessionId": sessionID, "itemIds": itemIDs(saved.Items)}, nil)
 	events := env.subscribe()
 
-	ctx := context.Background()
+	ctx := store.WithAgent(context.Background(), "sidecar-agent")
 	sidecar, err := store.Open(ctx, env.projectDir, store.Options{})
 	if err != nil {
 		t.Fatalf("open a second store on %s: %v", env.projectDir, err)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"fixthis/app/store"
+	"fixthis/app/verify"
 	"fixthis/capture"
 )
 
@@ -12,7 +13,7 @@ import (
 // capture of the selected device.
 type mcpScreen struct{ a *App }
 
-func (s mcpScreen) NodeOnScreen(ctx context.Context, snap store.NodeSnapshot) (present, known bool) {
+func (s mcpScreen) NodeOnScreen(ctx context.Context, target store.Target) (present, known bool) {
 	dev, err := s.a.device.Registry.Selected()
 	if err != nil {
 		return false, false
@@ -23,29 +24,17 @@ func (s mcpScreen) NodeOnScreen(ctx context.Context, snap store.NodeSnapshot) (p
 	if err != nil || shot.TreeErr != nil {
 		return false, false
 	}
-	return nodeMatches(shot.Nodes, snap)
+	return nodeOnScreen(shot.Nodes, target)
 }
 
-// nodeMatches finds the snapshot's node among nodes by its most stable key: a
-// test tag, else a resource id, else its text, else its content description.
-func nodeMatches(nodes []capture.Node, snap store.NodeSnapshot) (present, known bool) {
-	var key func(capture.Node) bool
-	switch {
-	case snap.TestTag != "":
-		key = func(n capture.Node) bool { return n.TestTag == snap.TestTag }
-	case snap.ResourceID != "":
-		key = func(n capture.Node) bool { return n.ResourceID == snap.ResourceID }
-	case snap.Text != "":
-		key = func(n capture.Node) bool { return n.Text == snap.Text }
-	case snap.ContentDescription != "":
-		key = func(n capture.Node) bool { return n.ContentDescription == snap.ContentDescription }
-	default:
+// nodeOnScreen finds the target's node among nodes the way verification does
+// (capture.FindNode), so an item read_feedback calls orphaned is one a verification
+// would not find either. known is false when the snapshot names the node by nothing.
+func nodeOnScreen(nodes []capture.Node, target store.Target) (present, known bool) {
+	loc := verify.Locator(target)
+	if !loc.HasKey() {
 		return false, false
 	}
-	for _, n := range nodes {
-		if key(n) {
-			return true, true
-		}
-	}
-	return false, true
+	_, present = capture.FindNode(nodes, loc, capture.MatchOptions{})
+	return present, true
 }

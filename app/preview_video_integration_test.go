@@ -73,13 +73,21 @@ func TestPreviewStreamSendsDecodableVideoWhileScrolling(t *testing.T) {
 			}
 		}
 	}()
+	// Read until 15 pictures and two key frames (one restart) have come: how fast
+	// they come depends on the machine's load, which benchmarks measure, not this test.
 	var stream []byte
 	pictures, keys := 0, 0
-	deadline := time.Now().Add(3500 * time.Millisecond) // past one restart
-	for time.Now().Before(deadline) {
+	deadline := time.Now().Add(30 * time.Second)
+	for pictures < 15 || keys < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d pictures, %d key frames after 30 s of scrolling with a 2 s time limit", pictures, keys)
+		}
 		kind, body, err := readStreamMessage(br)
 		if err != nil {
 			t.Fatalf("after %d pictures: %v", pictures, err)
+		}
+		if kind == streamKeepAlive {
+			continue // a second without pictures on a loaded machine
 		}
 		if kind != streamAccessUnit {
 			t.Fatalf("message kind %d", kind)
@@ -93,9 +101,6 @@ func TestPreviewStreamSendsDecodableVideoWhileScrolling(t *testing.T) {
 		}
 		stream = append(stream, body[9:]...)
 		pictures++
-	}
-	if pictures < 15 || keys < 2 {
-		t.Errorf("%d pictures, %d key frames in 3.5 s of scrolling with a 2 s time limit", pictures, keys)
 	}
 	if got := len(h264test.Decode(t, stream, cfg.Width, cfg.Height)); got != pictures {
 		t.Errorf("ffmpeg decoded %d of %d pictures", got, pictures)

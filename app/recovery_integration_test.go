@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/app/device"
 	"fixthis/app/store"
@@ -19,10 +18,7 @@ import (
 // again, so the console comes back without the user doing anything.
 func TestKilledADBServerRecoversWithDemoDevice(t *testing.T) {
 	srvADB := adbtest.StartServer(t)
-	client, err := adb.NewClient(adb.Options{Port: srvADB.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := srvADB.Client(t)
 	st, err := store.Open(context.Background(), t.TempDir(), store.Options{})
 	if err != nil {
 		t.Fatal(err)

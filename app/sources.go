@@ -15,23 +15,23 @@ import (
 type sourceIndex struct {
 	mu     sync.RWMutex
 	idx    *source.Index
-	reason string // why there are no candidates: index-building | index-error | no-project-dir
+	reason source.Readiness
 }
 
-func (s *sourceIndex) get() (*source.Index, string) {
+func (s *sourceIndex) get() (*source.Index, source.Readiness) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.idx, s.reason
 }
 
-func (s *sourceIndex) set(idx *source.Index, reason string) {
+func (s *sourceIndex) set(idx *source.Index, reason source.Readiness) {
 	s.mu.Lock()
 	s.idx, s.reason = idx, reason
 	s.mu.Unlock()
 }
 
 func (a *App) runSourceIndex(ctx context.Context) {
-	a.sources.set(nil, "index-building")
+	a.sources.set(nil, source.Building)
 	start := time.Now()
 	idx, err := a.loadCachedIndex(ctx)
 	if err != nil {
@@ -40,22 +40,21 @@ func (a *App) runSourceIndex(ctx context.Context) {
 	if err != nil {
 		if ctx.Err() == nil {
 			a.log.Warn("source index failed", "dir", a.projectDir, "err", err)
-			a.sources.set(nil, "index-error")
+			a.sources.set(nil, source.ReadinessOf(nil, err))
 		}
 		return
 	}
-	st := idx.Stats()
-	if st.Files == 0 {
+	st, ready := idx.Stats(), source.ReadinessOf(idx, nil)
+	if ready == source.NoSources {
 		a.log.Info("no Android sources to index; prompts will carry no source candidates", "dir", a.projectDir, "reason", st.Reason)
-		a.sources.set(idx, "no-project-dir")
 	} else {
 		a.log.Info("source index ready", "files", st.Files, "composables", st.Composables, "took", time.Since(start).Round(time.Millisecond))
-		a.sources.set(idx, "")
 	}
+	a.sources.set(idx, ready)
 	a.saveIndexCache(idx)
 	_ = idx.Watch(ctx, time.Second, func(changed []string) {
-		if idx.Stats().Files > 0 {
-			a.sources.set(idx, "")
+		if r := source.ReadinessOf(idx, nil); r == source.Ready {
+			a.sources.set(idx, r)
 		}
 		a.saveIndexCache(idx)
 	})

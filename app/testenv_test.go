@@ -60,12 +60,8 @@ func newTestEnvIn(t *testing.T, dir string) *testEnv {
 // tweaks adjust the app's Options before it starts.
 func newTestEnvAt(t *testing.T, dir string, simOpts sim.Options, tweaks ...func(*Options)) *testEnv {
 	t.Helper()
-	srvADB := adbtest.StartServer(t)
-	dev := srvADB.ConnectSim(t, simOpts)
-	client, err := adb.NewClient(adb.Options{Port: srvADB.Port})
-	if err != nil {
-		t.Fatalf("adb client for port %d: %v", srvADB.Port, err)
-	}
+	phone := adbtest.StartPhone(t, simOpts)
+	srvADB, dev, client := phone.Server, phone.Device, phone.Client
 	ctx := context.Background()
 	st, err := store.Open(ctx, dir, store.Options{})
 	if err != nil {

@@ -15,14 +15,9 @@ import (
 // from the phone's own dumpsys: a value that is no package name or display id is
 // refused before it reaches a device command.
 func TestCaptureValuesNeverRunOnThePhone(t *testing.T) {
-	srv := adbtest.StartServer(t)
-	phone := srv.ConnectSim(t, sim.Options{Scenario: "demo", Logf: func(string, ...any) {}})
-	client, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", Logf: adbtest.Quiet})
 	ctx := context.Background()
-	dev := client.Device(phone.Serial())
+	dev := p.Client.Device(p.Serial())
 	for _, c := range []struct {
 		what   string
 		probes []adbtest.Probe
@@ -45,7 +40,7 @@ func TestCaptureValuesNeverRunOnThePhone(t *testing.T) {
 			} else {
 				t.Errorf("%s %s (%q) was not refused: %v", c.what, pr.Name, pr.Value, err)
 			}
-			if pw := adbtest.Pwned(phone); len(pw) > 0 {
+			if pw := adbtest.Pwned(p.Device); len(pw) > 0 {
 				tally.Ran++
 				t.Errorf("%s %s (%q) ran on the phone: %v", c.what, pr.Name, pr.Value, pw)
 				for _, f := range pw { // keep going: every probe is counted

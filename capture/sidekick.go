@@ -7,7 +7,9 @@ import (
 	"fixthis/adb"
 	"fixthis/internal/sidekick"
 	"fmt"
+	"io"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,14 +18,17 @@ import (
 // The protocol's wire types live in internal/sidekick, shared with the simulated
 // device; these names are how the rest of the host code refers to them.
 type (
-	SidekickSession = sidekick.Session
-	SidekickError   = sidekick.Error
-	SidekickScreen  = sidekick.Screen
+	SidekickSession    = sidekick.Session
+	SidekickError      = sidekick.Error
+	SidekickInspection = sidekick.ScreenInspection
 )
 
 // ErrNoSidekick means the app does not carry the FixThis sidekick (or it is not
 // running): use uiautomator instead.
 var ErrNoSidekick = sidekick.ErrNoSidekick
+
+// SidekickCallTimeout bounds a call whose context has no deadline of its own.
+const SidekickCallTimeout = 5 * time.Second
 
 // ReadSidekickSession reads the session file with `run-as PKG cat
 // files/fixthis/session.json` (works for debuggable apps only).
@@ -39,32 +44,64 @@ func ReadSidekickSession(ctx context.Context, dev Device, pkg string) (SidekickS
 		return SidekickSession{}, fmt.Errorf("%w: run-as %s: exit %d: %s", ErrNoSidekick, pkg, res.ExitCode,
 			strings.TrimSpace(string(res.Stderr)+string(res.Stdout)))
 	}
-	return sidekick.ParseSession(res.Stdout)
+	return sidekick.ParseSession(res.Stdout, pkg)
 }
 
-// SidekickClient talks to the sidekick over the socket the app forwards
-// (localabstract:fixthis_<pkg> → a local TCP port): 4-byte big-endian length, then a
-// JSON message. One connection is kept for the session and re-dialled once when it
-// turns out dead. Calls are serialised; it is safe for concurrent use.
+// errClosedBeforeResponse: the connection closed before any answer, which is what an
+// adb forward to an abstract socket nobody listens on does.
+var errClosedBeforeResponse = errors.New("bridge closed before sending a response")
+
+// SidekickClient talks to the sidekick over the app's abstract socket forwarded to a
+// local port: 4-byte big-endian length, then a JSON message, string request ids.
+// The socket named in the session is tried first, then its -1 and -2 variants (the
+// names the sidekick binds when a stale socket holds the first). One connection is
+// kept and re-dialled once when it turns out dead; an UNAUTHORIZED answer re-reads
+// the session file once (the app restarted with a new token). Calls are serialised;
+// it is safe for concurrent use.
 type SidekickClient struct {
 	Session SidekickSession
-	// Dial opens a connection to the forwarded socket.
-	Dial func(ctx context.Context) (net.Conn, error)
+	// Dial opens a connection to the app's abstract socket of that name.
+	Dial func(ctx context.Context, socket string) (net.Conn, error)
+	// Reread reads the session file again; nil: an UNAUTHORIZED answer is final.
+	Reread func(ctx context.Context) (SidekickSession, error)
 
 	mu     sync.Mutex
 	conn   net.Conn
+	socket string // the socket name that answered, "" until one did
 	nextID int64
 }
 
-// Call sends one request and decodes the result into out (may be nil).
+// Call sends one request and decodes the result into out (may be nil). A context
+// without a deadline gets SidekickCallTimeout.
 func (c *SidekickClient) Call(ctx context.Context, method string, params, out any) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, SidekickCallTimeout)
+		defer cancel()
+	}
+	rawParams := json.RawMessage("{}")
+	if params != nil {
+		b, err := json.Marshal(params)
+		if err != nil {
+			return fmt.Errorf("sidekick %s: encode params: %w", method, err)
+		}
+		rawParams = b
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	reused := c.conn != nil
-	raw, err := c.roundTrip(ctx, method, params)
-	if err != nil && reused && ctx.Err() == nil && !isSidekickAnswer(err) {
-		// The kept connection died (app restarted, forward dropped): dial again once.
-		raw, err = c.roundTrip(ctx, method, params)
+	raw, err := c.call(ctx, method, rawParams)
+	var se *SidekickError
+	if errors.As(err, &se) && se.Code == sidekick.CodeUnauthorized && c.Reread != nil {
+		sess, rerr := c.Reread(ctx)
+		if rerr != nil {
+			return fmt.Errorf("sidekick %s: %w; re-read session: %v", method, err, rerr)
+		}
+		if sess.SocketName != c.Session.SocketName {
+			c.dropLocked()
+			c.socket = ""
+		}
+		c.Session = sess
+		raw, err = c.call(ctx, method, rawParams)
 	}
 	if err != nil {
 		return fmt.Errorf("sidekick %s: %w", method, err)
@@ -77,26 +114,71 @@ func (c *SidekickClient) Call(ctx context.Context, method string, params, out an
 	return nil
 }
 
+// call runs one round trip, on the kept connection when there is one (dialling once
+// more when it turns out dead), else trying the socket names in turn.
+func (c *SidekickClient) call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	if c.conn != nil {
+		raw, err := c.roundTrip(ctx, method, params)
+		if err == nil || isSidekickAnswer(err) || ctx.Err() != nil {
+			return raw, err
+		}
+		// The kept connection died (app restarted, forward dropped): dial again.
+	}
+	names := []string{c.socket}
+	if c.socket == "" {
+		names = names[:0]
+		for i := range sidekick.SocketAttempts {
+			names = append(names, sidekick.SocketCandidate(c.Session.SocketName, i))
+		}
+	}
+	var lastErr error
+	for _, name := range names {
+		if c.Dial == nil {
+			return nil, fmt.Errorf("%w: no dialer", ErrNoSidekick)
+		}
+		conn, err := c.Dial(ctx, name)
+		if err != nil {
+			lastErr = fmt.Errorf("dial %s: %w", name, err)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		c.conn = conn
+		raw, err := c.roundTrip(ctx, method, params)
+		if err == nil || isSidekickAnswer(err) {
+			c.socket = name
+			return raw, err
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// Most often errClosedBeforeResponse: nobody listens on that name (a write
+		// into the hung-up forward may fail first). Try the next one.
+		lastErr = fmt.Errorf("%s: %w", name, err)
+	}
+	if c.socket != "" {
+		c.socket = "" // next time, try every name again
+	}
+	return nil, lastErr
+}
+
 func isSidekickAnswer(err error) bool {
 	var se *SidekickError
 	return errors.As(err, &se)
 }
 
-func (c *SidekickClient) roundTrip(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	if c.conn == nil {
-		if c.Dial == nil {
-			return nil, fmt.Errorf("%w: no dialer", ErrNoSidekick)
-		}
-		conn, err := c.Dial(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("dial: %w", err)
-		}
-		c.conn = conn
+func (c *SidekickClient) dropLocked() {
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
 	}
+}
+
+func (c *SidekickClient) roundTrip(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	conn := c.conn
 	fail := func(err error) (json.RawMessage, error) {
-		conn.Close()
-		c.conn = nil
+		c.dropLocked()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -111,15 +193,8 @@ func (c *SidekickClient) roundTrip(ctx context.Context, method string, params an
 	defer stop()
 
 	c.nextID++
-	id := c.nextID
-	if params == nil {
-		params = struct{}{}
-	}
-	rawParams, err := json.Marshal(params)
-	if err != nil {
-		return nil, fmt.Errorf("encode params: %w", err)
-	}
-	body, err := json.Marshal(sidekick.Request{ID: id, Token: c.Session.Token, Method: method, Params: rawParams})
+	id := "req_" + strconv.FormatInt(c.nextID, 10)
+	body, err := json.Marshal(sidekick.Request{ID: id, Token: c.Session.Token, Method: method, Params: params})
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}
@@ -128,6 +203,9 @@ func (c *SidekickClient) roundTrip(ctx context.Context, method string, params an
 	}
 	for {
 		msg, err := sidekick.ReadFrame(conn)
+		if errors.Is(err, io.EOF) {
+			return fail(errClosedBeforeResponse)
+		}
 		if err != nil {
 			return fail(fmt.Errorf("read: %w", err))
 		}
@@ -135,33 +213,42 @@ func (c *SidekickClient) roundTrip(ctx context.Context, method string, params an
 		if err := json.Unmarshal(msg, &resp); err != nil {
 			return fail(fmt.Errorf("decode response: %w", err))
 		}
-		if resp.ID != id {
+		if resp.ID != nil && *resp.ID != id {
 			continue // a late answer to a call that was given up on
 		}
-		if resp.Error != nil {
+		// No id: the sidekick could not read the request (BAD_REQUEST); with one call
+		// in flight per connection, the answer is ours.
+		if !resp.OK {
+			if resp.Error == nil {
+				return nil, &SidekickError{Code: "BRIDGE_ERROR", Message: "bridge request failed"}
+			}
 			return nil, resp.Error
+		}
+		if resp.ID == nil {
+			return fail(errors.New("success answer without an id"))
 		}
 		return resp.Result, nil
 	}
 }
 
-// InspectCurrentScreen asks for the Compose semantics of the screen. Node texts of
-// password and editable fields are redacted here too, whatever the sidekick sent.
-func (c *SidekickClient) InspectCurrentScreen(ctx context.Context) (*SidekickScreen, error) {
-	var s SidekickScreen
+// Heartbeat tells the sidekick the host is connected (its status pill shows so for
+// a few seconds after each one).
+func (c *SidekickClient) Heartbeat(ctx context.Context) error {
+	var res sidekick.HeartbeatResult
+	if err := c.Call(ctx, sidekick.MethodHeartbeat, nil, &res); err != nil {
+		return err
+	}
+	if !res.Connected {
+		return errors.New("sidekick heartbeat: not connected")
+	}
+	return nil
+}
+
+// InspectCurrentScreen asks for the Compose semantics of the resumed activity.
+func (c *SidekickClient) InspectCurrentScreen(ctx context.Context) (*SidekickInspection, error) {
+	var s SidekickInspection
 	if err := c.Call(ctx, sidekick.MethodInspectCurrentScreen, nil, &s); err != nil {
 		return nil, err
-	}
-	for i := range s.Nodes {
-		n := &s.Nodes[i]
-		if n.TestTag == "" {
-			n.TestTag = testTagFrom(n.ResourceID)
-		}
-		if n.Role == "" {
-			n.Role = roleFor(n.Class)
-		}
-		n.Editable = n.Editable || isEditableClass(n.Class)
-		redact(n)
 	}
 	return &s, nil
 }

@@ -5,42 +5,66 @@ import (
 	"encoding/json"
 	"errors"
 	"fixthis/internal/sidekick"
+	"fixthis/internal/sidekick/sidekicktest"
 	"net"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// serveSidekick answers framed requests on conn the way the in-app sidekick does.
-func serveSidekick(t *testing.T, conn net.Conn, token string, handle func(method string) (any, *SidekickError)) {
+const goldenToken = "q3Vv0mJx8y1Zr2Kc5Tn9Wb4Hs7Pd6Lf0Ae3Gu1Io8Qk="
+
+func golden(t *testing.T, name string) []byte {
 	t.Helper()
+	b, err := sidekicktest.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func goldenSession(t *testing.T) SidekickSession {
+	t.Helper()
+	s, err := sidekick.ParseSession(golden(t, "session.json"), "com.example.notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// fakeBridge answers framed requests on conn like the in-app sidekick: with the
+// golden response named by answer(request), the request's id put in. A stale answer
+// to another id comes first, as after a timed-out call, which the client must skip.
+func fakeBridge(t *testing.T, conn net.Conn, answer func(req map[string]any) string, seen func([]byte)) {
 	defer conn.Close()
 	for {
 		msg, err := sidekick.ReadFrame(conn)
 		if err != nil {
 			return
 		}
-		var req struct {
-			ID     int64           `json:"id"`
-			Token  string          `json:"token"`
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
+		if seen != nil {
+			seen(msg)
 		}
+		var req map[string]any
 		if err := json.Unmarshal(msg, &req); err != nil {
-			t.Errorf("bad request %q: %v", msg, err)
+			t.Errorf("request %q: %v", msg, err)
 			return
 		}
-		resp := map[string]any{"id": req.ID}
-		if req.Token != token {
-			resp["error"] = SidekickError{Code: "unauthorized", Message: "bad token"}
-		} else if res, serr := handle(req.Method); serr != nil {
-			resp["error"] = serr
-		} else {
-			resp["result"] = res
+		name := answer(req)
+		if name == "" {
+			return // hang up without answering
 		}
-		// A stale answer first, as after a timed-out call, which the client skips.
-		stale, _ := json.Marshal(map[string]any{"id": req.ID + 1000, "result": map[string]any{}})
+		var resp map[string]any
+		if err := json.Unmarshal(golden(t, name), &resp); err != nil {
+			t.Error(err)
+			return
+		}
+		if _, ok := resp["id"]; ok {
+			resp["id"] = req["id"]
+		}
+		stale, _ := json.Marshal(map[string]any{"id": "req_999", "ok": true, "result": map[string]any{}})
 		body, _ := json.Marshal(resp)
 		if sidekick.WriteFrame(conn, stale) != nil || sidekick.WriteFrame(conn, body) != nil {
 			return
@@ -49,30 +73,36 @@ func serveSidekick(t *testing.T, conn net.Conn, token string, handle func(method
 }
 
 func TestParseSidekickSession(t *testing.T) {
+	good := string(golden(t, "session.json"))
 	tests := []struct {
-		in string
-		ok bool
+		name, in string
+		ok       bool
 	}{
-		{`{"protocol":"1.3","socket":"fixthis_com.example.notes","token":"s3cr3t"}`, true},
-		{`{"protocol":"2.0","socket":"fixthis_x","token":"t"}`, false},
-		{`{"protocol":"1.3","socket":"other","token":"t"}`, false},
-		{`{"protocol":"1.3","socket":"fixthis_x"}`, false},
-		{`run-as: package not debuggable: com.example`, false},
+		{"golden", good, true},
+		{"protocol 2", strings.Replace(good, `"bridgeProtocolVersion": "1.3"`, `"bridgeProtocolVersion": "2.0"`, 1), false},
+		{"other package", strings.Replace(good, `"packageName": "com.example.notes"`, `"packageName": "com.other"`, 1), false},
+		{"odd socket", strings.Replace(good, `"socketName": "fixthis_com.example.notes"`, `"socketName": "other"`, 1), false},
+		{"no token", strings.Replace(good, goldenToken, "", 1), false},
+		{"old dialect", `{"protocol":"1.3","socket":"fixthis_com.example.notes","token":"t"}`, false},
+		{"not json", `run-as: package not debuggable: com.example`, false},
 	}
 	for _, tt := range tests {
-		_, err := sidekick.ParseSession([]byte(tt.in))
+		s, err := sidekick.ParseSession([]byte(tt.in), "com.example.notes")
 		if (err == nil) != tt.ok {
-			t.Errorf("%s: err = %v", tt.in, err)
+			t.Errorf("%s: err = %v", tt.name, err)
 		}
 		if err != nil && !errors.Is(err, ErrNoSidekick) {
-			t.Errorf("%s: error does not wrap ErrNoSidekick", tt.in)
+			t.Errorf("%s: error does not wrap ErrNoSidekick", tt.name)
+		}
+		if tt.ok && (s.Token != goldenToken || s.SocketName != "fixthis_com.example.notes" || s.CreatedAtEpochMillis != 1764547200000) {
+			t.Errorf("%s: session = %+v", tt.name, s)
 		}
 	}
 	dev := &scriptedDevice{shell: map[string][]reply{
-		"run-as com.example.notes cat files/fixthis/session.json": {{out: []byte(tests[0].in)}},
+		"run-as com.example.notes cat files/fixthis/session.json": {{out: []byte(good)}},
 		"run-as com.other cat files/fixthis/session.json":         {{stderr: []byte("run-as: package not debuggable: com.other"), code: 1}},
 	}}
-	if s, err := ReadSidekickSession(context.Background(), dev, "com.example.notes"); err != nil || s.Token != "s3cr3t" {
+	if s, err := ReadSidekickSession(context.Background(), dev, "com.example.notes"); err != nil || s.Token != goldenToken {
 		t.Errorf("session = %+v %v", s, err)
 	}
 	if _, err := ReadSidekickSession(context.Background(), dev, "com.other"); !errors.Is(err, ErrNoSidekick) {
@@ -80,114 +110,241 @@ func TestParseSidekickSession(t *testing.T) {
 	}
 }
 
-var sidekickScreen = SidekickScreen{
-	Protocol: "1.3", Package: "com.example.notes", Activity: "com.example.notes.MainActivity", Width: 1080, Height: 2400,
-	Nodes: []Node{
-		{UID: "s1", IndexPath: "0", Class: "androidx.compose.ui.layout.Root", Bounds: Bounds{Left: 0, Top: 0, Right: 1080, Bottom: 2400}, Compose: true},
-		{UID: "s2", ParentUID: "s1", IndexPath: "0.0", Class: "android.widget.EditText", Text: "my secret", ResourceID: "password_field",
-			Password: true, Bounds: Bounds{Left: 40, Top: 300, Right: 1040, Bottom: 420}, Compose: true},
-		{UID: "s3", ParentUID: "s1", IndexPath: "0.1", Class: "android.widget.Button", Text: "Sign in", ResourceID: "sign_in",
-			Clickable: true, Bounds: Bounds{Left: 40, Top: 500, Right: 1040, Bottom: 620}, Compose: true},
-	},
+// TestSidekickGolden: the client's request is the golden request, and the golden
+// response decodes into the nodes a person sees on that login screen.
+func TestSidekickGolden(t *testing.T) {
+	var mu sync.Mutex
+	var requests [][]byte
+	client := &SidekickClient{Session: goldenSession(t), Dial: func(ctx context.Context, socket string) (net.Conn, error) {
+		c, s := net.Pipe()
+		go fakeBridge(t, s, func(map[string]any) string { return "inspect.response.json" }, func(b []byte) {
+			mu.Lock()
+			requests = append(requests, b)
+			mu.Unlock()
+		})
+		return c, nil
+	}}
+	defer client.Close()
+	insp, err := client.InspectCurrentScreen(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sidekicktest.Equal(golden(t, "inspect.request.json"), requests[0]); err != nil {
+		t.Errorf("request: %v", err)
+	}
+	nodes, err := SidekickNodes(insp, ScreenState{}, "com.example.notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 10 {
+		t.Fatalf("%d nodes, want the 10 of the merged tree", len(nodes))
+	}
+	byTag := map[string]Node{}
+	byText := map[string]Node{}
+	for _, n := range nodes {
+		if !n.Compose || n.Package != "com.example.notes" {
+			t.Errorf("node %s: compose %t package %q", n.UID, n.Compose, n.Package)
+		}
+		byTag[n.TestTag], byText[n.Text+n.ContentDescription] = n, n
+	}
+	root := nodes[0]
+	if root.UID != "n0" || root.ParentUID != "" || root.Bounds != (Bounds{Left: 0, Top: 0, Right: 1080, Bottom: 2400}) {
+		t.Errorf("root = %+v", root)
+	}
+	if n := byText["Sign in to Notes"]; n.Role != "Text" || n.Class != "android.widget.TextView" || n.Bounds != (Bounds{Left: 64, Top: 220, Right: 513, Bottom: 301}) || n.ParentUID != "n0" {
+		t.Errorf("title = %+v", n)
+	}
+	if n := byTag["email"]; !n.Editable || n.Role != "TextField" || n.Class != "android.widget.EditText" || n.Text != "" || !n.Redacted || !n.Clickable {
+		t.Errorf("email = %+v", n)
+	}
+	if n := byTag["password"]; !n.Password || !n.Editable || n.Text != "" || !n.Redacted {
+		t.Errorf("password = %+v", n)
+	}
+	if n := byTag["remember"]; n.Role != "Checkbox" || !n.Checkable || !n.Checked || !n.Clickable || n.Text != "Remember me" {
+		t.Errorf("checkbox = %+v", n)
+	}
+	if n := byTag["comp:LoginScreen:sign_in"]; n.Role != "Button" || n.Class != "android.widget.Button" || !n.Clickable || n.Text != "Sign in" {
+		t.Errorf("button = %+v", n)
+	}
+	if n := byText["Help"]; n.Role != "Tab" || !n.Selected {
+		t.Errorf("tab = %+v", n)
+	}
+	list := byTag["links"]
+	if list.Role != "List" || !list.Scrollable {
+		t.Errorf("list = %+v", list)
+	}
+	if n := byText["Privacy policyOpens the privacy policy"]; n.Enabled || n.ParentUID != list.UID || n.IndexPath != list.IndexPath+".0" {
+		t.Errorf("list item = %+v (list %s)", n, list.UID)
+	}
+	if n := byText["Settings"]; n.Role != "Image" || n.Class != "android.widget.ImageView" {
+		t.Errorf("icon = %+v", n)
+	}
 }
 
-func TestSidekickClientPipe(t *testing.T) {
-	var dials atomic.Int32
-	client := &SidekickClient{
-		Session: SidekickSession{Protocol: "1.3", Socket: "fixthis_com.example.notes", Token: "tok"},
-		Dial: func(ctx context.Context) (net.Conn, error) {
-			dials.Add(1)
-			c, s := net.Pipe()
-			go serveSidekick(t, s, "tok", func(method string) (any, *SidekickError) {
-				if method != "inspectCurrentScreen" {
-					return nil, &SidekickError{Code: "unknown_method", Message: method}
-				}
-				return sidekickScreen, nil
-			})
-			return c, nil
-		},
-	}
-	defer client.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	for range 3 {
-		s, err := client.InspectCurrentScreen(ctx)
-		if err != nil {
+// TestSidekickNodesChecks: the answer is used only when it describes the screen in
+// front, in screen coordinates.
+func TestSidekickNodesChecks(t *testing.T) {
+	decode := func(name string) *SidekickInspection {
+		var resp struct{ Result SidekickInspection }
+		if err := json.Unmarshal(golden(t, name), &resp); err != nil {
 			t.Fatal(err)
 		}
-		if len(s.Nodes) != 3 || s.Activity != "com.example.notes.MainActivity" {
-			t.Fatalf("screen = %+v", s)
-		}
-		if n := s.Nodes[1]; n.Text != "" || !n.Redacted || n.TestTag != "password_field" || n.Role != "TextField" {
-			t.Errorf("password node not redacted: %+v", n)
-		}
-		if n := s.Nodes[2]; n.Role != "Button" || n.TestTag != "sign_in" {
-			t.Errorf("button node: %+v", n)
+		return &resp.Result
+	}
+	front := ScreenState{Package: "com.example.notes", Activity: "com.example.notes.LoginActivity", ScreenOn: true,
+		Windows: []Window{{Type: WindowApp, Package: "com.example.notes", Visible: true, Bounds: Bounds{Left: 0, Top: 1240, Right: 1080, Bottom: 2400}}}}
+	nodes, err := SidekickNodes(decode("inspect.response.json"), front, "com.example.notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := nodes[0].Bounds; b != (Bounds{Left: 0, Top: 1240, Right: 1080, Bottom: 3640}) {
+		t.Errorf("root in a window at y=1240 = %+v", b)
+	}
+	withDialog := front
+	withDialog.Windows = append([]Window{{Type: WindowDialog, Package: "com.example.notes", Visible: true, Focused: true}}, front.Windows...)
+	otherActivity := front
+	otherActivity.Activity = "com.example.notes.EditorActivity"
+	locked := front
+	locked.Keyguard = true
+	for _, tt := range []struct {
+		name, golden string
+		state        ScreenState
+	}{
+		{"inspection errors", "inspect_errors.response.json", front},
+		{"no activity", "inspect_no_activity.response.json", front},
+		{"other activity", "inspect.response.json", otherActivity},
+		{"dialog", "inspect.response.json", withDialog},
+		{"locked", "inspect.response.json", locked},
+		{"no nodes (state unknown)", "inspect_errors.response.json", ScreenState{}},
+	} {
+		if _, err := SidekickNodes(decode(tt.golden), tt.state, "com.example.notes"); !errors.Is(err, ErrSidekickTreeUnused) {
+			t.Errorf("%s: err = %v, want the tree refused", tt.name, err)
 		}
 	}
-	if dials.Load() != 1 {
-		t.Errorf("dialled %d times, want the connection kept", dials.Load())
+}
+
+func TestSidekickClientErrorsAndRetries(t *testing.T) {
+	ctx := context.Background()
+	// A request the sidekick cannot read is answered BAD_REQUEST without an id: the
+	// call returns it at once instead of waiting for an answer with its id.
+	var dials []string
+	client := &SidekickClient{Session: goldenSession(t), Dial: func(ctx context.Context, socket string) (net.Conn, error) {
+		dials = append(dials, socket)
+		c, s := net.Pipe()
+		if !strings.HasSuffix(socket, "-1") {
+			s.Close() // nobody listens on this name: the forward hangs up
+			return c, nil
+		}
+		go fakeBridge(t, s, func(req map[string]any) string {
+			switch req["method"] {
+			case "heartbeat":
+				return "heartbeat.response.json"
+			case "broken":
+				return "bad_request.response.json"
+			}
+			return "unknown_method.response.json"
+		}, nil)
+		return c, nil
+	}}
+	defer client.Close()
+	if err := client.Heartbeat(ctx); err != nil {
+		t.Fatal(err)
 	}
+	want := []string{"fixthis_com.example.notes", "fixthis_com.example.notes-1"}
+	if strings.Join(dials, ",") != strings.Join(want, ",") {
+		t.Errorf("dialled %v, want %v", dials, want)
+	}
+	start := time.Now()
 	var se *SidekickError
-	if err := client.Call(ctx, "nope", nil, nil); !errors.As(err, &se) || se.Code != "unknown_method" {
-		t.Errorf("error answer: %v", err)
+	if err := client.Call(ctx, "broken", nil, nil); !errors.As(err, &se) || se.Code != sidekick.CodeBadRequest {
+		t.Errorf("bad request: %v", err)
 	}
-	// The app restarts: the kept connection dies, the next call dials again.
+	if time.Since(start) > time.Second {
+		t.Errorf("BAD_REQUEST took %v", time.Since(start))
+	}
+	if err := client.Call(ctx, "teleport", nil, nil); !errors.As(err, &se) || se.Code != sidekick.CodeUnknownMethod {
+		t.Errorf("unknown method: %v", err)
+	}
+	// The kept connection dies: the next call dials the name that answered, only.
 	client.mu.Lock()
 	client.conn.Close()
 	client.mu.Unlock()
-	if _, err := client.InspectCurrentScreen(ctx); err != nil {
-		t.Fatalf("after reconnect: %v", err)
-	}
-	if dials.Load() != 2 {
-		t.Errorf("dials = %d, want 2", dials.Load())
+	dials = nil
+	if err := client.Heartbeat(ctx); err != nil || len(dials) != 1 || dials[0] != want[1] {
+		t.Errorf("after the connection died: %v, dialled %v", err, dials)
 	}
 }
 
-func TestSidekickClientLoopbackAndCancel(t *testing.T) {
+func TestSidekickClientUnauthorizedRereads(t *testing.T) {
+	fresh := goldenSession(t)
+	stale := fresh
+	stale.Token = "a-token-from-before-the-app-restarted"
+	var rereads atomic.Int32
+	dial := func(ctx context.Context, socket string) (net.Conn, error) {
+		c, s := net.Pipe()
+		go fakeBridge(t, s, func(req map[string]any) string {
+			if req["token"] != fresh.Token {
+				return "unauthorized.response.json"
+			}
+			return "heartbeat.response.json"
+		}, nil)
+		return c, nil
+	}
+	client := &SidekickClient{Session: stale, Dial: dial, Reread: func(context.Context) (SidekickSession, error) {
+		rereads.Add(1)
+		return fresh, nil
+	}}
+	defer client.Close()
+	if err := client.Heartbeat(context.Background()); err != nil || rereads.Load() != 1 {
+		t.Errorf("after re-reading the session: %v (%d re-reads)", err, rereads.Load())
+	}
+	// The file still holds a token the app refuses: one re-read, then the error.
+	stuck := &SidekickClient{Session: stale, Dial: dial, Reread: func(context.Context) (SidekickSession, error) {
+		rereads.Add(1)
+		return stale, nil
+	}}
+	defer stuck.Close()
+	var se *SidekickError
+	if err := stuck.Heartbeat(context.Background()); !errors.As(err, &se) || se.Code != sidekick.CodeUnauthorized || rereads.Load() != 2 {
+		t.Errorf("unauthorized twice: %v (%d re-reads)", err, rereads.Load())
+	}
+}
+
+func TestSidekickClientDeadline(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	block := make(chan struct{})
-	defer close(block)
 	go func() {
 		for {
 			conn, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			go serveSidekick(t, conn, "tok", func(method string) (any, *SidekickError) {
-				if method == "hang" {
-					<-block
+			go func() { // reads requests, never answers
+				defer conn.Close()
+				for {
+					if _, err := sidekick.ReadFrame(conn); err != nil {
+						return
+					}
 				}
-				return sidekickScreen, nil
-			})
+			}()
 		}
 	}()
 	var d net.Dialer
-	client := &SidekickClient{
-		Session: SidekickSession{Token: "tok"},
-		Dial:    func(ctx context.Context) (net.Conn, error) { return d.DialContext(ctx, "tcp", ln.Addr().String()) },
-	}
+	client := &SidekickClient{Session: goldenSession(t), Dial: func(ctx context.Context, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, "tcp", ln.Addr().String())
+	}}
 	defer client.Close()
-	if _, err := client.InspectCurrentScreen(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	if err := client.Call(ctx, "hang", nil, nil); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("hung call: %v", err)
+	if err := client.Heartbeat(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("silent sidekick: %v", err)
 	}
 	if time.Since(start) > 2*time.Second {
-		t.Error("cancellation did not interrupt the read")
-	}
-	bad := &SidekickClient{Session: SidekickSession{Token: "wrong"}, Dial: client.Dial}
-	defer bad.Close()
-	if _, err := bad.InspectCurrentScreen(context.Background()); err == nil || !strings.Contains(err.Error(), "unauthorized") {
-		t.Errorf("wrong token: %v", err)
+		t.Error("the deadline did not interrupt the read")
 	}
 }
 
@@ -199,25 +356,50 @@ func TestCaptureUsesSidekickThenFallsBack(t *testing.T) {
 			shell: stateShell(t),
 		}
 	}
-	ok := &SidekickClient{Session: SidekickSession{Token: "tok"}, Dial: func(ctx context.Context) (net.Conn, error) {
-		c, s := net.Pipe()
-		go serveSidekick(t, s, "tok", func(string) (any, *SidekickError) { return sidekickScreen, nil })
-		return c, nil
-	}}
+	// The state's resumed activity is com.example.notes.ui.EditorActivity.
+	sess := goldenSession(t)
+	bridge := func(activity string) *SidekickClient {
+		return &SidekickClient{Session: sess, Dial: func(ctx context.Context, socket string) (net.Conn, error) {
+			c, s := net.Pipe()
+			go func() {
+				defer s.Close()
+				msg, err := sidekick.ReadFrame(s)
+				if err != nil {
+					return
+				}
+				var req sidekick.Request
+				_ = json.Unmarshal(msg, &req)
+				var resp map[string]any
+				_ = json.Unmarshal(golden(t, "inspect.response.json"), &resp)
+				resp["id"] = req.ID
+				resp["result"].(map[string]any)["activity"] = activity
+				body, _ := json.Marshal(resp)
+				_ = sidekick.WriteFrame(s, body)
+			}()
+			return c, nil
+		}}
+	}
+	ok := bridge("com.example.notes.ui.EditorActivity")
 	defer ok.Close()
 	dev := newDev()
 	snap, err := Capture(context.Background(), dev, Options{Sidekick: ok})
-	if err != nil || snap.TreeSource != TreeFromSidekick || len(snap.Nodes) != 3 {
-		t.Fatalf("sidekick capture: %+v %v", snap, err)
+	if err != nil || snap.TreeSource != TreeFromSidekick || len(snap.Nodes) != 10 || snap.SidekickErr != nil {
+		t.Fatalf("sidekick capture: source %q, %d nodes, %v / %v", snap.TreeSource, len(snap.Nodes), snap.SidekickErr, err)
 	}
 	if dev.ran("uiautomator dump /dev/tty") {
 		t.Error("uiautomator ran although the sidekick answered")
 	}
-	gone := &SidekickClient{Session: SidekickSession{Token: "tok"}, Dial: func(ctx context.Context) (net.Conn, error) {
+	behind := bridge("com.example.notes.LoginActivity")
+	defer behind.Close()
+	snap, err = Capture(context.Background(), newDev(), Options{Sidekick: behind})
+	if err != nil || snap.TreeSource != TreeFromUIAutomator || len(snap.Nodes) != 2 || !errors.Is(snap.SidekickErr, ErrSidekickTreeUnused) {
+		t.Fatalf("activity not in front: source %q, %v / %v", snap.TreeSource, snap.SidekickErr, err)
+	}
+	gone := &SidekickClient{Session: sess, Dial: func(ctx context.Context, socket string) (net.Conn, error) {
 		return nil, errors.New("connection refused")
 	}}
 	snap, err = Capture(context.Background(), newDev(), Options{Sidekick: gone})
-	if err != nil || snap.TreeSource != TreeFromUIAutomator || len(snap.Nodes) != 2 {
-		t.Fatalf("fallback capture: %+v %v", snap, err)
+	if err != nil || snap.TreeSource != TreeFromUIAutomator || len(snap.Nodes) != 2 || snap.SidekickErr == nil || errors.Is(snap.SidekickErr, ErrSidekickTreeUnused) {
+		t.Fatalf("fallback capture: source %q, %v / %v", snap.TreeSource, snap.SidekickErr, err)
 	}
 }

@@ -58,6 +58,9 @@ type Snapshot struct {
 	Tree       *Tree
 	TreeSource string
 	TreeErr    error
+	// SidekickErr says why the sidekick's tree was not used (nil when it was, or when
+	// there is no sidekick); it wraps ErrSidekickTreeUnused when the sidekick answered.
+	SidekickErr error
 	// TreeWarm: the tree was dumped before the capture, under these exact pixels.
 	TreeWarm    bool
 	Rotation    int // uiautomator's hierarchy rotation, when the tree came from it
@@ -91,10 +94,18 @@ func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
 	if opts.Sidekick != nil || warm == nil || warm.Hierarchy == nil {
 		warm = nil
 	}
+	var (
+		insp  *SidekickInspection
+		skErr error
+	)
 	if !opts.SkipTree && warm == nil {
 		wg.Go(func() {
 			t := time.Now()
-			hier, source, treeErr = captureTree(ctx, dev, opts.Sidekick)
+			if opts.Sidekick != nil {
+				insp, skErr = opts.Sidekick.InspectCurrentScreen(ctx)
+			} else {
+				hier, source, treeErr = captureTree(ctx, dev, nil)
+			}
 			snap.Timings.Tree = time.Since(t)
 		})
 	}
@@ -112,6 +123,16 @@ func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
 		return nil, fmt.Errorf("capture: %w", frameErr)
 	}
 	_ = stateErr // a missing state leaves the structural fingerprint's fields unknown
+	if opts.Sidekick != nil && !opts.SkipTree {
+		// The sidekick's answer is checked against the state read at the same time;
+		// when it does not describe what is on screen, uiautomator is asked after all.
+		t := time.Now()
+		if stateErr != nil {
+			state = ScreenState{}
+		}
+		hier, source, treeErr, snap.SidekickErr = sidekickTree(ctx, dev, opts.Sidekick, insp, skErr, state)
+		snap.Timings.Tree += time.Since(t)
+	}
 	if warm != nil {
 		t := time.Now()
 		if PixelsCRC(frame) == warm.PixelsCRC {
@@ -149,14 +170,29 @@ func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
 
 // captureTree asks the sidekick first when there is one, then uiautomator.
 func captureTree(ctx context.Context, dev Device, sk *SidekickClient) (*Hierarchy, string, error) {
-	var skErr error
 	if sk != nil {
-		screen, err := sk.InspectCurrentScreen(ctx)
-		if err == nil {
-			return &Hierarchy{Nodes: screen.Nodes}, TreeFromSidekick, nil
-		}
-		skErr = err
+		insp, err := sk.InspectCurrentScreen(ctx)
+		h, src, err, _ := sidekickTree(ctx, dev, sk, insp, err, ScreenState{})
+		return h, src, err
 	}
+	return dumpTree(ctx, dev, nil)
+}
+
+// sidekickTree uses the sidekick's answer when it describes the screen in front (see
+// SidekickNodes), else dumps with uiautomator.
+// The last result says why the sidekick's tree was not used.
+func sidekickTree(ctx context.Context, dev Device, sk *SidekickClient, insp *SidekickInspection, err error, state ScreenState) (*Hierarchy, string, error, error) {
+	if err == nil {
+		var nodes []Node
+		if nodes, err = SidekickNodes(insp, state, sk.Session.PackageName); err == nil {
+			return &Hierarchy{Nodes: nodes}, TreeFromSidekick, nil, nil
+		}
+	}
+	h, src, derr := dumpTree(ctx, dev, err)
+	return h, src, derr, err
+}
+
+func dumpTree(ctx context.Context, dev Device, skErr error) (*Hierarchy, string, error) {
 	h, err := DumpTree(ctx, dev)
 	if err != nil {
 		if skErr != nil {

@@ -7,7 +7,6 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +60,7 @@ func windowOf(doc captureDoc, typ string) *capture.Window {
 // switched at run time with the demo app's broadcast, through a real adb server.
 func TestCaptureScenarios(t *testing.T) {
 	srv := adbtest.StartServer(t)
-	t.Setenv("ANDROID_ADB_SERVER_PORT", strconv.Itoa(srv.Port))
+	srv.Setenv(t)
 	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0})
 	serial := dev.Serial()
 	show := func(name string) {
@@ -195,7 +194,7 @@ func TestCaptureReplaysRealWindowList(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := adbtest.StartServer(t)
-	t.Setenv("ANDROID_ADB_SERVER_PORT", strconv.Itoa(srv.Port))
+	srv.Setenv(t)
 	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Outputs: dir})
 	doc := runCaptureJSON(t, dev.Serial(), t.TempDir())
 	if len(doc.Windows) != 8 || doc.IMEVisible || doc.Secure {

@@ -5,19 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
 )
 
 func TestDoctorSaysWhetherTheDeviceStreamsVideo(t *testing.T) {
-	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}})
-	client, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := videoCheck(context.Background(), client, dev.Serial())
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: adbtest.Quiet})
+	client := p.Client
+	c := videoCheck(context.Background(), client, p.Serial())
 	if !c.OK || !strings.Contains(c.Detail, "H.264 via screenrecord") {
 		t.Errorf("video check on the sim: %+v", c)
 	}

@@ -39,22 +39,17 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 	var (
 		mu     sync.Mutex
 		idx    *source.Index
-		reason = "index-building"
+		reason = source.Building
 	)
 	go func() {
 		built, err := source.Build(ctx, af.projectDir)
 		mu.Lock()
 		defer mu.Unlock()
-		switch {
-		case err != nil:
-			reason = "index-error"
-		case built.Stats().Files == 0:
-			reason = "no-project-dir"
-		default:
-			idx, reason = built, ""
+		if reason = source.ReadinessOf(built, err); reason == source.Ready {
+			idx = built
 		}
 	}()
-	b := &prompt.Builder{Store: st, Index: func() (*source.Index, string) {
+	b := &prompt.Builder{Store: st, Index: func() (*source.Index, source.Readiness) {
 		mu.Lock()
 		defer mu.Unlock()
 		return idx, reason

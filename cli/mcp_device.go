@@ -67,7 +67,7 @@ func pickDevice(ctx context.Context, client *adb.Client, st *store.Store, want s
 		if d, ok := byName(want); ok {
 			return target(d), nil
 		}
-		return agentdevice.Target{}, errcode.New(errcode.DeviceNotFound, "no online device %q (online: %s)", want, serials(online))
+		return agentdevice.Target{}, errcode.New(errcode.DeviceNotFound, "no online device %s (online: %s)", errcode.Quote(want), serials(online))
 	}
 	switch len(online) {
 	case 0:

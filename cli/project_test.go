@@ -55,7 +55,7 @@ func TestRunCommand(t *testing.T) {
 	dir := apktest.StubProject(t, "../examples/trailhead",
 		apktest.App{Package: "com.fixthis.demo", VersionCode: 250, VersionName: "2.5.0", MinSdk: 26, Launcher: ".MainActivity"})
 	runCLI := func(args ...string) (int, string, string) {
-		t.Setenv("ANDROID_ADB_SERVER_PORT", strings.TrimPrefix(srv.Env(), "ANDROID_ADB_SERVER_PORT="))
+		srv.Setenv(t)
 		var out, errb bytes.Buffer
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()

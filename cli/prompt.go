@@ -52,25 +52,18 @@ func runPrompt(ctx context.Context, env Env, args []string) error {
 		*sessionID = latest.SessionID
 	}
 	idx, err := source.Build(ctx, af.projectDir)
-	reason := ""
-	switch {
-	case err != nil:
-		idx, reason = nil, "index-error"
-	case idx.Stats().Files == 0:
-		reason = "no-project-dir"
+	reason := source.ReadinessOf(idx, err)
+	if reason == source.Failed {
+		idx = nil
 	}
-	b := &prompt.Builder{Store: st, Index: func() (*source.Index, string) { return idx, reason }}
+	b := &prompt.Builder{Store: st, Index: func() (*source.Index, source.Readiness) { return idx, reason }}
 	hs, sess, err := b.Session(ctx, *sessionID)
 	if err != nil {
 		return err
 	}
 	ids := []string(items)
 	if len(ids) == 0 {
-		for _, it := range sess.Items {
-			if it.Status != store.StatusResolved && it.Status != store.StatusWontFix {
-				ids = append(ids, it.ItemID)
-			}
-		}
+		ids = sess.OpenItemIDs()
 	}
 	if len(ids) == 0 {
 		return fmt.Errorf("session %s has no open feedback", *sessionID)

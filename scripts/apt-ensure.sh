@@ -9,7 +9,8 @@ for pkg in "$@"; do
   fi
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-echo "Installing missing system packages: ${missing[*]}"
+printf '\n==> Installing %d missing system packages with apt: %s\n' "${#missing[@]}" "${missing[*]}"
+echo "    On a fresh machine this takes several minutes (Chromium, lintian, NSIS and the WebKitGTK headers are large); later runs skip it."
 if [ "$(id -u)" -eq 0 ]; then
   SUDO=()
 elif command -v sudo >/dev/null 2>&1; then
@@ -20,5 +21,8 @@ else
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+echo "==> apt-get update"
 "${SUDO[@]}" apt-get update -qq
-"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# -q, not -qq: one line per package unpacked and set up, so a long install shows progress.
+echo "==> apt-get install"
+"${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,5 +1,7 @@
 // Package adbtest runs a private adb server for tests, so they never touch the
-// user's server on 5037, and registers simulated devices with it.
+// user's server on 5037, and registers simulated devices with it. StartPhone is the
+// whole setup of a test that drives a device: the server, one simulated device and a
+// client.
 package adbtest
 
 import (
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"fixthis/adb"
 	"fixthis/adb/sim"
 )
 
@@ -40,6 +43,48 @@ func StartServer(t testing.TB) *Server {
 	s.start(t)
 	t.Cleanup(func() { s.kill() })
 	return s
+}
+
+// Phone is what a test that drives a simulated device through adb needs: a private
+// adb server, one simulated device connected to it, and a client of that server.
+type Phone struct {
+	Server *Server
+	Device *sim.Device
+	Client *adb.Client
+}
+
+// StartPhone starts a private adb server, connects a simulated device made with opts
+// (ConnectSim: logging to the test unless opts.Logf says otherwise) and makes a client
+// of that server. All of it ends with the test; without adb the test is skipped.
+func StartPhone(t testing.TB, opts sim.Options) Phone {
+	t.Helper()
+	srv := StartServer(t)
+	dev := srv.ConnectSim(t, opts)
+	return Phone{Server: srv, Device: dev, Client: srv.Client(t)}
+}
+
+// Serial is the simulated device's serial.
+func (p Phone) Serial() string { return p.Device.Serial() }
+
+// Quiet is a sim.Options Logf that drops the device's log, for tests that run many
+// commands and read none of it.
+func Quiet(string, ...any) {}
+
+// Client returns a client of this server.
+func (s *Server) Client(t testing.TB) *adb.Client {
+	t.Helper()
+	c, err := adb.NewClient(adb.Options{Port: s.Port})
+	if err != nil {
+		t.Fatalf("adb client for port %d: %v", s.Port, err)
+	}
+	return c
+}
+
+// Setenv points what the test runs without a port (the adb CLI, code that makes its
+// own client from ANDROID_ADB_SERVER_PORT) at this server until the test ends.
+func (s *Server) Setenv(t testing.TB) {
+	t.Helper()
+	t.Setenv("ANDROID_ADB_SERVER_PORT", strconv.Itoa(s.Port))
 }
 
 // freePort picks a loopback port outside the ranges adb itself uses (5037 and the

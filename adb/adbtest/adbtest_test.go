@@ -2,6 +2,8 @@ package adbtest_test
 
 import (
 	"context"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,5 +36,28 @@ func TestServerLifecycle(t *testing.T) {
 			t.Fatal("closed sim still listed as device after 10 s")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestStartPhone(t *testing.T) {
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", Logf: adbtest.Quiet})
+	if p.Client.Port() != p.Server.Port {
+		t.Fatalf("client on port %d, server on %d", p.Client.Port(), p.Server.Port)
+	}
+	devices, err := p.Client.Devices(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(devices) != 1 || devices[0].Serial != p.Serial() || devices[0].State != "device" {
+		t.Fatalf("the client lists %+v, want %s online", devices, p.Serial())
+	}
+	// Setenv points the adb CLI run without -P at this server.
+	p.Server.Setenv(t)
+	out, err := exec.Command("adb", "devices").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), p.Serial()+"\tdevice") {
+		t.Fatalf("adb devices after Setenv:\n%s", out)
 	}
 }

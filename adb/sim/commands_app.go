@@ -32,8 +32,12 @@ func (d *Device) appPid() int {
 		if d.proc.nextPid == 0 {
 			d.proc.nextPid = 12010 // app pids on a phone that booted a while ago
 		}
+		restarted := d.proc.nextPid != 12010
 		d.proc.nextPid += 7
 		d.proc.pid = d.proc.nextPid
+		if restarted && d.profile.App.Sidekick {
+			d.sidekickRestarted()
+		}
 		d.log("I", "ActivityManager", 1423, fmt.Sprintf("Start proc %d:%s/u0a187 for top-activity {%s}", d.proc.pid, d.profile.App.Package, shortComponent(d.profile.App.Package, st.Activity)))
 	}
 	return d.proc.pid

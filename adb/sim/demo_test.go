@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/binary"
 	"encoding/json"
+	"fixthis/internal/sidekick"
+	"fixthis/internal/sidekick/sidekicktest"
 	"image/png"
 	"io"
 	"net"
@@ -79,23 +81,27 @@ func sidekickCall(t *testing.T, c net.Conn, r *bufio.Reader, req map[string]any)
 	return resp
 }
 
+// TestDemoSidekick speaks to the demo app's sidekick with the golden requests of
+// internal/sidekick/testdata (written from the upstream Kotlin models) and checks its
+// answers against the golden responses: equal where the answer is fixed, the same
+// shape where it depends on the screen.
 func TestDemoSidekick(t *testing.T) {
 	srv := adbtest.StartServer(t)
 	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo"})
 	s := dev.Serial()
 	pkg := dev.Profile().App.Package
-	var session struct{ Protocol, Socket, Token string }
 	raw := srv.MustADB(t, "-s", s, "shell", "run-as", pkg, "cat", "files/fixthis/session.json")
-	if err := json.Unmarshal([]byte(raw), &session); err != nil {
-		t.Fatalf("session.json %q: %v", raw, err)
+	if err := sidekicktest.SameShape(golden(t, "session.json"), []byte(raw)); err != nil {
+		t.Errorf("session.json: %v", err)
 	}
-	if session.Protocol != "1.3" || session.Socket != "fixthis_"+pkg || session.Token == "" {
-		t.Fatalf("session.json = %+v", session)
+	session, err := sidekick.ParseSession([]byte(raw), pkg)
+	if err != nil {
+		t.Fatalf("session.json %q: %v", raw, err)
 	}
 	if r := srv.ADB(t, "-s", s, "shell", "cat", "/data/data/"+pkg+"/files/fixthis/session.json"); r.ExitCode == 0 {
 		t.Errorf("app-private file readable without run-as")
 	}
-	port := strings.TrimSpace(srv.MustADB(t, "-s", s, "forward", "tcp:0", "localabstract:"+session.Socket))
+	port := strings.TrimSpace(srv.MustADB(t, "-s", s, "forward", "tcp:0", "localabstract:"+session.SocketName))
 	c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, 5*time.Second)
 	if err != nil {
 		t.Fatalf("dial sidekick forward: %v", err)
@@ -103,25 +109,39 @@ func TestDemoSidekick(t *testing.T) {
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(20 * time.Second))
 	r := bufio.NewReader(c)
-
-	hello := sidekickCall(t, c, r, map[string]any{"id": 1, "token": session.Token, "method": "hello"})
-	if res, _ := hello["result"].(map[string]any); res["protocol"] != "1.3" || res["package"] != pkg {
-		t.Fatalf("hello = %v", hello)
-	}
-	screen := sidekickCall(t, c, r, map[string]any{"id": 2, "token": session.Token, "method": "inspectCurrentScreen"})
-	res, _ := screen["result"].(map[string]any)
-	nodes, _ := res["nodes"].([]any)
-	if res["width"] != float64(1080) || res["activity"] == "" || len(nodes) == 0 {
-		t.Fatalf("inspectCurrentScreen = %v", screen)
-	}
-	node, _ := nodes[0].(map[string]any)
-	for _, key := range []string{"uid", "bounds", "class", "compose", "role"} {
-		if _, ok := node[key]; !ok {
-			t.Errorf("node lacks %q: %v", key, node)
+	goldenToken := "q3Vv0mJx8y1Zr2Kc5Tn9Wb4Hs7Pd6Lf0Ae3Gu1Io8Qk="
+	for _, tt := range []struct {
+		name  string
+		exact bool
+	}{
+		{"heartbeat", true}, {"bad_request", true}, {"unauthorized", true}, {"unknown_method", true},
+		{"inspect", false}, {"status", false},
+	} {
+		req := strings.ReplaceAll(string(golden(t, tt.name+".request.json")), goldenToken, session.Token)
+		var body map[string]any
+		if err := json.Unmarshal([]byte(req), &body); err != nil {
+			t.Fatal(err)
+		}
+		resp, _ := json.Marshal(sidekickCall(t, c, r, body))
+		want := golden(t, tt.name+".response.json")
+		check := sidekicktest.SameShape
+		if tt.exact {
+			check = sidekicktest.Equal
+		}
+		if err := check(want, resp); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
 		}
 	}
-	bad := sidekickCall(t, c, r, map[string]any{"id": 3, "token": "wrong", "method": "hello"})
-	if e, _ := bad["error"].(map[string]any); e["code"] != "unauthorized" || bad["id"] != float64(3) {
-		t.Fatalf("wrong token = %v", bad)
+	if !dev.SidekickConnected() {
+		t.Errorf("the app does not show the host connected after a heartbeat")
 	}
+}
+
+func golden(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := sidekicktest.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

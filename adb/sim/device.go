@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fixthis/internal/sidekick"
 	"fmt"
 	"net"
 	"path"
@@ -39,6 +40,10 @@ type Options struct {
 	// NoSidekick runs the scenario's app without the FixThis sidekick, as most apps
 	// are: the UI tree then comes from uiautomator only.
 	NoSidekick bool
+	// SidekickSocketTaken: a dead process still holds the sidekick's socket name, so
+	// the app's sidekick bound "<name>-1" instead, as the real one does; session.json
+	// still names the first.
+	SidekickSocketTaken bool
 }
 
 // features are what adbd on Android 14 advertises, minus the compressed sync
@@ -64,9 +69,15 @@ type Device struct {
 	fs      *memFS
 	outputs string
 	token   string // the sidekick session token
-	proc    appProcess
-	logs    logBuffer
-	pkgs    packageDB
+	// createdAt is when the app wrote its sidekick session; lastBeat when the host
+	// last sent a heartbeat (guarded by mu).
+	createdAt time.Time
+	lastBeat  time.Time
+	// sidekickBound is the socket the app's sidekick listens on.
+	sidekickBound string
+	proc          appProcess
+	logs          logBuffer
+	pkgs          packageDB
 
 	mu         sync.Mutex
 	conns      map[net.Conn]struct{}
@@ -117,7 +128,7 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 	d := &Device{
 		ln: ln, ctx: ctx, cancel: cancel, logf: logf,
 		profile: profile, phone: phone, scale: opts.LatencyScale, link: opts.Link,
-		fs: newDeviceFS(profile), token: token, outputs: opts.Outputs,
+		fs: newDeviceFS(profile), token: token, outputs: opts.Outputs, createdAt: time.Now(),
 		conns: map[net.Conn]struct{}{}, socketDefs: map[string]string{},
 	}
 	d.phone = newAppsPhone(phone, d)
@@ -127,13 +138,18 @@ func Start(ctx context.Context, opts Options) (*Device, error) {
 		cancel()
 		return nil, err
 	}
-	d.seedLog()
 	for _, s := range profile.Sockets {
 		d.socketDefs[s.Name] = s.Protocol
 	}
-	if profile.App.Sidekick {
-		d.socketDefs[d.sidekickSocket()] = "sidekick"
+	d.sidekickBound = d.sidekickSocket()
+	if profile.App.Sidekick && opts.SidekickSocketTaken {
+		delete(d.socketDefs, d.sidekickBound)
+		d.sidekickBound = sidekick.SocketCandidate(d.sidekickBound, 1)
 	}
+	if profile.App.Sidekick {
+		d.socketDefs[d.sidekickBound] = "sidekick"
+	}
+	d.seedLog()
 	d.wg.Add(1)
 	go d.acceptLoop()
 	go func() {

@@ -102,7 +102,7 @@ func (d *Device) seedLog() {
 		d.log("I", "Choreographer", pid, "Skipped 31 frames!  The application may be doing too much work on its main thread.")
 		d.log("D", "ProfileInstaller", pid, "Installing profile for "+app.Package)
 		if app.Sidekick {
-			d.log("I", "FixThisSidekick", pid, "listening on @"+d.sidekickSocket()+" (protocol "+sidekick.Protocol+")")
+			d.log("I", "FixThisSidekick", pid, "listening on @"+d.sidekickBound+" (protocol "+sidekick.Version+")")
 		}
 		d.log("I", "ActivityTaskManager", systemPid, fmt.Sprintf("Displayed %s: +412ms", shortComponent(app.Package, app.LauncherActivity)))
 	}

@@ -165,6 +165,13 @@ func (p *appsPhone) SidekickNodes() []sidekick.Node {
 	return p.Phone.SidekickNodes()
 }
 
+func (p *appsPhone) ActivityNodes() []sidekick.Node {
+	if _, _, _, ok := p.covering(); ok {
+		return []sidekick.Node{}
+	}
+	return p.Phone.ActivityNodes()
+}
+
 // launchCost is what a mid-range phone takes to draw the first frame, by the
 // LaunchState `am start -W` reports; LatencyScale scales it.
 var launchCost = map[string]time.Duration{"COLD": 620 * time.Millisecond, "WARM": 240 * time.Millisecond, "HOT": 90 * time.Millisecond}

@@ -21,6 +21,9 @@ type Phone interface {
 	// SidekickNodes returns the current screen's semantics nodes in the JSON shape of
 	// docs/api.md's Node.
 	SidekickNodes() []sidekick.Node
+	// ActivityNodes returns the semantics nodes of the app's activity window only
+	// (under a dialog, the activity's): what the in-app sidekick inspects.
+	ActivityNodes() []sidekick.Node
 	Version() uint64
 }
 

@@ -107,6 +107,8 @@ func (p *testPhone) SidekickNodes() []sidekick.Node {
 	return []sidekick.Node{{UID: "n0", Class: "Screen", Text: p.screen}}
 }
 
+func (p *testPhone) ActivityNodes() []sidekick.Node { return p.SidekickNodes() }
+
 func (p *testPhone) Version() uint64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -58,6 +58,8 @@ func (p scenarioPhone) State() PhoneState {
 
 func (p scenarioPhone) SidekickNodes() []sidekick.Node { return p.Session.SidekickNodes() }
 
+func (p scenarioPhone) ActivityNodes() []sidekick.Node { return p.Session.ActivityNodes() }
+
 // Text types into the focused field (`input text`).
 func (p scenarioPhone) Text(s string) bool { return p.Session.InputText(s) }
 

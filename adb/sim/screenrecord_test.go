@@ -86,7 +86,9 @@ func TestScreenrecordStreamsWhileScrolling(t *testing.T) {
 	}()
 	se := dev.Session()
 	changes := 0
-	for i := 0; i < 5; i++ {
+	// Three swipes end 1.8 s into the 3 s recording: the last scroll's pictures are
+	// encoded before the time limit even on a loaded machine.
+	for i := 0; i < 3; i++ {
 		v := se.Version()
 		se.Swipe(540, 1500, 540, 1300, 300*time.Millisecond)
 		if se.Version() != v {
@@ -94,8 +96,8 @@ func TestScreenrecordStreamsWhileScrolling(t *testing.T) {
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
-	if changes < 3 {
-		t.Fatalf("only %d of 5 swipes scrolled the demo list", changes)
+	if changes < 2 {
+		t.Fatalf("only %d of 3 swipes scrolled the demo list", changes)
 	}
 	last := se.Frame()
 	if err := <-copied; err != nil {

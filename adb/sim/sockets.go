@@ -34,14 +34,33 @@ func (d *Device) socketService(name string) (service, error) {
 	return nil, fmt.Errorf("socket %q has unknown protocol %q", name, proto)
 }
 
-// sidekickSession is the JSON the app writes to files/fixthis/session.json.
+// sidekickSession is files/fixthis/session.json as the sidekick's SessionTokenStore
+// writes it (pretty-printed, four spaces, as kotlinx.serialization does).
 func (d *Device) sidekickSession() []byte {
-	b, _ := json.Marshal(sidekick.Session{Protocol: sidekick.Protocol, Socket: d.sidekickSocket(), Token: d.token})
-	return append(b, '\n')
+	d.mu.Lock()
+	now, token := d.createdAt.UnixMilli(), d.token
+	d.mu.Unlock()
+	b, _ := json.MarshalIndent(sidekick.Session{
+		SchemaVersion: "1.0", PackageName: d.profile.App.Package,
+		SocketName: d.sidekickSocket(), SocketAddress: "localabstract:" + d.sidekickSocket(),
+		Token: token, SidekickVersion: simSidekickVersion, BridgeProtocolVersion: sidekick.Version,
+		CreatedAtEpochMillis: now, ProcessStartEpochMillis: now,
+	}, "", "    ")
+	return b
 }
 
-// sidekickService answers the FixThis sidekick protocol the demo app carries.
+// simSidekickVersion is what the demo app's sidekick reports as its own version.
+const simSidekickVersion = "0.1.0"
+
+// sidekickService answers the FixThis bridge on one connection, one framed request
+// after another, as BridgeServer.handleClient does. The socket lives in the app's
+// process: with the app not running nobody answers, and a connection ends when the
+// process it was made to goes away.
 func (d *Device) sidekickService(ctx context.Context, s *stream) error {
+	pid := d.appPid()
+	if pid == 0 {
+		return nil
+	}
 	r := bufio.NewReader(s)
 	for ctx.Err() == nil {
 		frame, err := sidekick.ReadFrame(r)
@@ -51,8 +70,10 @@ func (d *Device) sidekickService(ctx context.Context, s *stream) error {
 			}
 			return err
 		}
-		resp := d.sidekickHandle(frame)
-		out, err := json.Marshal(resp)
+		if d.appPid() != pid {
+			return nil
+		}
+		out, err := json.MarshalIndent(d.sidekickHandle(frame), "", "    ")
 		if err != nil {
 			return fmt.Errorf("encode sidekick response: %w", err)
 		}
@@ -63,45 +84,56 @@ func (d *Device) sidekickService(ctx context.Context, s *stream) error {
 	return nil
 }
 
+// sidekickHandle answers one request the way BridgeServer.handleRequest does: a
+// request that is not the envelope (a numeric id, no method) is BAD_REQUEST without
+// an id, a wrong token UNAUTHORIZED, an unknown method UNKNOWN_METHOD.
 func (d *Device) sidekickHandle(frame []byte) sidekick.Response {
-	var req sidekick.Request
-	if err := json.Unmarshal(frame, &req); err != nil {
-		return sidekickFail(0, "bad_request", "request is not JSON: "+err.Error())
+	var req struct {
+		ID     *string         `json:"id"`
+		Token  *string         `json:"token"`
+		Method *string         `json:"method"`
+		Params json.RawMessage `json:"params"`
 	}
-	if req.Token != d.token {
-		return sidekickFail(req.ID, "unauthorized", "token does not match "+sidekick.SessionPath)
+	if err := json.Unmarshal(frame, &req); err != nil || req.Method == nil || !isJSONObjectOrAbsent(req.Params) {
+		return sidekickFail(nil, sidekick.CodeBadRequest, "Invalid bridge request JSON")
 	}
-	pkg := d.profile.App.Package
-	switch req.Method {
-	case "hello":
-		return sidekickOK(req.ID, map[string]string{"protocol": sidekick.Protocol, "package": pkg})
+	d.mu.Lock()
+	token := d.token
+	d.mu.Unlock()
+	if req.Token == nil || *req.Token != token {
+		return sidekickFail(req.ID, sidekick.CodeUnauthorized, "Missing or mismatched FixThis bridge token")
+	}
+	switch *req.Method {
+	case sidekick.MethodHeartbeat:
+		d.noteHeartbeat()
+		return sidekickOK(req.ID, sidekick.HeartbeatResult{Connected: true})
+	case sidekick.MethodStatus:
+		return sidekickOK(req.ID, d.sidekickStatus())
 	case sidekick.MethodInspectCurrentScreen:
-		st := d.phone.State()
-		if st.ForegroundPackage != pkg || !st.ScreenOn || st.Locked {
-			return sidekickFail(req.ID, "not_foreground", pkg+" is not the resumed app")
-		}
-		w, h := d.screenSize(st)
-		return sidekickOK(req.ID, sidekick.Screen{
-			Protocol: sidekick.Protocol,
-			Package:  pkg,
-			Activity: st.Activity,
-			Width:    w,
-			Height:   h,
-			Nodes:    d.phone.SidekickNodes(),
-		})
+		return sidekickOK(req.ID, d.sidekickInspect())
+	case sidekick.MethodReadSourceIndex:
+		return sidekickOK(req.ID, map[string]bool{"sourceIndexAvailable": false})
 	}
-	return sidekickFail(req.ID, "unknown_method", fmt.Sprintf("unknown method %q", req.Method))
+	return sidekickFail(req.ID, sidekick.CodeUnknownMethod, "Unknown bridge method: "+*req.Method)
 }
 
-func sidekickOK(id int64, result any) sidekick.Response {
+func isJSONObjectOrAbsent(raw json.RawMessage) bool {
+	if len(raw) == 0 {
+		return true
+	}
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && m != nil
+}
+
+func sidekickOK(id *string, result any) sidekick.Response {
 	raw, err := json.Marshal(result)
 	if err != nil {
-		return sidekickFail(id, "internal", err.Error())
+		return sidekickFail(id, sidekick.CodeMethodFailed, err.Error())
 	}
-	return sidekick.Response{ID: id, Result: raw}
+	return sidekick.Response{ID: id, OK: true, Result: raw}
 }
 
-func sidekickFail(id int64, code, msg string) sidekick.Response {
+func sidekickFail(id *string, code, msg string) sidekick.Response {
 	return sidekick.Response{ID: id, Error: &sidekick.Error{Code: code, Message: msg}}
 }
 

@@ -10,11 +10,10 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app/errcode"
-	"fixthis/app/mcp"
 	"fixthis/capture"
 )
 
-func (p *Phone) act(ctx context.Context, serial string, a mcp.Action) (*mcp.ActionResult, error) {
+func (p *Phone) act(ctx context.Context, serial string, a Action) (*ActionResult, error) {
 	switch a.Kind {
 	case "tap":
 		return p.tap(ctx, serial, a)
@@ -24,7 +23,7 @@ func (p *Phone) act(ctx context.Context, serial string, a mcp.Action) (*mcp.Acti
 		if _, err := p.shell(ctx, serial, adb.Command("input", "text", inputText(a.Text))); err != nil {
 			return nil, err
 		}
-		return &mcp.ActionResult{Detail: fmt.Sprintf("typed %q", clip(a.Text, 40))}, nil
+		return &ActionResult{Detail: fmt.Sprintf("typed %q", clip(a.Text, 40))}, nil
 	case "key":
 		key, err := keyCode(a.Key)
 		if err != nil {
@@ -33,14 +32,14 @@ func (p *Phone) act(ctx context.Context, serial string, a mcp.Action) (*mcp.Acti
 		if _, err := p.shell(ctx, serial, adb.Command("input", "keyevent", key)); err != nil {
 			return nil, err
 		}
-		return &mcp.ActionResult{Detail: "pressed " + strings.TrimPrefix(key, "KEYCODE_")}, nil
+		return &ActionResult{Detail: "pressed " + strings.TrimPrefix(key, "KEYCODE_")}, nil
 	case "launch":
 		return p.launch(ctx, serial, a.Package)
 	}
 	return nil, errcode.New(errcode.InvalidInput, "unknown action %q", a.Kind)
 }
 
-func (p *Phone) tap(ctx context.Context, serial string, a mcp.Action) (*mcp.ActionResult, error) {
+func (p *Phone) tap(ctx context.Context, serial string, a Action) (*ActionResult, error) {
 	x, y, what := 0, 0, ""
 	if a.Target != nil {
 		n, err := p.resolve(ctx, serial, *a.Target)
@@ -55,10 +54,10 @@ func (p *Phone) tap(ctx context.Context, serial string, a mcp.Action) (*mcp.Acti
 	if _, err := p.shell(ctx, serial, fmt.Sprintf("input tap %d %d", x, y)); err != nil {
 		return nil, err
 	}
-	return &mcp.ActionResult{Detail: fmt.Sprintf("tapped%s at (%d, %d)", what, x, y), X: x, Y: y}, nil
+	return &ActionResult{Detail: fmt.Sprintf("tapped%s at (%d, %d)", what, x, y), X: x, Y: y}, nil
 }
 
-func (p *Phone) swipe(ctx context.Context, serial string, a mcp.Action) (*mcp.ActionResult, error) {
+func (p *Phone) swipe(ctx context.Context, serial string, a Action) (*ActionResult, error) {
 	var x1, y1, x2, y2 int
 	if a.Direction != "" {
 		snap, err := p.o.Capturer.Glance(ctx, serial)
@@ -90,12 +89,12 @@ func (p *Phone) swipe(ctx context.Context, serial string, a mcp.Action) (*mcp.Ac
 	if a.Direction != "" {
 		detail = "swiped " + a.Direction
 	}
-	return &mcp.ActionResult{Detail: detail, X: x2, Y: y2}, nil
+	return &ActionResult{Detail: detail, X: x2, Y: y2}, nil
 }
 
 // launch brings pkg (or the session's app) to the front through its launcher
 // intent, as tapping its icon would.
-func (p *Phone) launch(ctx context.Context, serial, pkg string) (*mcp.ActionResult, error) {
+func (p *Phone) launch(ctx context.Context, serial, pkg string) (*ActionResult, error) {
 	if pkg == "" {
 		pkg = p.sessionPackage(ctx)
 	}
@@ -112,7 +111,7 @@ func (p *Phone) launch(ctx context.Context, serial, pkg string) (*mcp.ActionResu
 	if strings.Contains(out, "No activities found") || strings.Contains(out, "monkey aborted") {
 		return nil, errcode.New(errcode.InputFailed, "%s has no launcher activity on %s (is it installed?)", pkg, serial)
 	}
-	return &mcp.ActionResult{Detail: "launched " + pkg}, nil
+	return &ActionResult{Detail: "launched " + pkg}, nil
 }
 
 // sessionPackage is the app of the newest evidence screen in the most recently
@@ -142,7 +141,7 @@ func (p *Phone) sessionPackage(ctx context.Context) string {
 
 // resolve finds the node a selector names: in the capture it came from, or on the
 // screen as it is now.
-func (p *Phone) resolve(ctx context.Context, serial string, sel mcp.NodeSelector) (*capture.Node, error) {
+func (p *Phone) resolve(ctx context.Context, serial string, sel NodeSelector) (*capture.Node, error) {
 	var nodes []capture.Node
 	if sel.UID != "" {
 		if sel.CaptureID == "" {
@@ -172,38 +171,17 @@ func (p *Phone) resolve(ctx context.Context, serial string, sel mcp.NodeSelector
 	return nil, errcode.New(errcode.NodeNotFound, "no node on the screen matches %s; capture the screen to see what it shows", selectorText(sel))
 }
 
-// find returns the first visible node the selector matches. A resource id matches
-// the full id, its name after ":id/", or a test tag.
-func find(nodes []capture.Node, sel mcp.NodeSelector) *capture.Node {
-	for i := range nodes {
-		n := &nodes[i]
-		if n.Bounds.Empty() {
-			continue
-		}
-		switch {
-		case sel.UID != "":
-			if n.UID == sel.UID {
-				return n
-			}
-		case sel.ResourceID != "":
-			_, name, _ := strings.Cut(n.ResourceID, ":id/")
-			if n.ResourceID == sel.ResourceID || name == sel.ResourceID || n.TestTag == sel.ResourceID {
-				return n
-			}
-		case sel.ContentDescription != "":
-			if n.ContentDescription == sel.ContentDescription {
-				return n
-			}
-		case sel.Text != "":
-			if n.Text == sel.Text {
-				return n
-			}
-		}
+// find returns the node the selector names (capture.FindNode): by its one key, and
+// only a node on screen, since an agent taps what it finds.
+func find(nodes []capture.Node, sel NodeSelector) *capture.Node {
+	m, ok := capture.FindNode(nodes, sel.locator(), capture.MatchOptions{VisibleOnly: true, StrongestKeyOnly: true})
+	if !ok {
+		return nil
 	}
-	return nil
+	return m.Node
 }
 
-func selectorText(s mcp.NodeSelector) string {
+func selectorText(s NodeSelector) string {
 	switch {
 	case s.UID != "":
 		return "uid " + s.UID + " of " + s.CaptureID
@@ -254,7 +232,7 @@ func keyCode(name string) (string, error) {
 }
 
 // WaitForScreen polls the screen until the condition holds or the timeout passes.
-func (p *Phone) WaitForScreen(ctx context.Context, serial string, cond mcp.ScreenCondition) (*mcp.WaitResult, error) {
+func (p *Phone) WaitForScreen(ctx context.Context, serial string, cond ScreenCondition) (*WaitResult, error) {
 	t, err := p.o.Pick(ctx, serial)
 	if err != nil {
 		return nil, err
@@ -264,7 +242,7 @@ func (p *Phone) WaitForScreen(ctx context.Context, serial string, cond mcp.Scree
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	res := &mcp.WaitResult{Serial: t.Serial}
+	res := &WaitResult{Serial: t.Serial}
 	for {
 		snap, err := p.o.Capturer.Capture(ctx, t.Serial)
 		if err == nil {
@@ -287,11 +265,11 @@ func (p *Phone) WaitForScreen(ctx context.Context, serial string, cond mcp.Scree
 	}
 }
 
-func met(snap *capture.Snapshot, cond mcp.ScreenCondition) (string, bool) {
+func met(snap *capture.Snapshot, cond ScreenCondition) (string, bool) {
 	if cond.FingerprintNot != "" && snap.Fingerprint.String() != cond.FingerprintNot {
 		return "the screen changed", true
 	}
-	if cond.Text != "" && find(snap.Nodes, mcp.NodeSelector{Text: cond.Text}) != nil {
+	if cond.Text != "" && find(snap.Nodes, NodeSelector{Text: cond.Text}) != nil {
 		return "the screen shows " + strconv.Quote(cond.Text), true
 	}
 	if cond.Node != nil && cond.Node.UID == "" && find(snap.Nodes, *cond.Node) != nil {

@@ -3,14 +3,13 @@ package agentdevice
 import (
 	"fixthis/adb"
 	"fixthis/app/errcode"
-	"fixthis/app/mcp"
 )
 
 // checkAction refuses, before the user is asked and before anything reaches the
 // phone, the values that do not fit the device command they are meant for: text
 // with control characters (NUL, BEL, ESC, newlines …), a key that is no key name,
 // a package that is no package name. The errors quote only the start of the value.
-func checkAction(a mcp.Action) error {
+func checkAction(a Action) error {
 	var err error
 	switch a.Kind {
 	case "type":

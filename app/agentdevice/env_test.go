@@ -22,18 +22,13 @@ type simEnv struct {
 
 func newSimEnv(t *testing.T) simEnv {
 	t.Helper()
-	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}})
-	client, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: adbtest.Quiet})
 	st, err := store.Open(context.Background(), t.TempDir(), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	capturer := device.NewCapturer(client)
+	capturer := device.NewCapturer(p.Client)
 	t.Cleanup(func() { capturer.Close(context.Background()) })
-	return simEnv{client: client, dev: dev, st: st, capturer: capturer}
+	return simEnv{client: p.Client, dev: p.Device, st: st, capturer: capturer}
 }

@@ -19,7 +19,6 @@ import (
 	"fixthis/app/apprun"
 	"fixthis/app/device"
 	"fixthis/app/errcode"
-	"fixthis/app/mcp"
 	"fixthis/app/store"
 	"fixthis/capture"
 )
@@ -52,7 +51,7 @@ type Options struct {
 	Log        *slog.Logger
 }
 
-// Phone implements mcp.Device.
+// Phone is the device the MCP tools drive (their Device and AppRunner).
 type Phone struct{ o Options }
 
 // New returns a Phone.
@@ -66,10 +65,8 @@ func New(o Options) *Phone {
 	return &Phone{o: o}
 }
 
-var _ mcp.Device = (*Phone)(nil)
-
 // Capture takes the screen and its tree and keeps them in the store.
-func (p *Phone) Capture(ctx context.Context, serial string) (*mcp.Capture, error) {
+func (p *Phone) Capture(ctx context.Context, serial string) (*Capture, error) {
 	t, err := p.o.Pick(ctx, serial)
 	if err != nil {
 		return nil, err
@@ -95,13 +92,13 @@ func (p *Phone) Capture(ctx context.Context, serial string) (*mcp.Capture, error
 		return nil, err
 	}
 	p.record(ctx, t.Serial, "capture", "captured the screen ("+shortActivity(snap.State.Activity)+")", "ok")
-	return &mcp.Capture{CaptureID: kept.CaptureID, Serial: t.Serial, Package: snap.State.Package,
+	return &Capture{CaptureID: kept.CaptureID, Serial: t.Serial, Package: snap.State.Package,
 		Activity: snap.State.Activity, Fingerprint: kept.Fingerprint, Width: snap.Width, Height: snap.Height,
 		PNG: png.Bytes(), Frame: snap.Frame, Tree: TreeSummary(snap), Display: snap.Display()}, nil
 }
 
 // Act performs one input action once the user allows control of the device.
-func (p *Phone) Act(ctx context.Context, serial string, a mcp.Action) (*mcp.ActionResult, error) {
+func (p *Phone) Act(ctx context.Context, serial string, a Action) (*ActionResult, error) {
 	t, err := p.o.Pick(ctx, serial)
 	if err != nil {
 		return nil, err

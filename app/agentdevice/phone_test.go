@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"fixthis/app/errcode"
-	"fixthis/app/mcp"
 )
 
 // An agent drives the simulated phone through the same Phone the app and the sidecar
@@ -22,7 +21,7 @@ func TestPhoneDrivesTheSimulatedPhone(t *testing.T) {
 		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial, Model: "Pixel 7a"}, nil }})
 
 	// Not decided yet: the agent is refused, and the console is asked.
-	_, err := p.Act(ctx, "", mcp.Action{Kind: "tap", Target: &mcp.NodeSelector{ContentDescription: "Account"}})
+	_, err := p.Act(ctx, "", Action{Kind: "tap", Target: &NodeSelector{ContentDescription: "Account"}})
 	if errcode.Of(err) != errcode.ControlRefused {
 		t.Fatalf("undecided control: %v", err)
 	}
@@ -35,16 +34,16 @@ func TestPhoneDrivesTheSimulatedPhone(t *testing.T) {
 
 	steps := []struct {
 		name string
-		a    mcp.Action
+		a    Action
 		want string // text the screen shows afterwards
 	}{
-		{"tap by content description", mcp.Action{Kind: "tap", Target: &mcp.NodeSelector{ContentDescription: "Account"}}, "Welcome back"},
-		{"tap a field by test tag", mcp.Action{Kind: "tap", Target: &mcp.NodeSelector{ResourceID: "email_field"}}, "Welcome back"},
-		{"type", mcp.Action{Kind: "type", Text: "sam@example.com"}, "Welcome back"},
-		{"back hides the keyboard", mcp.Action{Kind: "key", Key: "back"}, "Welcome back"},
-		{"back again leaves the screen", mcp.Action{Kind: "key", Key: "KEYCODE_BACK"}, "Find your next trail"},
-		{"swipe", mcp.Action{Kind: "swipe", Direction: "up", DurationMillis: 100}, ""},
-		{"launch", mcp.Action{Kind: "launch", Package: "com.fixthis.demo"}, ""},
+		{"tap by content description", Action{Kind: "tap", Target: &NodeSelector{ContentDescription: "Account"}}, "Welcome back"},
+		{"tap a field by test tag", Action{Kind: "tap", Target: &NodeSelector{ResourceID: "email_field"}}, "Welcome back"},
+		{"type", Action{Kind: "type", Text: "sam@example.com"}, "Welcome back"},
+		{"back hides the keyboard", Action{Kind: "key", Key: "back"}, "Welcome back"},
+		{"back again leaves the screen", Action{Kind: "key", Key: "KEYCODE_BACK"}, "Find your next trail"},
+		{"swipe", Action{Kind: "swipe", Direction: "up", DurationMillis: 100}, ""},
+		{"launch", Action{Kind: "launch", Package: "com.fixthis.demo"}, ""},
 	}
 	for _, s := range steps {
 		res, err := p.Act(ctx, "", s.a)
@@ -55,7 +54,7 @@ func TestPhoneDrivesTheSimulatedPhone(t *testing.T) {
 			t.Fatalf("%s: %+v", s.name, res)
 		}
 		if s.want != "" {
-			w, err := p.WaitForScreen(ctx, "", mcp.ScreenCondition{Text: s.want, TimeoutMillis: 5000})
+			w, err := p.WaitForScreen(ctx, "", ScreenCondition{Text: s.want, TimeoutMillis: 5000})
 			if err != nil || !w.Met {
 				t.Fatalf("%s: the screen never showed %q: %+v %v", s.name, s.want, w, err)
 			}
@@ -64,13 +63,13 @@ func TestPhoneDrivesTheSimulatedPhone(t *testing.T) {
 
 	for _, bad := range []struct {
 		name string
-		a    mcp.Action
+		a    Action
 		code errcode.Code
 	}{
-		{"unknown node", mcp.Action{Kind: "tap", Target: &mcp.NodeSelector{Text: "No such button"}}, errcode.NodeNotFound},
-		{"uid without capture", mcp.Action{Kind: "tap", Target: &mcp.NodeSelector{UID: "n0"}}, errcode.InvalidInput},
-		{"bad key", mcp.Action{Kind: "key", Key: "BACK; reboot"}, errcode.InvalidInput},
-		{"app not installed", mcp.Action{Kind: "launch", Package: "com.example.absent"}, errcode.InputFailed},
+		{"unknown node", Action{Kind: "tap", Target: &NodeSelector{Text: "No such button"}}, errcode.NodeNotFound},
+		{"uid without capture", Action{Kind: "tap", Target: &NodeSelector{UID: "n0"}}, errcode.InvalidInput},
+		{"bad key", Action{Kind: "key", Key: "BACK; reboot"}, errcode.InvalidInput},
+		{"app not installed", Action{Kind: "launch", Package: "com.example.absent"}, errcode.InputFailed},
 	} {
 		if _, err := p.Act(ctx, "", bad.a); errcode.Of(err) != bad.code {
 			t.Errorf("%s: got %v, want %s", bad.name, err, bad.code)
@@ -85,7 +84,7 @@ func TestPhoneDrivesTheSimulatedPhone(t *testing.T) {
 	if err != nil || kept.Width != c.Width || c.Tree == "" || len(c.PNG) == 0 {
 		t.Fatalf("capture %+v kept as %+v (%v)", c, kept, err)
 	}
-	w, err := p.WaitForScreen(ctx, "", mcp.ScreenCondition{FingerprintNot: c.Fingerprint, TimeoutMillis: 400})
+	w, err := p.WaitForScreen(ctx, "", ScreenCondition{FingerprintNot: c.Fingerprint, TimeoutMillis: 400})
 	if err != nil || w.Met || w.Reason == "" {
 		t.Fatalf("an unchanged screen met the wait: %+v %v", w, err)
 	}
@@ -95,7 +94,7 @@ func TestPhoneDrivesTheSimulatedPhone(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	if _, err := p.Act(ctx, "", mcp.Action{Kind: "key", Key: "HOME"}); !errors.Is(err, &errcode.Error{Code: errcode.ControlRefused}) || time.Since(start) > time.Second {
+	if _, err := p.Act(ctx, "", Action{Kind: "key", Key: "HOME"}); !errors.Is(err, &errcode.Error{Code: errcode.ControlRefused}) || time.Since(start) > time.Second {
 		t.Fatalf("denied control: %v after %s", err, time.Since(start))
 	}
 	acts, err := st.DeviceActions(ctx, 0)

@@ -6,13 +6,12 @@ import (
 
 	"fixthis/app/apprun"
 	"fixthis/app/errcode"
-	"fixthis/app/mcp"
 	"fixthis/app/project"
 )
 
 // RunApp builds, installs and launches the project's app on the device through
 // apprun, the code `fixthis run` uses, once the user allows control of the device.
-func (p *Phone) RunApp(ctx context.Context, serial string, in mcp.RunAppInput, progress func(mcp.RunProgress)) (*mcp.RunAppResult, error) {
+func (p *Phone) RunApp(ctx context.Context, serial string, in RunAppInput, progress func(apprun.Progress)) (*apprun.Result, error) {
 	t, err := p.o.Pick(ctx, serial)
 	if err != nil {
 		return nil, err
@@ -39,7 +38,7 @@ func (p *Phone) RunApp(ctx context.Context, serial string, in mcp.RunAppInput, p
 		Project: proj, Module: in.Module, Variant: in.Variant, Serial: t.Serial, NoBuild: in.NoBuild, Reinstall: in.Reinstall,
 		Progress: func(pr apprun.Progress) {
 			consoleProgress(pr)
-			progress(mcp.RunProgress{Stage: string(pr.Stage), Message: firstNonEmpty(pr.Message, pr.Task), Fraction: pr.Fraction})
+			progress(pr)
 		},
 	})
 	finish(res, err)
@@ -55,6 +54,5 @@ func (p *Phone) RunApp(ctx context.Context, serial string, in mcp.RunAppInput, p
 	if p.o.AfterAction != nil {
 		p.o.AfterAction(t.Serial)
 	}
-	return &mcp.RunAppResult{ApplicationID: res.ApplicationID, Serial: res.Serial, Built: res.Built, Installed: res.Installed,
-		LaunchMs: res.LaunchMs, Foreground: res.Foreground, Notes: res.Notes}, nil
+	return &res, nil
 }

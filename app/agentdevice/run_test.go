@@ -7,7 +7,6 @@ import (
 
 	"fixthis/app/apprun"
 	"fixthis/app/errcode"
-	"fixthis/app/mcp"
 	"fixthis/internal/apktest"
 )
 
@@ -42,8 +41,8 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 		Pick:     func(context.Context, string) (Target, error) { return Target{Serial: dev.Serial(), Demo: true}, nil },
 		TrackRun: trackRun})
 
-	var stages []string
-	res, err := p.RunApp(ctx, "", mcp.RunAppInput{}, func(pr mcp.RunProgress) {
+	var stages []apprun.Stage
+	res, err := p.RunApp(ctx, "", RunAppInput{}, func(pr apprun.Progress) {
 		if len(stages) == 0 || stages[len(stages)-1] != pr.Stage {
 			stages = append(stages, pr.Stage)
 		}
@@ -54,7 +53,7 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 	if !res.Built || !res.Installed || !res.Foreground || res.ApplicationID != "com.fixthis.demo" {
 		t.Fatalf("run result %+v", res)
 	}
-	if len(stages) < 3 || stages[0] != "build" {
+	if len(stages) < 3 || stages[0] != apprun.StageBuild {
 		t.Fatalf("progress stages %v", stages)
 	}
 
@@ -63,7 +62,7 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 	}
 
 	apktest.SetStubFailure(t, project, true)
-	if _, err := p.RunApp(ctx, "", mcp.RunAppInput{}, func(mcp.RunProgress) {}); errcode.Of(err) != errcode.BuildFailed {
+	if _, err := p.RunApp(ctx, "", RunAppInput{}, func(apprun.Progress) {}); errcode.Of(err) != errcode.BuildFailed {
 		t.Fatalf("failing build: %v", err)
 	}
 	if len(finished) != 2 || finished[1] == nil {
@@ -71,7 +70,7 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 	}
 
 	busy = true
-	if _, err := p.RunApp(ctx, "", mcp.RunAppInput{}, func(mcp.RunProgress) { t.Error("a refused run reported progress") }); errcode.Of(err) != errcode.AppRunBusy {
+	if _, err := p.RunApp(ctx, "", RunAppInput{}, func(apprun.Progress) { t.Error("a refused run reported progress") }); errcode.Of(err) != errcode.AppRunBusy {
 		t.Fatalf("while the console's run is in progress: %v, want APP_RUN_BUSY", err)
 	}
 	if len(finished) != 2 {

@@ -16,10 +16,7 @@ import (
 func TestRunValuesNeverRunOnThePhone(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
-	client, err := adb.NewClient(adb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := r.srv.Client(t)
 	calls := []struct {
 		what   string
 		probes []adbtest.Probe

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
 	"fixthis/app/apprun"
@@ -32,19 +31,13 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	srv := adbtest.StartServer(t)
-	phone := srv.ConnectSim(t, sim.Options{})
-	t.Setenv("ANDROID_ADB_SERVER_PORT", strings.TrimPrefix(srv.Env(), "ANDROID_ADB_SERVER_PORT="))
-	client, err := adb.NewClient(adb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := adbtest.StartPhone(t, sim.Options{})
 	dir := apktest.StubProject(t, "../../examples/trailhead", trailhead)
 	proj, err := project.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rig{srv: srv, phone: phone, dev: client.Device(phone.Serial()), dir: dir, proj: proj, serial: phone.Serial()}
+	return &rig{srv: p.Server, phone: p.Device, dev: p.Client.Device(p.Serial()), dir: dir, proj: proj, serial: p.Serial()}
 }
 
 // progressLog collects what a run reported.

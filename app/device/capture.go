@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"errors"
 
 	"fixthis/adb"
 	"fixthis/capture"
@@ -24,7 +25,9 @@ func NewCapturer(client *adb.Client) *Capturer {
 }
 
 // Capture takes one capture of serial. A sidekick that failed to answer is dropped,
-// so the next capture reconnects instead of paying uiautomator for the rest of the run.
+// so the next capture reconnects instead of paying uiautomator for the rest of the run;
+// one that answered with a tree that was not used (a dialog, a screen without Compose)
+// is kept.
 func (c *Capturer) Capture(ctx context.Context, serial string) (*capture.Snapshot, error) {
 	sk, state := c.sidekicks.forDevice(ctx, serial)
 	opts := capture.Options{Sidekick: sk, State: state}
@@ -32,7 +35,7 @@ func (c *Capturer) Capture(ctx context.Context, serial string) (*capture.Snapsho
 		opts.Warm = c.warm(serial)
 	}
 	snap, err := capture.Capture(ctx, c.client.Device(serial), opts)
-	if sk != nil && (err != nil || snap.TreeSource != capture.TreeFromSidekick) {
+	if sk != nil && (err != nil || (snap.SidekickErr != nil && !errors.Is(snap.SidekickErr, capture.ErrSidekickTreeUnused))) {
 		c.sidekicks.forget(context.WithoutCancel(ctx), serial)
 	}
 	return snap, err

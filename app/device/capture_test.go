@@ -2,7 +2,9 @@ package device
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
+	"fixthis/capture"
 )
 
 // A capture with no earlier state check (`fixthis capture`) reads the screen state
@@ -21,8 +24,69 @@ func TestCaptureReadsTheScreenStateOnce(t *testing.T) {
 			reads.Add(1)
 		}
 	}
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: logf})
+	c := NewCapturer(p.Client)
+	defer c.Close(context.Background())
+	snap, err := c.Capture(context.Background(), p.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.State.Package == "" || len(snap.Nodes) == 0 {
+		t.Fatalf("capture without state or tree: %+v", snap.State)
+	}
+	if n := reads.Load(); n != 1 {
+		t.Errorf("the screen state was read %d times", n)
+	}
+}
+
+// Against the demo app's sidekick: the tree comes from it, the app shows the host
+// connected, and the connection is kept across captures; with a dialog up (which the
+// sidekick cannot see) the capture dumps with uiautomator and still keeps it.
+func TestCaptureThroughTheSidekick(t *testing.T) {
 	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: logf})
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0})
+	client, err := adb.NewClient(adb.Options{Port: srv.Port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCapturer(client)
+	defer c.Close(context.Background())
+	ctx := context.Background()
+	for i := range 2 {
+		snap, err := c.Capture(ctx, dev.Serial())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.TreeSource != capture.TreeFromSidekick || snap.SidekickErr != nil || len(snap.Nodes) < 10 {
+			t.Fatalf("capture %d: source %q (%v), %d nodes", i, snap.TreeSource, snap.SidekickErr, len(snap.Nodes))
+		}
+		for _, n := range snap.Nodes {
+			if !n.Compose || n.Bounds.Empty() || n.Package != dev.Profile().App.Package {
+				t.Fatalf("node %+v", n)
+			}
+		}
+	}
+	if !dev.SidekickConnected() {
+		t.Error("the app does not show FixThis connected")
+	}
+	srv.MustADB(t, "-s", dev.Serial(), "shell", "am", "broadcast", "-a", "com.fixthis.demo.SHOW_SCENARIO", "--es", "scenario", "dialog")
+	snap, err := c.Capture(ctx, dev.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.TreeSource != capture.TreeFromUIAutomator || !errors.Is(snap.SidekickErr, capture.ErrSidekickTreeUnused) {
+		t.Fatalf("with a dialog: source %q (%v)", snap.TreeSource, snap.SidekickErr)
+	}
+	if !c.sidekicks.known(dev.Serial()) {
+		t.Error("a sidekick that answered was dropped")
+	}
+}
+
+// The app's sidekick found its socket name held by a dead process and bound the
+// "-1" name: the first forward hangs up unanswered, and FixThis tries the next name.
+func TestCaptureFindsTheSidekickOnItsRetriedSocket(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, SidekickSocketTaken: true})
 	client, err := adb.NewClient(adb.Options{Port: srv.Port})
 	if err != nil {
 		t.Fatal(err)
@@ -33,10 +97,51 @@ func TestCaptureReadsTheScreenStateOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap.State.Package == "" || len(snap.Nodes) == 0 {
-		t.Fatalf("capture without state or tree: %+v", snap.State)
+	if snap.TreeSource != capture.TreeFromSidekick {
+		t.Fatalf("source %q (%v), want the sidekick on its -1 socket", snap.TreeSource, snap.SidekickErr)
 	}
-	if n := reads.Load(); n != 1 {
-		t.Errorf("the screen state was read %d times", n)
+	var remotes []string
+	for _, f := range client.OwnForwards(dev.Serial()) {
+		remotes = append(remotes, f.Remote)
+	}
+	sort.Strings(remotes)
+	base := "localabstract:fixthis_" + dev.Profile().App.Package
+	if strings.Join(remotes, " ") != base+" "+base+"-1" {
+		t.Errorf("forwards to %v, want the session's name, then -1", remotes)
+	}
+}
+
+// The app restarts: its kept connection dies with the old process and the new one
+// has a new token, so the first call is UNAUTHORIZED; FixThis re-reads session.json
+// once and carries on with the sidekick.
+func TestCaptureFollowsTheSidekickThroughAnAppRestart(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0})
+	client, err := adb.NewClient(adb.Options{Port: srv.Port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCapturer(client)
+	defer c.Close(context.Background())
+	ctx := context.Background()
+	pkg := dev.Profile().App.Package
+	session := func() string {
+		return srv.MustADB(t, "-s", dev.Serial(), "shell", "run-as", pkg, "cat", "files/fixthis/session.json")
+	}
+	before := session()
+	if snap, err := c.Capture(ctx, dev.Serial()); err != nil || snap.TreeSource != capture.TreeFromSidekick {
+		t.Fatalf("first capture: %v", err)
+	}
+	srv.MustADB(t, "-s", dev.Serial(), "shell", "am", "force-stop", pkg)
+	srv.MustADB(t, "-s", dev.Serial(), "shell", "am", "start", "-W", "-n", pkg+"/.MainActivity")
+	snap, err := c.Capture(ctx, dev.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.TreeSource != capture.TreeFromSidekick {
+		t.Fatalf("after the restart: source %q (%v)", snap.TreeSource, snap.SidekickErr)
+	}
+	if after := session(); after == before {
+		t.Error("the restarted app kept its session token")
 	}
 }

@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"fixthis/app/errcode"
 	"fmt"
 	"log/slog"
 	"math"
@@ -31,7 +32,7 @@ const maxDecoderName = 200
 // Validate reports what is wrong with a console's report.
 func (r PaintReport) Validate() error {
 	if r.Transport != "h264" && r.Transport != "jpeg" {
-		return fmt.Errorf("transport must be h264 or jpeg, not %q", r.Transport)
+		return fmt.Errorf("transport must be h264 or jpeg, not %s", errcode.Quote(r.Transport))
 	}
 	if len(r.Decoder) > maxDecoderName || strings.IndexFunc(r.Decoder, unicode.IsControl) >= 0 {
 		return fmt.Errorf("decoder must be at most %d printable characters", maxDecoderName)

@@ -319,7 +319,7 @@ func (d *Registry) Lookup(serial string) (View, error) {
 			return v, nil
 		}
 	}
-	return View{}, errcode.New(errcode.DeviceNotFound, "no device %q is connected", serial)
+	return View{}, errcode.New(errcode.DeviceNotFound, "no device %s is connected", errcode.Quote(serial))
 }
 
 // Select makes serial FixThis's device.
@@ -333,7 +333,7 @@ func (d *Registry) Select(serial string) (View, error) {
 	}
 	if found == nil {
 		d.mu.Unlock()
-		return View{}, errcode.New(errcode.DeviceNotFound, "no device %q is connected; press Refresh devices", serial)
+		return View{}, errcode.New(errcode.DeviceNotFound, "no device %s is connected; press Refresh devices", errcode.Quote(serial))
 	}
 	view := *found
 	d.selected = serial

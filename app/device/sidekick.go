@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -21,12 +22,13 @@ type sidekicks struct {
 	clients map[string]*capture.SidekickClient // serial|pkg → client
 	absent  map[string]time.Time               // serial|pkg → when we last found none
 	lastPkg map[string]string                  // serial → foreground package last seen
+	stops   map[string]chan struct{}           // serial|pkg → stops its heartbeat
 }
 
 const sidekickRetryAfter = 30 * time.Second
 
 func newSidekicks(client *adb.Client) *sidekicks {
-	return &sidekicks{client: client, clients: map[string]*capture.SidekickClient{}, absent: map[string]time.Time{}, lastPkg: map[string]string{}}
+	return &sidekicks{client: client, clients: map[string]*capture.SidekickClient{}, absent: map[string]time.Time{}, lastPkg: map[string]string{}, stops: map[string]chan struct{}{}}
 }
 
 // notePackage records the foreground package of serial (from the preview's state checks).
@@ -78,32 +80,76 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) (*capture.Side
 		return nil, read
 	}
 	s.clients[key] = c
+	stop := make(chan struct{})
+	s.stops[key] = stop
+	go heartbeat(c, stop)
 	return c, read
 }
 
 // openSidekick connects to the FixThis sidekick of pkg on serial: it reads the app's
-// session file with run-as and forwards the sidekick's abstract socket to a local port
-// (a FixThis-owned forward, removed with the device selection). It fails with
-// capture.ErrNoSidekick when the app does not carry one.
+// session file with run-as, forwards the sidekick's abstract socket to a local port (a
+// FixThis-owned forward, removed with the device selection; the -1 / -2 names the
+// sidekick may have bound get forwards of their own) and sends a first heartbeat,
+// which also proves the socket answers. It fails with capture.ErrNoSidekick when the
+// app does not carry one.
 func openSidekick(ctx context.Context, client *adb.Client, serial, pkg string) (*capture.SidekickClient, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	sess, err := capture.ReadSidekickSession(ctx, client.Device(serial), pkg)
+	dev := client.Device(serial)
+	sess, err := capture.ReadSidekickSession(ctx, dev, pkg)
 	if err != nil {
 		return nil, err
 	}
-	port, err := client.ForwardLocalAbstract(ctx, serial, sess.Socket)
-	if err != nil {
-		return nil, err
-	}
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	return &capture.SidekickClient{
+	var mu sync.Mutex
+	ports := map[string]int{} // socket name → local port forwarded to it
+	c := &capture.SidekickClient{
 		Session: sess,
-		Dial: func(ctx context.Context) (net.Conn, error) {
+		Dial: func(ctx context.Context, socket string) (net.Conn, error) {
+			mu.Lock()
+			port, ok := ports[socket]
+			mu.Unlock()
+			if !ok {
+				p, err := client.ForwardLocalAbstract(ctx, serial, socket)
+				if err != nil {
+					return nil, err
+				}
+				mu.Lock()
+				ports[socket], port = p, p
+				mu.Unlock()
+			}
 			var d net.Dialer
-			return d.DialContext(ctx, "tcp", addr)
+			return d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 		},
-	}, nil
+		Reread: func(ctx context.Context) (capture.SidekickSession, error) {
+			return capture.ReadSidekickSession(ctx, dev, pkg)
+		},
+	}
+	if err := c.Heartbeat(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%w: %w", capture.ErrNoSidekick, err)
+	}
+	return c, nil
+}
+
+// sidekickHeartbeatEvery keeps the app's "connected" pill on: the sidekick shows the
+// host connected for 6 s after a heartbeat.
+const sidekickHeartbeatEvery = 4 * time.Second
+
+// heartbeat beats c until stop is closed; a beat that fails is left to the next
+// capture, which reconnects.
+func heartbeat(c *capture.SidekickClient, stop <-chan struct{}) {
+	t := time.NewTicker(sidekickHeartbeatEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			_ = c.Heartbeat(ctx)
+			cancel()
+		}
+	}
 }
 
 // forget closes and drops every sidekick of serial and the forwards FixThis made for
@@ -116,6 +162,10 @@ func (s *sidekicks) forget(ctx context.Context, serial string) {
 		if strings.HasPrefix(key, serial+"|") {
 			_ = c.Close()
 			delete(s.clients, key)
+			if stop := s.stops[key]; stop != nil {
+				close(stop)
+				delete(s.stops, key)
+			}
 			dropped = true
 		}
 	}

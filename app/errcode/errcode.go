@@ -26,11 +26,13 @@ const (
 	ItemAlreadyResolved Code = "item_already_resolved"
 	ItemClosedByUser    Code = "item_closed_by_user" // the user resolved, won't-fixed or deleted it: final
 	ItemClaimed         Code = "item_claimed"        // another live agent holds the claim
+	ItemNotClaimed      Code = "item_not_claimed"    // resolve or ask without holding the item's claim
 	NoDraftFeedback     Code = "no_draft_feedback"
 	ScreenNotFound      Code = "screen_not_found"
 	BatchNotFound       Code = "batch_not_found"
 	InvalidInput        Code = "invalid_input"
 	InvalidJSON         Code = "invalid_json"
+	InvalidQuery        Code = "invalid_query" // a query parameter that does not parse
 	StalePreview        Code = "stale_preview"
 	FingerprintMismatch Code = "screen_fingerprint_mismatch"
 	StorageFull         Code = "storage_full"
@@ -86,11 +88,13 @@ var prefixes = map[Code]string{
 	ItemAlreadyResolved: "ITEM_ALREADY_RESOLVED",
 	ItemClosedByUser:    "ITEM_CLOSED_BY_USER",
 	ItemClaimed:         "ITEM_CLAIMED",
+	ItemNotClaimed:      "ITEM_NOT_CLAIMED",
 	NoDraftFeedback:     "NO_DRAFT_FEEDBACK",
 	ScreenNotFound:      "SCREEN_NOT_FOUND",
 	BatchNotFound:       "BATCH_NOT_FOUND",
 	InvalidInput:        "INVALID_INPUT",
 	InvalidJSON:         "INVALID_INPUT",
+	InvalidQuery:        "INVALID_INPUT",
 	StalePreview:        "STALE_PREVIEW",
 	FingerprintMismatch: "SCREEN_FINGERPRINT_MISMATCH",
 	StorageFull:         "STORAGE_FULL",

@@ -19,16 +19,11 @@ import (
 // mid-range phone).
 func simDevice(t testing.TB, opts sim.Options) (*adb.Client, *sim.Device) {
 	t.Helper()
-	srv := adbtest.StartServer(t)
 	if opts.Scenario == "" {
 		opts.Scenario = "demo"
 	}
-	dev := srv.ConnectSim(t, opts)
-	c, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, dev
+	p := adbtest.StartPhone(t, opts)
+	return p.Client, p.Device
 }
 
 func store(t testing.TB) *evidence.Store {

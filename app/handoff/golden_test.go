@@ -141,7 +141,7 @@ func TestGolden(t *testing.T) {
 			return Render(full, Options{Attempt: &EvidenceAttempt{Attempted: true, Status: "partial", Failure: "device-timeout", Reason: "skipped", Warnings: []string{"logcat truncated", "memory unavailable"}}}), nil
 		}},
 		{"minimal", func() (string, error) { return Render(minimalSession(), Options{}), nil }},
-		{"no_project", func() (string, error) { return Render(noProject, Options{NoSource: "no-project-dir"}), nil }},
+		{"no_project", func() (string, error) { return Render(noProject, Options{NoSource: source.NoSources}), nil }},
 		{"subset", func() (string, error) { return Render(full, Options{ItemIDs: []string{"item-5", "item-4"}}), nil }},
 		{"screens", func() (string, error) { return Render(screensSession(), Options{}), nil }},
 		{"export_json", func() (string, error) { b, err := ExportJSON(full); return string(b) + "\n", err }},

@@ -153,8 +153,8 @@ type Options struct {
 	// ItemIDs limits the prompt to these items; empty means every item.
 	ItemIDs []string
 	// NoSource explains items without candidates on their unknown line:
-	// no-match (default), no-project-dir, index-building or index-error.
-	NoSource string
+	// source.NoMatch when empty, or why the index is not ready.
+	NoSource source.Readiness
 	// Attempt appends the runtimeEvidenceAttempt block (Save to MCP only).
 	Attempt *EvidenceAttempt
 }

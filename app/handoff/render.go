@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"fixthis/app/source"
 )
 
 // Fixed lines of the v2 grammar.
@@ -229,7 +231,7 @@ func targetLine(p *itemPlan) string {
 func renderSources(w *writer, p *itemPlan, root string, opts Options) {
 	it := p.item
 	if len(it.Candidates) == 0 {
-		reason := token(opts.NoSource, "no-match")
+		reason := token(string(opts.NoSource), string(source.NoMatch))
 		w.line("  unknown  conf=none  reason=" + reason)
 	}
 	for i, c := range it.Candidates {

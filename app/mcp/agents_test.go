@@ -2,10 +2,13 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"fixthis/app/store"
 )
@@ -97,4 +100,158 @@ func TestPresenceFollowsTheConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitForPresence(t, console, sid, store.PresenceAway)
+}
+
+// TestRacingAgentsKeepTheClaimersOutcome runs four agents, each with its own
+// MCP server and store handle on one project (four stdio sidecars), racing
+// over items round by round: all claim at once, then all resolve at once,
+// then all try to override. Exactly one claim wins per item, only the
+// claimer's outcome is stored, and every other attempt is refused with the
+// code that says why.
+func TestRacingAgentsKeepTheClaimersOutcome(t *testing.T) {
+	const agents, rounds = 4, 8
+	ctx := context.Background()
+	dir := t.TempDir()
+	console := openStore(t, dir)
+	var clients []*client.Client
+	for range agents {
+		clients = append(clients, newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}}))
+	}
+	sess, items := seed(t, console, rounds)
+	sid := sess.SessionID
+	if _, err := console.ReleaseToAgent(ctx, sid, nil); err != nil {
+		t.Fatal(err)
+	}
+	// race calls tool on every agent at once and returns each agent's result.
+	race := func(tool string, args func(agent int) map[string]any) []*mcp.CallToolResult {
+		out := make([]*mcp.CallToolResult, agents)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i, c := range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				out[i] = call(t, c, tool, args(i), nil)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		return out
+	}
+	refusals := map[string]int{}
+	attempts, slipped := 0, 0
+	for round, it := range items {
+		ids := func(int) map[string]any { return map[string]any{"sessionId": sid, "itemId": it.ItemID} }
+		winner := -1
+		for i, res := range race("fixthis_claim_feedback", ids) {
+			switch {
+			case !res.IsError && winner < 0:
+				winner = i
+			case !res.IsError:
+				t.Fatalf("round %d: agents %d and %d both hold the claim", round, winner, i)
+			case !strings.HasPrefix(text(res), "ITEM_CLAIMED: "):
+				t.Fatalf("round %d: losing claim answered %q", round, text(res))
+			}
+		}
+		if winner < 0 {
+			t.Fatalf("round %d: no agent got the claim", round)
+		}
+		outcome := func(i int) (string, string) {
+			if i%2 == 0 {
+				return "resolved", fmt.Sprintf("agent %d fixed it", i)
+			}
+			return "wont_fix", fmt.Sprintf("agent %d overrides", i)
+		}
+		resolve := func(i int) map[string]any {
+			status, summary := outcome(i)
+			return map[string]any{"sessionId": sid, "itemId": it.ItemID, "status": status, "summary": summary}
+		}
+		for i, res := range race("fixthis_resolve_feedback", resolve) {
+			msg := text(res)
+			if i == winner {
+				if res.IsError {
+					t.Fatalf("round %d: the claimer's resolve was refused: %s", round, msg)
+				}
+				continue
+			}
+			attempts++
+			if !res.IsError {
+				t.Errorf("round %d: agent %d resolved an item agent %d claimed", round, i, winner)
+				slipped++
+				continue
+			}
+			// Before the claimer's resolve commits the item is claimed, after it resolved.
+			code, _, _ := strings.Cut(msg, ": ")
+			if code != "ITEM_CLAIMED" && code != "ITEM_ALREADY_RESOLVED" {
+				t.Fatalf("round %d: agent %d's resolve answered %q", round, i, msg)
+			}
+			refusals[code]++
+		}
+		// Every agent, the claimer too, tries the other outcome.
+		override := func(i int) map[string]any { return resolve(i + 1) }
+		for i, res := range race("fixthis_resolve_feedback", override) {
+			attempts++
+			if !res.IsError || !strings.HasPrefix(text(res), "ITEM_ALREADY_RESOLVED: ") {
+				t.Errorf("round %d: agent %d's override answered error=%v %.80q", round, i, res.IsError, text(res))
+				slipped++
+				continue
+			}
+			refusals["ITEM_ALREADY_RESOLVED"]++
+		}
+		for i, res := range race("fixthis_ask", func(int) map[string]any {
+			return map[string]any{"sessionId": sid, "itemId": it.ItemID, "question": "reopen it?"}
+		}) {
+			attempts++
+			if !res.IsError || !strings.HasPrefix(text(res), "ITEM_ALREADY_RESOLVED: ") {
+				t.Errorf("round %d: agent %d's ask answered error=%v %.80q", round, i, res.IsError, text(res))
+				slipped++
+			}
+		}
+		d, err := console.ReadItem(ctx, sid, it.ItemID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		status, summary := outcome(winner)
+		if d.Item.Status != status || d.Item.AgentSummary != summary || d.Item.ResolvedBy != "agent" {
+			t.Errorf("round %d: stored %s %q, want the claimer's %s %q", round, d.Item.Status, d.Item.AgentSummary, status, summary)
+		}
+	}
+	t.Logf("%d rounds: %d of %d writes by non-claimers or over a resolved item got through; refusals %v",
+		rounds, slipped, attempts, refusals)
+}
+
+// TestResolveNeedsTheClaim: an agent that never claimed an item can neither
+// resolve nor ask it; the asker keeps its claim and resolves once answered.
+func TestResolveNeedsTheClaim(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	console := openStore(t, dir)
+	a := newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}})
+	b := newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}})
+	sess, items := seed(t, console, 1)
+	sid, iid := sess.SessionID, items[0].ItemID
+	if _, err := console.ReleaseToAgent(ctx, sid, nil); err != nil {
+		t.Fatal(err)
+	}
+	resolve := map[string]any{"sessionId": sid, "itemId": iid, "status": "resolved", "summary": "fixed"}
+	ask := map[string]any{"sessionId": sid, "itemId": iid, "question": "which one?"}
+	for name, args := range map[string]map[string]any{"fixthis_resolve_feedback": resolve, "fixthis_ask": ask} {
+		if res := call(t, a, name, args, nil); !res.IsError || !strings.HasPrefix(text(res), "ITEM_NOT_CLAIMED: ") {
+			t.Fatalf("%s without a claim: error=%v %q", name, res.IsError, text(res))
+		}
+	}
+	call(t, a, "fixthis_claim_feedback", map[string]any{"sessionId": sid, "itemId": iid}, nil)
+	if res := call(t, a, "fixthis_ask", ask, nil); res.IsError {
+		t.Fatalf("the claimer's ask: %s", text(res))
+	}
+	if res := call(t, b, "fixthis_resolve_feedback", resolve, nil); !res.IsError || !strings.HasPrefix(text(res), "ITEM_CLAIMED: ") {
+		t.Fatalf("another agent's resolve of an asked item: error=%v %q", res.IsError, text(res))
+	}
+	if _, err := console.AnswerQuestion(ctx, sid, iid, "the blue one"); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(t, a, "fixthis_resolve_feedback", resolve, nil); res.IsError {
+		t.Fatalf("the asker's resolve after the answer: %s", text(res))
+	}
 }

@@ -60,9 +60,14 @@ func BenchmarkToolCalls(b *testing.B) {
 		it := items[i%len(items)]
 		return map[string]any{"sessionId": it.SessionID, "itemId": it.ItemID}
 	})
+	for _, it := range items { // only the claim holder may resolve
+		call(b, c, "fixthis_claim_feedback", map[string]any{"sessionId": it.SessionID, "itemId": it.ItemID}, nil)
+	}
 	run("fixthis_resolve_feedback", func(i int) map[string]any {
 		it := items[i%len(items)]
-		return map[string]any{"sessionId": it.SessionID, "itemId": it.ItemID, "status": "resolved", "summary": fmt.Sprint("done ", i)}
+		// needs_clarification keeps the claim, so every round takes the same path
+		// (a resolved item refuses a second outcome).
+		return map[string]any{"sessionId": it.SessionID, "itemId": it.ItemID, "status": "needs_clarification", "summary": fmt.Sprint("which one? ", i)}
 	})
 }
 

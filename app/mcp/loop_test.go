@@ -92,6 +92,7 @@ func TestAgentLoop(t *testing.T) {
 	}
 
 	var asked itemResultOut
+	call(t, c, "fixthis_claim_feedback", map[string]any{"sessionId": sid, "itemId": items[1].ItemID}, nil)
 	call(t, c, "fixthis_ask", map[string]any{"sessionId": sid, "itemId": items[1].ItemID, "question": "Which size?"}, &asked)
 	if asked.Item.Phase != store.PhaseNeedsClarify {
 		t.Fatalf("ask %+v", asked.Item)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"fixthis/adb/sim/scenario"
+	"fixthis/app/agentdevice"
 	"fixthis/app/errcode"
 	"fixthis/capture"
 )
@@ -57,20 +58,20 @@ type screenDevice struct {
 	err error
 }
 
-func (d screenDevice) Capture(_ context.Context, serial string) (*Capture, error) {
+func (d screenDevice) Capture(_ context.Context, serial string) (*agentdevice.Capture, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	return &Capture{CaptureID: "c-1", Serial: serial, Package: "com.example", Activity: ".Main", Width: 2000, Height: 4000, PNG: d.png,
+	return &agentdevice.Capture{CaptureID: "c-1", Serial: serial, Package: "com.example", Activity: ".Main", Width: 2000, Height: 4000, PNG: d.png,
 		Tree: "Button \"Sign in\" tag=sign_in", Display: capture.Display{Orientation: "PORTRAIT", Secure: true, IMEVisible: true,
 			Windows: []capture.Window{{Title: "InputMethod", Type: capture.WindowIME, Visible: true, Bounds: capture.Bounds{Top: 3000, Right: 2000, Bottom: 4000}}}}}, nil
 }
 
-func (d screenDevice) Act(_ context.Context, serial string, a Action) (*ActionResult, error) {
+func (d screenDevice) Act(_ context.Context, serial string, a agentdevice.Action) (*agentdevice.ActionResult, error) {
 	return nil, d.err
 }
 
-func (d screenDevice) WaitForScreen(_ context.Context, serial string, c ScreenCondition) (*WaitResult, error) {
+func (d screenDevice) WaitForScreen(_ context.Context, serial string, c agentdevice.ScreenCondition) (*agentdevice.WaitResult, error) {
 	return nil, d.err
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fixthis/app/errcode"
 	"fmt"
 	"strings"
 
@@ -90,10 +91,16 @@ func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 
 var english = message.NewPrinter(language.English)
 
+// maxNamed is how many unknown arguments one message names.
+const maxNamed = 5
+
 // sentence words one schema failure for an agent. The value itself is never
 // repeated for strings (it may be long); its type is enough.
 func sentence(e *jsonschema.ValidationError) string {
 	field := strings.Join(e.InstanceLocation, ".")
+	if len(field) > errcode.MaxQuote {
+		field = errcode.Quote(field) // a location may name an argument the agent made up
+	}
 	if field == "" {
 		field = "the arguments"
 	}
@@ -117,7 +124,14 @@ func sentence(e *jsonschema.ValidationError) string {
 	case *kind.Maximum:
 		return fmt.Sprintf("%s must be at most %s.", field, k.Want.FloatString(0))
 	case *kind.AdditionalProperties:
-		return fmt.Sprintf("unknown %s %s.", plural(len(k.Properties), "argument", "arguments"), strings.Join(k.Properties, ", "))
+		names := make([]string, 0, min(len(k.Properties), maxNamed))
+		for _, p := range k.Properties[:min(len(k.Properties), maxNamed)] {
+			names = append(names, errcode.Quote(p))
+		}
+		if len(k.Properties) > maxNamed {
+			names = append(names, fmt.Sprintf("and %d more", len(k.Properties)-maxNamed))
+		}
+		return fmt.Sprintf("unknown %s %s.", plural(len(k.Properties), "argument", "arguments"), strings.Join(names, ", "))
 	}
 	return fmt.Sprintf("%s: %s.", field, e.ErrorKind.LocalizedString(english))
 }

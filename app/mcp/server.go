@@ -8,7 +8,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"image"
 	"io"
 	"log"
 	"log/slog"
@@ -16,7 +15,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"fixthis/app/store"
-	"fixthis/capture"
 )
 
 // Prompter renders the compact handoff prompt (grammar v2) for items of a
@@ -26,30 +24,10 @@ type Prompter interface {
 	Markdown(ctx context.Context, sessionID string, itemIDs []string) (string, error)
 }
 
-// ScreenChecker looks for a node on the device's current screen. known is
+// ScreenChecker looks for a node target on the device's current screen. known is
 // false when it cannot tell (no device, capture failed, nothing to match on).
 type ScreenChecker interface {
-	NodeOnScreen(ctx context.Context, snap store.NodeSnapshot) (present, known bool)
-}
-
-// Capture is one captured screen.
-type Capture struct {
-	CaptureID   string
-	Serial      string
-	Package     string
-	Activity    string
-	Fingerprint string
-	Width       int
-	Height      int
-	// PNG is the full-resolution frame; it is downscaled before it is sent.
-	PNG []byte
-	// Frame, when the capture was taken in this process, is the same frame decoded:
-	// the image for the agent is scaled from it instead of decoding PNG again.
-	Frame image.Image
-	// Tree is a short text summary of the UI tree (one node per line).
-	Tree string
-	// Orientation, rotation and the window list, as the console's freeze reports them.
-	Display capture.Display
+	NodeOnScreen(ctx context.Context, target store.Target) (present, known bool)
 }
 
 // Deps is everything the tools need. Store is required; the rest may be nil.

@@ -33,6 +33,7 @@ func TestStdioLoop(t *testing.T) {
 	if w.Status != "batch" || len(w.Items) != 1 || w.Items[0].ItemID != items[0].ItemID {
 		t.Fatalf("wait over stdio: %+v", w)
 	}
+	call(t, c, "fixthis_claim_feedback", map[string]any{"sessionId": sess.SessionID, "itemId": items[0].ItemID}, nil)
 	var r itemResultOut
 	call(t, c, "fixthis_resolve_feedback", map[string]any{"sessionId": sess.SessionID, "itemId": items[0].ItemID,
 		"status": "wont_fix", "summary": "design system forbids it"}, &r)

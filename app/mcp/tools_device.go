@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"fixthis/app/agentdevice"
 	"fixthis/app/errcode"
 	"fixthis/capture"
 )
@@ -63,7 +64,7 @@ func actionHints() []mcp.ToolOption {
 		mcp.WithDestructiveHintAnnotation(true),
 		mcp.WithIdempotentHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(true),
-		mcp.WithOutputSchema[ActionResult](),
+		mcp.WithOutputSchema[agentdevice.ActionResult](),
 	}
 }
 
@@ -108,12 +109,12 @@ func nodeArgs() []mcp.ToolOption {
 	}
 }
 
-func selectorFrom(req mcp.CallToolRequest) *NodeSelector {
-	s := NodeSelector{
+func selectorFrom(req mcp.CallToolRequest) *agentdevice.NodeSelector {
+	s := agentdevice.NodeSelector{
 		CaptureID: req.GetString("captureId", ""), UID: req.GetString("uid", ""), Text: req.GetString("text", ""),
 		ContentDescription: req.GetString("contentDescription", ""), ResourceID: req.GetString("resourceId", ""),
 	}
-	if s == (NodeSelector{}) {
+	if s == (agentdevice.NodeSelector{}) {
 		return nil
 	}
 	return &s
@@ -127,7 +128,7 @@ func optInt(req mcp.CallToolRequest, name string) *int {
 	return &v
 }
 
-func (t *toolset) act(kind string, build func(mcp.CallToolRequest) (Action, *mcp.CallToolResult)) server.ToolHandlerFunc {
+func (t *toolset) act(kind string, build func(mcp.CallToolRequest) (agentdevice.Action, *mcp.CallToolResult)) server.ToolHandlerFunc {
 	return t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		a, bad := build(req)
 		if bad != nil {
@@ -151,8 +152,8 @@ func (t *toolset) tap() server.ServerTool {
 			mcp.WithNumber("x", mcp.Min(0), mcp.Max(100000), mcp.Description("X in device pixels (with y).")),
 			mcp.WithNumber("y", mcp.Min(0), mcp.Max(100000), mcp.Description("Y in device pixels (with x).")),
 		}, nodeArgs()...), actionHints()...)...)
-	return server.ServerTool{Tool: tool, Handler: t.act("tap", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
-		a := Action{Target: selectorFrom(req), X: optInt(req, "x"), Y: optInt(req, "y")}
+	return server.ServerTool{Tool: tool, Handler: t.act("tap", func(req mcp.CallToolRequest) (agentdevice.Action, *mcp.CallToolResult) {
+		a := agentdevice.Action{Target: selectorFrom(req), X: optInt(req, "x"), Y: optInt(req, "y")}
 		if a.Target == nil && (a.X == nil || a.Y == nil) {
 			return a, invalidArg("name a node (uid+captureId, text, contentDescription or resourceId) or give x and y")
 		}
@@ -171,8 +172,8 @@ func (t *toolset) swipe() server.ServerTool {
 			mcp.WithNumber("x2", mcp.Min(0), mcp.Max(100000)), mcp.WithNumber("y2", mcp.Min(0), mcp.Max(100000)),
 			mcp.WithNumber("durationMs", mcp.Min(10), mcp.Max(10000), mcp.Description("Gesture length (default 300 ms).")),
 		}, actionHints()...)...)
-	return server.ServerTool{Tool: tool, Handler: t.act("swipe", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
-		a := Action{Direction: req.GetString("direction", ""), X: optInt(req, "x"), Y: optInt(req, "y"),
+	return server.ServerTool{Tool: tool, Handler: t.act("swipe", func(req mcp.CallToolRequest) (agentdevice.Action, *mcp.CallToolResult) {
+		a := agentdevice.Action{Direction: req.GetString("direction", ""), X: optInt(req, "x"), Y: optInt(req, "y"),
 			X2: optInt(req, "x2"), Y2: optInt(req, "y2"), DurationMillis: req.GetInt("durationMs", 300)}
 		if a.Direction == "" && (a.X == nil || a.Y == nil || a.X2 == nil || a.Y2 == nil) {
 			return a, invalidArg("give a direction, or x, y, x2 and y2")
@@ -189,8 +190,8 @@ func (t *toolset) typeText() server.ServerTool {
 			serialArg(),
 			mcp.WithString("text", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(2000)),
 		}, actionHints()...)...)
-	return server.ServerTool{Tool: tool, Handler: t.act("type", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
-		return Action{Text: req.GetString("text", "")}, nil
+	return server.ServerTool{Tool: tool, Handler: t.act("type", func(req mcp.CallToolRequest) (agentdevice.Action, *mcp.CallToolResult) {
+		return agentdevice.Action{Text: req.GetString("text", "")}, nil
 	})}
 }
 
@@ -202,8 +203,8 @@ func (t *toolset) pressKey() server.ServerTool {
 			serialArg(),
 			mcp.WithString("key", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(64)),
 		}, actionHints()...)...)
-	return server.ServerTool{Tool: tool, Handler: t.act("key", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
-		return Action{Key: req.GetString("key", "")}, nil
+	return server.ServerTool{Tool: tool, Handler: t.act("key", func(req mcp.CallToolRequest) (agentdevice.Action, *mcp.CallToolResult) {
+		return agentdevice.Action{Key: req.GetString("key", "")}, nil
 	})}
 }
 
@@ -217,10 +218,10 @@ func (t *toolset) launchApp() server.ServerTool {
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(true),
-		mcp.WithOutputSchema[ActionResult](),
+		mcp.WithOutputSchema[agentdevice.ActionResult](),
 	)
-	return server.ServerTool{Tool: tool, Handler: t.act("launch", func(req mcp.CallToolRequest) (Action, *mcp.CallToolResult) {
-		return Action{Package: req.GetString("package", "")}, nil
+	return server.ServerTool{Tool: tool, Handler: t.act("launch", func(req mcp.CallToolRequest) (agentdevice.Action, *mcp.CallToolResult) {
+		return agentdevice.Action{Package: req.GetString("package", "")}, nil
 	})}
 }
 
@@ -236,10 +237,10 @@ func (t *toolset) waitForScreen() server.ServerTool {
 			mcp.WithDestructiveHintAnnotation(false),
 			mcp.WithIdempotentHintAnnotation(true),
 			mcp.WithOpenWorldHintAnnotation(true),
-			mcp.WithOutputSchema[WaitResult](),
+			mcp.WithOutputSchema[agentdevice.WaitResult](),
 		}, nodeArgs()...)...)
 	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		cond := ScreenCondition{Node: selectorFrom(req), FingerprintNot: req.GetString("fingerprintNot", ""),
+		cond := agentdevice.ScreenCondition{Node: selectorFrom(req), FingerprintNot: req.GetString("fingerprintNot", ""),
 			TimeoutMillis: req.GetInt("timeoutMs", 10000)}
 		if cond.Node != nil && cond.Node.UID != "" {
 			return invalidArg("a uid names a node of an old capture; wait for its text, contentDescription or resourceId"), nil

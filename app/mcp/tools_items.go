@@ -66,9 +66,11 @@ func (t *toolset) claimFeedback() server.ServerTool {
 func (t *toolset) resolveFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_resolve_feedback",
 		append([]mcp.ToolOption{
-			mcp.WithDescription("Record the outcome of a feedback item with a summary the developer reads: resolved (fixed), " +
-				"wont_fix (with the reason), or needs_clarification (the summary is your question). Refused with ITEM_CLOSED_BY_USER once the developer closed " +
-				"or deleted the item, and with ITEM_CLAIMED while another agent holds it."),
+			mcp.WithDescription("Record the outcome of a feedback item you claimed, with a summary the developer reads: resolved (fixed), " +
+				"wont_fix (with the reason), or needs_clarification (the summary is your question; you keep the claim). " +
+				"Refused with ITEM_NOT_CLAIMED until you claim it (fixthis_claim_feedback), ITEM_CLAIMED while another agent holds it, " +
+				"ITEM_ALREADY_RESOLVED once it is resolved or wont_fix (it stays so until the developer reopens it), " +
+				"and ITEM_CLOSED_BY_USER once the developer closed or deleted it."),
 			mcp.WithTitleAnnotation("Resolve feedback item"),
 			sessionIDArg(true, "Session of the item."),
 			itemIDArg(true),
@@ -115,8 +117,9 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 func (t *toolset) ask() server.ServerTool {
 	tool := mcp.NewTool("fixthis_ask",
 		append([]mcp.ToolOption{
-			mcp.WithDescription("Ask the developer a question about a feedback item; it shows in the console and the item becomes " +
-				"needs_clarification. The answer comes back through fixthis_wait_for_feedback."),
+			mcp.WithDescription("Ask the developer a question about a feedback item you claimed; it shows in the console and the item becomes " +
+				"needs_clarification. You keep the claim; the answer comes back through fixthis_wait_for_feedback. " +
+				"Refused like fixthis_resolve_feedback: ITEM_NOT_CLAIMED, ITEM_CLAIMED, ITEM_ALREADY_RESOLVED, ITEM_CLOSED_BY_USER."),
 			mcp.WithTitleAnnotation("Ask the developer"),
 			sessionIDArg(true, "Session of the item."),
 			itemIDArg(true),

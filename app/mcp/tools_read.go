@@ -239,10 +239,9 @@ func (t *toolset) artifactImage(ctx context.Context, key, what string) (mcp.Cont
 // orphaned says whether an open node item's node is gone from the device's
 // current screen. Without a device layer, or when it cannot tell, it is false.
 func (t *toolset) orphaned(ctx context.Context, it store.Item) bool {
-	if t.deps.Screen == nil || it.Target.Type != store.TargetNode || it.Target.Snapshot == nil ||
-		it.Status == store.StatusResolved || it.Status == store.StatusWontFix {
+	if t.deps.Screen == nil || it.Target.Type != store.TargetNode || it.Target.Snapshot == nil || !it.IsOpen() {
 		return false
 	}
-	present, known := t.deps.Screen.NodeOnScreen(ctx, *it.Target.Snapshot)
+	present, known := t.deps.Screen.NodeOnScreen(ctx, it.Target)
 	return known && !present
 }

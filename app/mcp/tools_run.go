@@ -1,14 +1,30 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"fixthis/app/agentdevice"
+	"fixthis/app/apprun"
 	"fixthis/app/errcode"
 )
+
+// runAppOut is what fixthis_run_app answers: the app in front after the run. The
+// run's own result also names the APK file and the activity; an agent is told
+// neither.
+type runAppOut struct {
+	ApplicationID string   `json:"applicationId"`
+	Serial        string   `json:"serial"`
+	Built         bool     `json:"built"`
+	Installed     bool     `json:"installed"`
+	LaunchMs      int      `json:"launchMs"`
+	Foreground    bool     `json:"foreground"`
+	Notes         []string `json:"notes,omitempty"`
+}
 
 // runApp is fixthis_run_app: build, install and launch the project's app, with MCP
 // progress notifications when the client asked for them (a progressToken).
@@ -27,41 +43,44 @@ func (t *toolset) runApp() server.ServerTool {
 		mcp.WithDestructiveHintAnnotation(true), // reinstall deletes the app's data
 		mcp.WithIdempotentHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(true),
-		mcp.WithOutputSchema[RunAppResult](),
+		mcp.WithOutputSchema[runAppOut](),
 	)
 	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if t.deps.Runner == nil {
 			return mcp.NewToolResultError(errcode.New(errcode.AppNotAvailable, "this process cannot build the app (no project)").Error()), nil
 		}
-		in := RunAppInput{Module: req.GetString("module", ""), Variant: req.GetString("variant", ""),
+		in := agentdevice.RunAppInput{Module: req.GetString("module", ""), Variant: req.GetString("variant", ""),
 			NoBuild: req.GetBool("noBuild", false), Reinstall: req.GetBool("reinstall", false)}
 		notify := progressNotifier(ctx, req)
 		res, err := t.deps.Runner.RunApp(ctx, strings.TrimSpace(req.GetString("serial", "")), in, notify)
 		if err != nil {
 			return toolResult(err)
 		}
-		return structured(res)
+		return structured(runAppOut{ApplicationID: res.ApplicationID, Serial: res.Serial, Built: res.Built, Installed: res.Installed,
+			LaunchMs: res.LaunchMs, Foreground: res.Foreground, Notes: res.Notes})
 	})}
 }
 
 // progressNotifier sends notifications/progress for the request's progressToken, or
 // does nothing when the client gave none.
-func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(RunProgress) {
+func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(apprun.Progress) {
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return func(RunProgress) {}
+		return func(apprun.Progress) {}
 	}
 	token := req.Params.Meta.ProgressToken
 	srv := server.ServerFromContext(ctx)
 	last := -1.0
-	return func(p RunProgress) {
+	return func(p apprun.Progress) {
+		// A step's line is its message, else the Gradle task it reached.
+		line := cmp.Or(p.Message, p.Task)
 		// The last step is not announced: it could reach the client after the reply.
-		if srv == nil || p.Fraction >= 1 || p.Fraction <= last && p.Message == "" {
+		if srv == nil || p.Fraction >= 1 || p.Fraction <= last && line == "" {
 			return
 		}
 		last = max(last, p.Fraction)
-		msg := p.Stage
-		if p.Message != "" {
-			msg += ": " + p.Message
+		msg := string(p.Stage)
+		if line != "" {
+			msg += ": " + line
 		}
 		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 			"progressToken": token, "progress": int(last * 100), "total": 100, "message": msg,

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"fixthis/app/errcode"
 	"fixthis/app/handoff"
 	"fixthis/app/source"
 	"fixthis/app/store"
@@ -22,8 +23,8 @@ import (
 type Builder struct {
 	Store *store.Store
 	// Index returns the current source index, or nil while none is available; the
-	// reason then says why (no project directory, still building…).
-	Index func() (idx *source.Index, reason string)
+	// readiness then says why (no project directory, still building…).
+	Index func() (idx *source.Index, reason source.Readiness)
 
 	mu    sync.Mutex
 	trees map[string]*capture.Tree // nodes artifact → parsed tree (immutable, content-addressed)
@@ -53,15 +54,15 @@ func (b *Builder) Markdown(ctx context.Context, sessionID string, itemIDs []stri
 
 func (b *Builder) renderOptions(itemIDs []string) handoff.Options {
 	opts := handoff.Options{ItemIDs: itemIDs}
-	if _, reason := b.index(); reason != "" {
+	if _, reason := b.index(); reason != source.Ready {
 		opts.NoSource = reason
 	}
 	return opts
 }
 
-func (b *Builder) index() (*source.Index, string) {
+func (b *Builder) index() (*source.Index, source.Readiness) {
 	if b.Index == nil {
-		return nil, "no-project-dir"
+		return nil, source.NoSources
 	}
 	return b.Index()
 }
@@ -131,7 +132,7 @@ func (b *Builder) Item(ctx context.Context, sessionID, itemID string) (handoff.I
 		idx, _ := b.index()
 		return b.item(ctx, it, sc, idx), nil
 	}
-	return handoff.Item{}, &store.Error{Code: store.CodeItemNotFound, Msg: "no item " + itemID + " in session " + sessionID}
+	return handoff.Item{}, errcode.New(errcode.ItemNotFound, "no item %s in session %s", errcode.Quote(itemID), errcode.Quote(sessionID))
 }
 
 // displayName is the screen's short activity name ("MainActivity"), what a developer

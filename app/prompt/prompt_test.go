@@ -53,7 +53,7 @@ func TestBuilderJoinsEvidenceTreeAndSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &Builder{Store: st, Index: func() (*source.Index, string) { return idx, "" }}
+	b := &Builder{Store: st, Index: func() (*source.Index, source.Readiness) { return idx, source.Ready }}
 	hs, _, err := b.Session(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func TestBuilderJoinsEvidenceTreeAndSources(t *testing.T) {
 
 func TestBuilderWithoutIndexSaysWhy(t *testing.T) {
 	st, id := savedSession(t)
-	b := &Builder{Store: st, Index: func() (*source.Index, string) { return nil, "index-building" }}
+	b := &Builder{Store: st, Index: func() (*source.Index, source.Readiness) { return nil, source.Building }}
 	md, err := b.Markdown(context.Background(), id, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func TestBuilderItemMatchesOneItem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &Builder{Store: st, Index: func() (*source.Index, string) { return idx, "" }}
+	b := &Builder{Store: st, Index: func() (*source.Index, source.Readiness) { return idx, source.Ready }}
 	hs, _, err := b.Session(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -142,13 +142,17 @@ func TestReopenedFixCarriesVerification(t *testing.T) {
 	}
 	item := sess.Items[0].ItemID
 	v := &store.Verification{CaptureID: c.CaptureID, Summary: "the item's region changed 40%"}
-	if _, err := st.Resolve(ctx, store.ResolveInput{SessionID: id, ItemID: item, Status: store.StatusResolved, Summary: "warmer", Verification: v}); err != nil {
+	agent := store.WithAgent(ctx, "agent-1")
+	if _, err := st.Claim(agent, id, item, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Resolve(agent, store.ResolveInput{SessionID: id, ItemID: item, Status: store.StatusResolved, Summary: "warmer", Verification: v}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Reopen(ctx, id, item, "Still says Welcome back"); err != nil {
 		t.Fatal(err)
 	}
-	b := &Builder{Store: st, Index: func() (*source.Index, string) { return nil, "no-project-dir" }}
+	b := &Builder{Store: st, Index: func() (*source.Index, source.Readiness) { return nil, source.NoSources }}
 	md, err := b.Markdown(ctx, id, []string{item})
 	if err != nil {
 		t.Fatal(err)

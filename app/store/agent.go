@@ -84,7 +84,7 @@ func (s *Store) ReadItem(ctx context.Context, sessionID, itemID string) (*ItemDe
 		if sessionID == "" {
 			err := t.QueryRowContext(ctx, `SELECT session_id FROM items WHERE id = ?`, itemID).Scan(&sessionID)
 			if errors.Is(err, sql.ErrNoRows) {
-				return errorf(CodeItemNotFound, "no item %s", itemID)
+				return errorf(CodeItemNotFound, "no item %s", echo(itemID))
 			}
 			if err != nil {
 				return err
@@ -174,7 +174,7 @@ func deletedByUser(ctx context.Context, t *tx, sessionID, itemID string, notFoun
 		return err
 	}
 	if n > 0 {
-		return errorf(CodeItemClosedByUser, "the developer deleted item %s; stop working on it", itemID)
+		return errorf(CodeItemClosedByUser, "the developer deleted item %s; stop working on it", echo(itemID))
 	}
 	return notFound
 }
@@ -186,7 +186,7 @@ func notTerminal(_ *tx, it Item) error {
 	return nil
 }
 
-// openAndFree is the check of claim and ask: the item is not finished, and
+// openAndFree is the check of claim: the item is not finished, and
 // no other live agent holds it.
 func openAndFree(ctx context.Context, agent string) func(*tx, Item) error {
 	return func(t *tx, it Item) error {
@@ -199,8 +199,9 @@ func openAndFree(ctx context.Context, agent string) func(*tx, Item) error {
 
 // claimFree refuses a claim while another agent whose connection is alive
 // holds the item. A claim of a connection that is gone can be taken over.
+// The asker of an open question keeps its claim until the item is resolved.
 func claimFree(ctx context.Context, t *tx, it Item, agent string) error {
-	if it.Status != StatusInProgress || it.ClaimedBy == "" || it.ClaimedBy == agent {
+	if it.ClaimedBy == "" || it.ClaimedBy == agent {
 		return nil
 	}
 	alive, err := connectionAlive(ctx, t, it.ClaimedBy, t.now)
@@ -212,6 +213,43 @@ func claimFree(ctx context.Context, t *tx, it Item, agent string) error {
 		since = it.ClaimedAt.UTC().Format(time.RFC3339)
 	}
 	return errorf(CodeItemClaimed, "item %d is claimed by another agent since %s; pick another item", it.SequenceNumber, since)
+}
+
+// heldBy is the check of resolve and ask: the item is not finished and the
+// calling agent holds its claim. Another live agent's claim is ITEM_CLAIMED;
+// no claim, or a claim of a connection that is gone, is ITEM_NOT_CLAIMED.
+func heldBy(ctx context.Context, agent string) func(*tx, Item) error {
+	return func(t *tx, it Item) error {
+		if err := notTerminal(t, it); err != nil {
+			return err
+		}
+		if agent != "" && it.ClaimedBy == agent {
+			return nil
+		}
+		if err := claimFree(ctx, t, it, agent); err != nil {
+			return err
+		}
+		return errorf(CodeItemNotClaimed, "item %d is not claimed by this connection; claim it with fixthis_claim_feedback first",
+			it.SequenceNumber)
+	}
+}
+
+// updateHeld runs an UPDATE of an item (set is the SET list, args its values)
+// that takes effect only while agent holds the item's claim and the item is
+// not finished: the check and the write are one statement, so no racing
+// writer can slip between them.
+func (t *tx) updateHeld(ctx context.Context, agent, itemID, set string, args ...any) error {
+	res, err := t.ExecContext(ctx, `UPDATE items SET `+set+` WHERE id = ? AND claimed_by = ? AND claimed_by != ''
+		AND status NOT IN ('resolved', 'wont_fix')`, append(args, itemID, agent)...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n != 1 {
+		return errorf(CodeItemNotClaimed, "item %s is no longer claimed by this connection; claim it again", echo(itemID))
+	}
+	return nil
 }
 
 // Claim marks an item in_progress before the agent edits code. The claim
@@ -255,8 +293,11 @@ type ResolveInput struct {
 	Verification *Verification
 }
 
-// Resolve records the agent's outcome. needs_clarification keeps the item
-// open with the summary as the question shown to the user.
+// Resolve records the agent's outcome. Only the agent holding the item's
+// claim may (ITEM_NOT_CLAIMED, ITEM_CLAIMED otherwise), and a resolved or
+// wont_fix item keeps its outcome until the user reopens it
+// (ITEM_ALREADY_RESOLVED). needs_clarification keeps the item open, and
+// claimed by the asker, with the summary as the question shown to the user.
 func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
 	switch in.Status {
 	case StatusResolved, StatusWontFix, StatusNeedsClarification:
@@ -269,17 +310,16 @@ func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
 	}
 	agent := AgentFrom(ctx)
 	return s.agentUpdate(ctx, "resolving item", "run resolve", in.SessionID, in.ItemID,
-		func(t *tx, it Item) error { return claimFree(ctx, t, it, agent) },
+		heldBy(ctx, agent),
 		func(t *tx, it Item) (string, any, error) {
 			var err error
 			if in.Status == StatusNeedsClarification {
-				_, err = t.ExecContext(ctx, `UPDATE items SET status = ?, agent_summary = ?, agent_question = ?, user_answer = '',
-					resolved_by = '', resolved_at = NULL, claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`,
-					in.Status, summary, summary, millis(t.now), in.ItemID)
+				err = t.updateHeld(ctx, agent, in.ItemID, `status = ?, agent_summary = ?, agent_question = ?, user_answer = '',
+					resolved_by = '', resolved_at = NULL, updated_at = ?`, in.Status, summary, summary, millis(t.now))
 			} else {
-				_, err = t.ExecContext(ctx, `UPDATE items SET status = ?, agent_summary = ?, resolved_by = 'agent',
-					resolved_at = ?, claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`,
-					in.Status, summary, millis(t.now), millis(t.now), in.ItemID)
+				err = t.updateHeld(ctx, agent, in.ItemID, `status = ?, agent_summary = ?, resolved_by = 'agent',
+					resolved_at = ?, claimed_by = '', claimed_at = NULL, updated_at = ?`,
+					in.Status, summary, millis(t.now), millis(t.now))
 			}
 			if err != nil {
 				return "", nil, fmt.Errorf("resolve item: %w", err)
@@ -294,7 +334,9 @@ func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
 }
 
 // Ask puts a question to the user: the item becomes needs_clarification and
-// the user's answer comes back through the agent's wait.
+// the user's answer comes back through the agent's wait. Like Resolve it
+// needs the caller's claim, which the asker keeps so it can resolve the item
+// once the answer arrives.
 func (s *Store) Ask(ctx context.Context, sessionID, itemID, question string) (*Item, error) {
 	question, err := cleanAgentText("question", question, true)
 	if err != nil {
@@ -302,10 +344,13 @@ func (s *Store) Ask(ctx context.Context, sessionID, itemID, question string) (*I
 	}
 	agent := AgentFrom(ctx)
 	return s.agentUpdate(ctx, "asking question", "run ask", sessionID, itemID,
-		openAndFree(ctx, agent),
+		heldBy(ctx, agent),
 		func(t *tx, it Item) (string, any, error) {
-			_, err := t.ExecContext(ctx, `UPDATE items SET status = 'needs_clarification', agent_question = ?, user_answer = '',
-				claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`, question, millis(t.now), itemID)
-			return "question-asked", map[string]string{"question": question}, err
+			err := t.updateHeld(ctx, agent, itemID, `status = 'needs_clarification', agent_question = ?, user_answer = '',
+				updated_at = ?`, question, millis(t.now))
+			if err != nil {
+				return "", nil, err
+			}
+			return "question-asked", map[string]string{"question": question}, t.change(ctx, sessionID, ChangePresence)
 		})
 }

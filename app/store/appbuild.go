@@ -36,7 +36,7 @@ func (s *Store) RecordAppBuild(ctx context.Context, sessionID string, b AppBuild
 			return fmt.Errorf("record app build: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return errorf(CodeSessionNotFound, "no session %s", sessionID)
+			return errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
 		}
 		return nil
 	})

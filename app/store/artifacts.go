@@ -110,7 +110,7 @@ func (s *Store) ReadArtifact(ctx context.Context, key string) ([]byte, error) {
 	}
 	b, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errorf(CodeScreenNotFound, "artifact %s is missing", key)
+		return nil, errorf(CodeScreenNotFound, "artifact %s is missing", echo(key))
 	}
 	return b, storageErr("reading artifact "+key, err)
 }

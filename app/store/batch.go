@@ -113,22 +113,29 @@ func normalizeBatch(in *SaveBatchInput) error {
 			return err
 		}
 		if seen[it.DraftItemID] {
-			return invalid("draftItemId %s appears twice in the batch", it.DraftItemID)
+			return invalid("draftItemId %s appears twice in the batch", echo(it.DraftItemID))
 		}
 		seen[it.DraftItemID] = true
 		var err error
 		if it.Comment, err = cleanComment(it.Comment); err != nil {
-			return fmt.Errorf("item %s: %w", it.DraftItemID, err)
+			return inItem(it.DraftItemID, err)
 		}
 		if it.Severity, err = cleanSeverity(it.Severity); err != nil {
-			return fmt.Errorf("item %s: %w", it.DraftItemID, err)
+			return inItem(it.DraftItemID, err)
 		}
 		if err := validateTarget(&it.Target); err != nil {
-			return fmt.Errorf("item %s: %w", it.DraftItemID, err)
+			return inItem(it.DraftItemID, err)
 		}
 	}
 	if in.Screen.Width < 0 || in.Screen.Height < 0 {
 		return invalid("screen size must not be negative")
+	}
+	if in.Screen.Width > 0 && in.Screen.Height > 0 {
+		for _, it := range in.Items {
+			if err := boundsOnScreen(it.Target.Bounds, in.Screen.Width, in.Screen.Height); err != nil {
+				return inItem(it.DraftItemID, err)
+			}
+		}
 	}
 	if len(in.Screen.NodesJSON) > 0 && !json.Valid(in.Screen.NodesJSON) {
 		return invalid("screen nodes are not valid JSON")
@@ -153,6 +160,11 @@ func (s *Store) planBatch(ctx context.Context, in SaveBatchInput) (*batchPlan, e
 		p.existing, p.screenID, err = findBatchRows(ctx, t, in)
 		return err
 	})
+	if err == nil && p.screenID == "" && len(p.existing) < len(in.Items) && (in.Screen.Width <= 0 || in.Screen.Height <= 0) {
+		// Items are written on a screen: without a frozen frame there is no
+		// image, no crop and no size to check their bounds against.
+		return nil, invalid("the batch has no screen to save its items on; freeze the screen and annotate it")
+	}
 	return p, err
 }
 
@@ -211,7 +223,7 @@ func (s *Store) storeBatchArtifacts(ctx context.Context, in *SaveBatchInput, p *
 				return err
 			}
 			if _, err := os.Stat(path); err != nil {
-				return errorf(CodeScreenNotFound, "screen image %s is not stored", in.Screen.ImageArtifact)
+				return errorf(CodeScreenNotFound, "screen image %s is not stored", echo(in.Screen.ImageArtifact))
 			}
 			p.imageKey = in.Screen.ImageArtifact
 		}
@@ -256,6 +268,20 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		}
 		if screenID != plan.screenID && screenID == "" {
 			return errPlanChanged // the screen we meant to reuse is gone
+		}
+		if screenID != "" && (in.Screen.Width <= 0 || in.Screen.Height <= 0) {
+			// A retry without its frame: check the new items against the saved screen.
+			var w, h int
+			if err := t.QueryRowContext(ctx, `SELECT width, height FROM screens WHERE id = ?`, screenID).Scan(&w, &h); err != nil {
+				return fmt.Errorf("read screen size: %w", err)
+			}
+			for _, bi := range in.Items {
+				if _, ok := existing[bi.DraftItemID]; !ok && w > 0 && h > 0 {
+					if err := boundsOnScreen(bi.Target.Bounds, w, h); err != nil {
+						return inItem(bi.DraftItemID, err)
+					}
+				}
+			}
 		}
 		if screenID == "" {
 			screenID = newID()

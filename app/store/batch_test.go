@@ -33,6 +33,13 @@ func TestSaveBatchValidation(t *testing.T) {
 		{"node without uid", func(in *SaveBatchInput) { in.Items[0].Target.NodeUID = "" }, CodeInvalidInput, "nodeUid"},
 		{"bad nodes json", func(in *SaveBatchInput) { in.Screen.NodesJSON = []byte("{") }, CodeInvalidInput, "nodes"},
 		{"unknown session", func(in *SaveBatchInput) { in.SessionID = "nope" }, CodeSessionNotFound, "SESSION_NOT_FOUND"},
+		{"no screen", func(in *SaveBatchInput) { in.Screen = ScreenInput{} }, CodeInvalidInput, "no screen to save its items on"},
+		{"bounds beyond the screen", func(in *SaveBatchInput) {
+			in.Items[1].Target = Target{Type: TargetArea, Bounds: &Bounds{Left: 0, Top: 0, Right: 1 << 62, Bottom: 1 << 62}}
+		}, CodeInvalidInput, `INVALID_INPUT: item "d1": target bounds (0,0)-(4611686018427387904,4611686018427387904) leave the 1080×2400 screen`},
+		{"bounds one pixel low", func(in *SaveBatchInput) {
+			in.Items[0].Target = Target{Type: TargetArea, Bounds: &Bounds{Left: 0, Top: 2000, Right: 10, Bottom: 2401}}
+		}, CodeInvalidInput, "leave the 1080×2400 screen"},
 		{"unknown image artifact", func(in *SaveBatchInput) { in.Screen.ImageArtifact = strings.Repeat("a", 64) + ".png" }, CodeScreenNotFound, "SCREEN_NOT_FOUND"},
 	}
 	for _, tc := range cases {
@@ -112,6 +119,15 @@ func TestSaveBatchIdempotency(t *testing.T) {
 	}
 	if part.Items[0].ItemID != first.Items[0].ItemID {
 		t.Fatal("partial retry replaced an existing item")
+	}
+
+	// A retry that no longer has its frame is checked against the saved screen.
+	far := batchInput(t, sess.SessionID, "ws", 4, false)
+	far.Screen = ScreenInput{}
+	far.IfMatch = "*"
+	far.Items[3].Target = Target{Type: TargetArea, Bounds: &Bounds{Left: 0, Top: 0, Right: 1081, Bottom: 10}}
+	if _, err := s.SaveBatch(ctx, far); errcode.Of(err) != CodeInvalidInput || !strings.Contains(err.Error(), "leave the 1080×2400 screen") {
+		t.Fatalf("retry with bounds beyond the saved screen: %v", err)
 	}
 
 	// Another workspace on the same frozen preview reuses the screen too.

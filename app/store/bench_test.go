@@ -56,7 +56,7 @@ func thousandItems(b *testing.B) (*Store, []Item) {
 }
 
 func BenchmarkAgentOn1000Items(b *testing.B) {
-	ctx := context.Background()
+	ctx := WithAgent(context.Background(), "bench-agent")
 	s, items := thousandItems(b)
 	b.Run("ListFeedback/session", func(b *testing.B) {
 		reportP50(b, func(i int) error {
@@ -91,10 +91,17 @@ func BenchmarkAgentOn1000Items(b *testing.B) {
 			return err
 		})
 	})
+	for _, it := range items { // only the claim holder may resolve
+		if _, err := s.Claim(ctx, it.SessionID, it.ItemID, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.Run("Resolve", func(b *testing.B) {
 		reportP50(b, func(i int) error {
 			it := items[i%len(items)]
-			_, err := s.Resolve(ctx, ResolveInput{SessionID: it.SessionID, ItemID: it.ItemID, Status: StatusResolved, Summary: "done"})
+			// needs_clarification keeps the claim, so every round takes the same path
+			// (a resolved item refuses a second outcome).
+			_, err := s.Resolve(ctx, ResolveInput{SessionID: it.SessionID, ItemID: it.ItemID, Status: StatusNeedsClarification, Summary: "which one?"})
 			return err
 		})
 	})

@@ -81,7 +81,7 @@ func (s *Store) GetCapture(ctx context.Context, captureID string) (*Capture, err
 			nodes_artifact, created_at FROM captures WHERE id = ?`, captureID).Scan(&c.CaptureID, &c.Serial, &c.Package,
 			&c.Activity, &c.Fingerprint, &c.Width, &c.Height, &c.ImageArtifact, &c.NodesArtifact, &created)
 		if errors.Is(err, sql.ErrNoRows) {
-			return errorf(CodeCaptureNotFound, "no capture %s; take one with fixthis_capture_screen", captureID)
+			return errorf(CodeCaptureNotFound, "no capture %s; take one with fixthis_capture_screen", echo(captureID))
 		}
 		c.CreatedAt = fromMillis(created)
 		return err

@@ -35,7 +35,7 @@ func (s *Store) SessionEnded(ctx context.Context, sessionID string) (string, err
 	if n > 0 {
 		return EndedDeleted, nil
 	}
-	return "", errorf(CodeSessionNotFound, "no session %s", sessionID)
+	return "", errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
 }
 
 // TouchConsole records that a console has an event stream open now.

@@ -26,6 +26,7 @@ const (
 	CodeItemAlreadyResolved = errcode.ItemAlreadyResolved
 	CodeItemClosedByUser    = errcode.ItemClosedByUser
 	CodeItemClaimed         = errcode.ItemClaimed
+	CodeItemNotClaimed      = errcode.ItemNotClaimed
 	CodeTooLarge            = errcode.TooLarge
 	CodeNoDraftFeedback     = errcode.NoDraftFeedback
 	CodeScreenNotFound      = errcode.ScreenNotFound
@@ -48,6 +49,7 @@ var (
 	ErrItemAlreadyResolved = &Error{Code: CodeItemAlreadyResolved}
 	ErrItemClosedByUser    = &Error{Code: CodeItemClosedByUser}
 	ErrItemClaimed         = &Error{Code: CodeItemClaimed}
+	ErrItemNotClaimed      = &Error{Code: CodeItemNotClaimed}
 	ErrTooLarge            = &Error{Code: CodeTooLarge}
 	ErrNoDraftFeedback     = &Error{Code: CodeNoDraftFeedback}
 	ErrScreenNotFound      = &Error{Code: CodeScreenNotFound}
@@ -147,4 +149,14 @@ func isReadOnly(err error) bool {
 	}
 	c := sqliteCode(err)
 	return c == sqlite3.SQLITE_READONLY || c == sqlite3.SQLITE_CANTOPEN
+}
+
+// inItem names the draft item an error is about, keeping the error's code
+// and its prefix first ("INVALID_INPUT: item \"d1\": …").
+func inItem(draftItemID string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return &Error{Code: e.Code, Msg: "item " + echo(draftItemID) + ": " + e.Msg, Err: e.Err}
+	}
+	return fmt.Errorf("item %s: %w", echo(draftItemID), err)
 }

@@ -47,12 +47,12 @@ func (s *Store) AddEvidence(ctx context.Context, sessionID string, itemIDs []str
 	switch trigger {
 	case EvidenceTriggerAuto, EvidenceTriggerManual, EvidenceTriggerAgent:
 	default:
-		return nil, invalid("runtime evidence trigger %q is not auto, manual or agent", trigger)
+		return nil, invalid("runtime evidence trigger %s is not auto, manual or agent", echo(trigger))
 	}
 	switch a.Status {
 	case evidence.StatusComplete, evidence.StatusPartial, evidence.StatusFailed, evidence.StatusUnsupported:
 	default:
-		return nil, invalid("runtime evidence status %q cannot be stored", a.Status)
+		return nil, invalid("runtime evidence status %s cannot be stored", echo(string(a.Status)))
 	}
 	if a.ID == "" || len(itemIDs) == 0 {
 		return nil, invalid("a runtime evidence attempt needs a capture id and items")
@@ -106,7 +106,7 @@ func (s *Store) ItemEvidence(ctx context.Context, sessionID, itemID string) ([]E
 		var owner string
 		err := t.QueryRowContext(ctx, `SELECT session_id FROM items WHERE id = ?`, itemID).Scan(&owner)
 		if err == sql.ErrNoRows || err == nil && sessionID != "" && owner != sessionID {
-			return errorf(CodeItemNotFound, "no item %s", itemID)
+			return errorf(CodeItemNotFound, "no item %s", echo(itemID))
 		}
 		if err != nil {
 			return err

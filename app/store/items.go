@@ -240,7 +240,7 @@ func loadItemsByID(ctx context.Context, q querier, sessionID string, ids []strin
 	}
 	for _, id := range ids {
 		if want[id] {
-			return nil, errorf(CodeItemNotFound, "no item %s in session %s", id, sessionID)
+			return nil, errorf(CodeItemNotFound, "no item %s in session %s", echo(id), echo(sessionID))
 		}
 	}
 	return out, nil

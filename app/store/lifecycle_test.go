@@ -11,7 +11,7 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 func TestUpdateItemRules(t *testing.T) {
-	ctx := context.Background()
+	ctx := WithAgent(context.Background(), "agent-1")
 	cases := []struct {
 		name      string
 		prepare   func(s *Store, sid, iid string)
@@ -24,6 +24,7 @@ func TestUpdateItemRules(t *testing.T) {
 		}, nil, PhaseSentModified},
 		{"needs_clarification stays editable", func(s *Store, sid, iid string) {
 			mustOK(s.ReleaseToAgent(ctx, sid, []string{iid}))(t)
+			mustOK(s.Claim(ctx, sid, iid, ""))(t)
 			mustOK(s.Ask(ctx, sid, iid, "which button?"))(t)
 		}, nil, PhaseNeedsClarify},
 		{"in_progress refused", func(s *Store, sid, iid string) {
@@ -143,7 +144,8 @@ func TestMarkCopied(t *testing.T) {
 }
 
 func TestAgentClaimResolveAsk(t *testing.T) {
-	ctx := context.Background()
+	ctx := WithAgent(context.Background(), "agent-1")
+	claim := func(s *Store, sid, iid string) { mustOK(s.Claim(ctx, sid, iid, ""))(t) }
 	cases := []struct {
 		name    string
 		prepare func(s *Store, sid, iid string)
@@ -168,25 +170,27 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 		{"claim resolved by user", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t) },
 			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemClosedByUser, "", nil},
 		{"claim resolved by agent", func(s *Store, sid, iid string) {
+			mustOK(s.Claim(ctx, sid, iid, ""))(t)
 			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "done"}))(t)
 		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
 		{"claim wont_fix", func(s *Store, sid, iid string) {
+			mustOK(s.Claim(ctx, sid, iid, ""))(t)
 			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusWontFix, Summary: "no"}))(t)
 		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
 		{"claim closed session", func(s *Store, sid, iid string) { mustOK(s.CloseSession(ctx, sid))(t) },
 			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrSessionClosed, "", nil},
 		{"claim unknown item", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, "x", "") }, ErrItemNotFound, "", nil},
-		{"resolve", nil, func(s *Store, sid, iid string) (*Item, error) {
+		{"resolve", claim, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "Made it bigger in Button.kt"})
 		}, nil, PhaseResolved, func(t *testing.T, it *Item) {
 			if it.ResolvedBy != ResolvedByAgent || it.AgentSummary == "" {
 				t.Errorf("resolved: %+v", it)
 			}
 		}},
-		{"resolve needs_clarification", nil, func(s *Store, sid, iid string) (*Item, error) {
+		{"resolve needs_clarification", claim, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusNeedsClarification, Summary: "Which screen?"})
 		}, nil, PhaseNeedsClarify, func(t *testing.T, it *Item) {
-			if it.AgentQuestion != "Which screen?" || it.ResolvedBy != "" {
+			if it.AgentQuestion != "Which screen?" || it.ResolvedBy != "" || it.ClaimedBy != "agent-1" {
 				t.Errorf("clarify: %+v", it)
 			}
 		}},
@@ -196,8 +200,30 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 		{"resolve bad status", nil, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: "done", Summary: "x"})
 		}, ErrInvalidInput, "", nil},
-		{"ask", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "Which colour?") },
-			nil, PhaseNeedsClarify, nil},
+		{"ask", claim, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "Which colour?") },
+			nil, PhaseNeedsClarify, func(t *testing.T, it *Item) {
+				if it.ClaimedBy != "agent-1" {
+					t.Errorf("the asker lost its claim: %+v", it)
+				}
+			}},
+		{"resolve unclaimed", nil, func(s *Store, sid, iid string) (*Item, error) {
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "mine"})
+		}, ErrItemNotClaimed, "", nil},
+		{"ask unclaimed", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") },
+			ErrItemNotClaimed, "", nil},
+		{"resolve without identity", claim, func(s *Store, sid, iid string) (*Item, error) {
+			return s.Resolve(context.Background(), ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "anon"})
+		}, ErrItemNotClaimed, "", nil},
+		{"resolve resolved", func(s *Store, sid, iid string) {
+			claim(s, sid, iid)
+			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "done"}))(t)
+		}, func(s *Store, sid, iid string) (*Item, error) {
+			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusWontFix, Summary: "overrides"})
+		}, ErrItemAlreadyResolved, "", nil},
+		{"ask wont_fix", func(s *Store, sid, iid string) {
+			claim(s, sid, iid)
+			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusWontFix, Summary: "no"}))(t)
+		}, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") }, ErrItemAlreadyResolved, "", nil},
 		{"ask resolved by user", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusWontFix))(t) },
 			func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") }, ErrItemClosedByUser, "", nil},
 	}
@@ -234,7 +260,7 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 }
 
 func TestAgentBatchQueue(t *testing.T) {
-	ctx := context.Background()
+	ctx := WithAgent(context.Background(), "agent-1")
 	dir := t.TempDir()
 	s := openTest(t, dir)
 	sess, items := sessionWithItems(t, s, 2)
@@ -244,6 +270,7 @@ func TestAgentBatchQueue(t *testing.T) {
 		t.Fatalf("batch before any release: %+v", b)
 	}
 	rel := mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+	mustOK(s.Claim(ctx, sid, items[0].ItemID, ""))(t)
 	mustOK(s.Ask(ctx, sid, items[0].ItemID, "Which colour?"))(t)
 	mustOK(s.AnswerQuestion(ctx, sid, items[0].ItemID, "Blue"))(t)
 	if err := s.DeleteItem(ctx, sid, items[1].ItemID); err != nil {
@@ -376,7 +403,7 @@ func TestSessionsCRUD(t *testing.T) {
 }
 
 func TestListAndReadFeedback(t *testing.T) {
-	ctx := context.Background()
+	ctx := WithAgent(context.Background(), "agent-1")
 	s := newTestStore(t)
 	sess := mustSession(t, s)
 	res := mustSave(t, s, batchInput(t, sess.SessionID, "ws", 4, true))
@@ -388,6 +415,7 @@ func TestListAndReadFeedback(t *testing.T) {
 	}
 	mustOK(s.ReleaseToAgent(ctx, sess.SessionID, []string{res.Items[0].ItemID, res.Items[1].ItemID}))(t)
 	mustOK(s.MarkCopied(ctx, sess.SessionID, []string{res.Items[2].ItemID}))(t)
+	mustOK(s.Claim(ctx, sess.SessionID, res.Items[1].ItemID, ""))(t)
 	mustOK(s.Resolve(ctx, ResolveInput{SessionID: sess.SessionID, ItemID: res.Items[1].ItemID, Status: StatusResolved, Summary: "ok"}))(t)
 	if got := ids(mustOK(s.ListFeedback(ctx, FeedbackQuery{}))(t).Items); len(got) != 2 || got[0] != 1 || got[1] != 3 {
 		t.Fatalf("default list %v, want [1 3]", got)
@@ -448,5 +476,20 @@ func TestErrorCodes(t *testing.T) {
 		if code := errcode.Of(tc.err); code != tc.code || !strings.HasPrefix(tc.err.Error(), tc.prefix) {
 			t.Errorf("%v: got %s, want %s with prefix %q", tc.err, code, tc.code, tc.prefix)
 		}
+	}
+}
+
+// OpenItemIDs is the one answer to "which items count as open" (Copy Prompt without
+// a choice, `fixthis prompt` without --item, read_feedback's orphan check).
+func TestOpenItemIDs(t *testing.T) {
+	sess := &Session{Items: []Item{
+		{ItemID: "a", Status: StatusOpen}, {ItemID: "b", Status: StatusResolved}, {ItemID: "c", Status: StatusReady},
+		{ItemID: "d", Status: StatusWontFix}, {ItemID: "e", Status: StatusInProgress}, {ItemID: "f", Status: StatusNeedsClarification},
+	}}
+	if got, want := strings.Join(sess.OpenItemIDs(), ","), "a,c,e,f"; got != want {
+		t.Fatalf("open items %s, want %s", got, want)
+	}
+	if ids := (&Session{Items: []Item{{ItemID: "b", Status: StatusResolved}}}).OpenItemIDs(); ids != nil {
+		t.Fatalf("a finished session has open items %v", ids)
 	}
 }

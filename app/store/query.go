@@ -75,7 +75,7 @@ func getItem(ctx context.Context, q querier, sessionID, itemID string) (Item, er
 	it, err := scanItem(q.QueryRowContext(ctx,
 		`SELECT `+itemColumns+` FROM items WHERE id = ? AND session_id = ?`, itemID, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return it, errorf(CodeItemNotFound, "no item %s in session %s", itemID, sessionID)
+		return it, errorf(CodeItemNotFound, "no item %s in session %s", echo(itemID), echo(sessionID))
 	}
 	return it, err
 }
@@ -106,7 +106,7 @@ func getScreen(ctx context.Context, q querier, sessionID, screenID string) (Scre
 	s, err := scanScreen(q.QueryRowContext(ctx,
 		`SELECT `+screenColumns+` FROM screens WHERE id = ? AND session_id = ?`, screenID, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return s, errorf(CodeScreenNotFound, "no screen %s in session %s", screenID, sessionID)
+		return s, errorf(CodeScreenNotFound, "no screen %s in session %s", echo(screenID), echo(sessionID))
 	}
 	return s, err
 }
@@ -136,7 +136,7 @@ func scanSession(sc interface{ Scan(...any) error }) (sessionRow, error) {
 func getSessionRow(ctx context.Context, q querier, sessionID string) (sessionRow, error) {
 	r, err := scanSession(q.QueryRowContext(ctx, summarySelect+` WHERE s.id = ?`, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, errorf(CodeSessionNotFound, "no session %s", sessionID)
+		return r, errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
 	}
 	if err != nil {
 		return r, err
@@ -195,7 +195,7 @@ func openSessionForWrite(ctx context.Context, t *tx, sessionID, action string) (
 		created_at, updated_at FROM sessions WHERE id = ?`, sessionID).Scan(
 		&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.AgentPickup, &r.revision, &r.nextSequence, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, errorf(CodeSessionNotFound, "no session %s", sessionID)
+		return r, errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
 	}
 	if err != nil {
 		return r, err

@@ -171,7 +171,7 @@ func (s *Store) AckBatch(ctx context.Context, batchID string) (*AckResult, error
 		var acked sql.NullInt64
 		err := t.QueryRowContext(ctx, `SELECT session_id, acked_at FROM agent_batches WHERE id = ?`, batchID).Scan(&res.SessionID, &acked)
 		if errors.Is(err, sql.ErrNoRows) {
-			return errorf(CodeBatchNotFound, "no agent batch %s", batchID)
+			return errorf(CodeBatchNotFound, "no agent batch %s", echo(batchID))
 		}
 		if err != nil {
 			return err

@@ -247,7 +247,7 @@ func (s *Store) DeleteSession(ctx context.Context, sessionID string) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return errorf(CodeSessionNotFound, "no session %s", sessionID)
+			return errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
 		}
 		if err := t.event(ctx, sessionID, "", ActorUser, "session-deleted", nil); err != nil {
 			return err

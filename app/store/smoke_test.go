@@ -6,7 +6,7 @@ import (
 )
 
 func TestWholeLoop(t *testing.T) {
-	ctx := context.Background()
+	ctx := WithAgent(context.Background(), "agent-1")
 	s := newTestStore(t)
 	sess, items := sessionWithItems(t, s, 3)
 	if sess.PhaseCounts.Draft != 3 || sess.ItemCount != 3 || len(sess.Screens) != 1 {

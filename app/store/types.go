@@ -258,3 +258,19 @@ const phaseSQL = `CASE
   ELSE 'sent' END`
 
 func isTerminal(status string) bool { return status == StatusResolved || status == StatusWontFix }
+
+// IsOpen reports whether the item still counts as open: the agent has work on it
+// (it is neither resolved nor won't fix).
+func (it Item) IsOpen() bool { return !isTerminal(it.Status) }
+
+// OpenItemIDs are the ids of the session's open items, in the session's order: what
+// Copy Prompt and `fixthis prompt` hand off when no item is chosen.
+func (s *Session) OpenItemIDs() []string {
+	var ids []string
+	for _, it := range s.Items {
+		if it.IsOpen() {
+			ids = append(ids, it.ItemID)
+		}
+	}
+	return ids
+}

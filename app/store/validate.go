@@ -3,7 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
+	"fixthis/app/errcode"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,19 +19,11 @@ const (
 	maxTargetBytes = 256 << 10
 	// maxSnapshotField bounds each text field of a node snapshot.
 	maxSnapshotField = 4000
-	// maxEcho bounds how much of a refused value an error message repeats.
-	maxEcho = 40
 )
 
-// echo quotes a refused value for an error message, cut short so an error
-// never repeats megabytes of input back.
-func echo(v string) string {
-	if utf8.RuneCountInString(v) <= maxEcho {
-		return strconv.Quote(v)
-	}
-	r := []rune(v)
-	return strconv.Quote(string(r[:maxEcho])) + "…"
-}
+// echo quotes a refused value for an error message (errcode.Quote), cut
+// short so an error never repeats megabytes of input back.
+func echo(v string) string { return errcode.Quote(v) }
 
 // controlChar reports the first control character in s (multiline text may
 // hold newlines and tabs), or -1.
@@ -185,6 +177,18 @@ func checkBounds(b *Bounds) error {
 	}
 	if b.Left < 0 || b.Top < 0 || b.Right <= b.Left || b.Bottom <= b.Top {
 		return invalid("target bounds (%d,%d)-(%d,%d) are empty or negative", b.Left, b.Top, b.Right, b.Bottom)
+	}
+	return nil
+}
+
+// boundsOnScreen refuses target bounds that leave a w×h screen (b may be
+// nil: a screen target has none).
+func boundsOnScreen(b *Bounds, w, h int) error {
+	if b == nil {
+		return nil
+	}
+	if b.Right > w || b.Bottom > h {
+		return invalid("target bounds (%d,%d)-(%d,%d) leave the %d×%d screen", b.Left, b.Top, b.Right, b.Bottom, w, h)
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ type Verification struct {
 // NodeChange describes a node target in the after capture.
 type NodeChange struct {
 	Found     bool    `json:"found"`
-	MatchedBy string  `json:"matchedBy,omitempty"` // resourceId | testTag | text | path
+	MatchedBy string  `json:"matchedBy,omitempty"` // testTag | resourceId | contentDescription | text
 	Before    string  `json:"before"`              // the node's text when annotated
 	After     string  `json:"after,omitempty"`     // its text now
 	Moved     bool    `json:"moved"`
@@ -101,7 +101,7 @@ func (s *Store) Reopen(ctx context.Context, sessionID, itemID, note string) (*It
 		if err != nil {
 			return err
 		}
-		if it.Status != StatusResolved && it.Status != StatusWontFix {
+		if it.IsOpen() {
 			return invalid("item %d is %s; only a resolved or won't-fix item can be reopened", it.SequenceNumber, it.Status)
 		}
 		if _, err := t.ExecContext(ctx, `UPDATE items SET status = 'open', delivery = 'sent', resolved_by = '', resolved_at = NULL,

@@ -11,7 +11,7 @@ import (
 // A verified resolution keeps the agent's after-capture on the item; the user then
 // confirms it, or reopens it and the agent's next wait carries the note.
 func TestVerifiedResolutionConfirmAndReopen(t *testing.T) {
-	ctx := context.Background()
+	ctx := WithAgent(context.Background(), "agent-1")
 	s := newTestStore(t)
 	sess, items := sessionWithItems(t, s, 2)
 	mustOK(s.ReleaseToAgent(ctx, sess.SessionID, nil))(t)
@@ -28,6 +28,7 @@ func TestVerifiedResolutionConfirmAndReopen(t *testing.T) {
 
 	v := &Verification{CaptureID: c.CaptureID, RegionChange: 0.4, Summary: "the region changed"}
 	for _, it := range items {
+		mustOK(s.Claim(ctx, sess.SessionID, it.ItemID, ""))(t)
 		mustOK(s.Resolve(ctx, ResolveInput{SessionID: sess.SessionID, ItemID: it.ItemID, Status: StatusResolved,
 			Summary: "done", Verification: v}))(t)
 	}

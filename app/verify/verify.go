@@ -41,7 +41,7 @@ func Compute(ctx context.Context, st *store.Store, it store.Item, captureID stri
 	}
 	region := targetRegion(it.Target, beforeImg, afterImg)
 	if it.Target.Type == store.TargetNode && it.Target.Snapshot != nil {
-		v.Node = findNode(*it.Target.Snapshot, it.Target.Bounds, afterNodes)
+		v.Node = findNode(it.Target, afterNodes)
 	}
 	afterRegion := region
 	if v.Node != nil && v.Node.Found && v.Node.Bounds != nil {
@@ -104,46 +104,33 @@ func regionChange(before *image.NRGBA, br image.Rectangle, after *image.NRGBA, a
 	return math.Round(float64(capture.HammingDistance(a, b))/64*100) / 100
 }
 
-// findNode looks for the annotated node in the new tree by its identity: resource
-// id, then test tag, then text, preferring the candidate nearest its old place.
-func findNode(snap store.NodeSnapshot, old *store.Bounds, nodes []capture.Node) *store.NodeChange {
-	nc := &store.NodeChange{Before: snap.Text}
-	tries := []struct {
-		by    string
-		match func(capture.Node) bool
-	}{
-		{"resourceId", func(n capture.Node) bool { return snap.ResourceID != "" && n.ResourceID == snap.ResourceID }},
-		{"testTag", func(n capture.Node) bool { return snap.TestTag != "" && n.TestTag == snap.TestTag }},
-		{"text", func(n capture.Node) bool { return snap.Text != "" && n.Text == snap.Text }},
-		{"contentDescription", func(n capture.Node) bool {
-			return snap.ContentDescription != "" && n.ContentDescription == snap.ContentDescription
-		}},
+// Locator is what an item knows of its node, to find it again in a newer tree: the
+// snapshot's keys, and its old bounds as the near hint.
+func Locator(t store.Target) capture.Locator {
+	var loc capture.Locator
+	if s := t.Snapshot; s != nil {
+		loc = capture.Locator{TestTag: s.TestTag, ResourceID: s.ResourceID, ContentDescription: s.ContentDescription, Text: s.Text}
 	}
-	for _, try := range tries {
-		var best *capture.Node
-		for i := range nodes {
-			if try.match(nodes[i]) && (best == nil || distance(nodes[i].Bounds, old) < distance(best.Bounds, old)) {
-				best = &nodes[i]
-			}
-		}
-		if best == nil {
-			continue
-		}
-		b := store.Bounds{Left: best.Bounds.Left, Top: best.Bounds.Top, Right: best.Bounds.Right, Bottom: best.Bounds.Bottom}
-		nc.Found, nc.MatchedBy, nc.After, nc.Bounds = true, try.by, best.Text, &b
-		nc.Visible = !best.Bounds.Empty()
-		nc.Moved = old != nil && b != *old
-		return nc
+	if b := t.Bounds; b != nil {
+		loc.Near = &capture.Bounds{Left: b.Left, Top: b.Top, Right: b.Right, Bottom: b.Bottom}
 	}
-	return nc
+	return loc
 }
 
-func distance(b capture.Bounds, old *store.Bounds) int {
-	if old == nil {
-		return 0
+// findNode looks for the annotated node in the new tree (capture.FindNode's order:
+// test tag, resource id, content description, text; nearest its old place).
+func findNode(t store.Target, nodes []capture.Node) *store.NodeChange {
+	nc := &store.NodeChange{Before: t.Snapshot.Text}
+	m, ok := capture.FindNode(nodes, Locator(t), capture.MatchOptions{})
+	if !ok {
+		return nc
 	}
-	abs := func(x int) int { return max(x, -x) }
-	return abs(b.Left-old.Left) + abs(b.Top-old.Top)
+	n := m.Node
+	b := store.Bounds{Left: n.Bounds.Left, Top: n.Bounds.Top, Right: n.Bounds.Right, Bottom: n.Bounds.Bottom}
+	nc.Found, nc.MatchedBy, nc.After, nc.Bounds = true, string(m.By), n.Text, &b
+	nc.Visible = !n.Bounds.Empty()
+	nc.Moved = t.Bounds != nil && b != *t.Bounds
+	return nc
 }
 
 func summary(v *store.Verification, haveBefore bool) string {

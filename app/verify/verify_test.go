@@ -81,6 +81,10 @@ func TestCompute(t *testing.T) {
 			Bounds: capture.Bounds{Left: 20, Top: 100, Right: 180, Bottom: 160}}}), false, "no visible change", true, "resourceId"},
 		{"new label, moved", capt(screenPNG(t, image.Rect(20, 200, 180, 260), 7), []capture.Node{{UID: "x", ResourceID: "app:id/save",
 			Text: "Save trail", Bounds: moved}}), true, `text "Save" → "Save trail"; now at (20,200)-(180,260)`, true, "resourceId"},
+		// capture.FindNode's order: a renamed id falls back to the label, as read_feedback's
+		// orphan check does.
+		{"id renamed, label kept", capt(screenPNG(t, box, 40), []capture.Node{{UID: "x", ResourceID: "app:id/save_trail", Text: "Save",
+			Bounds: capture.Bounds{Left: 20, Top: 100, Right: 180, Bottom: 160}}}), false, "no visible change", true, "text"},
 		{"node gone", capt(screenPNG(t, image.Rect(0, 0, 0, 0), 40), nil), true, "the node is not on the new screen", false, ""},
 	}
 	for _, tc := range tests {

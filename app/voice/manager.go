@@ -144,7 +144,7 @@ func (m *Manager) Get(id string) (*Interviewer, error) {
 	if iv := m.Active(); iv != nil && iv.ID() == id {
 		return iv, nil
 	}
-	return nil, errcode.New(errcode.VoiceNotFound, "no running voice session %s", id)
+	return nil, errcode.New(errcode.VoiceNotFound, "no running voice session %s", errcode.Quote(id))
 }
 
 // StopAll ends the running session (the app is shutting down).

@@ -22,13 +22,8 @@ type env struct {
 
 func newEnv(t *testing.T, link string) env {
 	t.Helper()
-	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, Link: sim.Links[link], Logf: func(string, ...any) {}})
-	c, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return env{c, dev}
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, Link: sim.Links[link], Logf: adbtest.Quiet})
+	return env{p.Client, p.Device}
 }
 
 // scroll moves the demo's list once per interval until stop closes.

@@ -2,58 +2,25 @@
 // the console is open; the rows change phase within 2 s without a reload, and the
 // user's answer goes back through the API.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { McpClient } from './mcp.mjs';
+import { nodeTarget, sessionWithItems } from './steps.mjs';
 
-const missing = prerequisites();
-
-describe('agent loop in the console', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('agent loop in the console', { server: { demo: true } }, (env) => {
   it('shows claim, question, answer and resolution live', async (t) => {
+    const { server, browser } = env;
     assert.ok(server.mcpUrl && server.mcpToken, 'fixthis serve --json prints mcpUrl and mcpToken');
     // Set up a handed-off item through the console API, as the console would.
-    const created = await api(server, 'POST', '/api/sessions', { title: 'Agent loop' });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    const sessionId = created.body.sessionId;
-    const devices = await waitFor(async () => {
-      const r = await api(server, 'GET', '/api/devices');
-      return r.body.selectedSerial ? r.body : null;
-    }, { timeout: 20000, what: 'demo device selected' });
-    const fr = await api(server, 'POST', '/api/preview/freeze', { serial: devices.selectedSerial, sessionId });
-    assert.equal(fr.status, 200, JSON.stringify(fr.body));
-    const node = fr.body.nodes.find((n) => n.text && n.bounds.top > 300);
-    const batch = await api(server, 'POST', '/api/items/batch', {
-      sessionId,
-      previewId: fr.body.previewId,
+    const { sessionId, items } = await sessionWithItems(server, {
+      title: 'Agent loop',
       workspaceId: 'ws-agent-e2e',
-      frozenFingerprint: fr.body.screen.fingerprint,
-      items: [{ draftItemId: 'd1', target: { type: 'node', nodeUid: node.uid, bounds: node.bounds }, severity: 'high', comment: 'Rename this label' }],
+      items: (f) => [{ target: nodeTarget(f.nodes.find((n) => n.text && n.bounds.top > 300)), severity: 'high', comment: 'Rename this label' }],
     });
-    assert.equal(batch.status, 200, JSON.stringify(batch.body));
-    const itemId = batch.body.items[0].itemId;
-    await api(server, 'POST', '/api/preview/resume');
+    const itemId = items[0].itemId;
     assert.equal((await api(server, 'POST', '/api/agent-handoffs', { sessionId, itemIds: [itemId] })).status, 200);
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(server.consoleUrl);
+    const { context, page, errors } = await openConsole(browser, server, { sessionId });
     const row = page.locator(`[data-item-id="${itemId}"]`);
     await waitFor(async () => (await row.getAttribute('data-phase')) === 'sent', { what: 'sent row' });
 
@@ -91,9 +58,8 @@ describe('agent loop in the console', { skip: missing.length ? `missing ${missin
   });
 
   it('shows copyable agent configs in "Connect an agent"', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(server.consoleUrl);
+    const { server, browser } = env;
+    const { context, page } = await openConsole(browser, server);
     await page.locator('#connectAgentButton').click();
     const panel = page.locator('#connectAgentPanel');
     await panel.waitFor();

@@ -6,39 +6,30 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { TRAILHEAD, api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { before, it } from 'node:test';
+import { TRAILHEAD, api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { makeStubProject } from './stubproject.mjs';
 
-const missing = prerequisites();
-
-describe('run the app from the console', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
+suite('run the app from the console', { server: { demo: true, sources: TRAILHEAD } }, (env) => {
   let serial;
 
   function adbShell(...args) {
-    const r = spawnSync('adb', ['-P', String(server.adbPort), '-s', serial, 'shell', ...args], { encoding: 'utf8', timeout: 15000 });
+    const r = spawnSync('adb', ['-P', String(env.server.adbPort), '-s', serial, 'shell', ...args], { encoding: 'utf8', timeout: 15000 });
     assert.equal(r.status, 0, `adb shell ${args.join(' ')}: ${r.stderr}`);
     return r.stdout;
   }
 
   before(async () => {
-    server = await startServer({ demo: true, sources: TRAILHEAD });
     // Slow enough that the progress bar can be seen: ~3 s of "Gradle".
-    makeStubProject(server.projectDir, { versionName: '2.5.0', versionCode: 250, delay: 0.08 });
-    browser = await launchBrowser();
+    makeStubProject(env.server.projectDir, { versionName: '2.5.0', versionCode: 250, delay: 0.08 });
     serial = await waitFor(async () => {
-      const r = await api(server, 'GET', '/api/devices');
+      const r = await api(env.server, 'GET', '/api/devices');
       return r.body?.devices?.find((d) => d.state === 'device')?.serial;
     }, { timeout: 20000, what: 'the demo device online' });
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('shows the app, says when it is not in front, brings it back, and runs a new build', async () => {
+    const { server, browser } = env;
     const { page, context, errors } = await openConsole(browser, server);
     const chip = page.locator('#appChip');
     await chip.waitFor({ timeout: 15000 });

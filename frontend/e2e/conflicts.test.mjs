@@ -1,11 +1,9 @@
 // The console's conflict dialogs against a real `fixthis serve --demo`: a save with a
 // stale ETag (412, another tab saved first) and switching sessions with a dirty draft.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { SCREEN, clickNode, freeze, waitLive } from './steps.mjs';
-
-const missing = prerequisites();
 
 /** A text node of the demo list screen by its text. */
 function nodeWithText(f, text) {
@@ -21,21 +19,9 @@ async function annotateNode(page, f, text, comment) {
   await page.keyboard.press('Enter');
 }
 
-describe('conflict dialogs', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('conflict dialogs', { server: { demo: true } }, (env) => {
   it('asks which version wins when another tab saved first (412), and Keep mine overwrites', async () => {
+    const { server, browser } = env;
     const created = await api(server, 'POST', '/api/sessions', { title: 'Two tabs' });
     const sessionId = created.body.sessionId;
     const { page: a, errors, context } = await openConsole(browser, server);
@@ -91,6 +77,7 @@ describe('conflict dialogs', { skip: missing.length ? `missing ${missing.join(',
   });
 
   it('asks before switching sessions with a dirty draft; Cancel stays, Keep for later switches', async () => {
+    const { server, browser } = env;
     const { page, errors, context } = await openConsole(browser, server);
     await waitLive(page, server);
     const before = await waitFor(() => page.evaluate(() => localStorage.getItem('fixthis.activeSessionId')), { what: 'active session' });

@@ -1,27 +1,13 @@
 // The console shell against a real `fixthis serve`: renders, shows the server version,
 // carries every canonical id and label, and looks right at 390, 1024 and 1440 px.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { SCREEN } from './steps.mjs';
 
-const missing = prerequisites();
-
-describe('console shell', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('console shell', {}, (env) => {
   it('renders, shows the server version and keeps the token out of the page', async () => {
+    const { server, browser } = env;
     const { page, errors, context } = await openConsole(browser, server);
     const health = await (await fetch(new URL('/api/health', server.url), { headers: { 'X-FixThis-Console-Token': server.token } })).json();
     await page.locator('#serverVersion').waitFor();
@@ -42,6 +28,7 @@ describe('console shell', { skip: missing.length ? `missing ${missing.join(', ')
   });
 
   it('carries each canonical id and label', async () => {
+    const { server, browser } = env;
     const { page, errors, context } = await openConsole(browser, server, { width: 1440 });
     await page.locator('#workflowProgress').waitFor();
     const text = async (sel) => (await page.locator(sel).innerText()).trim();
@@ -78,6 +65,7 @@ describe('console shell', { skip: missing.length ? `missing ${missing.join(', ')
   ]) {
     for (const scheme of width === 1440 ? ['light', 'dark'] : ['light']) {
       it(`looks right at ${width} px (${scheme})`, async () => {
+        const { server, browser } = env;
         const { page, errors, context } = await openConsole(browser, server, { width, height, colorScheme: scheme });
         await page.locator('#workflowProgress').waitFor();
         await waitFor(() => page.evaluate(() => window.FixThisConsoleDebug?.consoleEventsDiagnostics().connected), { what: 'SSE connected' });

@@ -2,32 +2,10 @@
 // the picker follows sims coming and going, Select-mode clicks tap the device, and
 // Annotate freezes the frame.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
-import { BIN, api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
-import { SCREEN } from './steps.mjs';
-
-const missing = prerequisites();
-
-/** Starts `fixthis sim --connect --json` on the server's adb port; resolves with its line. */
-function startSim(server) {
-  const child = spawn(BIN, ['sim', '--connect', '--json', '--latency-scale', '0'], { env: server.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((res, rej) => {
-    let buf = '';
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => rej(new Error(`sim printed nothing in 20 s: ${stderr}`)), 20000);
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        res({ ...JSON.parse(buf.slice(0, nl)), child });
-      }
-    });
-    child.on('exit', (code) => rej(new Error(`sim exited ${code}: ${stderr}`)));
-  });
-}
+import { spawnSync } from 'node:child_process';
+import { after, it } from 'node:test';
+import { api, openConsole, shotPath, startSim, suite, waitFor } from './harness.mjs';
+import { SCREEN, freezeViaApi, waitLive } from './steps.mjs';
 
 /** The device rows the picker shows: serial → state. */
 async function pickerRows(page) {
@@ -41,22 +19,14 @@ async function pickerRows(page) {
   );
 }
 
-describe('devices and live preview', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
+suite('devices and live preview', { server: { demo: false } }, (env) => {
   const sims = [];
-
-  before(async () => {
-    server = await startServer({ demo: false });
-    browser = await launchBrowser();
-  });
-  after(async () => {
+  after(() => {
     for (const s of sims) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-    await browser?.close();
-    await server?.stop();
   });
 
   it('lists two simulated phones and notices within 2 s when one dies', async () => {
+    const { server, browser } = env;
     const { page, context, errors } = await openConsole(browser, server);
     sims.push(await startSim(server), await startSim(server));
     await page.locator('.chip-main').click();
@@ -80,6 +50,7 @@ describe('devices and live preview', { skip: missing.length ? `missing ${missing
   });
 
   it('says a selected phone is gone, offers the other, and brings it back after the adb server dies', async () => {
+    const { server, browser } = env;
     const { page, context, errors } = await openConsole(browser, server);
     // The video stream of a dying phone is refused (409/502); no other request may fail.
     const refused = [];
@@ -112,15 +83,16 @@ describe('devices and live preview', { skip: missing.length ? `missing ${missing
   });
 
   it('taps the device in Select mode and freezes on Annotate', async () => {
+    const { server, browser } = env;
     const { page, context, errors } = await openConsole(browser, server);
     await api(server, 'POST', '/api/device/select', { serial: sims[0].serial });
-    await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Live preview', { timeout: 20000, what: 'Live preview badge' });
+    await waitLive(page, server);
     await page.locator(SCREEN).waitFor();
     const painted = () => page.evaluate(() => window.FixThisConsoleDebug.previewStats().framesPainted);
     const before = await painted();
 
     // Where is a trail card? Ask the device once, then go back to live.
-    const f = (await api(server, 'POST', '/api/preview/freeze', {})).body;
+    const f = await freezeViaApi(server, undefined, sims[0].serial);
     await api(server, 'POST', '/api/preview/resume');
     const card = f.nodes.find((n) => /^trail_card_\d+$/.test(n.testTag || ''));
     assert.ok(card, 'the demo list shows trail cards');

@@ -4,34 +4,15 @@
 // skips it and keeps Capture diagnostics, Off disables it; a collector stuck past its
 // timeout makes the capture partial, and what is stored on disk is redacted.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { BIN, api, launchBrowser, prerequisites, repoRoot, shotPath, startServer, waitFor } from './harness.mjs';
+import { after, before, it } from 'node:test';
+import { api, openConsole, repoRoot, shotPath, startSim, suite, waitFor } from './harness.mjs';
+import { nodeTarget, sessionWithItems } from './steps.mjs';
 
-const missing = prerequisites();
 const PKG = 'com.fixthis.demo';
-
-/** Starts `fixthis sim --connect` against the server's private adb and returns its serial. */
-async function startSim(server, outputs) {
-  const child = spawn(BIN, ['sim', '--json', '--connect', '--outputs', outputs, '--latency-scale', '0'], { env: server.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const info = await new Promise((res, rej) => {
-    let buf = '';
-    const timer = setTimeout(() => rej(new Error('fixthis sim printed nothing in 20 s')), 20000);
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        res(JSON.parse(buf.slice(0, nl)));
-      }
-    });
-    child.on('exit', (code) => rej(new Error(`fixthis sim exited with ${code}`)));
-  });
-  return { ...info, child };
-}
 
 function adb(server, serial, ...args) {
   const r = spawnSync('adb', ['-P', String(server.adbPort), '-s', serial, ...args], { encoding: 'utf8', timeout: 15000 });
@@ -41,62 +22,40 @@ function adb(server, serial, ...args) {
 
 /** A session with one saved draft annotation on the phone's current screen. */
 async function savedDraft(server, serial, title) {
-  const created = await api(server, 'POST', '/api/sessions', { title });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const sessionId = created.body.sessionId;
-  const fr = await api(server, 'POST', '/api/preview/freeze', { serial, sessionId });
-  assert.equal(fr.status, 200, JSON.stringify(fr.body));
-  const node = fr.body.nodes.find((n) => n.text && n.bounds.top > 300) ?? fr.body.nodes[1];
-  const batch = await api(server, 'POST', '/api/items/batch', {
-    sessionId,
-    previewId: fr.body.previewId,
-    workspaceId: `ws-${title}`,
-    frozenFingerprint: fr.body.screen.fingerprint,
-    items: [{ draftItemId: 'd1', target: { type: 'node', nodeUid: node.uid, bounds: node.bounds }, severity: 'med', comment: `Check ${title}` }],
+  const { sessionId, items } = await sessionWithItems(server, {
+    title,
+    serial,
+    items: (f) => [{ target: nodeTarget(f.nodes.find((n) => n.text && n.bounds.top > 300) ?? f.nodes[1]), severity: 'med', comment: `Check ${title}` }],
   });
-  assert.equal(batch.status, 200, JSON.stringify(batch.body));
-  await api(server, 'POST', '/api/preview/resume');
-  return { sessionId, itemId: batch.body.items[0].itemId };
+  return { sessionId, itemId: items[0].itemId };
 }
 
-async function openOn(browser, server, sessionId) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && !/status of 409/.test(m.text()) && errors.push(m.text()));
-  await page.goto(server.consoleUrl);
-  return { context, page, errors };
-}
+/** The console on a session; a 409 the console reports (and handles) is no error here. */
+const openOn = (browser, server, sessionId) => openConsole(browser, server, { sessionId, ignore: /status of 409/ });
 
-describe('runtime diagnostics', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
+suite('runtime diagnostics', { server: { demo: false } }, (env) => {
   let phone;
-  let browser;
   let outputs;
 
   before(async () => {
+    const { server } = env;
     outputs = mkdtempSync(join(tmpdir(), 'fixthis-outputs-'));
-    server = await startServer({ demo: false });
-    phone = await startSim(server, outputs);
+    phone = await startSim(server, { outputs });
     await waitFor(async () => {
       const r = await api(server, 'GET', '/api/devices');
       if (r.body.selectedSerial === phone.serial) return true;
       if (r.body.devices?.some((d) => d.serial === phone.serial && d.state === 'device')) await api(server, 'POST', '/api/device/select', { serial: phone.serial });
       return false;
     }, { timeout: 20000, what: 'the simulated phone selected' });
-    browser = await launchBrowser();
   });
 
-  after(async () => {
-    await browser?.close();
+  after(() => {
     phone?.child.kill('SIGINT');
-    await server?.stop();
     rmSync(outputs, { recursive: true, force: true });
   });
 
   it('Auto collects on Save to MCP: the crash, and a process that is gone', async () => {
+    const { server, browser } = env;
     const { sessionId, itemId } = await savedDraft(server, phone.serial, 'auto');
     adb(server, phone.serial, 'shell', 'am', 'crash', PKG);
     const { context, page, errors } = await openOn(browser, server, sessionId);
@@ -124,6 +83,7 @@ describe('runtime diagnostics', { skip: missing.length ? `missing ${missing.join
   });
 
   it('Manual skips Save to MCP and captures on demand; Off disables the button', async () => {
+    const { server, browser } = env;
     adb(server, phone.serial, 'shell', 'am', 'start', '-n', `${PKG}/.MainActivity`);
     const { sessionId, itemId } = await savedDraft(server, phone.serial, 'manual');
     const { context, page, errors } = await openOn(browser, server, sessionId);
@@ -157,6 +117,7 @@ describe('runtime diagnostics', { skip: missing.length ? `missing ${missing.join
   });
 
   it('a collector that times out makes the capture partial; the stored log is redacted', async () => {
+    const { server, browser } = env;
     const { sessionId, itemId } = await savedDraft(server, phone.serial, 'slow');
     await api(server, 'PUT', `/api/sessions/${sessionId}`, { runtimeEvidencePolicy: 'manual' });
     copyFileSync(join(repoRoot, 'app', 'evidence', 'testdata', 'logcat_crash.txt'), join(outputs, 'logcat.txt'));

@@ -1,11 +1,10 @@
 // The annotate → save → hand off workflow, recovery, live sync and the compact drawer,
 // against a real `fixthis serve --demo` (the built-in simulated phone).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
-import { clickNode, freeze, toPage, waitLive } from './steps.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
+import { clickNode, freeze, toPage, waitLive, waitSessionShown } from './steps.mjs';
 
-const missing = prerequisites();
 const diag = (page) => page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics());
 
 /** A text node inside a smaller container (a list card), so the breadcrumb has ancestors. */
@@ -21,21 +20,9 @@ function textNode(f, skip = 0) {
   return n;
 }
 
-describe('annotation workflow', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('annotation workflow', { server: { demo: true } }, (env) => {
   it('picks a node, re-scopes with the breadcrumb, drags an area, and hands off', async () => {
+    const { server, browser } = env;
     const { page, errors, context } = await openConsole(browser, server);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await waitLive(page, server);
@@ -111,10 +98,12 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
   });
 
   it('offers Recover after a reload with a pending draft', async () => {
+    const { server, browser } = env;
     const { page, context } = await openConsole(browser, server);
     await waitLive(page, server);
     const f = await freeze(page);
     await clickNode(page, f, textNode(f));
+    await page.locator('#inspectorFooter[data-editor-state="pendingTarget"]').waitFor();
     await page.keyboard.type('Kept across reloads');
     await page.keyboard.press('Enter');
     await waitFor(async () => (await page.locator('[data-draft-item]').count()) === 1, { what: 'draft row' });
@@ -126,7 +115,9 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
     await page.screenshot({ path: shotPath('flow-recovery-1440.png') });
     await banner.locator('[data-action="recover"]').click();
     await waitFor(async () => (await page.locator('[data-draft-item]').count()) === 1, { what: 'recovered row' });
-    assert.equal(await page.locator('#previewFrameStatus').innerText(), 'Frozen for annotation');
+    // The row comes back at once, the frozen frame once its image has loaded (until
+    // then the badge says No screenshot).
+    await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Frozen for annotation', { what: 'the recovered frame frozen' });
     // Leave it clean for the next test: discard the draft.
     await page.locator('[data-draft-item]').click();
     await page.locator('#inspectorFooter [data-action="removeDraft"]').click();
@@ -135,21 +126,25 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
   });
 
   it('updates a second tab through SSE with zero polling', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const a = await context.newPage();
-    await a.goto(server.consoleUrl);
+    const { server, browser } = env;
+    const { context, page: a } = await openConsole(browser, server);
     await waitLive(a, server);
     const b = await context.newPage();
     await b.goto(server.consoleUrl);
     await waitFor(async () => (await diag(b)).connected, { what: 'tab B connected' });
+    // Connected is not loaded: the session's rows come after the snapshot. Counting
+    // them earlier counts a list that is still filling.
+    const { rows: rowsBefore } = await waitSessionShown(b, server);
     const before = await diag(b);
-    const rowsBefore = await b.locator('[data-item-id]').count();
 
     const f = await freeze(a);
     await clickNode(a, f, textNode(f));
+    await a.locator('#inspectorFooter[data-editor-state="pendingTarget"]').waitFor();
     await a.keyboard.type('Seen from the other tab');
     await a.keyboard.press('Enter');
+    const saved = a.waitForResponse((r) => r.url().includes('/api/items/batch'));
     await a.keyboard.press('s'); // back to live: written annotations are saved as drafts
+    assert.equal((await saved).status(), 200);
     await waitFor(async () => (await b.locator('[data-item-id]').count()) === rowsBefore + 1, { what: 'row in tab B', timeout: 5000 });
     const after = await diag(b);
     assert.equal(after.connected, true);
@@ -162,6 +157,7 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
   });
 
   it('opens history as a drawer in the compact layout without changing the session', async () => {
+    const { server, browser } = env;
     const { page, context } = await openConsole(browser, server, { width: 800, height: 900 });
     await page.locator('#historyToggleButton').waitFor();
     assert.equal(await page.locator('#historyPane').count(), 0);
@@ -178,11 +174,13 @@ describe('annotation workflow', { skip: missing.length ? `missing ${missing.join
   });
 
   it('asks what to do when the screen changed since the freeze', async () => {
+    const { server, browser } = env;
     const { page, context } = await openConsole(browser, server);
     await waitLive(page, server);
     const f = await freeze(page);
     const n = textNode(f);
     await clickNode(page, f, n);
+    await page.locator('#inspectorFooter[data-editor-state="pendingTarget"]').waitFor();
     await page.keyboard.type('Stale by now');
     await page.keyboard.press('Enter');
     // Navigate the device behind the frozen frame: a trail card opens its detail screen.

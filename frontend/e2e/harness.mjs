@@ -2,11 +2,12 @@
 // project dir) and a headless Debian Chromium through playwright-core. Never downloads
 // a browser: /usr/bin/chromium is required.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before, describe } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -95,6 +96,31 @@ export async function startServer({ demo = true, extraArgs = [], sources = '', p
   return { ...info, projectDir, adbPort, env, stop, stderr: () => stderr };
 }
 
+/**
+ * Starts `fixthis sim --connect --json` on the server's private adb server (with
+ * `outputs`, the directory of its `--outputs`) and resolves with its JSON line (the
+ * serial) plus the child process, once it printed that line.
+ */
+export function startSim(server, { outputs = '' } = {}) {
+  const args = ['sim', '--connect', '--json', '--latency-scale', '0', ...(outputs ? ['--outputs', outputs] : [])];
+  const child = spawn(BIN, args, { env: server.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((res, rej) => {
+    let buf = '';
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => rej(new Error(`fixthis sim printed nothing in 20 s: ${stderr}`)), 20000);
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        res({ ...JSON.parse(buf.slice(0, nl)), child });
+      }
+    });
+    child.on('exit', (code) => rej(new Error(`fixthis sim exited with ${code}: ${stderr}`)));
+  });
+}
+
 export async function launchBrowser() {
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -110,16 +136,61 @@ export async function launchBrowser() {
   });
 }
 
-/** A page that records console errors and page errors for the no-errors check. */
-export async function openConsole(browser, server, { width = 1440, height = 900, colorScheme = 'light' } = {}) {
+/**
+ * The suite every end-to-end file declares: skipped, with the reason, when the binary
+ * or Chromium is missing; before its first test it starts `fixthis serve` (with
+ * `server`, startServer's options; false starts none) and Chromium (unless `browser`
+ * is false), after its last it stops both and keeps the server's log in
+ * test-results/serve-NAME.log. `body(env)` declares the tests, which read env.server
+ * and env.browser; a test that starts a server of its own sets env.server, so it is
+ * stopped too.
+ */
+export function suite(name, { server = {}, browser = true } = {}, body) {
+  const missing = prerequisites();
+  describe(name, { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
+    const env = { server: null, browser: null };
+    before(async () => {
+      if (server) env.server = await startServer(server);
+      if (browser) env.browser = await launchBrowser();
+    });
+    after(async () => {
+      await env.browser?.close();
+      await env.server?.stop();
+      if (env.server) writeFileSync(shotPath(`serve-${name.replace(/[^a-z0-9]+/gi, '-')}.log`), env.server.stderr());
+    });
+    body(env);
+  });
+}
+
+/**
+ * The console in a new browser context, recording page errors and console errors
+ * (except those `ignore` matches) for the no-errors check. `sessionId` makes it open on
+ * that session, as a browser that last showed it would; `init` runs in the page before
+ * the console's own scripts; `query` goes before the token fragment; `beforeLoad(page)`
+ * runs before the console loads (to route requests).
+ */
+export async function openConsole(browser, server, { width = 1440, height = 900, colorScheme = 'light', sessionId = '', init = null, query = '', ignore = null, beforeLoad = null } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, colorScheme });
+  if (sessionId) await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
+    if (m.type() !== 'error' || ignore?.test(m.text())) return;
+    // A failed request's message does not name the request; its location does (the
+    // query cut off: EventSource URLs carry the token).
+    const at = m.location()?.url?.split('?')[0];
+    // A live video stream that could not start (on a loaded machine the first picture
+    // can miss its 5 s) is answered 502, and the console shows JPEG frames and asks
+    // again: a state it handles, not an error. The video suites check the stream.
+    if (at?.endsWith('/api/preview/stream') && /status of 502/.test(m.text())) return;
+    errors.push(at ? `${m.text()} (${at})` : m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.consoleUrl);
+  await beforeLoad?.(page);
+  const url = new URL(server.consoleUrl);
+  if (query) url.search = query;
+  await page.goto(url.href);
   return { context, page, errors };
 }
 

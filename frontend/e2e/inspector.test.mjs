@@ -1,28 +1,15 @@
 // Keyboard-only annotation and "Where this lives in code", against `fixthis serve --demo`
 // with the demo app's sources (examples/trailhead) in the project dir.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { TRAILHEAD, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { TRAILHEAD, openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { freeze, waitLive } from './steps.mjs';
 
-const missing = prerequisites();
 const TITLE = 'Find your next trail';
 
-describe('keyboard annotation and source candidates', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer({ demo: true, sources: TRAILHEAD });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('keyboard annotation and source candidates', { server: { demo: true, sources: TRAILHEAD } }, (env) => {
   it('picks a node with the keyboard only, then shows where it lives in code', async () => {
+    const { server, browser } = env;
     const { page, errors, context } = await openConsole(browser, server);
     await waitLive(page, server);
     const f = await freeze(page);

@@ -5,34 +5,27 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { api, prerequisites, startServer } from './harness.mjs';
-import { freezeViaApi } from './steps.mjs';
+import { after, it } from 'node:test';
+import { api, startServer, suite } from './harness.mjs';
+import { freezeViaApi, saveViaApi } from './steps.mjs';
 
-const missing = prerequisites();
-
-describe('restart', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
+// The test starts and restarts the server itself, on one project dir; no browser.
+suite('restart', { server: false, browser: false }, (env) => {
   const project = mkdtempSync(join(tmpdir(), 'fixthis-e2e-restart-'));
-  let server;
-  after(async () => {
-    await server?.stop();
-    rmSync(project, { recursive: true, force: true });
-  });
+  after(() => rmSync(project, { recursive: true, force: true }));
 
   it('refuses a recovered draft whose frame is gone, and never reuses a frame id', async () => {
-    server = await startServer({ demo: true, project });
+    let server = (env.server = await startServer({ demo: true, project }));
     const sessionId = (await api(server, 'POST', '/api/sessions', { title: 'Restart' })).body.sessionId;
     const first = await freezeViaApi(server, sessionId);
     await server.stop();
 
-    server = await startServer({ demo: true, project });
-    const draft = {
+    server = env.server = await startServer({ demo: true, project });
+    const saved = await saveViaApi(server, first, {
       sessionId,
-      previewId: first.previewId,
       workspaceId: 'ws-restart',
-      items: [{ draftItemId: 'd1', target: { type: 'screen' }, severity: 'med', comment: 'Recovered after a restart' }],
-    };
-    const saved = await api(server, 'POST', '/api/items/batch', draft);
+      items: [{ target: { type: 'screen' }, severity: 'med', comment: 'Recovered after a restart' }],
+    });
     assert.equal(saved.status, 404, JSON.stringify(saved.body));
     assert.match(saved.body.message, /^PREVIEW_NOT_FOUND: /);
     const sess = await api(server, 'GET', `/api/sessions/${sessionId}`);

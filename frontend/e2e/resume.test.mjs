@@ -2,11 +2,9 @@
 // screen shows the phone again within 2 s, as bright as before the freeze, on the
 // video and the JPEG paths, and the badge never says "Live preview" over a blank stage.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { freeze, waitLive } from './steps.mjs';
-
-const missing = prerequisites();
 
 /** The visible screen element and its mean brightness (0-255), sampled small. */
 const look = (page) =>
@@ -30,19 +28,9 @@ for (const [name, args, tag] of [
   ['video', [], 'CANVAS'],
   ['JPEG', ['--preview', 'jpeg'], 'IMG'],
 ]) {
-  describe(`live view after a freeze (${name})`, { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-    let browser;
-    let server;
-    before(async () => {
-      browser = await launchBrowser();
-      server = await startServer({ demo: true, extraArgs: args });
-    });
-    after(async () => {
-      await server?.stop();
-      await browser?.close();
-    });
-
+  suite(`live view after a freeze (${name})`, { server: { demo: true, extraArgs: args } }, (env) => {
     it('shows the phone again within 2 s of Select on a still screen', async () => {
+      const { server, browser } = env;
       const { page, context } = await openConsole(browser, server);
       await waitLive(page, server);
       const live = await waitFor(async () => {

@@ -4,24 +4,21 @@
 // FLAG_SECURE screen, and the prompt says what each one means for the agent.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
-import { clickNode, freeze, toPage, waitLive } from './steps.mjs';
+import { after, before, it } from 'node:test';
+import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
+import { clickNode, freeze, selectedSerial, toPage, waitLive } from './steps.mjs';
 
-const missing = prerequisites();
 const IME = 'Input method (keyboard), not the app';
 const SECURE = 'This screen is protected (FLAG_SECURE): the mirror shows black; the UI tree still works';
 
-describe('landscape, dialogs, the keyboard and protected screens', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
+suite('landscape, dialogs, the keyboard and protected screens', { server: { demo: true } }, (env) => {
   let serial;
   let page;
   let context;
   let errors;
 
   const adb = (...args) => {
-    const r = spawnSync('adb', ['-P', String(server.adbPort), '-s', serial, ...args], { encoding: 'utf8', timeout: 20000 });
+    const r = spawnSync('adb', ['-P', String(env.server.adbPort), '-s', serial, ...args], { encoding: 'utf8', timeout: 20000 });
     assert.equal(r.status, 0, `adb ${args.join(' ')}: ${r.stderr}`);
     return r.stdout;
   };
@@ -42,7 +39,7 @@ describe('landscape, dialogs, the keyboard and protected screens', { skip: missi
     await page.locator('.frame').focus();
     await page.keyboard.press('s');
     await waitFor(async () => (await page.locator('[data-item-id]').count()) === saved, { timeout: 15000, what: `${saved} saved rows` });
-    await waitLive(page, server);
+    await waitLive(page, env.server);
   };
   const crumbBounds = async () =>
     (await page.locator('.crumbs .crumb').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).map((t) => {
@@ -52,22 +49,12 @@ describe('landscape, dialogs, the keyboard and protected screens', { skip: missi
   const inside = (b, w) => b.left >= w.left && b.top >= w.top && b.right <= w.right && b.bottom <= w.bottom;
 
   before(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-    const devices = await waitFor(async () => {
-      const r = await api(server, 'GET', '/api/devices');
-      return r.body.selectedSerial ? r.body : null;
-    }, { timeout: 20000, what: 'demo device selected' });
-    serial = devices.selectedSerial;
-    ({ page, context, errors } = await openConsole(browser, server));
-    await waitLive(page, server);
+    serial = await selectedSerial(env.server);
+    ({ page, context, errors } = await openConsole(env.browser, env.server));
+    await waitLive(page, env.server);
   });
 
-  after(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => context?.close());
 
   it('turns the stage with the phone, and taps land where clicked', async () => {
     const portrait = await frameBox();
@@ -168,7 +155,7 @@ describe('landscape, dialogs, the keyboard and protected screens', { skip: missi
 
   it('tells the agent about each screen in the prompt', async () => {
     const sessionId = await page.evaluate(() => localStorage.getItem('fixthis.activeSessionId'));
-    const r = await api(server, 'POST', `/api/sessions/${sessionId}/handoff-preview`, {});
+    const r = await api(env.server, 'POST', `/api/sessions/${sessionId}/handoff-preview`, {});
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const md = r.body.markdown;
     assert.match(md, /^orientation: landscape {2}rotation=1$/m);

@@ -2,38 +2,19 @@
 // closed and an agent waiting on it is told within a second (session_ended).
 // Save to MCP on one saved annotation releases that annotation only.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { McpClient } from './mcp.mjs';
-import { clickNode, freeze, freezeViaApi, waitLive } from './steps.mjs';
+import { clickNode, freeze, sessionWithItems, waitLive } from './steps.mjs';
 
-const missing = prerequisites();
-
-describe('close session', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('close session', { server: { demo: true } }, (env) => {
   it('asks first, closes, and ends the waiting agent', async () => {
+    const { server, browser } = env;
     const created = await api(server, 'POST', '/api/sessions', { title: 'Close me' });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const sessionId = created.body.sessionId;
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.consoleUrl);
+    const { context, page, errors } = await openConsole(browser, server, { sessionId });
 
     const agent = new McpClient(server.mcpUrl, server.mcpToken);
     await agent.initialize();
@@ -51,10 +32,17 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
 
     await button.click();
     await page.screenshot({ path: shotPath('close-session-confirm-1440.png') });
-    const t0 = Date.now();
+    // Timed from the close request leaving the console to the agent's wait ending: the
+    // click's own dispatch is the browser's time, not the app's.
+    const ended = waiting.then((out) => ({ out, at: Date.now() }));
+    let sentAt = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith(`/api/sessions/${sessionId}/close`)) sentAt = Date.now();
+    });
     await page.locator('#closeSessionDialog [data-action="confirm"]').click();
-    const out = await waiting;
-    const took = Date.now() - t0;
+    const { out, at } = await ended;
+    assert.ok(sentAt > 0, 'Close session sent POST /api/sessions/ID/close');
+    const took = at - sentAt;
     assert.equal(out.status, 'session_ended', JSON.stringify(out));
     assert.ok(took < 1500, `the wait ended ${took} ms after Close session`);
     assert.equal((await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.status, 'closed');
@@ -66,25 +54,17 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
   });
 
   it('Save to MCP on one annotation sends that one only', async () => {
-    const sessionId = (await api(server, 'POST', '/api/sessions', { title: 'One at a time' })).body.sessionId;
-    const fr = await freezeViaApi(server, sessionId);
-    const batch = await api(server, 'POST', '/api/items/batch', {
-      sessionId,
-      previewId: fr.previewId,
+    const { server, browser } = env;
+    const { sessionId, items: [first, second] } = await sessionWithItems(server, {
+      title: 'One at a time',
       workspaceId: 'ws-one',
-      items: [
-        { draftItemId: 'd1', target: { type: 'screen' }, severity: 'high', comment: 'First: send me' },
-        { draftItemId: 'd2', target: { type: 'screen' }, severity: 'low', comment: 'Second: keep me a draft' },
+      items: () => [
+        { target: { type: 'screen' }, severity: 'high', comment: 'First: send me' },
+        { target: { type: 'screen' }, severity: 'low', comment: 'Second: keep me a draft' },
       ],
     });
-    assert.equal(batch.status, 200, JSON.stringify(batch.body));
-    await api(server, 'POST', '/api/preview/resume');
-    const [first, second] = batch.body.items;
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
-    const page = await context.newPage();
-    await page.goto(server.consoleUrl);
+    const { context, page } = await openConsole(browser, server, { sessionId });
     const row = page.locator(`[data-item-id="${first.itemId}"]`);
     await row.waitFor();
     await row.click();
@@ -95,10 +75,12 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
     assert.equal(phase[first.itemId], 'sent');
     assert.equal(phase[second.itemId], 'draft', 'the other saved draft was not sent');
 
-    // The pickup mode sits next to Save to MCP and is stored on the session.
+    // The pickup mode sits next to Save to MCP and is stored on the session. The
+    // console shows it once the server has answered, which can be after the server
+    // already returns it to others: wait for the console, then ask the server.
     await page.locator('#agentPickup [data-value="instant"]').click();
-    await waitFor(async () => (await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.agentPickup === 'instant', { what: 'instant pickup stored' });
-    assert.equal(await page.locator('#agentPickup').getAttribute('data-pickup'), 'instant');
+    await waitFor(async () => (await page.locator('#agentPickup').getAttribute('data-pickup')) === 'instant', { what: 'instant pickup shown' });
+    assert.equal((await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.agentPickup, 'instant', 'instant pickup stored');
 
     // Under instant pickup a finished annotation reaches the agent at once, alone.
     await page.getByRole('button', { name: 'Back to live preview' }).click();
@@ -122,9 +104,8 @@ describe('close session', { skip: missing.length ? `missing ${missing.join(', ')
   });
 
   it('offers Reload console when the app refuses the page (403)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(server.consoleUrl);
+    const { server, browser } = env;
+    const { context, page } = await openConsole(browser, server);
     await page.locator('#workflowProgress').waitFor();
     // The app refuses the next change, as it does for a foreign origin or token.
     await page.route('**/api/sessions', (route) =>

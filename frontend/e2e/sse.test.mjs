@@ -1,31 +1,15 @@
 // Event-stream reliability: with /api/events unreachable the console falls back to
 // polling and says the draft is safe; once the stream is back, polling stops.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { openConsole, shotPath, suite, waitFor } from './harness.mjs';
 
-const missing = prerequisites();
 const diag = (page) => page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics());
 
-describe('event stream fallback', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('event stream fallback', { server: { demo: true } }, (env) => {
   it('polls only while SSE is down and resyncs when it returns', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.route('**/api/events**', (route) => route.abort('connectionrefused'));
-    await page.goto(server.consoleUrl);
+    const { server, browser } = env;
+    const { context, page } = await openConsole(browser, server, { beforeLoad: (p) => p.route('**/api/events**', (route) => route.abort('connectionrefused')) });
 
     // Down: fallback polling runs and the copy says what is safe.
     await waitFor(async () => {

@@ -1,5 +1,6 @@
-// Console steps shared by the end-to-end suites: freeze, wait for live, map device
-// coordinates to the page.
+// Steps shared by the end-to-end suites: in the console (freeze, wait for live, map
+// device coordinates to the page, wait for a session to show) and through the API
+// (freeze, save annotations, a session with saved items).
 import { api, waitFor } from './harness.mjs';
 
 /** The live screen: the video canvas or the JPEG image, whichever shows. */
@@ -53,13 +54,75 @@ export async function dragArea(page, f, from, to) {
   await page.mouse.up();
 }
 
-/** Freezes the selected (demo) device through the API, for tests that need a frame id. */
-export async function freezeViaApi(server, sessionId) {
+/** The selected device's serial, once the server has selected one (the demo device). */
+export async function selectedSerial(server) {
   const devices = await waitFor(async () => {
     const r = await api(server, 'GET', '/api/devices');
     return r.body.selectedSerial ? r.body : null;
-  }, { timeout: 20000, what: 'demo device selected' });
-  const fr = await api(server, 'POST', '/api/preview/freeze', { serial: devices.selectedSerial, sessionId });
+  }, { timeout: 20000, what: 'a device selected' });
+  return devices.selectedSerial;
+}
+
+/**
+ * Freezes a device through the API, for tests that need a frame id: `serial`, or the
+ * selected (demo) device once there is one.
+ */
+export async function freezeViaApi(server, sessionId, serial = '') {
+  if (!serial) serial = await selectedSerial(server);
+  const fr = await api(server, 'POST', '/api/preview/freeze', { serial, sessionId });
   if (fr.status !== 200) throw new Error(`freeze: ${fr.status} ${JSON.stringify(fr.body)}`);
   return fr.body;
+}
+
+/** The target of an annotation on a node of a frozen frame; `snapshot` adds what it showed. */
+export function nodeTarget(node, { snapshot = false } = {}) {
+  const t = { type: 'node', nodeUid: node.uid, bounds: node.bounds };
+  if (snapshot) t.snapshot = { class: node.class, text: node.text, testTag: node.testTag };
+  return t;
+}
+
+/**
+ * Saves annotations on a frozen frame through the API, as the console's save does:
+ * `items` are { target, severity, comment }, numbered d1, d2, … as draft keys. Returns
+ * the response for the caller to judge.
+ */
+export function saveViaApi(server, frozen, { sessionId, workspaceId, items }) {
+  return api(server, 'POST', '/api/items/batch', {
+    sessionId,
+    previewId: frozen.previewId,
+    workspaceId,
+    frozenFingerprint: frozen.screen?.fingerprint,
+    items: items.map((it, i) => ({ draftItemId: `d${i + 1}`, ...it })),
+  });
+}
+
+/**
+ * A new session with annotations saved through the API on a frame frozen for it, the
+ * live preview resumed after: `items(frozen)` gives the annotations for that frame.
+ * Resolves with the session id, the frozen frame and the saved items.
+ */
+export async function sessionWithItems(server, { title, serial = '', workspaceId = `ws-${title}`, items }) {
+  const created = await api(server, 'POST', '/api/sessions', { title });
+  if (created.status !== 200) throw new Error(`create session: ${created.status} ${JSON.stringify(created.body)}`);
+  const { sessionId } = created.body;
+  const frozen = await freezeViaApi(server, sessionId, serial);
+  const saved = await saveViaApi(server, frozen, { sessionId, workspaceId, items: items(frozen) });
+  if (saved.status !== 200) throw new Error(`save: ${saved.status} ${JSON.stringify(saved.body)}`);
+  await api(server, 'POST', '/api/preview/resume');
+  return { sessionId, frozen, items: saved.body.items };
+}
+
+/**
+ * Waits until the page shows its active session as the server has it: the session is
+ * picked and each of its items has a row. Counting rows before that counts a list
+ * still loading.
+ */
+export async function waitSessionShown(page, server) {
+  return waitFor(async () => {
+    const id = await page.evaluate(() => localStorage.getItem('fixthis.activeSessionId'));
+    if (!id) return null;
+    const items = (await api(server, 'GET', `/api/sessions/${id}`)).body?.session?.items ?? [];
+    const rows = await page.locator('[data-item-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-item-id')));
+    return rows.length === items.length && items.every((i) => rows.includes(i.itemId)) ? { sessionId: id, rows: rows.length } : null;
+  }, { timeout: 15000, what: 'the active session shown with all its rows' });
 }

@@ -3,48 +3,23 @@
 // item back with a note that the agent's next wait returns. Agents on the demo phone
 // need no permission, and their actions show in the console's activity list.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
 import { McpClient } from './mcp.mjs';
+import { nodeTarget, sessionWithItems } from './steps.mjs';
 
-const missing = prerequisites();
-
-describe('verified fixes in the console', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
+suite('verified fixes in the console', { server: { demo: true } }, (env) => {
   it('shows before and after, and Reopen reaches the agent', async () => {
-    const sessionId = (await api(server, 'POST', '/api/sessions', { title: 'Verified fix' })).body.sessionId;
-    const devices = await waitFor(async () => {
-      const r = await api(server, 'GET', '/api/devices');
-      return r.body.selectedSerial ? r.body : null;
-    }, { timeout: 20000, what: 'demo device selected' });
-    const fr = await api(server, 'POST', '/api/preview/freeze', { serial: devices.selectedSerial, sessionId });
-    const node = fr.body.nodes.find((n) => n.text === 'Find your next trail');
-    const batch = await api(server, 'POST', '/api/items/batch', {
-      sessionId, previewId: fr.body.previewId, workspaceId: 'ws-verify-e2e', frozenFingerprint: fr.body.screen.fingerprint,
-      items: [{ draftItemId: 'd1', severity: 'med', comment: 'Make the title friendlier',
-        target: { type: 'node', nodeUid: node.uid, bounds: node.bounds, snapshot: { class: node.class, text: node.text, testTag: node.testTag } } }],
+    const { server, browser } = env;
+    const { sessionId, items } = await sessionWithItems(server, {
+      title: 'Verified fix',
+      workspaceId: 'ws-verify-e2e',
+      items: (f) => [{ target: nodeTarget(f.nodes.find((n) => n.text === 'Find your next trail'), { snapshot: true }), severity: 'med', comment: 'Make the title friendlier' }],
     });
-    assert.equal(batch.status, 200, JSON.stringify(batch.body));
-    const itemId = batch.body.items[0].itemId;
-    await api(server, 'POST', '/api/preview/resume');
+    const itemId = items[0].itemId;
     assert.equal((await api(server, 'POST', '/api/agent-handoffs', { sessionId, itemIds: [itemId] })).status, 200);
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript((id) => localStorage.setItem('fixthis.activeSessionId', id), sessionId);
-    const page = await context.newPage();
-    await page.goto(server.consoleUrl);
+    const { context, page } = await openConsole(browser, server, { sessionId });
     const row = page.locator(`[data-item-id="${itemId}"]`);
     await waitFor(async () => (await row.getAttribute('data-phase')) === 'sent', { what: 'sent row' });
 

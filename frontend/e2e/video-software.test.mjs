@@ -4,10 +4,10 @@
 // path. Prints the figures docs/benchmarks.md quotes: software decoder vs WebCodecs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { before, it } from 'node:test';
+import { openConsole, shotPath, suite, waitFor } from './harness.mjs';
+import { selectedSerial } from './steps.mjs';
 
-const missing = prerequisites();
 const stats = (page) => page.evaluate(() => window.FixThisConsoleDebug.previewStats());
 const canvasSize = (page) => page.evaluate(() => `${document.querySelector('.frame canvas').width}×${document.querySelector('.frame canvas').height} canvas`);
 
@@ -25,16 +25,8 @@ function scrollFor(server, serial, ms) {
 }
 
 /** The console with ?query before the token fragment; noWebCodecs removes VideoDecoder. */
-async function open(browser, server, { query = '', noWebCodecs = false } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  if (noWebCodecs) await context.addInitScript(() => delete window.VideoDecoder);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const url = new URL(server.consoleUrl);
-  url.search = query;
-  await page.goto(url.href);
-  return { context, page, errors };
+function open(browser, server, { query = '', noWebCodecs = false } = {}) {
+  return openConsole(browser, server, { query, init: noWebCodecs ? () => delete window.VideoDecoder : null });
 }
 
 /**
@@ -79,21 +71,14 @@ function compareWithScreencap(page, pngBase64) {
   }, pngBase64);
 }
 
-describe('live video with the software decoder', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let browser;
-  let server;
+suite('live video with the software decoder', { server: { demo: true } }, (env) => {
   let serial;
   before(async () => {
-    browser = await launchBrowser();
-    server = await startServer({ demo: true });
-    serial = (await api(server, 'GET', '/api/devices')).body.selectedSerial;
-  });
-  after(async () => {
-    await server?.stop();
-    await browser?.close();
+    serial = await selectedSerial(env.server);
   });
 
   it('WebCodecs on the same scroll, for comparison (and the console reports its stage first)', async () => {
+    const { server, browser } = env;
     const { page, context } = await open(browser, server);
     try {
       await waitFor(async () => (await stats(page)).transport === 'h264', { timeout: 30000, what: 'previewStats().transport = h264' });
@@ -106,6 +91,7 @@ describe('live video with the software decoder', { skip: missing.length ? `missi
   });
 
   it('paints with tinyh264 where WebCodecs is missing, and the picture is right', async () => {
+    const { server, browser } = env;
     const { page, context, errors } = await open(browser, server, { noWebCodecs: true });
     try {
       await waitFor(async () => (await stats(page)).transport === 'h264', { timeout: 30000, what: 'previewStats().transport = h264' });
@@ -135,6 +121,7 @@ describe('live video with the software decoder', { skip: missing.length ? `missi
   });
 
   it('?decoder=software and ?decoder=jpeg force the path', async () => {
+    const { server, browser } = env;
     const soft = await open(browser, server, { query: '?decoder=software' });
     try {
       await waitFor(async () => (await stats(soft.page)).transport === 'h264', { timeout: 30000, what: 'previewStats().transport = h264' });

@@ -3,10 +3,9 @@
 // --preview jpeg the console shows JPEG frames and says why.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
-import { api, launchBrowser, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, startServer, suite, waitFor } from './harness.mjs';
 
-const missing = prerequisites();
 const stats = (page) => page.evaluate(() => window.FixThisConsoleDebug.previewStats());
 
 /** Scrolls the demo's list up and down through the private adb server. */
@@ -15,16 +14,11 @@ function scroll(server, serial, i) {
   spawnSync('adb', ['-P', String(server.adbPort), '-s', serial, 'shell', 'input', 'swipe', '540', String(y1), '540', String(y2), '300'], { timeout: 5000 });
 }
 
-describe('live video', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let browser;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+// Each test starts the server it needs.
+suite('live video', { server: false }, (env) => {
 
   it('paints H.264 while the device scrolls, across screenrecord restarts', async () => {
+    const { browser } = env;
     // A 3 s time limit: the stream must hand over to a new screenrecord twice.
     const server = await startServer({ demo: true, extraArgs: ['--video-time-limit', '3'] });
     try {
@@ -55,6 +49,7 @@ describe('live video', { skip: missing.length ? `missing ${missing.join(', ')}` 
   });
 
   it('falls back to JPEG frames with --preview jpeg and says why', async () => {
+    const { browser } = env;
     const server = await startServer({ demo: true, extraArgs: ['--preview', 'jpeg'] });
     try {
       const { page, context } = await openConsole(browser, server);

@@ -1,8 +1,9 @@
-// Package sidekick is the FixThis sidekick protocol: the wire types and the framing
-// that a debuggable app's sidekick and FixThis speak over the app's abstract socket
-// (localabstract:fixthis_<pkg>, forwarded to a local TCP port). Each message is a
-// 4-byte big-endian length and a JSON body. The host client (package capture) and the
-// simulated device's app (adb/sim) both use this package, so the two ends cannot drift.
+// Package sidekick is the FixThis bridge protocol (version 1.3) spoken by the
+// fixthis-compose-sidekick library inside a Compose debug build: the session file the
+// app writes, the request and response envelopes, the error codes, the framing, and
+// the models of its answers (models.go). The host client (package capture) and the
+// simulated device's demo app (adb/sim) both use these types; the golden files in
+// testdata, written from the upstream Kotlin models, keep both ends honest.
 package sidekick
 
 import (
@@ -11,65 +12,107 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
-// Protocol is the protocol version both ends speak; any 1.x session is accepted.
-const Protocol = "1.3"
+// Version is the bridge protocol version the sidekick reports (BridgeProtocol.VERSION).
+const Version = "1.3"
 
-// MethodInspectCurrentScreen asks for the UI tree of the screen in front.
-const MethodInspectCurrentScreen = "inspectCurrentScreen"
+// Methods of the bridge that FixThis calls.
+const (
+	// MethodHeartbeat marks the host connected: the app's status pill shows it for
+	// ConnectedWindow after the last heartbeat.
+	MethodHeartbeat = "heartbeat"
+	// MethodStatus reports the activity, the socket name and the capabilities.
+	MethodStatus = "status"
+	// MethodInspectCurrentScreen returns the Compose semantics of the resumed activity.
+	MethodInspectCurrentScreen = "inspectCurrentScreen"
+	// MethodReadSourceIndex returns the source index the Gradle plugin put in the APK.
+	MethodReadSourceIndex = "readSourceIndex"
+)
+
+// Error codes of the bridge envelope.
+const (
+	CodeBadRequest    = "BAD_REQUEST"    // the request is not valid JSON of the envelope (answered without an id)
+	CodeUnauthorized  = "UNAUTHORIZED"   // the token is missing or not the session's
+	CodeUnknownMethod = "UNKNOWN_METHOD" // no handler for the method
+	CodeMethodFailed  = "METHOD_FAILED"  // the handler threw
+)
 
 // SessionPath is the session file inside the app's data directory, read with run-as.
 const SessionPath = "files/fixthis/session.json"
 
+// SocketAttempts is how many abstract socket names the sidekick tries when a stale
+// binding holds the first: NAME, NAME-1, NAME-2.
+const SocketAttempts = 3
+
+// SocketCandidate is the socket name of attempt (0-based) for the session's name.
+func SocketCandidate(base string, attempt int) string {
+	if attempt == 0 {
+		return base
+	}
+	return base + "-" + strconv.Itoa(attempt)
+}
+
 // ErrNoSidekick means the app does not carry the sidekick (or it is not running).
 var ErrNoSidekick = errors.New("no FixThis sidekick in the app")
 
-// MaxFrame bounds one message; a real screen is well under a megabyte.
-const MaxFrame = 32 << 20
+// MaxFrame bounds one message, as both upstream ends do (16 MiB).
+const MaxFrame = 16 << 20
 
-// Session is the session file: which socket to dial and the token to present.
+// Session is files/fixthis/session.json as SessionTokenStore writes it.
 type Session struct {
-	Protocol string `json:"protocol"`
-	Socket   string `json:"socket"`
-	Token    string `json:"token"`
+	SchemaVersion           string `json:"schemaVersion"`
+	PackageName             string `json:"packageName"`
+	SocketName              string `json:"socketName"`
+	SocketAddress           string `json:"socketAddress"`
+	Token                   string `json:"token"`
+	SidekickVersion         string `json:"sidekickVersion"`
+	BridgeProtocolVersion   string `json:"bridgeProtocolVersion"`
+	CreatedAtEpochMillis    int64  `json:"createdAtEpochMillis"`
+	ProcessStartEpochMillis int64  `json:"processStartEpochMillis"`
 }
 
-// ParseSession validates a session file: protocol 1.x, an abstract socket named
-// fixthis_<pkg>, and a token.
-func ParseSession(data []byte) (Session, error) {
+// ParseSession validates a session file of pkg: bridge protocol 1.x, the package's
+// socket name (fixthis_<pkg>), and a token. Unknown fields are ignored, as upstream does.
+func ParseSession(data []byte, pkg string) (Session, error) {
 	var s Session
 	if err := json.Unmarshal(data, &s); err != nil {
 		return s, fmt.Errorf("%w: session.json: %v", ErrNoSidekick, err)
 	}
 	switch {
-	case !strings.HasPrefix(s.Protocol, "1."):
-		return s, fmt.Errorf("%w: unsupported protocol %q (want %s)", ErrNoSidekick, s.Protocol, Protocol)
-	case !strings.HasPrefix(s.Socket, "fixthis_"):
-		return s, fmt.Errorf("%w: unexpected socket %q", ErrNoSidekick, s.Socket)
+	case !strings.HasPrefix(s.BridgeProtocolVersion, "1."):
+		return s, fmt.Errorf("%w: bridge protocol %q is not %s-compatible", ErrNoSidekick, s.BridgeProtocolVersion, Version)
+	case pkg != "" && s.PackageName != pkg:
+		return s, fmt.Errorf("%w: session.json is for %q, not %q", ErrNoSidekick, s.PackageName, pkg)
+	case s.SocketName != "fixthis_"+s.PackageName:
+		return s, fmt.Errorf("%w: unexpected socket name %q", ErrNoSidekick, s.SocketName)
 	case s.Token == "":
 		return s, fmt.Errorf("%w: session.json has no token", ErrNoSidekick)
 	}
 	return s, nil
 }
 
-// Request is one call.
+// Request is one call. The id is a string the response echoes; params is always an
+// object ({} when the method takes none).
 type Request struct {
-	ID     int64           `json:"id"`
+	ID     string          `json:"id"`
 	Token  string          `json:"token"`
 	Method string          `json:"method"`
-	Params json.RawMessage `json:"params,omitempty"`
+	Params json.RawMessage `json:"params"`
 }
 
-// Response answers the request with the same ID: a result or an error.
+// Response answers a request: ok with a result, or not ok with an error. ID is nil
+// when the sidekick could not read the request (BAD_REQUEST).
 type Response struct {
-	ID     int64           `json:"id"`
+	ID     *string         `json:"id,omitempty"`
+	OK     bool            `json:"ok"`
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *Error          `json:"error,omitempty"`
 }
 
-// Error is an error answer.
+// Error is the error of a response that is not ok.
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -77,18 +120,11 @@ type Error struct {
 
 func (e *Error) Error() string { return "sidekick: " + e.Code + ": " + e.Message }
 
-// Screen is the answer to inspectCurrentScreen.
-type Screen struct {
-	Protocol string `json:"protocol"`
-	Package  string `json:"package"`
-	Activity string `json:"activity"`
-	Width    int    `json:"width"`
-	Height   int    `json:"height"`
-	Nodes    []Node `json:"nodes"`
-}
-
-// WriteFrame writes one message: a 4-byte big-endian length, then the JSON body.
+// WriteFrame writes one message: a 4-byte big-endian length, then the UTF-8 JSON body.
 func WriteFrame(w io.Writer, body []byte) error {
+	if len(body) > MaxFrame {
+		return fmt.Errorf("frame of %d bytes exceeds %d", len(body), MaxFrame)
+	}
 	buf := make([]byte, 4+len(body))
 	binary.BigEndian.PutUint32(buf, uint32(len(body)))
 	copy(buf[4:], body)
@@ -97,6 +133,7 @@ func WriteFrame(w io.Writer, body []byte) error {
 }
 
 // ReadFrame reads one message written by WriteFrame, refusing frames over MaxFrame.
+// A connection closed before the first byte gives io.EOF.
 func ReadFrame(r io.Reader) ([]byte, error) {
 	var hdr [4]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Builds the release artifacts into dist/: the Debian package, a tarball for other Linux
 # distributions, the Windows executable and its NSIS installer, the Windows
-# executable's THIRD_PARTY_NOTICES, and SHA256SUMS.
+# executable's THIRD_PARTY_NOTICES, and SHA256SUMS. Each package carries LICENSE
+# (Apache-2.0): the .deb by reference in its copyright file, the tarball as a file, the
+# installer as its licence page and as LICENSE.txt in the install folder.
 # Called by `make dist`, which passes VERSION, GO_TAGS, GO_BUILD_FLAGS, LDFLAGS and
 # DEB_MAINTAINER and has already built the console (frontend/dist) every binary embeds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${VERSION:?}" "${GO_TAGS:?}" "${GO_BUILD_FLAGS:?}" "${LDFLAGS:?}" "${DEB_MAINTAINER:?}"
 [ -s frontend/dist/index.html ] || { echo "dist: frontend/dist is not built (run make frontend)" >&2; exit 1; }
+[ -s LICENSE ] || { echo "dist: LICENSE is missing; every artifact carries it" >&2; exit 1; }
 
 version=${VERSION#v}
 # Debian versions sort "~" before anything, so a pre-release such as 0.1.0-dev+abc
@@ -121,11 +124,8 @@ name=fixthis-$version-linux-amd64
 tardir=$work/tar/$name
 install -D -m 0755 "$work/linux/fixthis" "$tardir/fixthis"
 install -m 0755 "$work/linux/fixthis-window" "$tardir/fixthis-window"
-install -m 0644 build/linux/fixthis.desktop README.md build/linux/fixthis.1 "$work/linux/THIRD_PARTY_NOTICES" "$tardir/"
+install -m 0644 build/linux/fixthis.desktop README.md LICENSE build/linux/fixthis.1 "$work/linux/THIRD_PARTY_NOTICES" "$tardir/"
 install -m 0644 "$pkgroot/usr/share/icons/hicolor/512x512/apps/fixthis.png" "$tardir/fixthis.png"
-for licence in LICENSE LICENSE.md LICENSE.txt COPYING; do
-  [ -f "$licence" ] && install -m 0644 "$licence" "$tardir/"
-done
 # Fixed owner, order and times make the tarball depend only on its contents.
 mtime=$(git log -1 --format=%cI 2>/dev/null || date -u -R)
 tar -C "$work/tar" --owner=0 --group=0 --numeric-owner --sort=name --mtime="$mtime" -cf - "$name" |
@@ -152,7 +152,7 @@ notices "$exe" "$out/fixthis-$version-windows-amd64-THIRD_PARTY_NOTICES.txt"
 
 echo "dist: windows installer"
 "$disttool" installer -wails "$wails_dir" -project wails.json -version "$version" \
-  -exe "$exe" -ico "$work/windows-icon.ico" \
+  -exe "$exe" -ico "$work/windows-icon.ico" -license LICENSE \
   -notices "$out/fixthis-$version-windows-amd64-THIRD_PARTY_NOTICES.txt" -out "$out/fixthis-$version-windows-amd64-setup.exe"
 
 (cd "$out" && sha256sum -- *.deb *.tar.gz *.exe *.txt >SHA256SUMS)

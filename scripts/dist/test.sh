@@ -2,7 +2,7 @@
 # Checks the release artifacts `make dist` wrote: checksums, lintian, the launcher
 # entry, the packaged binary (version, doctor, the desktop smoke test), the tarball,
 # installing and removing the .deb with dpkg and apt, the Windows executables, and the
-# THIRD_PARTY_NOTICES in every artifact.
+# LICENSE and THIRD_PARTY_NOTICES in every artifact.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-dist}
@@ -102,6 +102,17 @@ check_notices "$tmp/notices-linux" "the .deb's THIRD_PARTY_NOTICES" github.com/g
 check_notices "$winnotices" "$(basename "$winnotices")" github.com/wailsapp/go-webview2 github.com/godbus/dbus/v5
 grep -q 'THIRD_PARTY_NOTICES' "$tmp/deb/usr/share/doc/fixthis/copyright" || fail "the copyright file does not point to THIRD_PARTY_NOTICES"
 
+step "licence"
+# The source tree's LICENSE is the Apache License 2.0; the .deb names it in its
+# machine-readable (DEP-5) copyright file and points to Debian's copy of the text.
+[ -s LICENSE ] || fail "there is no LICENSE in the source tree"
+[ "$(sed -n '2p;3p' LICENSE | tr -s ' ' | sed 's/^ //')" = $'Apache License\nVersion 2.0, January 2004' ] ||
+  fail "LICENSE is not the Apache License 2.0"
+copyright=$(<"$tmp/deb/usr/share/doc/fixthis/copyright")
+[[ $copyright == 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/'* ]] || fail "the copyright file is not DEP-5"
+grep -qx 'License: Apache-2.0' <<<"$copyright" || fail "the copyright file does not say License: Apache-2.0"
+grep -qF '/usr/share/common-licenses/Apache-2.0' <<<"$copyright" || fail "the copyright file does not point to /usr/share/common-licenses/Apache-2.0"
+
 step "extracted package: version, doctor"
 check_binary "$tmp/deb/usr/bin/fixthis"
 # The command links no GTK or WebKit (that is the window's part), and says so clearly
@@ -124,12 +135,13 @@ step "tarball"
 mkdir -p "$tmp/tar"
 tar -C "$tmp/tar" -xzf "$tarball"
 tardir=$tmp/tar/fixthis-$version-linux-amd64
-for f in fixthis fixthis-window fixthis.desktop fixthis.png fixthis.1 README.md THIRD_PARTY_NOTICES; do
+for f in fixthis fixthis-window fixthis.desktop fixthis.png fixthis.1 README.md LICENSE THIRD_PARTY_NOTICES; do
   [ -f "$tardir/$f" ] || fail "the tarball lacks $f"
 done
 cmp -s "$tardir/fixthis" "$tmp/deb/usr/bin/fixthis" && cmp -s "$tardir/fixthis-window" "$tmp/deb/usr/lib/fixthis/fixthis-window" ||
   fail "the tarball and the .deb carry different binaries"
 cmp -s "$tardir/THIRD_PARTY_NOTICES" "$tmp/notices-linux" || fail "the tarball and the .deb carry different THIRD_PARTY_NOTICES"
+cmp -s "$tardir/LICENSE" LICENSE || fail "the tarball's LICENSE is not the source tree's"
 desktop-file-validate "$tardir/fixthis.desktop"
 tar_version=$("$tardir/fixthis" version)
 grep -qE "^fixthis v?${version//+/\\+}\$" <<<"$tar_version" || fail "the tarball's binary does not report $version"
@@ -145,6 +157,11 @@ disttool=build/dist/disttool
 # 7-Zip reads NSIS installers: the notices must be among the installed files.
 7z e -so "$setup" THIRD_PARTY_NOTICES.txt >"$tmp/notices-setup" 2>"$tmp/7z.log" || { cat "$tmp/7z.log" >&2; fail "7z cannot read $setup"; }
 cmp -s "$tmp/notices-setup" "$winnotices" || fail "the installer does not install $(basename "$winnotices") as THIRD_PARTY_NOTICES.txt"
+# The licence is installed too (with CRLF line ends), and shown as a page before the
+# install folder is chosen.
+7z e -so "$setup" LICENSE.txt 2>>"$tmp/7z.log" | tr -d '\r' >"$tmp/license-setup" || true
+cmp -s "$tmp/license-setup" LICENSE || fail "the installer does not install LICENSE as LICENSE.txt"
+"$disttool" check-license-page -license LICENSE "$setup"
 
 step "install with dpkg -i and apt-get -f install"
 sudo=()

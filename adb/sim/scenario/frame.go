@@ -12,13 +12,16 @@ import (
 // rendered is everything derived from one device state: pixels, the UI tree
 // and the laid-out views used for hit testing. It is immutable once built.
 type rendered struct {
-	frame  *image.RGBA
-	xml    []byte
-	nodes  []Node
-	base   *view           // the screen (app, launcher or keyguard)
-	dialog *view           // dialog window over it, if any
-	ime    image.Rectangle // the keyboard's keys, empty when it is hidden
-	secure bool            // the app's window was blacked out of the frame
+	frame *image.RGBA
+	xml   []byte
+	nodes []Node
+	// activity are the app window's own nodes, under a dialog too: what the app's
+	// sidekick sees, which reads its activity's window only.
+	activity []Node
+	base     *view           // the screen (app, launcher or keyguard)
+	dialog   *view           // dialog window over it, if any
+	ime      image.Rectangle // the keyboard's keys, empty when it is hidden
+	secure   bool            // the app's window was blacked out of the frame
 }
 
 // renderCache keeps rendered states by state key, evicting the oldest when
@@ -111,6 +114,10 @@ func (s *Scenario) renderStateWith(spec frameSpec, painterFor func(pg page, rota
 	}
 	tb := s.treeBuilder(top.screen)
 	out.nodes = semNodes(tb.nodes(win))
+	out.activity = out.nodes
+	if dialog != nil {
+		out.activity = semNodes(s.treeBuilder(base.screen).nodes(out.base))
+	}
 	if !spec.screenOn {
 		fillRect(out.frame, full, color.RGBA{0, 0, 0, 255})
 		return out

@@ -121,6 +121,10 @@ func (se *Session) UIAutomatorXML() []byte { return se.current().xml }
 // SidekickNodes returns the top window's semantics nodes in document order.
 func (se *Session) SidekickNodes() []Node { return se.current().nodes }
 
+// ActivityNodes returns the semantics nodes of the app's own window, the one under a
+// dialog when a dialog is up.
+func (se *Session) ActivityNodes() []Node { return se.current().activity }
+
 func (se *Session) current() *rendered {
 	se.mu.Lock()
 	key, spec := se.snapshotLocked()

@@ -41,6 +41,7 @@ import type {
   Session,
   SessionSummary,
 } from './types';
+import type { AnchorAnswer, VoiceAnchor, VoiceConfig, VoiceSession } from './voice/types';
 
 export class ApiError extends Error {
   constructor(
@@ -294,6 +295,52 @@ export class Api {
   /** Starts a build, install and launch; app-run-* events follow. */
   runApp() {
     return this.json<AppRunStarted>('POST', '/api/app/run');
+  }
+  /** Voice settings and this project's voice session; never the key itself. */
+  voice() {
+    return this.json<VoiceConfig>('GET', '/api/voice');
+  }
+  /** Stores the OpenAI key in the OS keychain (the server's; never in this page). */
+  setVoiceKey(key: string) {
+    return this.json<void>('PUT', '/api/voice/key', { key });
+  }
+  deleteVoiceKey() {
+    return this.json<void>('DELETE', '/api/voice/key');
+  }
+  startVoice(sessionId: string, serial: string, spokenReplies: boolean) {
+    return this.json<VoiceSession>('POST', '/api/voice/sessions', { sessionId, serial, spokenReplies });
+  }
+  updateVoice(voiceSessionId: string, patch: { muted?: boolean; spokenReplies?: boolean }) {
+    return this.json<VoiceSession>('PUT', `/api/voice/sessions/${encodeURIComponent(voiceSessionId)}`, patch);
+  }
+  stopVoice(voiceSessionId: string) {
+    return this.json<void>('DELETE', `/api/voice/sessions/${encodeURIComponent(voiceSessionId)}`);
+  }
+  /** Tells the interviewer what the user pointed at (device pixels). */
+  voiceAnchor(voiceSessionId: string, anchor: VoiceAnchor) {
+    return this.json<AnchorAnswer>('POST', `/api/voice/sessions/${encodeURIComponent(voiceSessionId)}/anchors`, anchor);
+  }
+  /** One chunk of microphone audio: raw PCM16LE mono 24 kHz, 100-250 ms. */
+  async voiceAudio(voiceSessionId: string, pcm: Uint8Array): Promise<void> {
+    const h: Record<string, string> = { 'Content-Type': 'application/octet-stream' };
+    if (this.token) h['X-FixThis-Console-Token'] = this.token;
+    const path = `/api/voice/sessions/${encodeURIComponent(voiceSessionId)}/audio`;
+    let res: Response;
+    try {
+      res = await fetch(path, { method: 'POST', headers: h, body: pcm as Uint8Array<ArrayBuffer>, cache: 'no-store' });
+    } catch (err) {
+      throw new ApiError(0, 'network', `The FixThis app did not answer (${(err as Error).message || 'network error'}).`);
+    }
+    if (!res.ok) {
+      let b: Record<string, unknown> = {};
+      try {
+        b = (await res.json()) as Record<string, unknown>;
+      } catch {
+        // Not JSON: keep the status.
+      }
+      const code = typeof b.error === 'string' ? b.error : `http_${res.status}`;
+      throw new ApiError(res.status, code, typeof b.message === 'string' ? b.message : `POST ${path} failed with HTTP ${res.status}`, b);
+    }
   }
   exportPath(sessionId: string, format: 'json' | 'markdown'): string {
     return `/api/sessions/${encodeURIComponent(sessionId)}/export?format=${format}`;

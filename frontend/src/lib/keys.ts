@@ -1,7 +1,8 @@
 // Keyboard-first shortcuts: A annotate, S select, Esc cancel, Ctrl/Cmd-Z undo,
-// Shift-Ctrl/Cmd-Z redo, Ctrl/Cmd-Enter Save to MCP.
+// Shift-Ctrl/Cmd-Z redo, Ctrl/Cmd-Enter Save to MCP, T Talk / Stop talking.
 import { annotate, cancelPending, redo, selectMode, undo } from './actions/annotate';
 import { saveToMcp } from './actions/save';
+import { toggleTalk } from './actions/voice';
 import { ui } from './state/ui.svelte';
 
 function typingIn(target: EventTarget | null): boolean {
@@ -54,5 +55,8 @@ export function onGlobalKey(e: KeyboardEvent): void {
   } else if (e.key === 's' || e.key === 'S') {
     e.preventDefault();
     void selectMode();
+  } else if (e.key === 't' || e.key === 'T') {
+    e.preventDefault();
+    void toggleTalk();
   }
 }

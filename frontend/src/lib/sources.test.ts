@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { confident, isStringsDefinition, reasonText, sourcesKey, splitPath, tokenText, topCandidates } from './sources';
-import type { Item } from './types';
+import type { Item, SourcesReason } from './types';
 import { snapshot, sources } from './testing/fixtures';
 
 const node = (comment: string, text = 'Find your next trail', top = 186): Pick<Item, 'target' | 'comment'> => ({
@@ -24,7 +24,7 @@ describe('sourcesKey', () => {
 });
 
 describe('reasonText', () => {
-  it.each([
+  it.each<[SourcesReason, string, boolean]>([
     ['index-building', 'Indexing sources…', true],
     ['no-project-dir', 'No Android sources in the project folder', false],
     ['index-error', 'The source index could not be built', false],

@@ -1,6 +1,6 @@
 // "Where this lives in code": the source candidates of a saved item, fetched once per
 // item and kept until the item's target or comment changes (only those change the match).
-import type { Item, ItemSources, SourceCandidate } from './types';
+import type { Item, ItemSources, SourceCandidate, SourcesReason } from './types';
 
 /** What the match depends on; a new key means the cached candidates are out of date. */
 export function sourcesKey(item: Pick<Item, 'target' | 'comment'>): string {
@@ -19,7 +19,7 @@ export interface SourcesEntry {
 }
 
 /** Why no candidate is shown, in the words the inspector uses. */
-export function reasonText(reason: string): { title: string; detail: string; busy: boolean } {
+export function reasonText(reason: SourcesReason): { title: string; detail: string; busy: boolean } {
   switch (reason) {
     case 'index-building':
       return { title: 'Indexing sources…', detail: 'FixThis is reading the Kotlin files of the project folder.', busy: true };

@@ -3,6 +3,7 @@
 // "Live updates").
 import { announceRun, loadApp } from './actions/app';
 import { activate, resync } from './actions/sessions';
+import { registerVoice } from './actions/voice';
 import { Api } from './api';
 import { recordError } from './diagnostics';
 import { Dispatcher } from './dispatch';
@@ -28,6 +29,7 @@ export async function start(): Promise<void> {
   registerAppState(events.on);
   registerAppInfo(events.on);
   registerAgentPhone(events.on);
+  registerVoice(events.on);
   wireSideEffects(events, api, sync);
 
   window.FixThisConsoleDebug = {

@@ -48,6 +48,7 @@ export type {
   SessionsUpdate,
   Snapshot,
   SourceCandidate,
+  SourcesReason,
   UiNode,
   Verification,
 } from './wire.gen';
@@ -67,5 +68,3 @@ export type Target =
   | { type: 'area'; bounds: wire.Bounds }
   | { type: 'screen' };
 
-/** Why there are no source candidates: '' when the index is ready (then none means no match). */
-export type SourcesReason = '' | 'index-building' | 'index-error' | 'no-project-dir' | 'no-match';

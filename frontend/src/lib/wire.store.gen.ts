@@ -10,6 +10,9 @@ export type EvidenceReason = (typeof EvidenceReasonValues)[number];
 export const EvidenceStatusValues = ["complete", "partial", "failed", "unsupported", "skipped"] as const;
 export type EvidenceStatus = (typeof EvidenceStatusValues)[number];
 
+export const SourcesReasonValues = ["", "index-building", "index-error", "no-project-dir", "no-match"] as const;
+export type SourcesReason = (typeof SourcesReasonValues)[number];
+
 export interface ANR {
   time: string;
   pid?: number;

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -22,6 +23,7 @@ func runInstaller(args []string) error {
 	ico := f.String("ico", "", "the installer's icon (from `disttool resources`)")
 	out := f.String("out", "", "installer to write")
 	notices := f.String("notices", "", "THIRD_PARTY_NOTICES for this executable, installed next to it as THIRD_PARTY_NOTICES.txt")
+	license := f.String("license", "", "the program's licence, shown as the installer's licence page and installed next to the executable as LICENSE.txt")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -61,8 +63,21 @@ func runInstaller(args []string) error {
 	if err != nil {
 		return err
 	}
+	if *license != "" {
+		// The licence page and Notepad both read CRLF text best.
+		crlf := filepath.Join(work, "LICENSE.txt")
+		if err := copyCRLF(*license, crlf); err != nil {
+			return err
+		}
+		if project, err = showLicense(project, crlf); err != nil {
+			return err
+		}
+		if project, err = installFile(project, crlf, "LICENSE.txt"); err != nil {
+			return err
+		}
+	}
 	if *notices != "" {
-		if project, err = installNotices(project, *notices); err != nil {
+		if project, err = installFile(project, *notices, "THIRD_PARTY_NOTICES.txt"); err != nil {
 			return err
 		}
 	}
@@ -108,11 +123,11 @@ func copyFile(src, dst string) error {
 // filesMacro is the line of Wails' project.nsi that installs the executable.
 const filesMacro = "!insertmacro wails.files"
 
-// installNotices adds THIRD_PARTY_NOTICES.txt to the files the installer puts in the
-// install folder, right after the executable. The uninstaller removes the whole
-// folder, so it needs no line of its own.
-func installNotices(project []byte, notices string) ([]byte, error) {
-	abs, err := filepath.Abs(notices)
+// installFile adds file to the files the installer puts in the install folder, as
+// name, right after the executable. The uninstaller removes the whole folder, so it
+// needs no line of its own.
+func installFile(project []byte, file, name string) ([]byte, error) {
+	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +138,35 @@ func installNotices(project []byte, notices string) ([]byte, error) {
 	if strings.Count(s, filesMacro) != 1 {
 		return nil, fmt.Errorf("project.nsi has %d %q lines, want 1: Wails' installer template changed", strings.Count(s, filesMacro), filesMacro)
 	}
-	line := fmt.Sprintf("%s\n    File \"/oname=THIRD_PARTY_NOTICES.txt\" \"%s\"", filesMacro, abs)
+	line := fmt.Sprintf("%s\n    File \"/oname=%s\" \"%s\"", filesMacro, name, abs)
 	return []byte(strings.Replace(s, filesMacro, line, 1)), nil
+}
+
+// licensePage is the line of Wails' project.nsi that adds a licence page, left
+// commented out there; the page shows between the welcome and the folder pages.
+var licensePage = regexp.MustCompile(`(?m)^# (!insertmacro MUI_PAGE_LICENSE) "[^"]*".*$`)
+
+// showLicense turns on the installer's licence page with the text of file.
+func showLicense(project []byte, file string) ([]byte, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, err
+	}
+	if n := len(licensePage.FindAll(project, -1)); n != 1 {
+		return nil, fmt.Errorf("project.nsi has %d commented MUI_PAGE_LICENSE lines, want 1: Wails' installer template changed", n)
+	}
+	return licensePage.ReplaceAll(project, []byte(`$1 "`+strings.ReplaceAll(abs, "$", "$$")+`"`)), nil
+}
+
+// copyCRLF copies the text file src to dst with CRLF line ends.
+func copyCRLF(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	text := strings.ReplaceAll(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n", "\r\n")
+	return os.WriteFile(dst, []byte(text), 0o644)
 }

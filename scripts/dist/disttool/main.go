@@ -2,7 +2,8 @@
 // the hicolor icon sizes for Linux, the Windows resource object (icon, manifest,
 // version) linked into fixthis.exe, the NSIS installer built from the templates that
 // ship with the Wails module in use, a check that an executable is a 64-bit GUI
-// program, and THIRD_PARTY_NOTICES, the licences of everything a binary is built from.
+// program, a check that an installer shows the licence, and THIRD_PARTY_NOTICES, the
+// licences of everything a binary is built from.
 //
 // It lives in its own module so the app's go.mod does not carry build-only
 // dependencies.
@@ -31,6 +32,8 @@ func main() {
 		err = runInstaller(os.Args[2:])
 	case "check-pe":
 		err = runCheckPE(os.Args[2:])
+	case "check-license-page":
+		err = runCheckLicensePage(os.Args[2:])
 	case "notices":
 		err = runNotices(os.Args[2:])
 	default:
@@ -46,8 +49,9 @@ func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
   disttool icons -icon PNG -out DIR [-sizes 16,32,…]
   disttool resources -wails DIR -project wails.json -version V -icon PNG -syso OUT.syso -ico OUT.ico
-  disttool installer -wails DIR -project wails.json -version V -exe fixthis.exe -ico icon.ico -out SETUP.exe [-notices FILE]
+  disttool installer -wails DIR -project wails.json -version V -exe fixthis.exe -ico icon.ico -out SETUP.exe [-notices FILE] [-license FILE]
   disttool check-pe FILE.exe
+  disttool check-license-page -license FILE SETUP.exe
   disttool notices -binary BIN -sourcemaps DIR [-vite DIR] [-module-dir DIR] -out FILE`)
 	os.Exit(2)
 }

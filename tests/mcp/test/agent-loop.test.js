@@ -14,7 +14,7 @@ let serve;
 
 before(async () => {
   dir = tempProject();
-  serve = await startServe(dir);
+  serve = await startServe(dir, { demo: true });
 });
 
 after(async () => {
@@ -79,6 +79,7 @@ async function runLoop(client, label) {
   assert.equal(itemPhase(sess, itemA), 'in_progress', `${label}: the console API shows the claim`);
   assert.equal(sess.items.find((i) => i.itemId === itemA).agentNote, 'making the title 24sp');
 
+  await call(client, 'fixthis_claim_feedback', { sessionId, itemId: itemB });
   const asked = await call(client, 'fixthis_ask', { sessionId, itemId: itemB, question: 'Which button: Save or Cancel?' });
   assert.equal(asked.item.phase, 'needs_clarification');
   sess = await api.getSession(sessionId);

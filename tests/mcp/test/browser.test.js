@@ -18,7 +18,7 @@ let browser;
 
 before(async () => {
   dir = tempProject();
-  serve = await startServe(dir);
+  serve = await startServe(dir, { demo: true });
 });
 
 after(async () => {

@@ -8,18 +8,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import {
-  call, childEnv, fixthisBin, openEvents, removeTemp, requireBinary, sleep, startServe, stdioClient, stop, tempProject, toolError, track,
+  call, childEnv, fixthisBin, openEvents, removeTemp, requireBinary, sleep, startServe, stdioClient, stop, tempProject, toolError, track, waitFor,
 } from './helpers.js';
-
-async function waitFor(fn, what, ms = 20000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 // agentLoop is what an agent does with one released item: wait, ack, claim, drive the
 // phone to the screen, capture and resolve with verification.

@@ -123,6 +123,17 @@ export async function startServe(dir, { demo = false } = {}) {
   return { child, info, stderr: () => stderr, api: consoleApi(info) };
 }
 
+// waitFor polls fn until it returns something truthy, for at most ms.
+export async function waitFor(fn, what, ms = 20000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
 // consoleApi calls the console API (docs/api.md) with the console token.
 export function consoleApi(info) {
   async function call(method, route, body, headers = {}) {
@@ -146,10 +157,17 @@ export function consoleApi(info) {
     call,
     createSession: (title) => call('POST', '/api/sessions', { title }),
     getSession: async (id) => (await call('GET', `/api/sessions/${id}`)).session,
-    // saveItems saves screen-level and area notes without a frozen preview: the store
-    // keeps a screen row without an image for them.
-    saveItems: (sessionId, items, workspaceId = 'ws-' + Math.random().toString(36).slice(2)) =>
-      call('POST', '/api/items/batch', { sessionId, workspaceId, items }, { 'If-Match': '*' }),
+    // saveItems freezes the selected device (serve with { demo: true }) and saves
+    // screen-level and area notes on that frozen screen: items are never saved
+    // without the screen they were drawn on.
+    saveItems: async (sessionId, items, workspaceId = 'ws-' + Math.random().toString(36).slice(2)) => {
+      const fr = await waitFor(() => call('POST', '/api/preview/freeze', { sessionId }).catch(() => null), 'a frozen screen of the demo device');
+      try {
+        return await call('POST', '/api/items/batch', { sessionId, previewId: fr.previewId, workspaceId, items }, { 'If-Match': '*' });
+      } finally {
+        await call('POST', '/api/preview/resume');
+      }
+    },
     handoff: (sessionId, itemIds) => call('POST', '/api/agent-handoffs', { sessionId, itemIds }),
     answer: (sessionId, itemId, answer) => call('POST', `/api/items/${itemId}/answer`, { sessionId, answer }),
   };

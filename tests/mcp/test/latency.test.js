@@ -16,7 +16,7 @@ let serve;
 
 before(async () => {
   dir = tempProject();
-  serve = await startServe(dir);
+  serve = await startServe(dir, { demo: true });
 });
 
 after(async () => {

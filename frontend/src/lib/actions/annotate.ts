@@ -10,6 +10,7 @@ import type { DraftItem } from '../workspace';
 import { checkRecovery } from './recovery';
 import { report } from './report';
 import { persistPending } from './save';
+import { announce } from './voice';
 import { ensureSession } from './sessions';
 
 /** Enters Annotate: freezes the latest frame with its UI tree. */
@@ -79,27 +80,33 @@ export function pickPoint(x: number, y: number): void {
   const ime = keyboardAt(draft.workspace?.frozenScreen?.windows, x, y);
   if (ime) {
     ui.setPending({ type: 'area', bounds: { ...ime.bounds } }, IME_LABEL);
+    announce({ kind: 'click', x: Math.round(x), y: Math.round(y), bounds: { ...ime.bounds } });
     return;
   }
   const node = draft.index?.hitTest(x, y);
   if (node) ui.setPending(nodeTarget(node), nodeLabel(node), node.uid);
   else ui.setPending({ type: 'area', bounds: { left: Math.max(0, x - 24), top: Math.max(0, y - 24), right: x + 24, bottom: y + 24 } }, 'Visual area');
+  announce({ kind: 'click', x: Math.round(x), y: Math.round(y), ...(node ? { nodeUid: node.uid, bounds: { ...node.bounds } } : {}) });
 }
 
 /** Picks a node by uid, as a click on it would (keyboard annotation). */
 export function pickNode(uid: string): void {
   const node = draft.index?.byUid.get(uid);
-  if (node) ui.setPending(nodeTarget(node), nodeLabel(node), node.uid);
+  if (!node) return;
+  ui.setPending(nodeTarget(node), nodeLabel(node), node.uid);
+  announce({ kind: 'click', nodeUid: node.uid, bounds: { ...node.bounds } });
 }
 
 export function pickArea(bounds: Bounds): void {
   const hint = draft.index?.bestForArea(bounds);
   ui.setPending({ type: 'area', bounds }, hint ? `Area near ${nodeLabel(hint)}` : 'Visual area');
+  announce({ kind: 'area', bounds: { ...bounds } });
 }
 
 export function pickScreen(): void {
   if (ui.stageMode !== 'frozen') return;
   ui.setPending({ type: 'screen' }, 'Whole screen');
+  announce({ kind: 'screen' });
 }
 
 /** Re-scopes the pending target (or an edited draft item) to an ancestor from the breadcrumb. */

@@ -5,6 +5,7 @@ import { app } from '../state/app.svelte';
 import { ui } from '../state/ui.svelte';
 import { transport } from '../transport';
 import { report } from './report';
+import { announce } from './voice';
 
 export async function selectDevice(serial: string): Promise<void> {
   ui.devicesOpen = false;
@@ -40,6 +41,7 @@ export async function disconnectDevice(): Promise<void> {
 export async function tapDevice(x: number, y: number): Promise<void> {
   try {
     await transport.api.tap(x, y);
+    announce({ kind: 'click', mode: 'select', x: Math.round(x), y: Math.round(y) });
   } catch (err) {
     report(err, 'The tap did not reach the device');
   }

@@ -1,0 +1,125 @@
+// Real parts for the voice tests: speech made by espeak-ng, turned by sox into the WAV
+// a fake microphone plays, the span of speech in it measured the way the fake Realtime
+// server measures what it receives, and that fake server itself.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './harness.mjs';
+
+export const FAKE_BIN = process.env.REALTIME_FAKE_BIN || join(repoRoot, 'build', 'bin', 'realtime-fake');
+
+/** What the voice tests need besides the browser and fixthis. */
+export function voicePrerequisites() {
+  const missing = [];
+  for (const tool of ['espeak-ng', 'sox']) {
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) missing.push(`${tool} (apt-get install ${tool})`);
+  }
+  if (!existsSync(FAKE_BIN)) missing.push(`${FAKE_BIN} (run make build)`);
+  return missing;
+}
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 30000 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr || r.error}`);
+}
+
+/**
+ * Speech for a fake microphone: `text` spoken by espeak-ng, padded with `leadS` seconds
+ * of silence (the start of the file is lost while the stream opens) and `tailS` after,
+ * as 16-bit mono WAV at `rate`. Returns the file and the speech span in it, measured
+ * on a 24 kHz copy sox resamples (not the console's resampler).
+ */
+export function speechWav(dir, text, { rate = 48000, leadS = 3, tailS = 2 } = {}) {
+  const raw = join(dir, 'espeak.wav');
+  const wav = join(dir, `mic-${rate}.wav`);
+  const ref = join(dir, 'ref-24k.raw');
+  run('espeak-ng', ['-w', raw, text]);
+  run('sox', [raw, '-r', String(rate), '-c', '1', '-b', '16', wav, 'pad', String(leadS), String(tailS)]);
+  run('sox', [wav, '-r', '24000', '-t', 's16', '-e', 'signed', '-c', '1', ref]);
+  const pcm = readFileSync(ref);
+  return { wav, spans: speechSpans(pcm), durationMs: Math.round((pcm.length / 2 / 24000) * 1000) };
+}
+
+/**
+ * Speech spans in PCM16LE mono 24 kHz by the fake's rule: 10 ms frames at or above
+ * -40 dBFS RMS are voiced; speech starts after 3 voiced frames and ends after `silenceMs`
+ * without one; a span runs from its first to its last voiced frame.
+ */
+export function speechSpans(pcm, { thresholdDbfs = -40, silenceMs = 500 } = {}) {
+  const frame = 240;
+  const threshold = 32768 * 10 ** (thresholdDbfs / 20);
+  const frames = Math.floor(pcm.length / 2 / frame);
+  const spans = [];
+  let run = 0;
+  let quiet = 0;
+  let speaking = false;
+  let start = 0;
+  let last = 0;
+  for (let f = 0; f < frames; f++) {
+    let sum = 0;
+    for (let i = 0; i < frame; i++) {
+      const s = pcm.readInt16LE((f * frame + i) * 2);
+      sum += s * s;
+    }
+    const voiced = Math.sqrt(sum / frame) >= threshold;
+    if (voiced && !speaking) {
+      if (++run >= 3) {
+        speaking = true;
+        start = f - run + 1;
+        last = f;
+        quiet = 0;
+      }
+    } else if (!voiced && !speaking) run = 0;
+    else if (voiced) {
+      last = f;
+      quiet = 0;
+    } else if (++quiet >= silenceMs / 10) {
+      speaking = false;
+      run = 0;
+      spans.push({ startMs: start * 10, endMs: (last + 1) * 10 });
+    }
+  }
+  if (speaking) spans.push({ startMs: start * 10, endMs: (last + 1) * 10, open: true });
+  return spans;
+}
+
+/** Starts the fake Realtime server with a script; resolves with its URL and inspectors. */
+export async function startFake(dir, script, key) {
+  const scriptFile = join(dir, 'script.json');
+  writeFileSync(scriptFile, JSON.stringify(script));
+  const child = spawn(FAKE_BIN, ['--script', scriptFile, '--key', key], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise((res, rej) => {
+    let buf = '';
+    const t = setTimeout(() => rej(new Error(`realtime-fake printed nothing in 10 s: ${stderr}`)), 10000);
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(t);
+        res(JSON.parse(buf.slice(0, nl)).url);
+      }
+    });
+    child.on('exit', (code) => rej(new Error(`realtime-fake exited with ${code}: ${stderr}`)));
+  });
+  const base = url.replace(/\/v1\/?$/, '');
+  const get = async (path) => (await fetch(base + path)).json();
+  return {
+    url,
+    received: () => get('/_fake/received'),
+    speech: () => get('/_fake/speech'),
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+    },
+  };
+}
+
+/** The text of a conversation.item.create the client sent (system notes, user text). */
+export function itemText(ev) {
+  const content = ev?.event?.item?.content ?? [];
+  return content.map((c) => c.text ?? '').join('');
+}
