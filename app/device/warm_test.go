@@ -13,11 +13,12 @@ import (
 )
 
 // warmService runs a Service on a simulated phone whose app has no sidekick, as most
-// apps have not, with a console watching the live preview (raw frames).
-func warmService(t *testing.T) (*Service, *sim.Device, *adb.Client) {
+// apps have not, with a console watching the live preview (raw frames). scale is the
+// phone's latency model (0: none, 1: a mid-range phone).
+func warmService(t testing.TB, scale float64) (*Service, *sim.Device, *adb.Client) {
 	t.Helper()
 	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, NoSidekick: true})
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: scale, NoSidekick: true, Logf: func(string, ...any) {}})
 	client, err := adb.NewClient(adb.Options{Port: srv.Port})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +63,7 @@ func waitDumps(t *testing.T, s *Service, n int) {
 // On a still screen the tree is dumped once in the background, a freeze uses it, and
 // a still screen is not dumped again however long it stays.
 func TestWarmTreeServesAFreezeOnAStillScreen(t *testing.T) {
-	s, dev, _ := warmService(t)
+	s, dev, _ := warmService(t, 0)
 	waitDumps(t, s, 1)
 	fr, err := s.Freeze(context.Background(), dev.Serial())
 	if err != nil {
@@ -82,7 +83,7 @@ func TestWarmTreeServesAFreezeOnAStillScreen(t *testing.T) {
 // A screen changed right before the freeze, before the live preview could notice,
 // never gets the old tree: the frame's pixels differ, so the freeze dumps.
 func TestWarmTreeIsNeverStale(t *testing.T) {
-	s, dev, client := warmService(t)
+	s, dev, client := warmService(t, 0)
 	waitDumps(t, s, 1)
 	old := s.warm.current(dev.Serial(), s.Preview.changes.Load())
 	if old == nil {
