@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
 	"fixthis/capture"
@@ -43,12 +42,8 @@ func TestCaptureReadsTheScreenStateOnce(t *testing.T) {
 // connected, and the connection is kept across captures; with a dialog up (which the
 // sidekick cannot see) the capture dumps with uiautomator and still keeps it.
 func TestCaptureThroughTheSidekick(t *testing.T) {
-	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0})
-	client, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0})
+	srv, dev, client := p.Server, p.Device, p.Client
 	c := NewCapturer(client)
 	defer c.Close(context.Background())
 	ctx := context.Background()
@@ -85,12 +80,8 @@ func TestCaptureThroughTheSidekick(t *testing.T) {
 // The app's sidekick found its socket name held by a dead process and bound the
 // "-1" name: the first forward hangs up unanswered, and FixThis tries the next name.
 func TestCaptureFindsTheSidekickOnItsRetriedSocket(t *testing.T) {
-	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0, SidekickSocketTaken: true})
-	client, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, SidekickSocketTaken: true})
+	dev, client := p.Device, p.Client
 	c := NewCapturer(client)
 	defer c.Close(context.Background())
 	snap, err := c.Capture(context.Background(), dev.Serial())
@@ -115,12 +106,8 @@ func TestCaptureFindsTheSidekickOnItsRetriedSocket(t *testing.T) {
 // has a new token, so the first call is UNAUTHORIZED; FixThis re-reads session.json
 // once and carries on with the sidekick.
 func TestCaptureFollowsTheSidekickThroughAnAppRestart(t *testing.T) {
-	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0})
-	client, err := adb.NewClient(adb.Options{Port: srv.Port})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0})
+	srv, dev, client := p.Server, p.Device, p.Client
 	c := NewCapturer(client)
 	defer c.Close(context.Background())
 	ctx := context.Background()
