@@ -51,6 +51,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.AppRunBusy:          http.StatusConflict,
 	errcode.AppLaunchFailed:     http.StatusBadGateway,
 	errcode.InputFailed:         http.StatusBadGateway,
+	errcode.DisplayRefused:      http.StatusBadGateway,
 	errcode.NodeNotFound:        http.StatusNotFound,
 	errcode.RuntimeEvidenceOff:  http.StatusConflict,
 	errcode.ScreenshotNotFound:  http.StatusNotFound,

@@ -411,22 +411,16 @@ func cmdGetprop(e *cmdEnv) int {
 	return 0
 }
 
-func cmdSettings(e *cmdEnv) int {
-	if len(e.args) >= 4 && e.args[1] == "get" {
-		e.printf("%s\n", rotationSetting(e, e.args[2], e.args[3], ""))
-		return 0
-	}
-	if len(e.args) >= 5 && e.args[1] == "put" {
-		rotationSetting(e, e.args[2], e.args[3], e.args[4])
-		return 0
-	}
-	return e.errorf(255, "usage:  settings [--user <USER_ID> | current] get namespace key\n")
-}
-
 // cmdCmd is `cmd SERVICE ...`, the binder shell entry point most tools use now.
 func cmdCmd(e *cmdEnv) int {
 	if len(e.args) < 2 {
 		return e.errorf(20, "cmd: No service specified; use -l to list all running services.\n")
+	}
+	switch e.args[1] {
+	case "uimode":
+		return cmdUimode(e)
+	case "locale":
+		return cmdLocale(e)
 	}
 	target := map[string]string{"package": "pm", "activity": "am", "window": "wm", "input": "input"}[e.args[1]]
 	if target == "" {

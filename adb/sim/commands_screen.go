@@ -151,11 +151,7 @@ func cmdWm(e *cmdEnv) int {
 		}
 		return e.errorf(255, "java.lang.SecurityException: Must hold permission android.permission.WRITE_SECURE_SETTINGS\n")
 	case "density":
-		if len(e.args) == 2 {
-			e.printf("Physical density: %d\n", p.Density)
-			return 0
-		}
-		return e.errorf(255, "java.lang.SecurityException: Must hold permission android.permission.WRITE_SECURE_SETTINGS\n")
+		return wmDensity(e)
 	case "user-rotation":
 		return cmdUserRotation(e)
 	}

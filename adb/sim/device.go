@@ -78,6 +78,7 @@ type Device struct {
 	proc          appProcess
 	logs          logBuffer
 	pkgs          packageDB
+	disp          displayState
 
 	mu         sync.Mutex
 	conns      map[net.Conn]struct{}

@@ -20,7 +20,7 @@ func (d *Device) focus() (window, activityRecord string, st PhoneState) {
 
 func cmdDumpsys(e *cmdEnv) int {
 	if len(e.args) < 2 {
-		e.printf("Currently running services:\n  activity\n  SurfaceFlinger\n  gfxinfo\n  input\n  input_method\n  meminfo\n  package\n  power\n  window\n")
+		e.printf("Currently running services:\n  activity\n  SurfaceFlinger\n  gfxinfo\n  input\n  input_method\n  meminfo\n  package\n  power\n  uimode\n  window\n")
 		return 0
 	}
 	d := e.dev
@@ -52,6 +52,8 @@ func cmdDumpsys(e *cmdEnv) int {
 		return 0
 	case "input_method":
 		return dumpInputMethod(e, d)
+	case "uimode":
+		return dumpUimode(e, d)
 	case "input":
 		e.printf("INPUT MANAGER (dumpsys input)\n\nInput Manager Service (Java) State:\n  Interactive: %v\n", d.phone.State().ScreenOn)
 		return 0
@@ -80,7 +82,7 @@ func dumpWindow(e *cmdEnv, d *Device) int {
 		e.printf("WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n")
 		e.printf("  Display: mDisplayId=0 rootTasks=3\n")
 		e.printf("    init=%dx%d %ddpi base=%dx%d %ddpi cur=%dx%d app=%dx%d rng=%dx%d-%dx%d\n",
-			d.profile.Width, d.profile.Height, d.profile.Density, d.profile.Width, d.profile.Height, d.profile.Density, w, h, w, h-d.profile.Density*48/160, w, w, h, h)
+			d.profile.Width, d.profile.Height, d.profile.Density, d.profile.Width, d.profile.Height, d.density(), w, h, w, h-d.profile.Density*48/160, w, w, h, h)
 		e.printf("    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,%d,%d))\n", w, h)
 		e.printf("    DisplayRotation\n      mRotation=%d mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED\n", st.Rotation)
 		// Android 10+ prints the display's focus here (and no longer under windows);

@@ -124,7 +124,7 @@ func (w *simWindow) String() string { return fmt.Sprintf("Window{%s u0 %s}", w.h
 func dumpWindows(e *cmdEnv, d *Device) {
 	st := d.phone.State()
 	list, _, screen := d.windows()
-	cfg := d.configuration(screen.Dx(), screen.Dy(), st.Rotation)
+	cfg := d.configuration(screen.Dx(), screen.Dy(), st.Rotation, false)
 	e.printf("WINDOW MANAGER WINDOWS (dumpsys window windows)\n")
 	var imeTarget *simWindow
 	for i := range list {
@@ -159,7 +159,7 @@ func dumpWindows(e *cmdEnv, d *Device) {
 			}
 			e.printf("    mTouchableInsets=3 mGivenInsetsPending=false\n    touchable region=%s\n", region)
 		}
-		e.printf("    mFullConfiguration=%s\n", cfg)
+		e.printf("    mFullConfiguration=%s\n", d.configuration(screen.Dx(), screen.Dy(), st.Rotation, win.uid == appUID))
 		e.printf("    mHasSurface=%v isReadyForDisplay()=%v mWindowRemovalAllowed=false\n", surface, surface)
 		e.printf("    Frames: parent=%s display=%s\n", rect(win.frame), rect(win.frame))
 		e.printf("    mFrame=%s last=%s\n     surface=[0,0][0,0]\n", rect(win.frame), rect(win.frame))
@@ -194,15 +194,19 @@ func rect(r image.Rectangle) string {
 	return fmt.Sprintf("[%d,%d][%d,%d]", r.Min.X, r.Min.Y, r.Max.X, r.Max.Y)
 }
 
-// configuration is a window's Configuration the way Android 14 prints it.
-func (d *Device) configuration(w, h, rotation int) string {
-	dp := func(px int) int { return px * 160 / d.profile.Density }
+// configuration is a window's Configuration the way Android 14 prints it: font
+// scale, locales, layout direction, sizes in dp, density, orientation, " night"
+// in night mode. app windows carry the app's own locale.
+func (d *Device) configuration(w, h, rotation int, app bool) string {
+	density := d.density()
+	dp := func(px int) int { return px * 160 / density }
 	orient := "port"
 	if w > h {
 		orient = "land"
 	}
-	return fmt.Sprintf("{1.0 ?mcc?mnc [en_US] ldltr sw%ddp w%ddp h%ddp %ddpi nrml long %s finger -keyb/v/h -nav/h winConfig={ mBounds=Rect(0, 0 - %d, %d) mAppBounds=Rect(0, 0 - %d, %d) mMaxBounds=Rect(0, 0 - %d, %d) mDisplayRotation=ROTATION_%d mWindowingMode=fullscreen mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_%d} s.3 fontWeightAdjustment=0}",
-		dp(min(w, h)), dp(w), dp(h), d.profile.Density, orient, w, h, w, h, w, h, rotation*90, rotation*90)
+	scale, locales, dir, night := d.configPart(app)
+	return fmt.Sprintf("{%s ?mcc?mnc [%s] %s sw%ddp w%ddp h%ddp %ddpi nrml long %s%s finger -keyb/v/h -nav/h winConfig={ mBounds=Rect(0, 0 - %d, %d) mAppBounds=Rect(0, 0 - %d, %d) mMaxBounds=Rect(0, 0 - %d, %d) mDisplayRotation=ROTATION_%d mWindowingMode=fullscreen mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_%d} s.3 fontWeightAdjustment=0}",
+		scale, locales, dir, dp(min(w, h)), dp(w), dp(h), density, orient, night, w, h, w, h, w, h, rotation*90, rotation*90)
 }
 
 // focusedWindow is mCurrentFocus: the window with input focus, or "null".

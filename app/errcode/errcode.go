@@ -50,6 +50,7 @@ const (
 	VideoUnavailable   Code = "video_unavailable"    // the device cannot stream H.264, or --preview jpeg
 	InputFailed        Code = "input_failed"         // an input command failed on the device
 	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
+	DisplayRefused     Code = "display_refused"      // the phone refused a display setting command
 
 	RuntimeEvidenceOff Code = "runtime_evidence_off"         // the session's diagnostics policy is Off
 	ScreenshotNotFound Code = "preview_screenshot_not_found" // a frame's image is gone (its tree may remain)
@@ -116,6 +117,7 @@ var prefixes = map[Code]string{
 	AppLaunchFailed:     "APP_LAUNCH_FAILED",
 	InputFailed:         "INPUT_FAILED",
 	NodeNotFound:        "NODE_NOT_FOUND",
+	DisplayRefused:      "DISPLAY_REFUSED",
 	RuntimeEvidenceOff:  "RUNTIME_EVIDENCE_OFF",
 	ScreenshotNotFound:  "PREVIEW_SCREENSHOT_NOT_FOUND",
 	SaveInProgress:      "PREVIEW_SAVE_IN_PROGRESS",

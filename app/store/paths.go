@@ -44,6 +44,13 @@ func (l Locations) MCPEndpoint() string { return filepath.Join(l.DataDir(), "mcp
 // re-reads the files that changed.
 func (l Locations) SourceIndexCache() string { return filepath.Join(l.DataDir(), "source-index.gob") }
 
+// DisplayOriginals is where a phone's display settings are kept from the first change
+// FixThis makes until it restores them (0600), so a crash leaves nothing changed for
+// long: the next start puts them back.
+func (l Locations) DisplayOriginals() string {
+	return filepath.Join(l.DataDir(), "display-originals.json")
+}
+
 // RuntimeEvidenceDir holds redacted runtime evidence, one directory per session
 // and capture (see app/evidence.Store).
 func (l Locations) RuntimeEvidenceDir() string { return filepath.Join(l.DataDir(), "runtime-evidence") }

@@ -215,7 +215,7 @@ func (s *Scenario) drawStatusBar(dst *image.RGBA, dark bool) {
 	}
 	h := s.Px(statusBarDP)
 	st := s.fonts.style("statusBar")
-	face := s.fonts.face(st, s.Device.Density)
+	face := s.fonts.face(st, s.textDPI())
 	s.fonts.drawText(dst, face, s.StatusTime, s.Px(24), 0, h, fg)
 	// Right side, from the edge inwards: battery, percentage, Wi-Fi, signal.
 	x := dst.Bounds().Dx() - s.Px(24)

@@ -14,7 +14,7 @@ import (
 func (se *Session) act(f func(r *rendered)) bool {
 	return se.mutate(func() {
 		key, spec := se.snapshotLocked()
-		r := se.sc.cache.get(key, func() *rendered { return se.sc.renderState(spec) })
+		r := se.sc.cache.get(key, func() *rendered { return se.sc.under(spec.display, spec.app).renderState(spec) })
 		f(r)
 	})
 }
@@ -381,6 +381,19 @@ func (se *Session) ForceStop(pkg string) {
 // out in landscape, as an app that follows the sensor does.
 func (se *Session) SetRotation(r int) bool {
 	return se.mutate(func() { se.rotation = ((r % 4) + 4) % 4 })
+}
+
+// SetDisplay changes the display conditions every screen is drawn under; it
+// reports whether anything visible changed.
+func (se *Session) SetDisplay(d Display) bool {
+	return se.mutate(func() { se.display = d })
+}
+
+// Display returns the display conditions in effect.
+func (se *Session) Display() Display {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	return se.display
 }
 
 func sortedScreens(s *Scenario) []string {

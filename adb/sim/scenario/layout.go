@@ -74,13 +74,13 @@ func (l *layouter) measure(v *view, maxW, maxH int) {
 	switch v.kind {
 	case "text":
 		st := l.sc.fonts.style(n.Style)
-		face := l.sc.fonts.face(st, l.sc.Device.Density)
+		face := l.sc.fonts.face(st, l.sc.textDPI())
 		maxLines := n.MaxLines
 		v.lines = wrapText(face, v.text, innerW, maxLines)
 		for _, ln := range v.lines {
 			cw = max(cw, measureText(face, ln))
 		}
-		ch = len(v.lines) * l.px(st.line)
+		ch = len(v.lines) * l.sc.sp(st.line)
 	case "icon":
 		s := l.px(orDefault(n.Size, 24))
 		cw, ch = s, s
@@ -210,12 +210,12 @@ func (l *layouter) place(v *view, x, y int, clip image.Rectangle) {
 		pos -= v.scroll
 		for _, k := range v.kids {
 			if vertical {
-				kx := in.Min.X + alignOffset(v.n.Align, "start", in.Dx()-k.mw)
+				kx := l.sc.mirror(in.Min.X, in.Max.X, in.Min.X+alignOffset(v.n.Align, "start", in.Dx()-k.mw), k.mw)
 				l.place(k, kx, in.Min.Y+pos, kidClip)
 				pos += k.mh + gap + extra
 			} else {
 				ky := in.Min.Y + alignOffset(v.n.Align, "center", in.Dy()-k.mh)
-				l.place(k, in.Min.X+pos, ky, kidClip)
+				l.place(k, l.sc.mirror(in.Min.X, in.Max.X, in.Min.X+pos, k.mw), ky, kidClip)
 				pos += k.mw + gap + extra
 			}
 		}
@@ -226,7 +226,7 @@ func (l *layouter) place(v *view, x, y int, clip image.Rectangle) {
 				a = v.n.Align
 			}
 			h, vv := boxAlign(a)
-			kx := in.Min.X + alignOffset(h, "start", in.Dx()-k.mw)
+			kx := l.sc.mirror(in.Min.X, in.Max.X, in.Min.X+alignOffset(h, "start", in.Dx()-k.mw), k.mw)
 			ky := in.Min.Y + alignOffset(vv, "start", in.Dy()-k.mh)
 			l.place(k, kx, ky, kidClip)
 		}

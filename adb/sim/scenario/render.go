@@ -37,7 +37,7 @@ func (s *Scenario) color(name string) color.RGBA {
 	hex := name
 	if v, ok := s.Theme[name]; ok {
 		hex = v
-	} else if v, ok := defaultTheme[name]; ok {
+	} else if v, ok := s.palette()[name]; ok {
 		hex = v
 	}
 	c := parseHex(hex)
@@ -116,8 +116,8 @@ func (p *painter) paint(root *image.RGBA, v *view) {
 
 func (p *painter) text(dst *image.RGBA, v *view) {
 	st := p.sc.fonts.style(v.n.Style)
-	face := p.sc.fonts.face(st, p.sc.Device.Density)
-	lh := p.px(st.line)
+	face := p.sc.fonts.face(st, p.sc.textDPI())
+	lh := p.sc.sp(st.line)
 	c := p.sc.color(v.n.Color)
 	pd := v.n.Padding
 	in := image.Rect(v.r.Min.X+p.px(pd.L), v.r.Min.Y+p.px(pd.T), v.r.Max.X-p.px(pd.R), v.r.Max.Y-p.px(pd.B))
@@ -130,6 +130,7 @@ func (p *painter) text(dst *image.RGBA, v *view) {
 		case "end":
 			x += in.Dx() - w
 		}
+		x = p.sc.mirror(in.Min.X, in.Max.X, x, w) // start is the right edge right to left
 		p.sc.fonts.drawText(dst, face, ln, x, in.Min.Y+i*lh, lh, c)
 		if v.focused && i == len(v.lines)-1 { // text cursor after the value
 			cx := x + w + p.px(1)

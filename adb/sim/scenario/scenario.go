@@ -32,6 +32,8 @@ type Scenario struct {
 	Latency Latency
 	App     App
 	Theme   map[string]string
+	// DarkTheme overrides darkTheme's entries in night mode.
+	DarkTheme map[string]string
 	// Data holds named collections that "forEach" layout nodes repeat over.
 	Data    map[string][]map[string]string
 	Screens map[string]*Screen
@@ -52,6 +54,13 @@ type Scenario struct {
 	shadowMu sync.Mutex
 	shadows  map[string]*image.RGBA
 	fonts    *fontSet
+
+	// How a variant from under draws: the font scale, the layout direction and
+	// the dark palette.
+	variants  displayVariants
+	fontScale float64
+	rtl       bool
+	night     bool
 }
 
 // Device holds the properties getprop, wm and dumpsys report.
@@ -133,6 +142,7 @@ type scenarioFile struct {
 	} `json:"latency"`
 	App        App                            `json:"app"`
 	Theme      map[string]string              `json:"theme"`
+	DarkTheme  map[string]string              `json:"darkTheme"`
 	Data       map[string][]map[string]string `json:"data"`
 	Start      string                         `json:"start"`
 	Sockets    []Socket                       `json:"sockets"`
@@ -179,7 +189,7 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 		return nil, fmt.Errorf("parse %s/scenario.json: %w", name, err)
 	}
 	s := &Scenario{
-		Name: name, Device: f.Device, App: f.App, Theme: f.Theme, Data: f.Data,
+		Name: name, Device: f.Device, App: f.App, Theme: f.Theme, DarkTheme: f.DarkTheme, Data: f.Data,
 		Start: f.Start, Sockets: f.Sockets, StatusTime: f.StatusTime, Battery: f.Battery,
 		Screens: map[string]*Screen{},
 	}

@@ -49,6 +49,7 @@ type Session struct {
 	stack      []*entry
 	rotation   int
 	secure     bool // the app's activity window has FLAG_SECURE
+	display    Display
 	version    uint64
 }
 
@@ -129,7 +130,7 @@ func (se *Session) current() *rendered {
 	se.mu.Lock()
 	key, spec := se.snapshotLocked()
 	se.mu.Unlock()
-	return se.sc.cache.get(key, func() *rendered { return se.sc.renderState(spec) })
+	return se.sc.cache.get(key, func() *rendered { return se.sc.under(spec.display, spec.app).renderState(spec) })
 }
 
 // frameSpec is everything a render depends on.
@@ -140,13 +141,15 @@ type frameSpec struct {
 	rotation int
 	secure   bool // base is the app's window and it has FLAG_SECURE
 	ime      bool // the keyboard is shown
+	display  Display
+	app      bool // base is one of the app's screens (its locale applies)
 }
 
 // snapshotLocked returns the state key and deep copies of the pages to draw.
 func (se *Session) snapshotLocked() (string, frameSpec) {
 	var b strings.Builder
-	spec := frameSpec{screenOn: se.screenOn, rotation: se.rotation}
-	fmt.Fprintf(&b, "on=%t rot=%d ", se.screenOn, se.rotation)
+	spec := frameSpec{screenOn: se.screenOn, rotation: se.rotation, display: se.display}
+	fmt.Fprintf(&b, "on=%t rot=%d %s ", se.screenOn, se.rotation, se.display.key(true))
 	sysVars := map[string]string{
 		"time": se.sc.StatusTime, "appLabel": se.sc.App.Label, "appPackage": se.sc.App.Package,
 	}
@@ -161,6 +164,7 @@ func (se *Session) snapshotLocked() (string, frameSpec) {
 		return b.String(), spec
 	}
 	top := se.stack[len(se.stack)-1]
+	spec.app = true
 	spec.base = page{screen: se.sc.Screens[top.screen], st: top.st.clone(), vars: maps.Clone(top.args)}
 	// A focused field shows the keyboard, as tapping a text field does on a phone.
 	spec.secure, spec.ime = se.secure, se.focusedLocked() != nil

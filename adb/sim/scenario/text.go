@@ -68,15 +68,15 @@ func (fs *fontSet) style(name string) textStyle {
 
 // face returns the face for a style at a density. Go's fonts run wider than
 // Roboto, so sizes are scaled down slightly to keep Android-like text widths.
-func (fs *fontSet) face(st textStyle, density int) font.Face {
-	key := fmt.Sprintf("%s/%g/%d", st.weight, st.size, density)
+func (fs *fontSet) face(st textStyle, density float64) font.Face {
+	key := fmt.Sprintf("%s/%g/%g", st.weight, st.size, density)
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if f, ok := fs.faces[key]; ok {
 		return f
 	}
 	f, err := opentype.NewFace(fs.fonts[st.weight], &opentype.FaceOptions{
-		Size: st.size * 0.94 * float64(density) / 160, DPI: 72, Hinting: font.HintingNone,
+		Size: st.size * 0.94 * density / 160, DPI: 72, Hinting: font.HintingNone,
 	})
 	if err != nil {
 		panic(fmt.Sprintf("create font face %s: %v", key, err))

@@ -82,10 +82,11 @@ type Windows struct {
 func (se *Session) Windows() Windows {
 	r := se.current()
 	b := r.frame.Bounds()
+	sc := se.sc.under(se.Display(), false) // the system bars' density
 	w := Windows{
 		Width: b.Dx(), Height: b.Dy(),
-		StatusBar: image.Rect(0, 0, b.Dx(), se.sc.Px(statusBarDP)),
-		NavBar:    image.Rect(0, b.Dy()-se.sc.Px(navBarDP), b.Dx(), b.Dy()),
+		StatusBar: image.Rect(0, 0, b.Dx(), sc.Px(statusBarDP)),
+		NavBar:    image.Rect(0, b.Dy()-sc.Px(navBarDP), b.Dx(), b.Dy()),
 		IME:       r.ime, Secure: r.secure,
 	}
 	if r.dialog != nil {
@@ -169,7 +170,7 @@ func (s *Scenario) keyboardKeys(kb image.Rectangle) []key {
 func (s *Scenario) drawKeyboard(dst *image.RGBA, kb, screen image.Rectangle) {
 	fillRect(dst, kb, s.color("#E8EAED"))
 	st := s.fonts.style("titleMedium")
-	face := s.fonts.face(st, s.Device.Density)
+	face := s.fonts.face(st, s.textDPI())
 	keyBg, special, ink := s.color("#FFFFFF"), s.color("#C9CED6"), s.color("#202124")
 	for _, k := range s.keyboardKeys(kb) {
 		bg := keyBg

@@ -1,0 +1,273 @@
+package display
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+
+	"fixthis/app/errcode"
+)
+
+// Manager changes display settings and keeps each phone's original values, in
+// memory and in a 0600 file, from the first change until they are restored. All
+// methods are safe for concurrent use; calls for one phone run one at a time.
+type Manager struct {
+	path string
+
+	mu    sync.Mutex
+	saved map[string]raw // serial → the values before FixThis changed any
+	busy  map[string]*sync.Mutex
+}
+
+// savedFile is the file's shape.
+type savedFile struct {
+	Version int            `json:"version"`
+	Devices map[string]raw `json:"devices"`
+}
+
+// Open returns a manager that keeps originals at path, loading any a previous run
+// left there (it crashed, or could not reach the phone when it quit). A file that
+// does not parse is an error; the manager still works, starting empty.
+func Open(path string) (*Manager, error) {
+	m := &Manager{path: path, saved: map[string]raw{}, busy: map[string]*sync.Mutex{}}
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return m, nil
+	case err != nil:
+		return m, fmt.Errorf("read the saved display settings %s: %w", path, err)
+	}
+	var f savedFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return m, fmt.Errorf("read the saved display settings %s: %w", path, err)
+	}
+	for k, v := range f.Devices {
+		m.saved[k] = v
+	}
+	return m, nil
+}
+
+// Pending lists the phones whose originals are kept, sorted.
+func (m *Manager) Pending() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]string, 0, len(m.saved))
+	for k := range m.saved {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Changed reports whether FixThis holds originals of serial.
+func (m *Manager) Changed(serial string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.saved[serial]
+	return ok
+}
+
+// lock serialises the calls for one phone.
+func (m *Manager) lock(serial string) func() {
+	m.mu.Lock()
+	l, ok := m.busy[serial]
+	if !ok {
+		l = &sync.Mutex{}
+		m.busy[serial] = l
+	}
+	m.mu.Unlock()
+	l.Lock()
+	return l.Unlock
+}
+
+// Read returns the phone's display conditions.
+func (m *Manager) Read(ctx context.Context, t Target) (State, error) {
+	defer m.lock(t.Serial)()
+	return m.read(ctx, t)
+}
+
+func (m *Manager) read(ctx context.Context, t Target) (State, error) {
+	sdk, err := sdkOf(ctx, t)
+	if err != nil {
+		return State{}, err
+	}
+	r, err := readRaw(ctx, t, sdk)
+	if err != nil {
+		return State{}, err
+	}
+	st := r.state(sdk)
+	st.Changed = m.Changed(t.Serial)
+	return st, nil
+}
+
+// Set applies c and returns the conditions now in effect. The phone's values are
+// saved (file first) before the first change; a value out of range or a locale on
+// Android 12 and older changes nothing.
+func (m *Manager) Set(ctx context.Context, t Target, c Change) (State, error) {
+	defer m.lock(t.Serial)()
+	sdk, err := sdkOf(ctx, t)
+	if err != nil {
+		return State{}, err
+	}
+	if c.Locale != nil && sdk < LocaleSDK {
+		return State{}, errcode.New(errcode.InvalidInput, "per-app languages need Android 13 (API %d); this phone runs API %d", LocaleSDK, sdk)
+	}
+	if c.Locale != nil && t.Package == "" {
+		return State{}, errcode.New(errcode.InvalidInput, "no app to set the language of: the project names no application and no app is in front")
+	}
+	cur, err := readRaw(ctx, t, sdk)
+	if err != nil {
+		return State{}, err
+	}
+	if err := c.Validate(cur.PhysicalDensity); err != nil {
+		return State{}, err
+	}
+	if err := m.keep(t.Serial, cur); err != nil {
+		return State{}, err
+	}
+	if err := apply(ctx, t, c); err != nil {
+		return State{}, err
+	}
+	return m.read(ctx, t)
+}
+
+// keep saves cur as serial's originals unless some are kept already; a locale
+// read for an app the kept values do not cover is added to them.
+func (m *Manager) keep(serial string, cur raw) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, ok := m.saved[serial]
+	switch {
+	case !ok:
+		m.saved[serial] = cur
+	case old.Locales == nil && cur.Locales != nil:
+		old.Package, old.Locales = cur.Package, cur.Locales
+		m.saved[serial] = old
+	default:
+		return nil
+	}
+	return m.writeLocked()
+}
+
+func apply(ctx context.Context, t Target, c Change) error {
+	if c.Night != nil {
+		mode := "no"
+		if *c.Night {
+			mode = "yes"
+		}
+		if err := setNight(ctx, t.Shell, mode); err != nil {
+			return err
+		}
+	}
+	if c.FontScale != nil {
+		if err := putSetting(ctx, t.Shell, "system", "font_scale", fmtSetting(*c.FontScale)); err != nil {
+			return err
+		}
+	}
+	if c.Density != nil {
+		if err := setDensity(ctx, t.Shell, *c.Density); err != nil {
+			return err
+		}
+	}
+	if c.Locale != nil {
+		if err := setLocales(ctx, t.Shell, t.Package, *c.Locale); err != nil {
+			return err
+		}
+	}
+	if c.AnimationScale != nil {
+		for _, k := range animationKeys {
+			if err := putSetting(ctx, t.Shell, "global", k, fmtSetting(*c.AnimationScale)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Restore puts serial's original values back and forgets them; restored is false
+// when none were kept. The originals stay kept when the phone refuses, so a later
+// restore (or the next start) tries again.
+func (m *Manager) Restore(ctx context.Context, t Target) (restored bool, err error) {
+	defer m.lock(t.Serial)()
+	m.mu.Lock()
+	r, ok := m.saved[t.Serial]
+	m.mu.Unlock()
+	if !ok {
+		return false, nil
+	}
+	if err := restore(ctx, t.Shell, r); err != nil {
+		return false, fmt.Errorf("restore the display settings of %s: %w", t.Serial, err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.saved, t.Serial)
+	return true, m.writeLocked()
+}
+
+func restore(ctx context.Context, sh Shell, r raw) error {
+	mode := r.NightMode
+	switch {
+	case mode == "yes" || mode == "no" || mode == "auto":
+	case len(mode) >= 6 && mode[:6] == "custom":
+		mode = "custom"
+	default:
+		mode = "auto"
+	}
+	if err := setNight(ctx, sh, mode); err != nil {
+		return err
+	}
+	if err := putSetting(ctx, sh, "system", "font_scale", r.FontScale); err != nil {
+		return err
+	}
+	if err := setDensity(ctx, sh, r.DensityOverride); err != nil {
+		return err
+	}
+	if r.Locales != nil {
+		if err := setLocales(ctx, sh, r.Package, *r.Locales); err != nil {
+			return err
+		}
+	}
+	for _, k := range animationKeys {
+		if err := putSetting(ctx, sh, "global", k, r.Animation[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeLocked writes the kept originals atomically (0600), or removes the file
+// when none are kept.
+func (m *Manager) writeLocked() error {
+	if m.path == "" {
+		return nil
+	}
+	if len(m.saved) == 0 {
+		if err := os.Remove(m.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", m.path, err)
+		}
+		return nil
+	}
+	b, err := json.MarshalIndent(savedFile{Version: 1, Devices: m.saved}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(m.path), 0o700); err != nil {
+		return fmt.Errorf("save the display settings: %w", err)
+	}
+	tmp := m.path + ".tmp" + strconv.Itoa(os.Getpid())
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("save the display settings: %w", err)
+	}
+	if err := os.Rename(tmp, m.path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("save the display settings: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package display
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func testdata(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestParseNightMode(t *testing.T) {
+	for file, want := range map[string]string{
+		"uimode_night_yes.txt": "yes", "uimode_night_no_crlf.txt": "no", "uimode_night_custom.txt": "custom_bedtime",
+	} {
+		got, err := ParseNightMode(testdata(t, file))
+		if err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", file, got, err, want)
+		}
+	}
+	if _, err := ParseNightMode(testdata(t, "locale_no_service.txt")); err == nil {
+		t.Error("a line without Night mode: parsed")
+	}
+}
+
+func TestParseDensity(t *testing.T) {
+	for _, c := range []struct {
+		file     string
+		phys, ov int
+	}{{"wm_density.txt", 420, 0}, {"wm_density_override.txt", 420, 360}} {
+		p, o, err := ParseDensity(testdata(t, c.file))
+		if err != nil || p != c.phys || o != c.ov {
+			t.Errorf("%s: %d %d %v", c.file, p, o, err)
+		}
+	}
+	if _, _, err := ParseDensity("Physical density: x\n"); err == nil {
+		t.Error("a bad number parsed")
+	}
+}
+
+func TestParseSettingAndScale(t *testing.T) {
+	if v, ok := ParseSetting(testdata(t, "settings_font_scale.txt")); !ok || v != "1.3" {
+		t.Errorf("font_scale: %q %v", v, ok)
+	}
+	if _, ok := ParseSetting(testdata(t, "settings_null.txt")); ok {
+		t.Error("null read as a value")
+	}
+	if f, err := ParseScale(testdata(t, "settings_null.txt")); err != nil || f != 1 {
+		t.Errorf("null scale: %v %v", f, err)
+	}
+	if _, err := ParseScale("abc\n"); err == nil {
+		t.Error("a word parsed as a scale")
+	}
+}
+
+func TestParseAppLocales(t *testing.T) {
+	for file, want := range map[string]string{
+		"locale_get_ar.txt": "ar", "locale_get_empty.txt": "", "locale_get_two.txt": "en-US,fr-FR",
+	} {
+		got, err := ParseAppLocales(testdata(t, file))
+		if err != nil || got != want {
+			t.Errorf("%s: %q %v; want %q", file, got, err, want)
+		}
+	}
+	_, err := ParseAppLocales(testdata(t, "locale_unknown_package.txt"))
+	if err == nil || !strings.Contains(err.Error(), "Unknown package com.not.there") {
+		t.Errorf("unknown package: %v", err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestValidate(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ch   Change
+		want string // "" for valid
+	}{
+		{"in range", Change{FontScale: ptr(1.3), Density: ptr(360), Locale: ptr("ar"), AnimationScale: ptr(5.0)}, ""},
+		{"reset", Change{Density: ptr(0), Locale: ptr("")}, ""},
+		{"small font", Change{FontScale: ptr(0.5)}, "fontScale 0.5 is out of range: want 0.85 to 2"},
+		{"big font", Change{FontScale: ptr(2.5)}, "want 0.85 to 2"},
+		{"low density", Change{Density: ptr(100)}, "density 100 is out of range: want 315 to 630"},
+		{"high density", Change{Density: ptr(900)}, "want 315 to 630"},
+		{"locale", Change{Locale: ptr("arabic!")}, "is not a BCP 47 language tag"},
+		{"locale injection", Change{Locale: ptr("ar; reboot")}, "is not a BCP 47 language tag"},
+		{"animation", Change{AnimationScale: ptr(-1.0)}, "animationScale -1 is out of range"},
+		{"script and region", Change{Locale: ptr("sr-Latn-RS")}, ""},
+	} {
+		err := c.ch.Validate(420)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v; want %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestLineAndRTL(t *testing.T) {
+	s := State{Night: true, FontScale: 1.3, Locale: "ar", Density: 360, PhysicalDensity: 420, AnimationScale: 1}
+	if got := s.Line(); got != "night, fontScale=1.3, locale=ar, density=360" {
+		t.Errorf("line %q", got)
+	}
+	if got := (State{FontScale: 1, Density: 420, PhysicalDensity: 420, AnimationScale: 1}).Line(); got != "" {
+		t.Errorf("defaults line %q", got)
+	}
+	for tag, want := range map[string]bool{"ar": true, "he": true, "fa-IR": true, "en": false, "az-Arab": true, "pt-BR": false} {
+		if RTL(tag) != want {
+			t.Errorf("RTL(%q) = %v", tag, !want)
+		}
+	}
+}
