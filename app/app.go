@@ -10,7 +10,7 @@ import (
 	"fixthis/app/appwatch"
 	"fixthis/app/device"
 	"fixthis/app/events"
-	"fixthis/app/prompt"
+	"fixthis/app/handoff"
 	"fixthis/app/store"
 	"fixthis/app/voice"
 	"fixthis/capture/video"
@@ -80,7 +80,7 @@ type App struct {
 	device       *device.Service
 	appw         *appwatch.Watcher
 	sources      sourceIndex
-	prompts      *prompt.Builder
+	prompts      *handoff.Builder
 	presenceSeen presenceWatch
 	voice        *voice.Manager
 	voiceTree    voiceTrees
@@ -118,7 +118,7 @@ func New(opts Options) *App {
 		adb:            opts.ADB,
 	}
 	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video})
-	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
+	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.get}
 	a.appw = appwatch.New(appwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
 		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,

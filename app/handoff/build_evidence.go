@@ -1,24 +1,19 @@
-package prompt
+package handoff
 
 import (
 	"context"
 
 	"fixthis/app/evidence"
-	"fixthis/app/handoff"
 	"fixthis/app/store"
 )
-
-// maxEvidence is how many attachments an item carries into the handoff: the
-// compact prompt shows at most three.
-const maxEvidence = 3
 
 // runtimeEvidence maps an item's newest attempt onto the handoff model: one
 // line per collector that completed, with its stored artifact and one-line
 // summary (the verifyBeforeEdit check tokens follow them). Collectors that
 // did not complete are reported by the attempt's status and warnings instead.
 // Raw output never goes into the prompt.
-func runtimeEvidence(rec store.EvidenceRecord) []handoff.RuntimeEvidence {
-	var out []handoff.RuntimeEvidence
+func runtimeEvidence(rec store.EvidenceRecord) []RuntimeEvidence {
+	var out []RuntimeEvidence
 	for _, at := range rec.Attachments {
 		if len(out) == maxEvidence {
 			break
@@ -26,13 +21,13 @@ func runtimeEvidence(rec store.EvidenceRecord) []handoff.RuntimeEvidence {
 		if at.Status != evidence.StatusComplete || at.Summary == "" {
 			continue
 		}
-		out = append(out, handoff.RuntimeEvidence{Type: string(at.Kind), ArtifactPath: at.Artifact, Summary: at.Summary})
+		out = append(out, RuntimeEvidence{Type: string(at.Kind), ArtifactPath: at.Artifact, Summary: at.Summary})
 	}
 	return out
 }
 
 // attachEvidence fills each item's RuntimeEvidence from the store.
-func (b *Builder) attachEvidence(ctx context.Context, hs *handoff.Session) {
+func (b *Builder) attachEvidence(ctx context.Context, hs *Session) {
 	latest, err := b.Store.SessionEvidence(ctx, hs.ID)
 	if err != nil || len(latest) == 0 {
 		return // a prompt without evidence lines is still a valid prompt
@@ -46,7 +41,7 @@ func (b *Builder) attachEvidence(ctx context.Context, hs *handoff.Session) {
 
 // attemptOption turns Save to MCP's stored decision into the prompt's
 // runtimeEvidenceAttempt block (nil: no block, as for Copy Prompt).
-func attemptOption(d *store.EvidenceDecision) *handoff.EvidenceAttempt {
+func attemptOption(d *store.EvidenceDecision) *EvidenceAttempt {
 	if d == nil {
 		return nil
 	}
@@ -54,7 +49,7 @@ func attemptOption(d *store.EvidenceDecision) *handoff.EvidenceAttempt {
 	if len(w) > evidence.MaxWarnings {
 		w = w[:evidence.MaxWarnings]
 	}
-	return &handoff.EvidenceAttempt{Attempted: d.Attempted, Status: d.Status, Failure: d.Failure, Reason: d.Reason, Warnings: w}
+	return &EvidenceAttempt{Attempted: d.Attempted, Status: d.Status, Failure: d.Failure, Reason: d.Reason, Warnings: w}
 }
 
 // ReleaseMarkdown renders the prompt of a Save to MCP release: the compact
@@ -66,5 +61,5 @@ func (b *Builder) ReleaseMarkdown(ctx context.Context, sessionID string, itemIDs
 	}
 	opts := b.renderOptions(itemIDs)
 	opts.Attempt = attemptOption(d)
-	return handoff.Render(hs, opts), nil
+	return Render(hs, opts), nil
 }

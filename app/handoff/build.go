@@ -2,7 +2,7 @@
 // node details from the saved UI tree, and source candidates from the project index.
 // The console API, the MCP tools and `fixthis prompt` all render through it, so an
 // agent sees the same prompt whichever way it arrives.
-package prompt
+package handoff
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"fixthis/app/errcode"
-	"fixthis/app/handoff"
 	"fixthis/app/source"
 	"fixthis/app/store"
 	"fixthis/capture"
@@ -30,15 +29,16 @@ type Builder struct {
 	trees map[string]*capture.Tree // nodes artifact → parsed tree (immutable, content-addressed)
 }
 
-// maxCandidates is how many ranked candidates an item keeps (the prompt shows 3).
-const maxCandidates = 5
+// keptCandidates is how many ranked candidates an item keeps (the prompt shows
+// maxCandidates of them).
+const keptCandidates = 5
 
 // Session loads sessionID and converts it. Every item is converted; the renderer's
 // Options.ItemIDs picks which ones a prompt shows.
-func (b *Builder) Session(ctx context.Context, sessionID string) (handoff.Session, *store.Session, error) {
+func (b *Builder) Session(ctx context.Context, sessionID string) (Session, *store.Session, error) {
 	sess, err := b.Store.GetSession(ctx, sessionID)
 	if err != nil {
-		return handoff.Session{}, nil, err
+		return Session{}, nil, err
 	}
 	return b.Convert(ctx, sess), sess, nil
 }
@@ -49,11 +49,11 @@ func (b *Builder) Markdown(ctx context.Context, sessionID string, itemIDs []stri
 	if err != nil {
 		return "", err
 	}
-	return handoff.Render(hs, b.renderOptions(itemIDs)), nil
+	return Render(hs, b.renderOptions(itemIDs)), nil
 }
 
-func (b *Builder) renderOptions(itemIDs []string) handoff.Options {
-	opts := handoff.Options{ItemIDs: itemIDs}
+func (b *Builder) renderOptions(itemIDs []string) Options {
+	opts := Options{ItemIDs: itemIDs}
 	if _, reason := b.index(); reason != source.Ready {
 		opts.NoSource = reason
 	}
@@ -68,15 +68,15 @@ func (b *Builder) index() (*source.Index, source.Readiness) {
 }
 
 // Convert maps a stored session onto the handoff model.
-func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Session {
-	out := handoff.Session{
+func (b *Builder) Convert(ctx context.Context, sess *store.Session) Session {
+	out := Session{
 		ID:        sess.SessionID,
 		Title:     sess.Title,
 		Status:    sess.Status,
 		CreatedAt: sess.CreatedAt,
 	}
 	if b := sess.AppBuild; b != nil {
-		out.Build = &handoff.Build{Package: b.Package, VersionName: b.VersionName, VersionCode: b.VersionCode,
+		out.Build = &Build{Package: b.Package, VersionName: b.VersionName, VersionCode: b.VersionCode,
 			Installed: b.LastUpdateTime, GitHead: b.GitHead, GitDirty: b.GitDirty}
 	}
 	screens := map[string]store.Screen{}
@@ -85,7 +85,7 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 		if out.Package == "" {
 			out.Package = sc.Package
 		}
-		hs := handoff.Screen{
+		hs := Screen{
 			ID:          sc.ScreenID,
 			DisplayName: displayName(sc),
 			Width:       sc.Width,
@@ -97,7 +97,7 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 			Secure:      sc.Display.Secure,
 		}
 		if k := sc.Display.Keyboard; k != nil {
-			hs.Keyboard = &handoff.Box{Left: k.Left, Top: k.Top, Right: k.Right, Bottom: k.Bottom}
+			hs.Keyboard = &Box{Left: k.Left, Top: k.Top, Right: k.Right, Bottom: k.Bottom}
 		}
 		if sc.ImageArtifact != "" {
 			hs.ScreenshotPath, _ = b.Store.ArtifactPath(sc.ImageArtifact)
@@ -114,10 +114,10 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) handoff.Sess
 
 // Item converts one item of a session, with its candidates: what the inspector shows
 // for a selected annotation, without matching every other item of the session.
-func (b *Builder) Item(ctx context.Context, sessionID, itemID string) (handoff.Item, error) {
+func (b *Builder) Item(ctx context.Context, sessionID, itemID string) (Item, error) {
 	sess, err := b.Store.GetSession(ctx, sessionID)
 	if err != nil {
-		return handoff.Item{}, err
+		return Item{}, err
 	}
 	for _, it := range sess.Items {
 		if it.ItemID != itemID {
@@ -132,7 +132,7 @@ func (b *Builder) Item(ctx context.Context, sessionID, itemID string) (handoff.I
 		idx, _ := b.index()
 		return b.item(ctx, it, sc, idx), nil
 	}
-	return handoff.Item{}, errcode.New(errcode.ItemNotFound, "no item %s in session %s", errcode.Quote(itemID), errcode.Quote(sessionID))
+	return Item{}, errcode.New(errcode.ItemNotFound, "no item %s in session %s", errcode.Quote(itemID), errcode.Quote(sessionID))
 }
 
 // displayName is the screen's short activity name ("MainActivity"), what a developer
@@ -150,8 +150,8 @@ func displayName(sc store.Screen) string {
 	return "Screen"
 }
 
-func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx *source.Index) handoff.Item {
-	hi := handoff.Item{
+func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx *source.Index) Item {
+	hi := Item{
 		Verification:  b.verification(ctx, it),
 		ID:            it.ItemID,
 		ScreenID:      it.ScreenID,
@@ -165,7 +165,7 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 		AgentQuestion: it.AgentQuestion,
 		UserAnswer:    it.UserAnswer,
 		CreatedAt:     it.CreatedAt,
-		Target:        handoff.Target{Kind: it.Target.Type},
+		Target:        Target{Kind: it.Target.Type},
 	}
 	if it.CropArtifact != "" {
 		hi.CropPath, _ = b.Store.ArtifactPath(it.CropArtifact)
@@ -186,9 +186,9 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 	t := &hi.Target
 	if it.Target.Bounds != nil {
 		bb := it.Target.Bounds
-		t.Box = handoff.Box{Left: bb.Left, Top: bb.Top, Right: bb.Right, Bottom: bb.Bottom}
+		t.Box = Box{Left: bb.Left, Top: bb.Top, Right: bb.Right, Bottom: bb.Bottom}
 	} else if sc.Width > 0 {
-		t.Box = handoff.Box{Right: sc.Width, Bottom: sc.Height}
+		t.Box = Box{Right: sc.Width, Bottom: sc.Height}
 	}
 	if s := it.Target.Snapshot; s != nil {
 		t.Role, t.Tag, t.Text, t.ContentDescription, t.Class = s.Role, s.TestTag, s.Text, s.ContentDescription, s.Class
@@ -229,8 +229,8 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 			q.Nearby = append(q.Nearby, source.NearbyNode{Text: n.Text, ContentDescription: n.ContentDescription, TestTag: n.TestTag, Role: n.Role, ResourceID: n.ResourceID})
 		}
 		cands := idx.Match(q)
-		if len(cands) > maxCandidates {
-			cands = cands[:maxCandidates]
+		if len(cands) > keptCandidates {
+			cands = cands[:keptCandidates]
 		}
 		hi.Candidates = cands
 		hi.EditSurfaces = source.EditSurfaces(it.Comment, source.SurfaceTarget{Kind: t.Kind, Class: t.Class, Interop: t.Interop}, cands)
@@ -281,7 +281,7 @@ func (b *Builder) ExportJSON(ctx context.Context, sessionID string) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	data, err := handoff.ExportJSON(hs)
+	data, err := ExportJSON(hs)
 	if err != nil {
 		return nil, fmt.Errorf("export session %s: %w", sessionID, err)
 	}
@@ -294,17 +294,17 @@ func (b *Builder) ExportMarkdown(ctx context.Context, sessionID string) (string,
 	if err != nil {
 		return "", err
 	}
-	return handoff.ExportMarkdown(hs), nil
+	return ExportMarkdown(hs), nil
 }
 
 // verification carries the agent's check of its fix into the prompt and the export.
 // A reopened item also gets a warning line: the agent must not repeat that fix.
-func (b *Builder) verification(ctx context.Context, it store.Item) *handoff.Verification {
+func (b *Builder) verification(ctx context.Context, it store.Item) *Verification {
 	v := it.Verification
 	if v == nil && it.Verdict == "" {
 		return nil
 	}
-	out := &handoff.Verification{Verdict: it.Verdict, VerdictNote: it.VerdictNote}
+	out := &Verification{Verdict: it.Verdict, VerdictNote: it.VerdictNote}
 	if v != nil {
 		out.Summary = v.Summary
 		if c, err := b.Store.GetCapture(ctx, v.CaptureID); err == nil {
