@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Turning a frozen frame into stored evidence: the screen, its crops, and the check
+// Turning a frozen frame into a saved screen (screenshot, tree, crops), and the check
 // that the device still shows what was frozen.
 
 // checkFingerprint compares the frozen screen with a lightweight capture of the device
@@ -22,7 +22,7 @@ func (a *App) checkFingerprint(ctx context.Context, fr *device.FrozenFrame) erro
 	defer cancel()
 	snap, err := a.device.Capturer.Glance(ctx, fr.Serial)
 	if err != nil {
-		// The device is gone or busy: the frozen evidence is still valid, save it.
+		// The device is gone or busy: the frozen screen is still valid, save it.
 		a.log.Warn("fingerprint check skipped", "serial", fr.Serial, "err", err)
 		return nil
 	}
