@@ -7,11 +7,11 @@ package app
 import (
 	"context"
 	"fixthis/adb"
-	"fixthis/app/appwatch"
 	"fixthis/app/device"
 	"fixthis/app/events"
 	"fixthis/app/handoff"
 	"fixthis/app/store"
+	"fixthis/app/targetwatch"
 	"fixthis/app/voice"
 	"fixthis/capture/video"
 	"io/fs"
@@ -78,7 +78,7 @@ type App struct {
 	store        *store.Store
 	adb          *adb.Client
 	device       *device.Service
-	appw         *appwatch.Watcher
+	appw         *targetwatch.Watcher
 	sources      sourceIndex
 	prompts      *handoff.Builder
 	presenceSeen presenceWatch
@@ -119,7 +119,7 @@ func New(opts Options) *App {
 	}
 	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video})
 	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.get}
-	a.appw = appwatch.New(appwatch.Options{
+	a.appw = targetwatch.New(targetwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
 		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
 		LastEdit: a.sources.lastEdit,

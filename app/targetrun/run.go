@@ -1,7 +1,8 @@
-// Package apprun builds, installs, launches and confirms the user's app: the
-// middle of the edit → build → install → look loop. The CLI (`fixthis run`) and the
-// console (POST /api/app/run) share Run; both watch it through Progress callbacks.
-package apprun
+// Package targetrun builds, installs, launches and confirms the target app (the
+// user's Android app): the middle of the edit → build → install → look loop. The CLI
+// (`fixthis run`) and the console (POST /api/app/run) share Run; both watch it
+// through Progress callbacks.
+package targetrun
 
 import (
 	"context"

@@ -1,9 +1,9 @@
-// Package appwatch knows the user's app on the selected device: whether it is
-// installed, which build, whether it is in front. It follows the focused window about
-// once a second and pushes a change as an event, runs builds (apprun) one at a time
+// Package targetwatch knows the target app (the user's Android app) on the selected
+// device: whether it is installed, which build, whether it is in front. It follows the focused window about
+// once a second and pushes a change as an event, runs builds (targetrun) one at a time
 // with their progress as events, and brings the app back to the front on request.
 // It has no HTTP in it; app/api_app.go serves it.
-package appwatch
+package targetwatch
 
 import (
 	"context"
@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"fixthis/adb"
-	"fixthis/app/apprun"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
 	"fixthis/app/project"
+	"fixthis/app/targetrun"
 )
 
 // Doc is GET /api/app and the app-updated event's payload.
@@ -49,8 +49,8 @@ type Doc struct {
 
 // RunState is a run in progress.
 type RunState struct {
-	RunID string          `json:"runId"`
-	Last  apprun.Progress `json:"last"`
+	RunID string             `json:"runId"`
+	Last  targetrun.Progress `json:"last"`
 }
 
 // Options configure a Watcher.
@@ -90,7 +90,7 @@ type Watcher struct {
 
 type installed struct {
 	serial, pkg string
-	info        apprun.Installed
+	info        targetrun.Installed
 	ok          bool
 	at          time.Time
 }
@@ -233,7 +233,7 @@ func (w *Watcher) Doc(ctx context.Context) Doc {
 			d.SourcesNewerThanInstall = d.LastEditAt != nil && d.LastEditAt.After(at.Add(time.Second))
 		}
 	}
-	if f, err := apprun.ReadFocus(ctx, dev); err == nil {
+	if f, err := targetrun.ReadFocus(ctx, dev); err == nil {
 		d.FocusedPackage = f.Package
 		d.Foreground = f.Package == d.ApplicationID && !f.Keyguard
 	}
@@ -241,7 +241,7 @@ func (w *Watcher) Doc(ctx context.Context) Doc {
 }
 
 // installedOn returns the cached install facts for serial, read again when stale.
-func (w *Watcher) installedOn(ctx context.Context, dev apprun.Device, serial string, m *project.Module) installed {
+func (w *Watcher) installedOn(ctx context.Context, dev targetrun.Device, serial string, m *project.Module) installed {
 	w.mu.Lock()
 	c := w.installed
 	w.mu.Unlock()
@@ -262,7 +262,7 @@ func (w *Watcher) installedOn(ctx context.Context, dev apprun.Device, serial str
 	}
 	c.pkg = project.InstalledPackage(project.ParsePackageList(string(res.Stdout)), m, v)
 	if c.pkg != "" {
-		c.info, c.ok, _ = apprun.ReadInstalled(ctx, dev, c.pkg)
+		c.info, c.ok, _ = targetrun.ReadInstalled(ctx, dev, c.pkg)
 	}
 	w.mu.Lock()
 	w.installed = c

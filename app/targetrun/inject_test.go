@@ -1,4 +1,4 @@
-package apprun_test
+package targetrun_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
-	"fixthis/app/apprun"
+	"fixthis/app/targetrun"
 )
 
 // The run flow's device commands take the application id and the launcher activity
@@ -23,16 +23,16 @@ func TestRunValuesNeverRunOnThePhone(t *testing.T) {
 		call   func(v string) error
 	}{
 		{"launch component", adbtest.Probes("com.fixthis.demo/.MainActivity"), func(v string) error {
-			_, err := apprun.Launch(ctx, r.dev, v)
+			_, err := targetrun.Launch(ctx, r.dev, v)
 			return err
 		}},
 		{"launch activity", adbtest.Probes(".MainActivity"), func(v string) error {
-			_, err := apprun.Launch(ctx, r.dev, "com.fixthis.demo/"+v)
+			_, err := targetrun.Launch(ctx, r.dev, "com.fixthis.demo/"+v)
 			return err
 		}},
-		{"uninstall", adbtest.Probes("com.fixthis.other"), func(v string) error { return apprun.Uninstall(ctx, r.dev, v) }},
+		{"uninstall", adbtest.Probes("com.fixthis.other"), func(v string) error { return targetrun.Uninstall(ctx, r.dev, v) }},
 		{"installed", adbtest.Probes("com.fixthis.demo"), func(v string) error {
-			_, _, err := apprun.ReadInstalled(ctx, r.dev, v)
+			_, _, err := targetrun.ReadInstalled(ctx, r.dev, v)
 			return err
 		}},
 	}

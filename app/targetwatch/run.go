@@ -1,4 +1,4 @@
-package appwatch
+package targetwatch
 
 import (
 	"context"
@@ -6,26 +6,26 @@ import (
 	"fmt"
 	"time"
 
-	"fixthis/app/apprun"
 	"fixthis/app/errcode"
+	"fixthis/app/targetrun"
 )
 
 // RunProgress is the app-run-progress event's payload.
 type RunProgress struct {
 	RunID string `json:"runId"`
-	apprun.Progress
+	targetrun.Progress
 }
 
 // RunFinished is the app-run-finished event's payload.
 type RunFinished struct {
-	RunID  string        `json:"runId"`
-	OK     bool          `json:"ok"`
-	Result apprun.Result `json:"result"`
+	RunID  string           `json:"runId"`
+	OK     bool             `json:"ok"`
+	Result targetrun.Result `json:"result"`
 	// Error says what failed; Lines carry Gradle's and the compiler's error lines
 	// when the build failed.
-	Error string       `json:"error,omitempty"`
-	Stage apprun.Stage `json:"stage,omitempty"` // the stage that failed
-	Lines []string     `json:"lines,omitempty"`
+	Error string          `json:"error,omitempty"`
+	Stage targetrun.Stage `json:"stage,omitempty"` // the stage that failed
+	Lines []string        `json:"lines,omitempty"`
 }
 
 // RunStarted is POST /api/app/run's answer.
@@ -50,7 +50,7 @@ func (w *Watcher) StartRun() (RunStarted, error) {
 		return RunStarted{}, err
 	}
 	go func() {
-		res, err := apprun.Run(w.ctx, w.opts.ADB.Device(serial), apprun.Options{
+		res, err := targetrun.Run(w.ctx, w.opts.ADB.Device(serial), targetrun.Options{
 			Project: p, Serial: serial, FocusTimeout: 15 * time.Second, Progress: t.Progress,
 		})
 		t.Finish(res, err)
@@ -62,11 +62,11 @@ func (w *Watcher) StartRun() (RunStarted, error) {
 // events and its outcome as app-run-finished.
 type Tracked struct {
 	RunID string
-	// Progress takes apprun's progress reports.
-	Progress func(apprun.Progress)
-	// Finish ends the run with apprun.Run's outcome and frees the run slot; it must be
+	// Progress takes targetrun's progress reports.
+	Progress func(targetrun.Progress)
+	// Finish ends the run with targetrun.Run's outcome and frees the run slot; it must be
 	// called exactly once.
-	Finish func(apprun.Result, error)
+	Finish func(targetrun.Result, error)
 }
 
 // Track takes the one run slot for a run and returns what reports it. The console's
@@ -82,13 +82,13 @@ func (w *Watcher) Track() (*Tracked, error) {
 	}
 	w.runSeq++
 	id := fmt.Sprintf("run-%d-%d", time.Now().Unix(), w.runSeq)
-	w.running = &RunState{RunID: id, Last: apprun.Progress{Stage: apprun.StageBuild, Fraction: -1}}
+	w.running = &RunState{RunID: id, Last: targetrun.Progress{Stage: targetrun.StageBuild, Fraction: -1}}
 	w.mu.Unlock()
 	w.Poke()
 
 	var lastSent time.Time
-	stage := apprun.StageBuild
-	progress := func(pr apprun.Progress) {
+	stage := targetrun.StageBuild
+	progress := func(pr targetrun.Progress) {
 		w.mu.Lock()
 		if w.running != nil {
 			w.running.Last = pr
@@ -102,11 +102,11 @@ func (w *Watcher) Track() (*Tracked, error) {
 		lastSent, stage = time.Now(), pr.Stage
 		RunProgressEvent.Publish(w.opts.Bus, RunProgress{RunID: id, Progress: pr})
 	}
-	finish := func(res apprun.Result, err error) {
+	finish := func(res targetrun.Result, err error) {
 		fin := RunFinished{RunID: id, OK: err == nil, Result: res}
 		if err != nil {
 			fin.Error, fin.Stage = err.Error(), stage
-			var be *apprun.BuildError
+			var be *targetrun.BuildError
 			if errors.As(err, &be) {
 				fin.Error = fmt.Sprintf("The build failed (%s, exit %d); nothing was installed.", be.Task, be.ExitCode)
 				fin.Lines = be.Lines
@@ -125,21 +125,21 @@ func (w *Watcher) Track() (*Tracked, error) {
 
 // Launch brings the installed app to the front (no build) and waits until its
 // window has focus.
-func (w *Watcher) Launch(ctx context.Context) (apprun.Result, error) {
+func (w *Watcher) Launch(ctx context.Context) (targetrun.Result, error) {
 	p, _, err := w.module()
 	if err != nil {
-		return apprun.Result{}, err
+		return targetrun.Result{}, err
 	}
 	serial := w.opts.Selected()
 	if serial == "" {
-		return apprun.Result{}, errcode.New(errcode.DeviceNotAvailable, "no device is selected")
+		return targetrun.Result{}, errcode.New(errcode.DeviceNotAvailable, "no device is selected")
 	}
-	res, err := apprun.Run(ctx, w.opts.ADB.Device(serial), apprun.Options{
+	res, err := targetrun.Run(ctx, w.opts.ADB.Device(serial), targetrun.Options{
 		Project: p, Serial: serial, NoBuild: true, FocusTimeout: 10 * time.Second,
 	})
 	w.Poke()
 	if err != nil {
-		if errors.Is(err, apprun.ErrNotInstalled) {
+		if errors.Is(err, targetrun.ErrNotInstalled) {
 			return res, errcode.Wrap(errcode.AppNotInstalled, err, "%v", err)
 		}
 		return res, errcode.Wrap(errcode.AppLaunchFailed, err, "%v", err)

@@ -1,5 +1,5 @@
 // The reducers of the app-* events on the target app's state, one per event. Pure over
-// a plain model so unit tests drive them directly; lib/state/appinfo.svelte.ts
+// a plain model so unit tests drive them directly; lib/state/targetapp.svelte.ts
 // registers them on the live state.
 import type { AppDoc, AppRunFinished, AppRunProgress, AppRunStage } from './wire.gen';
 
@@ -14,7 +14,7 @@ export interface RunView {
   tasks: number;
 }
 
-export interface AppModel {
+export interface TargetAppModel {
   doc: AppDoc | null;
   run: RunView | null;
   finished: AppRunFinished | null;
@@ -36,7 +36,7 @@ export function overall(stage: AppRunStage, fraction: number): number {
 }
 
 /** app-updated: the app's install and focus; a reloaded console learns of a run in progress from it. */
-export function applyAppDoc(model: AppModel, doc: AppDoc): void {
+export function applyAppDoc(model: TargetAppModel, doc: AppDoc): void {
   model.doc = doc;
   if (doc.running && (!model.run || model.run.runId !== doc.running.runId)) {
     const p = doc.running.last;
@@ -45,7 +45,7 @@ export function applyAppDoc(model: AppModel, doc: AppDoc): void {
 }
 
 /** app-run-progress */
-export function applyRunProgress(model: AppModel, p: AppRunProgress): void {
+export function applyRunProgress(model: TargetAppModel, p: AppRunProgress): void {
   const prev = model.run && model.run.runId === p.runId ? model.run : null;
   model.run = {
     runId: p.runId,
@@ -58,7 +58,7 @@ export function applyRunProgress(model: AppModel, p: AppRunProgress): void {
 }
 
 /** app-run-finished: ends the run shown, unless it is another run's end. Says whether it did. */
-export function applyRunFinished(model: AppModel, f: AppRunFinished): boolean {
+export function applyRunFinished(model: TargetAppModel, f: AppRunFinished): boolean {
   if (model.run && model.run.runId !== f.runId) return false;
   model.run = null;
   model.finished = f;

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package apprun
+package targetrun
 
 import (
 	"os"

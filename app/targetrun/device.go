@@ -1,4 +1,4 @@
-package apprun
+package targetrun
 
 import (
 	"context"

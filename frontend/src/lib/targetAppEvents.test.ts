@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ago, applyAppDoc, applyRunFinished, applyRunProgress, notInFront, overall, staleMark, type AppModel } from './appEvents';
+import { ago, applyAppDoc, applyRunFinished, applyRunProgress, notInFront, overall, staleMark, type TargetAppModel } from './targetAppEvents';
 import { runFinished } from './testing/fixtures';
 import type { AppDoc } from './wire.gen';
 
@@ -11,7 +11,7 @@ const doc = (over: Partial<AppDoc> = {}): AppDoc => ({
 
 describe('app events', () => {
   it('tracks a run from progress to finish', () => {
-    const m: AppModel = { doc: doc(), run: null, finished: null };
+    const m: TargetAppModel = { doc: doc(), run: null, finished: null };
     applyRunProgress(m, { runId: 'r1', stage: 'build', fraction: -1, message: './gradlew :app:assembleDebug' });
     expect(m.run?.fraction).toBe(-1);
     applyRunProgress(m, { runId: 'r1', stage: 'build', fraction: 0.5, task: ':app:compileDebugKotlin', tasks: 12 });
@@ -27,7 +27,7 @@ describe('app events', () => {
   });
 
   it('learns of a run in progress from app-updated after a reload', () => {
-    const m: AppModel = { doc: null, run: null, finished: null };
+    const m: TargetAppModel = { doc: null, run: null, finished: null };
     applyAppDoc(m, doc({ running: { runId: 'r2', last: { stage: 'install', fraction: 0.5 } } }));
     expect(m.run).toMatchObject({ runId: 'r2', stage: 'install' });
     expect(m.run?.fraction).toBeCloseTo(0.86);

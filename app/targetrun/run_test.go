@@ -1,4 +1,4 @@
-package apprun_test
+package targetrun_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
-	"fixthis/app/apprun"
 	"fixthis/app/project"
+	"fixthis/app/targetrun"
 	"fixthis/internal/apktest"
 )
 
@@ -23,7 +23,7 @@ var trailhead = apktest.App{Package: "com.fixthis.demo", VersionCode: 250, Versi
 type rig struct {
 	srv    *adbtest.Server
 	phone  *sim.Device
-	dev    apprun.Device
+	dev    targetrun.Device
 	dir    string
 	proj   *project.Project
 	serial string
@@ -43,10 +43,10 @@ func newRig(t *testing.T) *rig {
 // progressLog collects what a run reported.
 type progressLog struct {
 	mu sync.Mutex
-	ps []apprun.Progress
+	ps []targetrun.Progress
 }
 
-func (l *progressLog) add(p apprun.Progress) { l.mu.Lock(); l.ps = append(l.ps, p); l.mu.Unlock() }
+func (l *progressLog) add(p targetrun.Progress) { l.mu.Lock(); l.ps = append(l.ps, p); l.mu.Unlock() }
 
 func (l *progressLog) stages() []string {
 	var out []string
@@ -58,7 +58,7 @@ func (l *progressLog) stages() []string {
 	return out
 }
 
-func (r *rig) run(t *testing.T, opts apprun.Options) (apprun.Result, *progressLog, error) {
+func (r *rig) run(t *testing.T, opts targetrun.Options) (targetrun.Result, *progressLog, error) {
 	t.Helper()
 	log := &progressLog{}
 	opts.Project, opts.Serial, opts.Progress = r.proj, r.serial, log.add
@@ -67,13 +67,13 @@ func (r *rig) run(t *testing.T, opts apprun.Options) (apprun.Result, *progressLo
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	res, err := apprun.Run(ctx, r.dev, opts)
+	res, err := targetrun.Run(ctx, r.dev, opts)
 	return res, log, err
 }
 
 func (r *rig) installedVersion(t *testing.T) string {
 	t.Helper()
-	in, ok, err := apprun.ReadInstalled(context.Background(), r.dev, "com.fixthis.demo")
+	in, ok, err := targetrun.ReadInstalled(context.Background(), r.dev, "com.fixthis.demo")
 	if err != nil || !ok {
 		t.Fatalf("read installed: %v %v", ok, err)
 	}
@@ -84,7 +84,7 @@ func TestRunBuildsInstallsLaunchesConfirms(t *testing.T) {
 	r := newRig(t)
 	r.srv.MustADB(t, "-s", r.serial, "shell", "input", "keyevent", "HOME")
 	start := time.Now()
-	res, log, err := r.run(t, apprun.Options{})
+	res, log, err := r.run(t, targetrun.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestRunBuildsInstallsLaunchesConfirms(t *testing.T) {
 		if p.Task == ":app:compileDebugKotlin" {
 			tasks++
 		}
-		if p.Stage == apprun.StageInstall && p.Fraction > 0 {
+		if p.Stage == targetrun.StageInstall && p.Fraction > 0 {
 			installFractions++
 		}
 	}
@@ -112,19 +112,19 @@ func TestRunBuildsInstallsLaunchesConfirms(t *testing.T) {
 	if st := r.phone.Phone().State(); st.ForegroundPackage != "com.fixthis.demo" {
 		t.Errorf("front package = %s", st.ForegroundPackage)
 	}
-	in, _, _ := apprun.ReadInstalled(context.Background(), r.dev, "com.fixthis.demo")
+	in, _, _ := targetrun.ReadInstalled(context.Background(), r.dev, "com.fixthis.demo")
 	if in.LastUpdate.Before(start.Add(-2*time.Second)) || in.LastUpdate.After(time.Now().Add(2*time.Second)) {
 		t.Errorf("lastUpdateTime %v is not the install time (run started %v)", in.LastUpdate, start)
 	}
 
 	// A second build of the same task knows how many tasks to expect.
-	_, log, err = r.run(t, apprun.Options{})
+	_, log, err = r.run(t, targetrun.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sawFraction := false
 	for _, p := range log.ps {
-		sawFraction = sawFraction || (p.Stage == apprun.StageBuild && p.Fraction > 0 && p.Fraction < 1)
+		sawFraction = sawFraction || (p.Stage == targetrun.StageBuild && p.Fraction > 0 && p.Fraction < 1)
 	}
 	if !sawFraction {
 		t.Error("the second build reported no build fraction")
@@ -135,8 +135,8 @@ func TestRunFailedBuildInstallsNothing(t *testing.T) {
 	r := newRig(t)
 	r.srv.MustADB(t, "-s", r.serial, "shell", "input", "keyevent", "HOME")
 	apktest.SetStubFailure(t, r.dir, true)
-	res, log, err := r.run(t, apprun.Options{})
-	var be *apprun.BuildError
+	res, log, err := r.run(t, targetrun.Options{})
+	var be *targetrun.BuildError
 	if !errors.As(err, &be) {
 		t.Fatalf("err = %v, want a BuildError", err)
 	}
@@ -166,26 +166,26 @@ func TestRunFailedBuildInstallsNothing(t *testing.T) {
 func TestRunNoGradlew(t *testing.T) {
 	r := newRig(t)
 	os.Remove(filepath.Join(r.dir, "gradlew"))
-	_, _, err := r.run(t, apprun.Options{})
-	if !errors.Is(err, apprun.ErrNoGradlew) || !strings.Contains(err.Error(), "gradle wrapper") || !strings.Contains(err.Error(), "--no-build") {
+	_, _, err := r.run(t, targetrun.Options{})
+	if !errors.Is(err, targetrun.ErrNoGradlew) || !strings.Contains(err.Error(), "gradle wrapper") || !strings.Contains(err.Error(), "--no-build") {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestRunSignatureMismatchAndReinstall(t *testing.T) {
 	r := newRig(t)
-	if _, _, err := r.run(t, apprun.Options{}); err != nil {
+	if _, _, err := r.run(t, targetrun.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	other := trailhead
 	other.Key = "a colleague's debug key"
 	apktest.SetStubAPK(t, r.dir, other)
-	_, _, err := r.run(t, apprun.Options{})
-	var ie *apprun.InstallError
+	_, _, err := r.run(t, targetrun.Options{})
+	var ie *targetrun.InstallError
 	if !errors.As(err, &ie) || ie.Code != "INSTALL_FAILED_UPDATE_INCOMPATIBLE" || !strings.Contains(err.Error(), "--reinstall") || !strings.Contains(err.Error(), "data") {
 		t.Fatalf("err = %v", err)
 	}
-	res, log, err := r.run(t, apprun.Options{Reinstall: true})
+	res, log, err := r.run(t, targetrun.Options{Reinstall: true})
 	if err != nil || !res.Installed || !res.Foreground {
 		t.Fatalf("reinstall: %+v %v", res, err)
 	}
@@ -201,7 +201,7 @@ func TestRunSignatureMismatchAndReinstall(t *testing.T) {
 func TestRunNoBuildBringsTheAppBack(t *testing.T) {
 	r := newRig(t)
 	r.srv.MustADB(t, "-s", r.serial, "shell", "input", "keyevent", "HOME")
-	res, log, err := r.run(t, apprun.Options{NoBuild: true})
+	res, log, err := r.run(t, targetrun.Options{NoBuild: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,18 +219,18 @@ func TestWaitForegroundSaysWhatIsInFront(t *testing.T) {
 	os.WriteFile(notes, apktest.Build(apktest.App{Package: "org.example.notes", VersionCode: 1, VersionName: "1", Launcher: ".Notes"}), 0o644)
 	r.srv.MustADB(t, "-s", r.serial, "install", notes)
 	r.srv.MustADB(t, "-s", r.serial, "shell", "am", "start", "-n", "org.example.notes/.Notes")
-	err := apprun.WaitForeground(context.Background(), r.dev, "com.fixthis.demo", 300*time.Millisecond)
+	err := targetrun.WaitForeground(context.Background(), r.dev, "com.fixthis.demo", 300*time.Millisecond)
 	if err == nil || !strings.Contains(err.Error(), "org.example.notes is in front") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := apprun.Launch(context.Background(), r.dev, "com.fixthis.demo/com.fixthis.demo.Missing"); err == nil || !strings.Contains(err.Error(), "does not exist") {
+	if _, err := targetrun.Launch(context.Background(), r.dev, "com.fixthis.demo/com.fixthis.demo.Missing"); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("launching a missing activity: %v", err)
 	}
 }
 
 // noCmd is a device without the cmd service (before Android 7): installs go
 // through a push and `pm install FILE`.
-type noCmd struct{ apprun.Device }
+type noCmd struct{ targetrun.Device }
 
 func (noCmd) Features(context.Context) ([]string, error) { return []string{"shell_v2"}, nil }
 
@@ -239,7 +239,7 @@ func TestInstallFallsBackToPushAndPmInstall(t *testing.T) {
 	apk := filepath.Join(t.TempDir(), "app.apk")
 	os.WriteFile(apk, apktest.Build(trailhead), 0o644)
 	var msgs []string
-	err := apprun.Install(context.Background(), noCmd{r.dev}, apk, func(p apprun.Progress) { msgs = append(msgs, p.Message) })
+	err := targetrun.Install(context.Background(), noCmd{r.dev}, apk, func(p targetrun.Progress) { msgs = append(msgs, p.Message) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,8 +253,8 @@ func TestInstallFallsBackToPushAndPmInstall(t *testing.T) {
 	newer := trailhead
 	newer.MinSdk = 99
 	os.WriteFile(apk, apktest.Build(newer), 0o644)
-	err = apprun.Install(context.Background(), r.dev, apk, func(apprun.Progress) {})
-	var ie *apprun.InstallError
+	err = targetrun.Install(context.Background(), r.dev, apk, func(targetrun.Progress) {})
+	var ie *targetrun.InstallError
 	if !errors.As(err, &ie) || ie.Code != "INSTALL_FAILED_OLDER_SDK" || !strings.Contains(err.Error(), "minSdk") {
 		t.Errorf("minSdk 99 on an API 34 phone: %v", err)
 	}

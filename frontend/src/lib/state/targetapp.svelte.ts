@@ -1,9 +1,9 @@
-import { applyAppDoc, applyRunFinished, applyRunProgress, type AppModel, type RunView } from '../appEvents';
+import { applyAppDoc, applyRunFinished, applyRunProgress, type TargetAppModel, type RunView } from '../targetAppEvents';
 import type { On } from '../dispatch';
 import type { AppDoc, AppRunFinished } from '../wire.gen';
 
-/** The user's app on the selected device: GET /api/app and the app-* events. */
-export class AppInfoState implements AppModel {
+/** The target app (the user's Android app) on the selected device: GET /api/app and the app-* events. */
+export class TargetAppState implements TargetAppModel {
   doc = $state<AppDoc | null>(null);
   run = $state<RunView | null>(null);
   finished = $state<AppRunFinished | null>(null);
@@ -13,10 +13,10 @@ export class AppInfoState implements AppModel {
   starting = $state(false);
 }
 
-export const appInfo = new AppInfoState();
+export const targetApp = new TargetAppState();
 
 /** Registers the reducers of the app-* events. */
-export function registerAppInfo(on: On, state: AppModel = appInfo): void {
+export function registerTargetApp(on: On, state: TargetAppModel = targetApp): void {
   on('app-updated', (doc) => applyAppDoc(state, doc));
   on('app-run-progress', (p) => applyRunProgress(state, p));
   on('app-run-finished', (f) => {

@@ -1,4 +1,4 @@
-package appwatch
+package targetwatch
 
 import "fixthis/app/events"
 
