@@ -143,7 +143,7 @@ func TestBatchSaveFingerprintMismatchAndCrops(t *testing.T) {
 		t.Fatalf("refused save still stored items: %d", len(sess.Session.Items))
 	}
 
-	// The user insists: saved, on the frozen evidence, with a new ETag.
+	// The user insists: saved, on the frozen screen, with a new ETag.
 	late["forceMismatchOverride"] = true
 	r = env.do("POST", "/api/items/batch", late, map[string]string{"If-Match": etag})
 	if r.Status != http.StatusOK {
