@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"fixthis/app/errcode"
+	"fixthis/app/store"
 )
 
 // Limits of the values FixThis sets.
@@ -126,28 +127,26 @@ func RTL(tag string) bool {
 	return false
 }
 
-// Line is the conditions as the prompt's screen block writes them
-// ("night, fontScale=1.3, locale=ar, density=360"), listing only what differs
-// from a phone's defaults; "" when nothing does.
-func (s State) Line() string {
-	var parts []string
-	if s.Night {
-		parts = append(parts, "night")
-	}
+// Conditions is what differs from a phone's defaults, as screens and captures keep it.
+func (s State) Conditions() *store.DisplayConditions {
+	c := &store.DisplayConditions{Night: s.Night, Locale: s.Locale}
 	if s.FontScale != 0 && s.FontScale != 1 {
-		parts = append(parts, "fontScale="+fmtFloat(s.FontScale))
-	}
-	if s.Locale != "" {
-		parts = append(parts, "locale="+s.Locale)
+		c.FontScale = s.FontScale
 	}
 	if s.Density != 0 && s.PhysicalDensity != 0 && s.Density != s.PhysicalDensity {
-		parts = append(parts, "density="+strconv.Itoa(s.Density))
+		c.Density = s.Density
 	}
 	if s.AnimationScale != 1 {
-		parts = append(parts, "animationScale="+fmtFloat(s.AnimationScale))
+		a := s.AnimationScale
+		c.AnimationScale = &a
 	}
-	return strings.Join(parts, ", ")
+	return c
 }
+
+// Line is the conditions as the prompt's screen block writes them
+// ("night, fontScale=1.3, locale=ar, density=360"); "" when nothing differs from a
+// phone's defaults.
+func (s State) Line() string { return s.Conditions().Line() }
 
 func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -20,6 +21,8 @@ type Capture struct {
 	Height      int       `json:"height"`
 	ImageURL    string    `json:"imageUrl"`
 	CreatedAt   time.Time `json:"createdAt"`
+	// Conditions are the display settings the capture was taken under.
+	Conditions *DisplayConditions `json:"conditions,omitempty"`
 
 	ImageArtifact string `json:"-"`
 	NodesArtifact string `json:"-"`
@@ -31,6 +34,7 @@ type CaptureInput struct {
 	Width, Height                          int
 	PNG                                    []byte
 	NodesJSON                              []byte
+	Conditions                             *DisplayConditions
 }
 
 // SaveCapture stores the frame and nodes as artifacts (synced before the row that
@@ -52,12 +56,17 @@ func (s *Store) SaveCapture(ctx context.Context, in CaptureInput) (*Capture, err
 		return nil, err
 	}
 	c := &Capture{CaptureID: "c-" + newID(), Serial: in.Serial, Package: in.Package, Activity: in.Activity,
-		Fingerprint: in.Fingerprint, Width: in.Width, Height: in.Height, ImageArtifact: img, NodesArtifact: nodesKey}
+		Fingerprint: in.Fingerprint, Width: in.Width, Height: in.Height, ImageArtifact: img, NodesArtifact: nodesKey,
+		Conditions: in.Conditions}
+	disp, err := json.Marshal(captureDisplay{Conditions: in.Conditions})
+	if err != nil {
+		return nil, err
+	}
 	err = s.write(ctx, "saving capture", func(t *tx) error {
 		c.CreatedAt = fromMillis(millis(t.now))
 		_, err := t.ExecContext(ctx, `INSERT INTO captures(id, serial, package, activity, fingerprint, width, height,
-			image_artifact, nodes_artifact, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			c.CaptureID, c.Serial, c.Package, c.Activity, c.Fingerprint, c.Width, c.Height, img, nodesKey, millis(t.now))
+			image_artifact, nodes_artifact, display_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			c.CaptureID, c.Serial, c.Package, c.Activity, c.Fingerprint, c.Width, c.Height, img, nodesKey, string(disp), millis(t.now))
 		return err
 	})
 	if err != nil {
@@ -65,6 +74,11 @@ func (s *Store) SaveCapture(ctx context.Context, in CaptureInput) (*Capture, err
 	}
 	c.ImageURL = captureImageURL(c.CaptureID)
 	return c, nil
+}
+
+// captureDisplay is the captures.display_json object.
+type captureDisplay struct {
+	Conditions *DisplayConditions `json:"conditions,omitempty"`
 }
 
 func captureImageURL(id string) string { return "/api/captures/" + id + "/image" }
@@ -77,14 +91,23 @@ func (s *Store) GetCapture(ctx context.Context, captureID string) (*Capture, err
 	var c Capture
 	err := s.read(ctx, "reading capture", func(t *sql.Tx) error {
 		var created int64
+		var disp string
 		err := t.QueryRowContext(ctx, `SELECT id, serial, package, activity, fingerprint, width, height, image_artifact,
-			nodes_artifact, created_at FROM captures WHERE id = ?`, captureID).Scan(&c.CaptureID, &c.Serial, &c.Package,
-			&c.Activity, &c.Fingerprint, &c.Width, &c.Height, &c.ImageArtifact, &c.NodesArtifact, &created)
+			nodes_artifact, display_json, created_at FROM captures WHERE id = ?`, captureID).Scan(&c.CaptureID, &c.Serial, &c.Package,
+			&c.Activity, &c.Fingerprint, &c.Width, &c.Height, &c.ImageArtifact, &c.NodesArtifact, &disp, &created)
 		if errors.Is(err, sql.ErrNoRows) {
 			return errorf(CodeCaptureNotFound, "no capture %s; take one with fixthis_capture_screen", echo(captureID))
 		}
+		if err != nil {
+			return err
+		}
 		c.CreatedAt = fromMillis(created)
-		return err
+		var d captureDisplay
+		if err := json.Unmarshal([]byte(disp), &d); err != nil {
+			return fmt.Errorf("capture %s: display_json: %w", c.CaptureID, err)
+		}
+		c.Conditions = d.Conditions
+		return nil
 	})
 	if err != nil {
 		return nil, err

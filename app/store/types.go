@@ -2,6 +2,8 @@ package store
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -139,6 +141,45 @@ type ScreenDisplay struct {
 	Dialog   string  `json:"dialogWindow,omitempty"` // title of the dialog window the tree came from
 	Keyboard *Bounds `json:"keyboard,omitempty"`     // the on-screen keyboard's keys, when shown
 	Secure   bool    `json:"secure"`                 // FLAG_SECURE: the image is black
+	// Conditions are the phone's display settings the screen was drawn under
+	// (nil when they could not be read).
+	Conditions *DisplayConditions `json:"conditions,omitempty"`
+}
+
+// DisplayConditions are the display settings a screen was drawn under: only what
+// differs from a phone's defaults is set.
+type DisplayConditions struct {
+	Night     bool    `json:"night,omitempty"`
+	FontScale float64 `json:"fontScale,omitempty"` // set when not 1
+	Density   int     `json:"density,omitempty"`   // the override, when there is one
+	Locale    string  `json:"locale,omitempty"`    // the app's own locale
+	// AnimationScale is set when not 1 (0 is "off"), hence the pointer.
+	AnimationScale *float64 `json:"animationScale,omitempty"`
+}
+
+// Line writes c as the prompt's screen block does ("night, fontScale=1.3,
+// locale=ar, density=360"); "" when nothing differs from the defaults.
+func (c *DisplayConditions) Line() string {
+	if c == nil {
+		return ""
+	}
+	var parts []string
+	if c.Night {
+		parts = append(parts, "night")
+	}
+	if c.FontScale != 0 && c.FontScale != 1 {
+		parts = append(parts, "fontScale="+strconv.FormatFloat(c.FontScale, 'f', -1, 64))
+	}
+	if c.Locale != "" {
+		parts = append(parts, "locale="+c.Locale)
+	}
+	if c.Density != 0 {
+		parts = append(parts, "density="+strconv.Itoa(c.Density))
+	}
+	if c.AnimationScale != nil && *c.AnimationScale != 1 {
+		parts = append(parts, "animationScale="+strconv.FormatFloat(*c.AnimationScale, 'f', -1, 64))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Bounds are device pixels.

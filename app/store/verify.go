@@ -22,6 +22,8 @@ type Verification struct {
 	// Summary is one line a person or an agent reads.
 	Summary    string    `json:"summary"`
 	VerifiedAt time.Time `json:"verifiedAt"`
+	// Conditions are the display settings the after capture was taken under.
+	Conditions *DisplayConditions `json:"conditions,omitempty"`
 }
 
 // NodeChange describes a node target in the after capture.
