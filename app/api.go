@@ -17,6 +17,9 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/devices/refresh", a.postDevicesRefresh)
 	mux.HandleFunc("POST /api/device/select", a.postDeviceSelect)
 	mux.HandleFunc("POST /api/device/disconnect", a.postDeviceDisconnect)
+	mux.HandleFunc("GET /api/display", a.getDisplay)
+	mux.HandleFunc("PUT /api/display", a.putDisplay)
+	mux.HandleFunc("POST /api/display/restore", a.postDisplayRestore)
 
 	mux.HandleFunc("GET /api/preview", a.getPreview)
 	mux.HandleFunc("GET /api/preview/{previewId}/image", a.getPreviewImage)

@@ -42,10 +42,14 @@ func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
 		writeError(w, invalidInput("serial is required"))
 		return
 	}
+	prev := a.selectedOnline()
 	dev, err := a.device.Select(req.Serial)
 	if err != nil {
 		writeError(w, err)
 		return
+	}
+	if prev != dev.Serial {
+		a.restoreDisplay(r.Context(), prev) // the phone left is put back as it was
 	}
 	// The stdio sidecar drives this device when the app is not running.
 	if a.store != nil {
@@ -58,6 +62,7 @@ func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
 
 // postDeviceDisconnect is the device chip's ×: FixThis's selection and forwards only.
 func (a *App) postDeviceDisconnect(w http.ResponseWriter, r *http.Request) {
+	a.restoreDisplay(r.Context(), a.selectedOnline())
 	if err := a.device.Disconnect(r.Context()); err != nil {
 		writeError(w, err)
 		return

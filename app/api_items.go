@@ -75,6 +75,7 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		in.Screen = screenInputOf(fr)
+		in.Screen.Display.Conditions = a.screenConditions(r.Context(), fr.Serial)
 		for i := range in.Items {
 			in.Items[i].CropPNG = cropFor(fr, in.Items[i].Target)
 		}

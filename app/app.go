@@ -8,6 +8,7 @@ import (
 	"context"
 	"fixthis/adb"
 	"fixthis/app/device"
+	"fixthis/app/display"
 	"fixthis/app/events"
 	"fixthis/app/handoff"
 	"fixthis/app/store"
@@ -84,6 +85,7 @@ type App struct {
 	presenceSeen presenceWatch
 	voice        *voice.Manager
 	voiceTree    voiceTrees
+	displays     *display.Manager
 	actionSeq    atomic.Int64   // newest device action published to consoles
 	bg           sync.WaitGroup // background work started by Run
 
@@ -133,6 +135,7 @@ func New(opts Options) *App {
 	}
 	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
 		Screen: voiceScreen{a}, Log: opts.Logger, DataDir: dataDir})
+	a.displays = a.openDisplays()
 	a.loadMCPToken()
 	return a
 }
@@ -146,13 +149,14 @@ func (a *App) Shutdown() {
 // change feed, presence timeouts) and returns at once; everything stops when ctx ends.
 // Call Wait to wait for it.
 func (a *App) Run(ctx context.Context) {
-	a.bg.Add(6)
+	a.bg.Add(7)
 	go func() { defer a.bg.Done(); a.keepVoiceTree(ctx) }()
 	go func() { defer a.bg.Done(); a.appw.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
 	go func() { defer a.bg.Done(); a.runSourceIndex(ctx) }()
 	go func() { defer a.bg.Done(); a.device.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.publishStoreChanges(ctx) }()
+	go func() { defer a.bg.Done(); a.keepDisplays(ctx) }()
 }
 
 // Wait blocks until the background work started by Run has stopped.

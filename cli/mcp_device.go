@@ -3,12 +3,15 @@ package cli
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
+	"time"
 
 	"fixthis/adb"
 	"fixthis/app"
 	"fixthis/app/agentdevice"
 	"fixthis/app/device"
+	"fixthis/app/display"
 	"fixthis/app/errcode"
 	"fixthis/app/store"
 )
@@ -21,6 +24,11 @@ func sidecarPhone(st *store.Store, projectDir, serial string, log *slog.Logger) 
 		return nil, nil, err
 	}
 	capturer := device.NewCapturer(client)
+	displays, err := display.Open(st.Locations().DisplayOriginals())
+	if err != nil {
+		log.Warn("saved display settings", "err", err)
+	}
+	left := displays.Pending() // the running app restores these, not the sidecar
 	phone := agentdevice.New(agentdevice.Options{
 		ADB:        client,
 		Capturer:   capturer,
@@ -32,9 +40,23 @@ func sidecarPhone(st *store.Store, projectDir, serial string, log *slog.Logger) 
 			}
 			return pickDevice(ctx, client, st, want)
 		},
-		Log: log,
+		Log:     log,
+		Display: displays,
 	})
-	return phone, func() { capturer.Close(context.Background()) }, nil
+	return phone, func() {
+		// What this sidecar changed goes back when the agent disconnects.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		for _, serial := range displays.Pending() {
+			if slices.Contains(left, serial) {
+				continue
+			}
+			if _, err := displays.Restore(ctx, display.Target{Shell: client.Device(serial), Serial: serial}); err != nil {
+				log.Warn("restore the display settings", "serial", serial, "err", err)
+			}
+		}
+		capturer.Close(context.Background())
+	}, nil
 }
 
 // pickDevice chooses the device for a call: the one named, else the only one online,

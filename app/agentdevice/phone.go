@@ -17,6 +17,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app/device"
+	"fixthis/app/display"
 	"fixthis/app/errcode"
 	"fixthis/app/store"
 	"fixthis/app/targetrun"
@@ -49,6 +50,11 @@ type Options struct {
 	// AskTimeout is how long an action waits for the user to allow control.
 	AskTimeout time.Duration
 	Log        *slog.Logger
+	// Display changes and restores the display settings (nil: the display tools
+	// answer that they are not available); AppPackage names the app whose locale
+	// they set (nil or "": the app of the newest session screen).
+	Display    *display.Manager
+	AppPackage func(ctx context.Context, serial string) string
 }
 
 // Phone is the device the MCP tools drive (their Device and AppRunner).
@@ -85,16 +91,17 @@ func (p *Phone) Capture(ctx context.Context, serial string) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
+	cond := p.conditions(ctx, t.Serial)
 	kept, err := p.o.Store.SaveCapture(ctx, store.CaptureInput{Serial: t.Serial, Package: snap.State.Package,
 		Activity: snap.State.Activity, Fingerprint: snap.Fingerprint.String(), Width: snap.Width, Height: snap.Height,
-		PNG: png.Bytes(), NodesJSON: nodes})
+		PNG: png.Bytes(), NodesJSON: nodes, Conditions: cond})
 	if err != nil {
 		return nil, err
 	}
 	p.record(ctx, t.Serial, "capture", "captured the screen ("+shortActivity(snap.State.Activity)+")", "ok")
 	return &Capture{CaptureID: kept.CaptureID, Serial: t.Serial, Package: snap.State.Package,
 		Activity: snap.State.Activity, Fingerprint: kept.Fingerprint, Width: snap.Width, Height: snap.Height,
-		PNG: png.Bytes(), Frame: snap.Frame, Tree: TreeSummary(snap), Display: snap.Display()}, nil
+		PNG: png.Bytes(), Frame: snap.Frame, Tree: TreeSummary(snap), Display: snap.Display(), Conditions: cond}, nil
 }
 
 // Act performs one input action once the user allows control of the device.

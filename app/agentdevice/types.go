@@ -3,6 +3,7 @@ package agentdevice
 import (
 	"image"
 
+	"fixthis/app/store"
 	"fixthis/capture"
 )
 
@@ -28,6 +29,8 @@ type Capture struct {
 	Tree string
 	// Orientation, rotation and the window list, as the console's freeze reports them.
 	Display capture.Display
+	// Conditions are the display settings the screen was drawn under (nil: unknown).
+	Conditions *store.DisplayConditions
 }
 
 // Action is one input action on the device.

@@ -84,20 +84,20 @@ func CheckLocale(tag string) error {
 	if tag == "" || localeRE.MatchString(tag) {
 		return nil
 	}
-	return errcode.New(errcode.InvalidInput, "locale %s is not a BCP 47 language tag (for example en, ar, pt-BR, sr-Latn)", errcode.Quote(tag))
+	return errcode.New(errcode.OutOfRange, "locale %s is not a BCP 47 language tag (for example en, ar, pt-BR, sr-Latn)", errcode.Quote(tag))
 }
 
 // Validate checks c against the limits for a phone of the given physical density.
 func (c Change) Validate(physical int) error {
 	if c.FontScale != nil {
 		if f := *c.FontScale; math.IsNaN(f) || f < MinFontScale || f > MaxFontScale {
-			return errcode.New(errcode.InvalidInput, "fontScale %s is out of range: want %g to %g", fmtFloat(f), MinFontScale, MaxFontScale)
+			return errcode.New(errcode.OutOfRange, "fontScale %s is out of range: want %g to %g", fmtFloat(f), MinFontScale, MaxFontScale)
 		}
 	}
 	if c.Density != nil && *c.Density != 0 {
 		lo, hi := DensityRange(physical)
 		if d := *c.Density; d < lo || d > hi {
-			return errcode.New(errcode.InvalidInput, "density %d is out of range: want %d to %d (%g to %g × the physical %d), or 0 for the phone's own",
+			return errcode.New(errcode.OutOfRange, "density %d is out of range: want %d to %d (%g to %g × the physical %d), or 0 for the phone's own",
 				d, lo, hi, minDensityFactor, maxDensityFactor, physical)
 		}
 	}
@@ -108,7 +108,7 @@ func (c Change) Validate(physical int) error {
 	}
 	if c.AnimationScale != nil {
 		if a := *c.AnimationScale; math.IsNaN(a) || a < 0 || a > MaxAnimation {
-			return errcode.New(errcode.InvalidInput, "animationScale %s is out of range: want 0 (off) to %g", fmtFloat(a), MaxAnimation)
+			return errcode.New(errcode.OutOfRange, "animationScale %s is out of range: want 0 (off) to %g", fmtFloat(a), MaxAnimation)
 		}
 	}
 	return nil

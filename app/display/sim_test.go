@@ -206,7 +206,7 @@ func TestRefusalsSayWhatThePhoneSaid(t *testing.T) {
 		t.Fatalf("locale for a missing app: %v", err)
 	}
 	_, err = m.Set(context.Background(), p.target(), display.Change{FontScale: ptr(3.0)})
-	if errcode.Of(err) != errcode.InvalidInput || !strings.Contains(err.Error(), "want 0.85 to 2") {
+	if errcode.Of(err) != errcode.OutOfRange || !strings.Contains(err.Error(), "want 0.85 to 2") {
 		t.Fatalf("font scale 3: %v", err)
 	}
 	old := p.target()

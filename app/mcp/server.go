@@ -116,6 +116,8 @@ func (t *toolset) tools() []server.ServerTool {
 		t.pressKey(),
 		t.launchApp(),
 		t.waitForScreen(),
+		t.setDisplay(),
+		t.restoreDisplay(),
 		t.runApp(),
 		t.getRuntimeEvidence(),
 		t.captureRuntimeEvidence(),

@@ -10,6 +10,7 @@ import (
 
 	"fixthis/app/agentdevice"
 	"fixthis/app/errcode"
+	"fixthis/app/store"
 	"fixthis/capture"
 )
 
@@ -27,7 +28,13 @@ type captureOut struct {
 	Height      int    `json:"height"`
 	// Orientation, rotation and the window list, as the console's freeze reports them.
 	capture.Display
-	Tree string `json:"tree"`
+	// Conditions are the display settings the screen was drawn under (dark theme,
+	// font scale, density, the app's locale, animation speed), only what differs
+	// from the phone's defaults; absent when they could not be read.
+	Conditions *store.DisplayConditions `json:"conditions,omitempty"`
+	// ConditionsLine is Conditions as an item's display: line writes them.
+	ConditionsLine string `json:"conditionsLine"`
+	Tree           string `json:"tree"`
 }
 
 // deviceTool runs handler on this process's device, after offering the call to the
@@ -95,7 +102,7 @@ func (t *toolset) captureScreen() server.ServerTool {
 			extra = append(extra, img)
 		}
 		return structured(captureOut{CaptureID: c.CaptureID, Serial: c.Serial, Package: c.Package, Activity: c.Activity,
-			Fingerprint: c.Fingerprint, Width: c.Width, Height: c.Height, Display: c.Display, Tree: c.Tree}, extra...)
+			Fingerprint: c.Fingerprint, Width: c.Width, Height: c.Height, Display: c.Display, Conditions: c.Conditions, ConditionsLine: c.Conditions.Line(), Tree: c.Tree}, extra...)
 	})}
 }
 

@@ -198,6 +198,13 @@ func sameDoc(a, b Doc) bool {
 		a.Foreground == b.Foreground && a.FocusedPackage == b.FocusedPackage && (a.Running == nil) == (b.Running == nil)
 }
 
+// Last is the doc last published (no device command runs).
+func (w *Watcher) Last() Doc {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.last
+}
+
 // Doc reads the app's state on the selected device now.
 func (w *Watcher) Doc(ctx context.Context) Doc {
 	_, m, err := w.module()

@@ -28,13 +28,16 @@ func Compute(ctx context.Context, st *store.Store, it store.Item, captureID stri
 	if err != nil {
 		return nil, fmt.Errorf("read capture %s: %w", captureID, err)
 	}
-	v := &store.Verification{CaptureID: after.CaptureID, AfterImageURL: after.ImageURL, Fingerprint: after.Fingerprint}
+	v := &store.Verification{CaptureID: after.CaptureID, AfterImageURL: after.ImageURL, Fingerprint: after.Fingerprint,
+		Conditions: after.Conditions}
 	var beforeImg *image.NRGBA
+	var beforeCond *store.DisplayConditions
 	if it.ScreenID != "" {
 		sc, err := st.GetScreen(ctx, it.SessionID, it.ScreenID)
 		if err != nil {
 			return nil, err
 		}
+		beforeCond = sc.Display.Conditions
 		if beforeImg, _, err = load(ctx, st, sc.ImageArtifact, ""); err != nil {
 			return nil, fmt.Errorf("read the item's screen: %w", err)
 		}
@@ -51,6 +54,11 @@ func Compute(ctx context.Context, st *store.Store, it store.Item, captureID stri
 		v.RegionChange = regionChange(beforeImg, region, afterImg, afterRegion)
 	}
 	v.Summary = summary(v, beforeImg != nil)
+	// Both known and different: the after screen was not checked the way the user saw it.
+	if beforeCond != nil && after.Conditions != nil && beforeCond.Line() != after.Conditions.Line() {
+		v.Summary += "; checked under other display conditions (written under " + orDefaults(beforeCond.Line()) +
+			", checked under " + orDefaults(after.Conditions.Line()) + ")"
+	}
 	return v, nil
 }
 
@@ -74,6 +82,13 @@ func load(ctx context.Context, st *store.Store, imgKey, nodesKey string) (*image
 		}
 	}
 	return img, nodes, nil
+}
+
+func orDefaults(line string) string {
+	if line == "" {
+		return "the phone's defaults"
+	}
+	return line
 }
 
 func toRect(b store.Bounds) image.Rectangle { return image.Rect(b.Left, b.Top, b.Right, b.Bottom) }

@@ -7,6 +7,7 @@ import (
 	"fixthis/app"
 	"fixthis/app/agentdevice"
 	"fixthis/app/device"
+	"fixthis/app/display"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
 	"fixthis/app/evidence"
@@ -92,6 +93,7 @@ var Console = Contract{
 		typeOf[agentdevice.ControlState](),
 		typeOf[app.EvidenceDoc](),
 		typeOf[store.EvidenceRecord](),
+		typeOf[app.DisplaySettings](),
 		// What the console sends.
 		typeOf[app.DeviceSelectRequest](),
 		typeOf[app.FreezeRequest](),
@@ -105,6 +107,8 @@ var Console = Contract{
 		typeOf[app.ResolveRequest](),
 		typeOf[app.VerdictRequest](),
 		typeOf[app.AgentControlRequest](),
+		typeOf[app.DisplayChangeRequest](),
+		typeOf[app.DisplayRestoreRequest](),
 		typeOf[app.HandoffRequest](),
 		typeOf[app.HandoffPreviewRequest](),
 		typeOf[voice.Status](),
@@ -135,6 +139,7 @@ var Console = Contract{
 		typeOf[evidence.Status]():         "EvidenceStatus",
 		typeOf[evidence.Reason]():         "EvidenceReason",
 		typeOf[targetwatch.Doc]():         "AppDoc",
+		typeOf[display.State]():           "DisplayState",
 		typeOf[targetwatch.RunProgress](): "AppRunProgress",
 		typeOf[targetwatch.RunFinished](): "AppRunFinished",
 		typeOf[targetwatch.RunStarted]():  "AppRunStarted",

@@ -69,6 +69,14 @@ export interface DeviceAction {
   createdAt: string;
 }
 
+export interface DisplayConditions {
+  night?: boolean;
+  fontScale?: number;
+  density?: number;
+  locale?: string;
+  animationScale?: number | null;
+}
+
 export interface EditSurface {
   kind: string;
   role: string;
@@ -247,6 +255,7 @@ export interface ScreenDisplay {
   dialogWindow?: string;
   keyboard?: TargetBounds | null;
   secure: boolean;
+  conditions?: DisplayConditions | null;
 }
 
 export interface Session {
@@ -350,4 +359,5 @@ export interface Verification {
   node?: NodeChange | null;
   summary: string;
   verifiedAt: string;
+  conditions?: DisplayConditions | null;
 }
