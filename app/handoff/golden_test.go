@@ -104,7 +104,8 @@ func screensSession() Session {
 	return Session{
 		ID: "sess-scr", Package: "com.fixthis.demo",
 		Screens: []Screen{
-			{ID: "11111111-land", DisplayName: "Trails", ScreenshotPath: ".fixthis/artifacts/11/land.png", Width: 2400, Height: 1080, Rotation: 1, Activity: "com.fixthis.demo/.MainActivity"},
+			{ID: "11111111-land", DisplayName: "Trails", ScreenshotPath: ".fixthis/artifacts/11/land.png", Width: 2400, Height: 1080, Rotation: 1, Activity: "com.fixthis.demo/.MainActivity",
+				Display: "night, fontScale=1.3, locale=ar, density=360"},
 			{ID: "22222222-dlg", DisplayName: "Delete trail?", ScreenshotPath: ".fixthis/artifacts/22/dlg.png", Width: 1080, Height: 2400, Activity: "com.fixthis.demo/.MainActivity", Dialog: "com.fixthis.demo/com.fixthis.demo.MainActivity"},
 			{ID: "33333333-kb", DisplayName: "New trail", ScreenshotPath: ".fixthis/artifacts/33/kb.png", Width: 1080, Height: 2400, Activity: "com.fixthis.demo/.MainActivity", Keyboard: &kb},
 			{ID: "44444444-sec", DisplayName: "Sign in", ScreenshotPath: ".fixthis/artifacts/44/sec.png", Width: 1080, Height: 2400, Activity: "com.fixthis.demo/.MainActivity", Secure: true},
@@ -202,6 +203,7 @@ func TestGoldenCoverage(t *testing.T) {
 		"dialog window":          `(?m)^window: dialog "com.fixthis.demo/com.fixthis.demo.MainActivity" `,
 		"keyboard":               `(?m)^keyboard: shown  box=\(0,1644\)-\(1080,2400\)$`,
 		"secure screenshot":      "(?m)^screenshot: unavailable \\(FLAG_SECURE: ",
+		"display conditions":     "(?m)^display: night, fontScale=1.3, locale=ar, density=360$",
 		"under-keyboard warning": "(?m)^  warning: under-keyboard: ",
 		"overlap group":          "(?m)^Overlap group 1 ",
 		"severity prefix":        `(?m)^\[1\] \[!\] `,

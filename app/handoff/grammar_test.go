@@ -10,6 +10,9 @@ import (
 // the order the BNF allows and reports the first line that fits no
 // production, so a render that drifts from the grammar in docs/console.md fails loudly.
 
+// displayCond is one condition of a screen's display: line.
+const displayCond = `(night|fontScale=\d+(\.\d+)?|locale=[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*|density=\d+|animationScale=\d+(\.\d+)?)`
+
 var (
 	rxPackage     = regexp.MustCompile("^- Package: `[^`]*`$")
 	rxSourceRoot  = regexp.MustCompile("^- Source root: `([^`]+/)`$")
@@ -22,6 +25,7 @@ var (
 	rxActivity    = regexp.MustCompile(`^activity: (\S.*)$`)
 	rxWindow      = regexp.MustCompile(`^window: dialog "(\\.|[^"\\])*" \(targets are inside this dialog, not in the screen behind it\)$`)
 	rxKeyboard    = regexp.MustCompile(`^keyboard: shown  box=\(-?\d+,-?\d+\)-\(-?\d+,-?\d+\)$`)
+	rxDisplay     = regexp.MustCompile(`^display: ` + displayCond + `(, ` + displayCond + `)*$`)
 	rxOverlap     = regexp.MustCompile(`^Overlap group \d+ \(resolve one marker at a time\):$`)
 	rxItemHeader  = regexp.MustCompile(`^\[\d+\] (\[!\] )?\S.*$`)
 	rxID          = regexp.MustCompile(`^  id: \S.*$`)
@@ -179,6 +183,7 @@ func (g *grammar) screen() error {
 	}
 	g.accept(rxWindow)
 	g.accept(rxKeyboard)
+	g.accept(rxDisplay)
 	if err := g.exact(""); err != nil {
 		return err
 	}

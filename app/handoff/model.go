@@ -49,6 +49,9 @@ type Screen struct {
 	Dialog   string `json:"dialogWindow,omitempty"` // title of the dialog window the UI tree came from
 	Keyboard *Box   `json:"keyboard,omitempty"`     // the on-screen keyboard's keys, when it was shown
 	Secure   bool   `json:"secure,omitempty"`       // FLAG_SECURE: captures of this screen are black
+	// Display is the display conditions the screen was drawn under, only what
+	// differs from the phone's defaults ("night, fontScale=1.3, locale=ar").
+	Display string `json:"display,omitempty"`
 }
 
 // Box is a rectangle in screen pixels.

@@ -36,6 +36,9 @@ func randomSession(r *rand.Rand) Session {
 		if r.Intn(4) == 0 {
 			sc.Keyboard = &Box{0, 1600, 1080, 2400}
 		}
+		if r.Intn(4) == 0 {
+			sc.Display = pick("night", "fontScale=1.3", "night, fontScale=1.3, locale=ar, density=360", "locale=sr-Latn-RS, animationScale=0")
+		}
 		sc.Secure = r.Intn(5) == 0
 		sc.Activity = pick("", sc.DisplayName, ".MainActivity")
 		sc.Density = float64(r.Intn(4))

@@ -115,6 +115,9 @@ func renderScreen(w *writer, sp screenPlan, root string, opts Options) {
 	if k := sc.Keyboard; k != nil {
 		w.line("keyboard: shown  box=" + boxString(*k))
 	}
+	if d := oneLine(sc.Display); d != "" {
+		w.line("display: " + d)
+	}
 	w.line("")
 	for _, b := range sp.blocks {
 		if b.group > 0 {
