@@ -15,6 +15,9 @@ import {
   type AgentControlRequest,
   type AnswerRequest,
   type DeviceSelectRequest,
+  type DisplayChangeRequest,
+  type DisplayRestoreRequest,
+  type DisplaySettings,
   type FreezeRequest,
   type HandoffPreviewRequest,
   type HandoffRequest,
@@ -256,6 +259,16 @@ export class Api {
   }
   setAgentControl(serial: string, allowed: boolean) {
     return this.json<ControlState>('PUT', '/api/agent-control', { serial, allowed } satisfies AgentControlRequest);
+  }
+  /** The phone's display conditions (dark theme, font scale, density, app locale, animations). */
+  display(serial: string) {
+    return this.json<DisplaySettings>('GET', `/api/display?serial=${encodeURIComponent(serial)}`);
+  }
+  setDisplay(change: DisplayChangeRequest) {
+    return this.json<DisplaySettings>('PUT', '/api/display', change satisfies DisplayChangeRequest);
+  }
+  restoreDisplay(serial: string) {
+    return this.json<DisplaySettings>('POST', '/api/display/restore', { serial } satisfies DisplayRestoreRequest);
   }
   deviceActions(after = 0) {
     return this.json<DeviceActionList>('GET', `/api/device-actions?after=${after}`);
