@@ -4,7 +4,8 @@
 #         adb CLI pair most tools use (screencap -p, then uiautomator dump), and the MCP
 #         tool fixthis_capture_screen called on a running sidecar against the same pair;
 #   (ii)  the live preview as a browser sees it: capturedAt → preview-ready over SSE,
-#         capturedAt → JPEG received, frames per second while the screen changes;
+#         capturedAt → JPEG received, frames per second while the screen changes, and a
+#         display settings toggle (dark theme) → the new frame;
 #   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md);
 #   (iv)  source matching accuracy on open-source apps, when they are checked out;
 #   (v)   the live preview painted in Chromium, H.264 video against JPEG frames, over a
@@ -204,6 +205,10 @@ read -r rmed rp90 _ < <("$BC" stats <"$WORK/raw.ms")
 printf "  %-50s %8s %8s\n" "(reference) adb exec-out screencap, raw (ms)" "$rmed" "$rp90"
 echo "  (capturedAt is taken when the raw screencap request starts: these include the device's"
 echo "   40 ms raw screencap, the transfer of 10 MB of pixels, decode, hash and JPEG encode)"
+echo
+echo "(ii-b) display settings: dark theme toggled from the console API → the new frame, ${RUNS} toggles"
+printf "  %-50s %8s %8s\n" "" "median" "p90"
+"$BC" display -url "$URL" -token "$TOKEN" -serial "$DEMO_SERIAL" -toggles "$RUNS"
 
 # ---------------------------------------------------------------------------------
 # (iii) micro-benchmarks against the performance budgets.

@@ -6,6 +6,7 @@
 //	benchclient stats < numbers            # prints "median p90 n"
 //	benchclient live -url URL -token T -serial S -adb-port P [-frames 30]
 //	benchclient voice -url URL -token T -fake FAKEURL -pid PID [-clicks 30] [-listen 10s]
+//	benchclient display -url URL -token T -serial S [-toggles 10]
 package main
 
 import (
@@ -47,6 +48,8 @@ func main() {
 		err = driveFor(os.Args[2:])
 	case "voice":
 		err = voiceBench(os.Args[2:])
+	case "display":
+		err = displayBench(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
