@@ -44,14 +44,16 @@ export const TRAILHEAD = join(repoRoot, 'examples', 'trailhead');
  * private adb server and the temp project dir. `sources` is a directory copied into the
  * temp project dir first (e.g. TRAILHEAD), so the source index has something to match.
  */
-export async function startServer({ demo = true, extraArgs = [], sources = '', project = '' } = {}) {
-  // `project` reuses a project dir (a restart); the caller removes it.
+export async function startServer({ demo = true, extraArgs = [], sources = '', project = '', adbPort: sharedAdb = 0 } = {}) {
+  // `project` reuses a project dir (a restart); the caller removes it. `adbPort` reuses
+  // another server's adb server (a restart that keeps a simulated phone registered);
+  // that server's stop ends it.
   const projectDir = project || mkdtempSync(join(tmpdir(), 'fixthis-e2e-'));
   if (sources) cpSync(sources, projectDir, { recursive: true, filter: (src) => !/[\\/](\.fixthis|build|\.gradle)$/.test(src) });
-  const adbPort = await freePort();
+  const adbPort = sharedAdb || (await freePort());
   const env = { ...process.env, ANDROID_ADB_SERVER_PORT: String(adbPort) };
   // A private adb server for this run; the user's (and other tests') stay untouched.
-  spawnSync('adb', ['-P', String(adbPort), 'start-server'], { stdio: 'ignore', timeout: 15000 });
+  if (!sharedAdb) spawnSync('adb', ['-P', String(adbPort), 'start-server'], { stdio: 'ignore', timeout: 15000 });
   const args = ['serve', '--json', '--addr', '127.0.0.1:0', '--project-dir', projectDir, demo ? '--demo' : '--no-demo', ...extraArgs];
   const child = spawn(BIN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -90,10 +92,10 @@ export async function startServer({ demo = true, extraArgs = [], sources = '', p
         });
       });
     }
-    spawnSync('adb', ['-P', String(adbPort), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
+    if (!sharedAdb) spawnSync('adb', ['-P', String(adbPort), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
     if (!project) rmSync(projectDir, { recursive: true, force: true });
   }
-  return { ...info, projectDir, adbPort, env, stop, stderr: () => stderr };
+  return { ...info, projectDir, adbPort, env, stop, stderr: () => stderr, child };
 }
 
 /**
