@@ -1,0 +1,67 @@
+package agentdevice
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fixthis/app/display"
+	"fixthis/app/errcode"
+)
+
+// The display tools ask for control like every action, land in the activity list, and
+// a capture reports the conditions it was taken under.
+func TestDisplayToolsNeedControlAndAreRecorded(t *testing.T) {
+	e := newSimEnv(t)
+	ctx := context.Background()
+	serial := e.dev.Serial()
+	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond, Display: m,
+		AppPackage: func(context.Context, string) string { return "com.fixthis.demo" },
+		Pick:       func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
+	night := true
+	if _, err := p.SetDisplay(ctx, "", display.Change{Night: &night}); errcode.Of(err) != errcode.ControlRefused {
+		t.Fatalf("undecided control: %v", err)
+	}
+	if m.Changed(serial) {
+		t.Fatal("a refused change saved originals")
+	}
+	if err := SetControl(ctx, e.st, serial, true); err != nil {
+		t.Fatal(err)
+	}
+	scale := 1.3
+	res, err := p.SetDisplay(ctx, "", display.Change{Night: &night, FontScale: &scale})
+	if err != nil || res.Conditions != "night, fontScale=1.3" || !res.State.Changed {
+		t.Fatalf("set: %+v %v", res, err)
+	}
+	c, err := p.Capture(ctx, "")
+	if err != nil || c.Conditions.Line() != "night, fontScale=1.3" {
+		t.Fatalf("capture conditions: %+v %v", c, err)
+	}
+	if kept, err := e.st.GetCapture(ctx, c.CaptureID); err != nil || kept.Conditions.Line() != "night, fontScale=1.3" {
+		t.Fatalf("kept capture: %+v %v", kept, err)
+	}
+	res, err = p.RestoreDisplay(ctx, "")
+	if err != nil || !res.Restored || res.Conditions != "" {
+		t.Fatalf("restore: %+v %v", res, err)
+	}
+	acts, err := e.st.DeviceActions(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range acts {
+		if a.Action == "display" {
+			got = append(got, a.Outcome+": "+a.Detail)
+		}
+	}
+	want := "refused: was not allowed to change the display settings|ok: set the display to night, fontScale=1.3|ok: restored the display settings"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("activity %q", got)
+	}
+}
