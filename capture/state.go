@@ -113,7 +113,6 @@ type WindowInfo struct {
 }
 
 var (
-	focusRE    = regexp.MustCompile(`mCurrentFocus=Window\{[^ ]+ (?:u\d+ )?([^}]*)\}`)
 	rotationRE = regexp.MustCompile(`\b(?:mRotation|mCurrentRotation|curRotation)=(?:ROTATION_)?(\d+)`)
 )
 
@@ -121,8 +120,8 @@ var (
 func ParseWindow(out string) WindowInfo {
 	var info WindowInfo
 	text := strings.ReplaceAll(out, "\r", "")
-	if m := focusRE.FindStringSubmatch(text); m != nil {
-		info.FocusWindow = strings.TrimSpace(m[1])
+	if fo := focusOf(text); fo.window != "" {
+		info.FocusWindow = fo.window
 		if pkg, act, ok := strings.Cut(info.FocusWindow, "/"); ok && !strings.Contains(pkg, " ") {
 			info.FocusPackage, info.FocusActivity = pkg, qualifyActivity(pkg, act)
 		}
