@@ -195,3 +195,27 @@ func FuzzParseDumpOutput(f *testing.F) {
 		}
 	})
 }
+
+// The Pixel launcher's home screen on Android 8.1, pretty-printed as
+// AndroidViewClient captured it: every node read, texts with non-ASCII intact.
+func TestParseDumpPixelLauncherAPI27(t *testing.T) {
+	nodes, err := ParseDump(readFixture(t, "dtmilano__AndroidViewClient__uiautomator_dump_api27.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 29 {
+		t.Errorf("%d nodes, want 29", len(nodes))
+	}
+	var clock, weather, apps bool
+	for _, n := range nodes {
+		clock = clock || (n.Text == "Sunday, May 19" && n.ResourceID == "com.google.android.apps.nexuslauncher:id/clock")
+		weather = weather || n.Text == "56°F"
+		apps = apps || n.ContentDescription == "Apps list"
+		if n.Compose {
+			t.Errorf("a View node marked compose: %+v", n)
+		}
+	}
+	if !clock || !weather || !apps {
+		t.Errorf("clock %v, weather %v, apps list %v", clock, weather, apps)
+	}
+}
