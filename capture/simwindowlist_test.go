@@ -1,12 +1,12 @@
-package sim
+package capture_test
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"strings"
 	"testing"
 
+	"fixthis/adb/adbtest"
+	"fixthis/adb/sim"
 	"fixthis/capture"
 )
 
@@ -14,18 +14,15 @@ import (
 // window parser takes the same path on it as on a real Android 13 phone: the system
 // bars' paramsForRotation wrap at two spaces and one, the frame is in the Frames
 // line only, and every window after the bars is still read.
-func TestDumpWindowsAndroid13Records(t *testing.T) {
+func TestSimWindowListIsAndroid13Records(t *testing.T) {
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", Logf: adbtest.Quiet})
+	dev := p.Client.Device(p.Serial())
 	ctx := context.Background()
-	d, err := Start(ctx, Options{Scenario: "demo"})
-	if err != nil {
-		t.Fatal(err)
+	res, err := dev.Shell(ctx, "dumpsys window windows")
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("dumpsys window windows: %v exit %d", err, res.ExitCode)
 	}
-	defer d.Close()
-	var out bytes.Buffer
-	if st := d.runScript(ctx, "dumpsys window windows", nil, &out, io.Discard); st != 0 {
-		t.Fatalf("exit %d", st)
-	}
-	text := out.String()
+	text := string(res.Stdout)
 	for _, want := range []string{"\n      paramsForRotation={", "\n  fl=", "\n providedInternalInsets=", "\n    Frames: parent=", " frame=", "\n     surface=", "\n    isVisible="} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in the window list", want)
@@ -48,7 +45,7 @@ func TestDumpWindowsAndroid13Records(t *testing.T) {
 		if w.Type == capture.WindowStatusBar && (!w.Visible || w.Bounds.Top != 0 || w.Bounds.Height() <= 0) {
 			t.Errorf("status bar %+v", w)
 		}
-		if w.Type == capture.WindowNavigationBar && (!w.Visible || w.Bounds.Bottom != d.profile.Height) {
+		if w.Type == capture.WindowNavigationBar && (!w.Visible || w.Bounds.Bottom != p.Device.Profile().Height) {
 			t.Errorf("navigation bar %+v", w)
 		}
 	}
@@ -56,12 +53,12 @@ func TestDumpWindowsAndroid13Records(t *testing.T) {
 		t.Errorf("window types %v", types)
 	}
 	// The whole dump names the focus in its displays section, as Android 10+ does.
-	out.Reset()
-	if st := d.runScript(ctx, "dumpsys window", nil, &out, io.Discard); st != 0 {
-		t.Fatalf("exit %d", st)
+	res, err = dev.Shell(ctx, "dumpsys window")
+	if err != nil {
+		t.Fatal(err)
 	}
-	full := capture.ParseWindowList(out.String())
-	if full.FocusedApp != d.profile.App.Package || len(full.Windows) != records {
+	full := capture.ParseWindowList(string(res.Stdout))
+	if full.FocusedApp != p.Device.Profile().App.Package || len(full.Windows) != records {
 		t.Errorf("whole dump: focused app %q, %d windows", full.FocusedApp, len(full.Windows))
 	}
 }
