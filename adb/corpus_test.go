@@ -47,6 +47,20 @@ func TestParseDevicesRealOutputs(t *testing.T) {
 	}
 }
 
+// A Samsung Galaxy S4 (docomo SC-04E): one line ends in CR LF, the last in nothing.
+func TestParseGetpropSamsung(t *testing.T) {
+	p := parseGetprop(devicetest.Read(t, "getprop_samsung_sc04e.txt"))
+	want := map[string]string{"ro.product.locale.region": "US", "ro.product.manufacturer": "samsung", "ro.product.model": "SC-04E", "ro.product.name": "SC-04E"}
+	if len(p) != len(want) {
+		t.Fatalf("%d properties: %q", len(p), p)
+	}
+	for k, v := range want {
+		if p[k] != v {
+			t.Errorf("%s = %q, want %q", k, p[k], v)
+		}
+	}
+}
+
 func TestParseDevicesCLINoise(t *testing.T) {
 	text := "* daemon not running; starting now at tcp:5037\n* daemon started successfully\n" +
 		"List of devices attached\nadb server version (41) doesn't match this client (39); killing...\n" +
@@ -58,7 +72,7 @@ func TestParseDevicesCLINoise(t *testing.T) {
 }
 
 func TestAdbParsersGolden(t *testing.T) {
-	for _, f := range []string{"getprop.txt", "getprop_crlf.txt"} {
+	for _, f := range []string{"getprop.txt", "getprop_crlf.txt", "getprop_samsung_sc04e.txt"} {
 		devicetest.Golden(t, f, parseGetprop(devicetest.Read(t, f)), *update)
 	}
 	type size struct{ W, H int }
