@@ -169,3 +169,39 @@ func FuzzParseForwardsFeatures(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeShellV2: whatever adbd sends on a shell v2 stream, the decoder ends with
+// an exit code in 0-255 or an error, and never copies more than it was sent.
+func FuzzDecodeShellV2(f *testing.F) {
+	for _, name := range []string{"shell_v2_ls_exit1.bin", "shell_v2_truncated.bin"} {
+		f.Add([]byte(devicetest.Read(f, name)))
+	}
+	f.Add([]byte{3, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var out, errOut strings.Builder
+		code, err := decodeShellV2(strings.NewReader(string(b)), &out, &errOut)
+		if err == nil && (code < 0 || code > 255) {
+			t.Fatalf("exit code %d", code)
+		}
+		if out.Len()+errOut.Len() > len(b) {
+			t.Fatalf("%d bytes out of %d in", out.Len()+errOut.Len(), len(b))
+		}
+	})
+}
+
+// FuzzSplitExitMarker: a v1 shell's output, with or without the marker, splits into
+// a prefix of itself and a code only when the marker ends it with a number.
+func FuzzSplitExitMarker(f *testing.F) {
+	f.Add([]byte("hello\r\nFIXTHIS_EXIT:0\r\n"))
+	f.Add([]byte("FIXTHIS_EXIT:FIXTHIS_EXIT:127"))
+	f.Add([]byte("no marker"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		stdout, code, ok := splitExitMarker(b)
+		if !strings.HasPrefix(string(b), string(stdout)) {
+			t.Fatalf("stdout %q is not a prefix of %q", stdout, b)
+		}
+		if !ok && code != -1 {
+			t.Fatalf("code %d without a marker", code)
+		}
+	})
+}
