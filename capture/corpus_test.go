@@ -219,3 +219,19 @@ func TestParseDumpPixelLauncherAPI27(t *testing.T) {
 		t.Errorf("clock %v, weather %v, apps list %v", clock, weather, apps)
 	}
 }
+
+// With two displays, dumpsys activity lists the cover screen's resumed activity
+// first; the activity on top of everything is the one topResumedActivity names.
+func TestParseActivitiesTopOfTwoDisplays(t *testing.T) {
+	text := "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n" +
+		"Display #1 (activities from top to bottom):\n" +
+		"  ResumedActivity: ActivityRecord{14d88c3 u0 com.android.systemui/.subscreen.SubHomeActivity t9}\n" +
+		"Display #0 (activities from top to bottom):\n" +
+		"  * Task{8a1 #409 type=standard A=10300:eu.niko.smart.universal U=0 visible=true mode=fullscreen}\n" +
+		"  ResumedActivity: ActivityRecord{d72327 u0 eu.niko.smart.universal/crc648a3abc16689e594e.MainActivity t409}\n" +
+		"  topResumedActivity=ActivityRecord{d72327 u0 eu.niko.smart.universal/crc648a3abc16689e594e.MainActivity t409}\n"
+	a := ParseActivities(text)
+	if a.Package != "eu.niko.smart.universal" || a.Activity != "crc648a3abc16689e594e.MainActivity" || a.WindowMode != "FULLSCREEN" {
+		t.Errorf("%+v", a)
+	}
+}
