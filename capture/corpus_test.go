@@ -1,12 +1,14 @@
 package capture
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"fixthis/internal/devicetest"
+	"fixthis/internal/sidekick/sidekicktest"
 )
 
 // screenReading is everything the screen-state parsers read from one output; the
@@ -234,4 +236,33 @@ func TestParseActivitiesTopOfTwoDisplays(t *testing.T) {
 	if a.Package != "eu.niko.smart.universal" || a.Activity != "crc648a3abc16689e594e.MainActivity" || a.WindowMode != "FULLSCREEN" {
 		t.Errorf("%+v", a)
 	}
+}
+
+// FuzzSidekickNodes: whatever inspection an app's sidekick answers, mapping it onto
+// the screen never panics, and every node it keeps has a uid and sane bounds.
+func FuzzSidekickNodes(f *testing.F) {
+	for _, name := range []string{"inspect.response.json", "inspect_errors.response.json", "inspect_no_activity.response.json"} {
+		b, err := sidekicktest.Load(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	front := ScreenState{Package: "com.example.notes", Activity: "com.example.notes.LoginActivity", ScreenOn: true,
+		Windows: []Window{{Type: WindowApp, Package: "com.example.notes", Visible: true, Bounds: Bounds{Left: 0, Top: 1240, Right: 1080, Bottom: 2400}}}}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var resp struct{ Result SidekickInspection }
+		if json.Unmarshal(b, &resp) != nil {
+			return
+		}
+		nodes, err := SidekickNodes(&resp.Result, front, "com.example.notes")
+		if err != nil {
+			return
+		}
+		for _, n := range nodes {
+			if n.UID == "" || n.Bounds.Right < n.Bounds.Left || n.Bounds.Bottom < n.Bounds.Top {
+				t.Fatalf("node %+v", n)
+			}
+		}
+	})
 }
