@@ -45,6 +45,8 @@ type WindowList struct {
 	// Unread counts the lines between the section's heading and its first window
 	// record that belong to no record: zero on every dump seen so far, so a
 	// non-zero count says a new Android prints something this parser does not know.
+	// In a text with no record at all (a grep of the focus lines) it counts the
+	// lines that are not WindowManager's own fields.
 	Unread int
 	// Unreadable names the window records in which the parser found neither a type
 	// nor a frame: such a window is still listed (as a system window with no
