@@ -47,6 +47,8 @@ func TestApprunParsersBadInput(t *testing.T) {
 		}
 		if _, err := ParseAmStart(in); err == nil {
 			t.Errorf("%s: am start parsed a package dump as a launch", name)
+		} else if len(err.Error()) > 1000 {
+			t.Errorf("%s: am start error of %d bytes", name, len(err.Error()))
 		}
 		if err := parseInstallOutput(in); err != nil && len(err.Error()) > 1000 {
 			t.Errorf("%s: error of %d bytes", name, len(err.Error()))
