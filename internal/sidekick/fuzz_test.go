@@ -23,9 +23,13 @@ func FuzzParseSession(f *testing.F) {
 	seedFile(f, "session.json")
 	f.Add([]byte(`{"bridgeProtocolVersion":"2.0"}`))
 	f.Add([]byte("\x00{"))
+	f.Add([]byte(`{"bridgeProtocolVersion":"1.3","packageName":"` + strings.Repeat("x", 1<<20) + `"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := ParseSession(b, "")
+		s, err := ParseSession(b, "com.example.notes")
 		if err != nil {
+			if len(err.Error()) > 400 {
+				t.Fatalf("error of %d bytes", len(err.Error()))
+			}
 			return
 		}
 		if !strings.HasPrefix(s.BridgeProtocolVersion, "1.") || s.Token == "" || s.SocketName != "fixthis_"+s.PackageName {
