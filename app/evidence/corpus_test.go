@@ -180,3 +180,19 @@ func FuzzParseLogcat(f *testing.F) {
 		}
 	})
 }
+
+// Lines in another logcat format are counted, not passed over in silence; the
+// buffer banners are not such lines.
+func TestLogcatCountsOtherFormats(t *testing.T) {
+	for _, file := range []string{"logcat_crash.txt", "logcat_anr.txt"} {
+		if _, _, unread := parseLogcat(readTestdata(t, file), logcatPackage, 0); unread != 0 {
+			t.Errorf("%s: %d lines in no threadtime format", file, unread)
+		}
+	}
+	brief := "--------- beginning of main\nE/AndroidRuntime( 4120): FATAL EXCEPTION: main\n" +
+		"12-02 00:00:00.000  4120  4120 I ActivityManager: Start proc 4120:com.fixthis.demo/u0a187 for top-activity\n"
+	sum, _, unread := parseLogcat(brief, logcatPackage, 0)
+	if unread != 1 || len(sum.Pids) != 1 {
+		t.Errorf("unread %d, summary %+v", unread, sum)
+	}
+}
