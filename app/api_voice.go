@@ -53,6 +53,8 @@ type voiceStartRequest struct {
 	SessionID     string `json:"sessionId"`
 	Serial        string `json:"serial"`
 	SpokenReplies *bool  `json:"spokenReplies"`
+	// Mode is when units are handed off: instant, smart (default) or collect.
+	Mode voice.Mode `json:"mode"`
 	// Holder names the console for a second console's 409 ("the desktop window").
 	Holder string `json:"holder"`
 }
@@ -88,7 +90,7 @@ func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	spoken := req.SpokenReplies == nil || *req.SpokenReplies
-	iv, err := a.voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder})
+	iv, err := a.voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder, Mode: req.Mode})
 	if err != nil {
 		writeError(w, err)
 		return
@@ -214,8 +216,9 @@ func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 }
 
 type voiceUpdateRequest struct {
-	Muted         *bool `json:"muted"`
-	SpokenReplies *bool `json:"spokenReplies"`
+	Muted         *bool       `json:"muted"`
+	SpokenReplies *bool       `json:"spokenReplies"`
+	Mode          *voice.Mode `json:"mode"`
 }
 
 // putVoiceSession mutes or unmutes, switches spoken replies, and tells Go the
@@ -230,7 +233,12 @@ func (a *App) putVoiceSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, iv.Update(req.Muted, req.SpokenReplies))
+	doc, err := iv.Update(req.Muted, req.SpokenReplies, req.Mode)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, doc)
 }
 
 // deleteVoiceSession stops talking; the upstream socket closes within a second.

@@ -14,6 +14,17 @@ import (
 // the turn's next Response (a follow-up after a tool result, for example).
 type Script struct {
 	Turns []Turn `json:"turns"`
+	// Notes answer system notes: when a client's system message starts with a
+	// Note's Prefix, that Note's responses become the ones the next response.create
+	// runs (in place of the turn's). Each Note answers once, in order.
+	Notes []Note `json:"notes,omitempty"`
+}
+
+// Note is what the interviewer does when a system note arrives, such as the
+// answer to an [ENDPOINT QUESTION].
+type Note struct {
+	Prefix    string     `json:"prefix"`
+	Responses []Response `json:"responses"`
 }
 
 // Turn is one spoken turn of the user and what the interviewer does about it.
@@ -38,6 +49,9 @@ type Response struct {
 type ToolCall struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// CallID fixes the call's id ("" mints a new one); the same id twice is how a
+	// script replays a call.
+	CallID string `json:"callId,omitempty"`
 }
 
 // LoadScript reads a script file.
@@ -49,6 +63,11 @@ func LoadScript(path string) (Script, error) {
 	var s Script
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return Script{}, fmt.Errorf("parse script %s: %w", path, err)
+	}
+	for i, n := range s.Notes {
+		if n.Prefix == "" {
+			return Script{}, fmt.Errorf("script note %d: no prefix", i)
+		}
 	}
 	for i, t := range s.Turns {
 		for j, r := range t.Responses {
