@@ -1,8 +1,11 @@
 package voice
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"fixthis/internal/realtimefake"
 )
 
 // The anchor rules of record_unit: ids of this connection, "this"/"here"/"that" for
@@ -69,5 +72,52 @@ func TestUnitIDsAndQuestionNote(t *testing.T) {
 	}
 	if got := QuestionNote("unit_0002", "Which \"blue\"?\nThe brand one"); got != `[ENDPOINT QUESTION] The coding agent asks about unit unit_0002: "Which 'blue'? The brand one"` {
 		t.Fatalf("note: %s", got)
+	}
+}
+
+// A question waits while the riffer speaks and goes at the pause, with a
+// response.create so the interviewer reads it out; the same question is sent once.
+func TestQuestionWaitsForThePause(t *testing.T) {
+	h := newHarness(t, realtimefake.Script{}, "")
+	iv := h.start()
+	iv.speechEdge(true)
+	if !iv.AskQuestion("unit_0001", "item-1", "Which blue?") || iv.AskQuestion("unit_0001", "item-1", "Which blue?") {
+		t.Fatal("a new question is queued once")
+	}
+	note := QuestionNote("unit_0001", "Which blue?")
+	sent := func(r []realtimefake.Received) (notes, creates int) {
+		for _, e := range r {
+			if itemText(e) == note {
+				notes++
+			}
+			if e.Type == "response.create" {
+				creates++
+			}
+		}
+		return notes, creates
+	}
+	// Something sent after the question proves the question was not: the fake logs
+	// in order.
+	iv.Announce(Pointing{Kind: AnchorScreen, Note: "marker"})
+	h.waitReceived("the marker note", func(r []realtimefake.Received) bool {
+		for _, e := range r {
+			if strings.Contains(itemText(e), "marker") {
+				return true
+			}
+		}
+		return false
+	})
+	if n, c := sent(h.received()); n != 0 || c != 0 {
+		t.Fatalf("sent while the riffer speaks: %d notes, %d response.create", n, c)
+	}
+	iv.speechEdge(false)
+	h.waitReceived("the question and a response.create", func(r []realtimefake.Received) bool {
+		n, c := sent(r)
+		return n == 1 && c == 1
+	})
+	h.sink.mu.Lock()
+	defer h.sink.mu.Unlock()
+	if len(h.sink.questions) != 1 || h.sink.questions[0].ItemID != "item-1" {
+		t.Fatalf("voice-question: %+v", h.sink.questions)
 	}
 }
