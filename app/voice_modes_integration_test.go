@@ -173,6 +173,12 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 			}
 			return false
 		})
+		if tag == "settings_button" {
+			// The sign-in screen is kept: a new screen of the same activity is no checkpoint.
+			if p := fmt.Sprint(e.phases(sid)); p != "[draft]" {
+				t.Fatalf("handed off on a screen of the same activity: %s", p)
+			}
+		}
 		e.mustJSON("POST", "/api/preview/tap", map[string]int{"x": x, "y": y}, nil)
 	}
 	tapTag("account_avatar", ".MainActivity") // sign-in: the same activity
