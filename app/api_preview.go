@@ -16,9 +16,10 @@ func (a *App) getPreview(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a.device.Preview.Latest())
 }
 
-// getPreviewImage serves a kept live frame (JPEG) or frozen frame (PNG) by id.
+// getPreviewImage serves a kept live frame (JPEG, by previewId) or frozen frame (PNG,
+// by frozenId).
 func (a *App) getPreviewImage(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("previewId")
+	id := r.PathValue("id")
 	data, contentType, ok := a.device.Image(id)
 	if !ok {
 		writeError(w, errcode.New(errcode.PreviewNotFound, "preview %s is gone; live frames are kept briefly", errcode.Quote(id)))

@@ -112,7 +112,7 @@ func (e *voiceEnv) startVoice(mode string) (sid, vid string, card freezeNode) {
 	card = fr.node(e.t, "trail_card_1")
 	var a VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
-		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.PreviewID, "nodeUid": card.UID}, &a)
+		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.FrozenID, "nodeUid": card.UID}, &a)
 	return sid, vs.VoiceSessionID, card
 }
 
