@@ -165,6 +165,7 @@ test-desktop: $(BIN) $(FAKE_BIN)
 	$(SAY) "test-desktop: the real window under Xvfb"
 	scripts/desktop-smoke.sh $(BIN)
 	scripts/desktop-window-place.sh $(BIN)
+	scripts/desktop-resume.sh $(BIN)
 	scripts/voice-smoke.sh $(BIN) $(FAKE_BIN)
 
 # macOS and Windows cannot build the window here (macOS needs cgo against Cocoa), but

@@ -90,7 +90,10 @@ func (a *App) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errcode.Wrap(errcode.CaptureFailed, err, "could not capture %s: %v", dev.Serial, err))
 		return
 	}
-	writeJSON(w, http.StatusOK, fr.Result())
+	res := fr.Result()
+	a.log.Info("froze the preview", "serial", dev.Serial, "frozenId", res.FrozenID, "tree", res.TreeSource,
+		"frameMs", res.TimingsMs.Frame, "treeMs", res.TimingsMs.Tree, "totalMs", res.TimingsMs.Total)
+	writeJSON(w, http.StatusOK, res)
 }
 
 // OK is the answer of actions that return nothing else.
@@ -101,6 +104,7 @@ type OK struct {
 // postPreviewResume leaves the frozen state; the live loop announces the next frame.
 func (a *App) postPreviewResume(w http.ResponseWriter, r *http.Request) {
 	a.device.Resume()
+	a.log.Info("resumed the live preview")
 	writeJSON(w, http.StatusOK, OK{OK: true})
 }
 

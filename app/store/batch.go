@@ -34,6 +34,8 @@ type BatchItem struct {
 	Comment     string `json:"comment"`
 	// CropPNG is the evidence crop of the target, if the app made one.
 	CropPNG []byte `json:"-"`
+	// Voice marks an item made from speech (never sent by the console).
+	Voice *VoiceOrigin `json:"-"`
 }
 
 // SaveBatchInput is POST /api/items/batch after decoding.
@@ -49,6 +51,9 @@ type SaveBatchInput struct {
 	// Forced: the user saved although the device's screen no longer matched
 	// the frozen one. Each new item records it.
 	Forced bool
+	// HoldPickup keeps the new items drafts under the session's instant pickup:
+	// items from speech are handed off by their voice session's mode instead.
+	HoldPickup bool
 }
 
 // SaveBatchResult is the 200 body (session, items, screenId) plus the ETag
@@ -310,12 +315,16 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			if err != nil {
 				return err
 			}
+			voice, err := voiceJSON(bi.Voice)
+			if err != nil {
+				return err
+			}
 			id := newID()
 			if _, err := t.ExecContext(ctx, `INSERT INTO items(id, session_id, screen_id, sequence_number,
 				client_workspace_id, client_draft_item_id, target_json, severity, comment, crop_artifact,
-				forced_save, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+				forced_save, voice_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				id, in.SessionID, screenID, seq, in.WorkspaceID, bi.DraftItemID, string(target), bi.Severity,
-				bi.Comment, crop, in.Forced, millis(t.now), millis(t.now)); err != nil {
+				bi.Comment, crop, in.Forced, voice, millis(t.now), millis(t.now)); err != nil {
 				return fmt.Errorf("insert item %s: %w", bi.DraftItemID, err)
 			}
 			seq++
@@ -329,7 +338,7 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		}); err != nil {
 			return err
 		}
-		if r.AgentPickup == PickupInstant {
+		if r.AgentPickup == PickupInstant && !in.HoldPickup {
 			// Instant pickup: each new item reaches the agent as its own batch,
 			// so an agent working in a loop takes them one by one.
 			for _, id := range added {

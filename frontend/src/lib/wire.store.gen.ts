@@ -175,6 +175,7 @@ export interface Item {
   verification?: Verification | null;
   verdict?: string;
   verdictNote?: string;
+  voice?: VoiceOrigin | null;
 }
 
 export interface LogcatSummary {
@@ -350,4 +351,13 @@ export interface Verification {
   node?: NodeChange | null;
   summary: string;
   verifiedAt: string;
+}
+
+export interface VoiceOrigin {
+  voiceSessionId: string;
+  unitId: string;
+  excerpt: string;
+  spanStartMs: number;
+  spanEndMs: number;
+  anchors: string[];
 }
