@@ -57,6 +57,8 @@ type Options struct {
 	// where its key comes from (OPENAI_API_KEY, the OS keychain).
 	Voice     voice.Config
 	VoiceKeys voice.Keys
+	// VoiceSilence is smart mode's silence checkpoint (0: 4 s; tests shorten it).
+	VoiceSilence time.Duration
 }
 
 // App is one running FixThis instance.
@@ -86,6 +88,7 @@ type App struct {
 	voice        *voice.Manager
 	voiceTree    voiceTrees
 	displays     *display.Manager
+	voiceUnits   *voiceUnits
 	actionSeq    atomic.Int64   // newest device action published to consoles
 	bg           sync.WaitGroup // background work started by Run
 
@@ -133,8 +136,9 @@ func New(opts Options) *App {
 	if opts.Store != nil {
 		dataDir = opts.Store.Locations().DataDir()
 	}
+	a.voiceUnits = &voiceUnits{a: a}
 	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
-		Screen: voiceScreen{a}, Log: opts.Logger, DataDir: dataDir})
+		Screen: voiceScreen{a}, Units: a.voiceUnits, Silence: opts.VoiceSilence, Log: opts.Logger, DataDir: dataDir})
 	a.displays = a.openDisplays()
 	a.loadMCPToken()
 	return a

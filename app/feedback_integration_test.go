@@ -39,7 +39,7 @@ func nodeAndAreaBatch(t *testing.T, sessionID string, fr freezeResult) map[strin
 	area := store.Bounds{Left: 40, Top: card.Bounds.Bottom + 10, Right: 600, Bottom: card.Bounds.Bottom + 200}
 	return map[string]any{
 		"sessionId":         sessionID,
-		"previewId":         fr.PreviewID,
+		"frozenId":          fr.FrozenID,
 		"workspaceId":       "ws-test",
 		"frozenFingerprint": fr.Screen.Fingerprint,
 		"items": []map[string]any{

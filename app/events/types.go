@@ -45,9 +45,13 @@ const (
 	VoiceAudio Type = "voice-audio"
 	// VoiceError carries voice.ErrorEvent: an error from the interviewer's server; the session survives.
 	VoiceError Type = "voice-error"
+	// VoiceUnit carries voice.Unit: a unit tool call was handled (the item it made is stored).
+	VoiceUnit Type = "voice-unit"
+	// VoiceQuestion carries voice.Question: an agent's question was queued for the interviewer.
+	VoiceQuestion Type = "voice-question"
 )
 
 // All lists every event type, for the generated console types and the docs.
 var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated,
 	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished,
-	VoiceState, VoiceTranscript, VoiceSpeech, VoiceAudio, VoiceError}
+	VoiceState, VoiceTranscript, VoiceSpeech, VoiceAudio, VoiceError, VoiceUnit, VoiceQuestion}

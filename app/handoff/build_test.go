@@ -33,7 +33,7 @@ func savedSession(t *testing.T) (*store.Store, string) {
 	nodesJSON, _ := json.Marshal(nodes)
 	png := []byte("\x89PNG\r\n\x1a\nnot-a-real-png-but-bytes")
 	_, err = st.SaveBatch(ctx, store.SaveBatchInput{
-		SessionID: sess.SessionID, PreviewID: "f1", WorkspaceID: "ws",
+		SessionID: sess.SessionID, FrozenID: "f1", WorkspaceID: "ws",
 		Screen: store.ScreenInput{Fingerprint: "eec797ab562a01e2:48795120882fad21", Package: "com.example.demo", Activity: "com.example.demo.MainActivity", Width: 1080, Height: 2400, ImagePNG: png, NodesJSON: nodesJSON},
 		Items: []store.BatchItem{
 			{DraftItemID: "d1", Severity: "high", Comment: "Make the greeting warmer", Target: store.Target{Type: "node", NodeUID: "n0.0", Bounds: &store.Bounds{Left: 40, Top: 200, Right: 600, Bottom: 260}, Snapshot: &store.NodeSnapshot{Class: "android.widget.TextView", Text: "Welcome back", Role: "Text"}}},

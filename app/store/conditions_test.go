@@ -47,8 +47,8 @@ func TestDisplayConditionsAreKept(t *testing.T) {
 		t.Fatalf("a capture without conditions read back %+v", back.Conditions)
 	}
 
-	// A database from before the column (user_version 7) gains it with '{}'.
-	if _, err := s.wdb.Exec(`ALTER TABLE captures DROP COLUMN display_json; PRAGMA user_version = 7`); err != nil {
+	// A database from before the column (user_version 8) gains it with '{}'.
+	if _, err := s.wdb.Exec(`ALTER TABLE captures DROP COLUMN display_json; PRAGMA user_version = 8`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -49,6 +49,8 @@ var Console = Contract{
 		voice.SpeechEvent,
 		voice.AudioEvent,
 		voice.ErrorEventDef,
+		voice.UnitEvent,
+		voice.QuestionEvent,
 	},
 	// The store's and the source index's shapes (and the UI node they embed) are a
 	// lower layer: they never refer to the app's.
@@ -58,6 +60,7 @@ var Console = Contract{
 		"fixthis/internal/sidekick": "wire.store.gen",
 		"fixthis/app/evidence":      "wire.store.gen",
 		"fixthis/app/voice":         "wire.voice.gen",
+		"fixthis/app/display":       "wire.display.gen",
 	},
 	Roots: []reflect.Type{
 		typeOf[app.Health](),
@@ -117,7 +120,11 @@ var Console = Contract{
 		typeOf[voice.Speech](),
 		typeOf[voice.Audio](),
 		typeOf[voice.ErrorEvent](),
+		typeOf[voice.Unit](),
+		typeOf[voice.Question](),
 		typeOf[app.VoiceAnchor](),
+		typeOf[app.VoiceStartRequest](),
+		typeOf[app.VoiceUpdateRequest](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():             "Device",
@@ -158,6 +165,10 @@ var Console = Contract{
 		typeOf[voice.State]():             "VoiceState",
 		typeOf[voice.Role]():              "VoiceRole",
 		typeOf[voice.KeySource]():         "VoiceKeySource",
+		typeOf[voice.Mode]():              "VoiceMode",
+		typeOf[voice.Unit]():              "VoiceUnit",
+		typeOf[voice.UnitAction]():        "VoiceUnitAction",
+		typeOf[voice.Question]():          "VoiceQuestion",
 	},
 	Enums: []Enum{
 		{typeOf[events.Type](), strs(events.All)},
@@ -174,6 +185,8 @@ var Console = Contract{
 		{typeOf[voice.State](), strs(voice.States)},
 		{typeOf[voice.Role](), []string{string(voice.RoleRiffer), string(voice.RoleInterviewer)}},
 		{typeOf[voice.KeySource](), strs(voice.KeySources)},
+		{typeOf[voice.Mode](), strs(voice.Modes)},
+		{typeOf[voice.UnitAction](), strs(voice.UnitActions)},
 		{typeOf[device.BlockReason](), []string{string(device.ReasonScreenOff), string(device.ReasonKeyguard),
 			string(device.ReasonDeviceGone), string(device.ReasonCaptureFailed)}},
 	},

@@ -33,6 +33,18 @@ describe('app events', () => {
     expect(m.run?.fraction).toBeCloseTo(0.86);
   });
 
+  it('does not bring back a finished run from a document read before it ended', () => {
+    const m: TargetAppModel = { doc: doc(), run: null, finished: null };
+    applyRunProgress(m, { runId: 'r3', stage: 'confirm', fraction: 1 });
+    applyRunFinished(m, runFinished({ runId: 'r3', ok: true }));
+    applyAppDoc(m, doc({ running: { runId: 'r3', last: { stage: 'confirm', fraction: 1 } } }));
+    applyRunProgress(m, { runId: 'r3', stage: 'confirm', fraction: 1 });
+    expect(m.run).toBeNull();
+    // The next run still shows.
+    applyAppDoc(m, doc({ running: { runId: 'r4', last: { stage: 'build', fraction: -1 } } }));
+    expect(m.run?.runId).toBe('r4');
+  });
+
   it('says when the install is older than the last edit', () => {
     expect(staleMark(doc())).toBe('');
     const stale = doc({ sourcesNewerThanInstall: true, installedAt: '2026-12-01T08:00:00Z', lastEditAt: '2026-12-01T10:05:00Z' });

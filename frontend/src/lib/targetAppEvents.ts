@@ -38,7 +38,10 @@ export function overall(stage: AppRunStage, fraction: number): number {
 /** app-updated: the app's install and focus; a reloaded console learns of a run in progress from it. */
 export function applyAppDoc(model: TargetAppModel, doc: AppDoc): void {
   model.doc = doc;
-  if (doc.running && (!model.run || model.run.runId !== doc.running.runId)) {
+  // A document read before the run ended (an app-updated computed while it finished, a
+  // GET /api/app still on its way) names a run that is over: it must not bring it back.
+  const ended = doc.running && model.finished?.runId === doc.running.runId;
+  if (doc.running && !ended && (!model.run || model.run.runId !== doc.running.runId)) {
     const p = doc.running.last;
     model.run = { runId: doc.running.runId, stage: p.stage, fraction: overall(p.stage, p.fraction), message: p.message ?? '', task: p.task ?? '', tasks: p.tasks ?? 0 };
   }
@@ -46,6 +49,7 @@ export function applyAppDoc(model: TargetAppModel, doc: AppDoc): void {
 
 /** app-run-progress */
 export function applyRunProgress(model: TargetAppModel, p: AppRunProgress): void {
+  if (model.finished?.runId === p.runId) return;
   const prev = model.run && model.run.runId === p.runId ? model.run : null;
   model.run = {
     runId: p.runId,

@@ -183,6 +183,7 @@ export interface Item {
   verification?: Verification | null;
   verdict?: string;
   verdictNote?: string;
+  voice?: VoiceOrigin | null;
 }
 
 export interface LogcatSummary {
@@ -360,4 +361,13 @@ export interface Verification {
   summary: string;
   verifiedAt: string;
   conditions?: DisplayConditions | null;
+}
+
+export interface VoiceOrigin {
+  voiceSessionId: string;
+  unitId: string;
+  excerpt: string;
+  spanStartMs: number;
+  spanEndMs: number;
+  anchors: string[];
 }
