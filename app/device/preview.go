@@ -15,6 +15,7 @@ import (
 	"fixthis/adb"
 	"fixthis/app/events"
 	"fixthis/capture"
+	"fixthis/capture/clip"
 )
 
 // previewFrame is one live frame kept for the browser to fetch by URL.
@@ -117,6 +118,7 @@ type Preview struct {
 	secure       atomic.Bool  // the last screen-state check saw FLAG_SECURE
 
 	frames *Ring[*previewFrame]
+	raw    *clip.History[*previewFrame] // the last seconds of frames, for clips
 	// videoNote says why serial shows raw frames instead of video ("" when it does not).
 	videoNote func(serial string) string
 	videoOnly bool // --preview h264: never capture raw frames
@@ -153,6 +155,7 @@ func newPreview(reg *Registry, client *adb.Client, bus *events.Bus, log *slog.Lo
 		reg: reg, client: client, bus: bus, log: log, sidekicks: sk,
 		watchers: watchers{changed: make(chan struct{})},
 		frames:   NewRing(keptPreviewFrames, func(f *previewFrame) string { return f.ID }),
+		raw:      newRawHistory(),
 		wake:     make(chan struct{}, 1),
 		encode:   make(chan pendingFrame, 1),
 		status:   PreviewStatus{State: StateNoDevice, Message: "Connect a device or use the demo device"},
@@ -382,6 +385,7 @@ func (p *Preview) publish(serial string, img *image.NRGBA, sum uint32, capturedA
 	}
 	p.mu.Unlock()
 	p.frames.Add(frame)
+	p.keepRaw(frame)
 	p.setStatus(serial, p.liveStatus())
 	PreviewReadyEvent.Publish(p.bus, *frame.info())
 	return true, nil

@@ -50,6 +50,8 @@ const (
 	VideoUnavailable   Code = "video_unavailable"    // the device cannot stream H.264, or --preview jpeg
 	InputFailed        Code = "input_failed"         // an input command failed on the device
 	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
+	ClipUnavailable    Code = "clip_unavailable"     // no live screen of the device is kept to cut a clip from
+	ClipNotFound       Code = "clip_not_found"       // no clip with that id in the session
 
 	RuntimeEvidenceOff Code = "runtime_evidence_off"         // the session's diagnostics policy is Off
 	ScreenshotNotFound Code = "preview_screenshot_not_found" // a frame's image is gone (its tree may remain)
@@ -116,6 +118,8 @@ var prefixes = map[Code]string{
 	AppLaunchFailed:     "APP_LAUNCH_FAILED",
 	InputFailed:         "INPUT_FAILED",
 	NodeNotFound:        "NODE_NOT_FOUND",
+	ClipUnavailable:     "CLIP_UNAVAILABLE",
+	ClipNotFound:        "CLIP_NOT_FOUND",
 	RuntimeEvidenceOff:  "RUNTIME_EVIDENCE_OFF",
 	ScreenshotNotFound:  "PREVIEW_SCREENSHOT_NOT_FOUND",
 	SaveInProgress:      "PREVIEW_SAVE_IN_PROGRESS",

@@ -1,0 +1,202 @@
+package device
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/jpeg"
+	"time"
+
+	"github.com/disintegration/imaging"
+
+	"fixthis/app/errcode"
+	"fixthis/capture"
+	"fixthis/capture/clip"
+	"fixthis/capture/video"
+)
+
+// Bounds of what the live screen keeps for clips (memory, measured in
+// docs/benchmarks.md): the video's pictures, the raw-frame preview's JPEGs, and the
+// small stills taken beside the video for a clip's frame strip.
+const (
+	clipVideoBytes = 96 << 20
+	clipRawBytes   = 32 << 20
+	clipStillBytes = 16 << 20
+	// Go decodes no H.264 without cgo, so while the video runs a still is captured
+	// beside it at most this often, and only after the screen changed: a strip needs
+	// 6–8 pictures of the span.
+	stillEvery  = 500 * time.Millisecond
+	stillHeight = 480
+	// holdLimit ends a recording whose end never came.
+	holdLimit = clip.MaxSeconds*time.Second + 5*time.Second
+)
+
+// clipSource is what one H.264 stream keeps for clips.
+type clipSource struct {
+	serial        string
+	width, height int
+	pictures      *clip.History[clip.Sample]
+	stills        *clip.History[clip.Frame]
+}
+
+func newClipSource(serial string, w, h int) *clipSource {
+	return &clipSource{serial: serial, width: w, height: h,
+		pictures: clip.NewHistory[clip.Sample](clip.Window, clipVideoBytes),
+		stills:   clip.NewHistory[clip.Frame](clip.Window, clipStillBytes)}
+}
+
+func (c *clipSource) add(au video.AccessUnit) {
+	c.pictures.Add(clip.Entry[clip.Sample]{At: au.Arrived, Key: au.Key, Bytes: len(au.Data),
+		Value: clip.Sample{Data: au.Data, Key: au.Key, At: au.Arrived}})
+}
+
+func newRawHistory() *clip.History[*previewFrame] {
+	return clip.NewHistory[*previewFrame](clip.Window, clipRawBytes)
+}
+
+// keepRaw adds a published raw frame to the clip history.
+func (p *Preview) keepRaw(f *previewFrame) {
+	p.raw.Add(clip.Entry[*previewFrame]{At: f.CapturedAt, Key: true, Bytes: len(f.JPEG), Value: f})
+}
+
+// sampleStills captures a small still beside the video whenever the screen changed
+// since the last one, at most every stillEvery, until the stream ends.
+func (v *Video) sampleStills(ctx context.Context, s *video.Stream, src *clipSource) {
+	t := time.NewTicker(stillEvery)
+	defer t.Stop()
+	seen := ^uint64(0)
+	for {
+		if n := v.preview.changes.Load(); n != seen {
+			seen = n
+			at := time.Now()
+			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			img, err := capture.CaptureFrame(cctx, v.client.Device(src.serial), "")
+			cancel()
+			if err == nil {
+				small := imaging.Resize(img, 0, stillHeight, imaging.Box)
+				src.stills.Add(clip.Entry[clip.Frame]{At: at, Key: true, Bytes: len(small.Pix), Value: clip.Frame{Image: small, At: at}})
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (v *Video) clipSourceFor(serial string) *clipSource {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.stream == nil || v.clips == nil || v.clips.serial != serial {
+		return nil
+	}
+	select {
+	case <-v.stream.Done():
+		return nil
+	default:
+	}
+	return v.clips
+}
+
+// Cut is a clip of serial's screen from d ago to now, with where it came from:
+// "h264" (the live video) or "jpeg" (the raw-frame preview).
+func (s *Service) Cut(serial string, d time.Duration) (*clip.Clip, string, error) {
+	to := time.Now()
+	from := to.Add(-d)
+	if src := s.Video.clipSourceFor(serial); src != nil {
+		kept, _ := src.pictures.Since(from)
+		if len(kept) > 0 {
+			samples := make([]clip.Sample, len(kept))
+			for i, e := range kept {
+				samples[i] = e.Value
+			}
+			from = latest(from, samples[0].At)
+			var stills []clip.Frame
+			st, _ := src.stills.Since(from)
+			for _, e := range st {
+				stills = append(stills, e.Value)
+			}
+			c, err := clip.CutVideo(samples, src.width, src.height, from, to, stills)
+			if err != nil {
+				return nil, "", errcode.Wrap(errcode.CaptureFailed, err, "cut a clip of %s: %v", serial, err)
+			}
+			return c, "h264", nil
+		}
+	}
+	if !s.Preview.shouldCapture() && !s.Preview.isFrozen() {
+		// The raw-frame loop is not running: what it kept is an old screen.
+		return nil, "", errcode.New(errcode.ClipUnavailable,
+			"no live screen of %s is kept to cut a clip from: the live preview is not running (open the console, or use fixthis_record_screen)", serial)
+	}
+	kept, _ := s.Preview.raw.Since(from)
+	var frames []clip.Frame
+	for _, e := range kept {
+		if e.Value.Serial != serial {
+			continue
+		}
+		img, err := jpeg.Decode(bytes.NewReader(e.Value.JPEG))
+		if err != nil {
+			return nil, "", fmt.Errorf("decode kept frame %s: %w", e.Value.ID, err)
+		}
+		frames = append(frames, clip.Frame{Image: img, At: e.At})
+	}
+	if len(frames) == 0 {
+		return nil, "", errcode.New(errcode.ClipUnavailable,
+			"no live screen of %s is kept to cut a clip from: the live preview must be running (a console watching the phone, or fixthis_record_screen)", serial)
+	}
+	from = latest(from, frames[0].At)
+	c, err := clip.CutFrames(frames, from, to)
+	if err != nil {
+		return nil, "", errcode.Wrap(errcode.CaptureFailed, err, "cut a clip of %s: %v", serial, err)
+	}
+	return c, "jpeg", nil
+}
+
+// latest is the later of a clip's asked start and its first picture: a history
+// shorter than asked gives a shorter clip, never one that starts on nothing.
+func latest(from, first time.Time) time.Time {
+	if first.After(from) {
+		return first
+	}
+	return from
+}
+
+// Hold keeps every picture of serial's live screen from now on until release,
+// so a recording can run longer than the 10 s the histories keep.
+func (s *Service) Hold(serial string) (release func()) {
+	now := time.Now()
+	rels := []func(){s.Preview.raw.Hold(now, holdLimit)}
+	if src := s.Video.clipSourceFor(serial); src != nil {
+		rels = append(rels, src.pictures.Hold(now, holdLimit), src.stills.Hold(now, holdLimit))
+	}
+	return func() {
+		for _, r := range rels {
+			r()
+		}
+	}
+}
+
+// Record watches serial's screen for d from now, through the video when the
+// device streams it and raw frames otherwise, and cuts it: what an agent records
+// while it reproduces a bug or checks a fix.
+func (s *Service) Record(ctx context.Context, dev View, d time.Duration) (*clip.Clip, string, error) {
+	unwatch := s.Preview.Watch()
+	defer unwatch()
+	if _, _, release, err := s.Video.Attach(dev); err == nil {
+		defer release()
+	}
+	s.Preview.Poke()
+	release := s.Hold(dev.Serial)
+	defer release()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return nil, "", ctx.Err()
+	case <-t.C:
+	}
+	return s.Cut(dev.Serial, d)
+}
