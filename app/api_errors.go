@@ -32,6 +32,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.InvalidInput:        http.StatusUnprocessableEntity,
 	errcode.InvalidJSON:         http.StatusBadRequest,
 	errcode.InvalidQuery:        http.StatusBadRequest,
+	errcode.OutOfRange:          http.StatusBadRequest,
 	errcode.StalePreview:        http.StatusPreconditionFailed,
 	errcode.FingerprintMismatch: http.StatusConflict,
 	errcode.StorageFull:         http.StatusInsufficientStorage,

@@ -33,6 +33,7 @@ const (
 	InvalidInput        Code = "invalid_input"
 	InvalidJSON         Code = "invalid_json"
 	InvalidQuery        Code = "invalid_query" // a query parameter that does not parse
+	OutOfRange          Code = "out_of_range"  // a number outside its allowed range (the message names it)
 	StalePreview        Code = "stale_preview"
 	FingerprintMismatch Code = "screen_fingerprint_mismatch"
 	StorageFull         Code = "storage_full"
@@ -97,6 +98,7 @@ var prefixes = map[Code]string{
 	InvalidInput:        "INVALID_INPUT",
 	InvalidJSON:         "INVALID_INPUT",
 	InvalidQuery:        "INVALID_INPUT",
+	OutOfRange:          "INVALID_INPUT",
 	StalePreview:        "STALE_PREVIEW",
 	FingerprintMismatch: "SCREEN_FINGERPRINT_MISMATCH",
 	StorageFull:         "STORAGE_FULL",

@@ -167,7 +167,7 @@ func (s *Store) planBatch(ctx context.Context, in SaveBatchInput) (*batchPlan, e
 		p.existing, p.screenID, err = findBatchRows(ctx, t, in)
 		return err
 	})
-	if err == nil && p.screenID == "" && len(p.existing) < len(in.Items) && (in.Screen.Width <= 0 || in.Screen.Height <= 0) && !clipNotes(in.Items) {
+	if err == nil && p.screenID == "" && len(p.existing) < len(in.Items) && (in.Screen.Width <= 0 || in.Screen.Height <= 0) && !ClipNotes(in.Items) {
 		// Items are written on a screen: without a frozen frame there is no
 		// image, no crop and no size to check their bounds against.
 		return nil, invalid("the batch has no screen to save its items on; freeze the screen and annotate it")
@@ -290,7 +290,7 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 				}
 			}
 		}
-		if screenID == "" && clipNotes(in.Items) && (in.Screen.Width <= 0 || in.Screen.Height <= 0) {
+		if screenID == "" && ClipNotes(in.Items) && (in.Screen.Width <= 0 || in.Screen.Height <= 0) {
 			// Screen notes carried by their clips alone: no frozen screen.
 		} else if screenID == "" {
 			screenID = newID()
@@ -376,9 +376,9 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 	return res, nil
 }
 
-// clipNotes reports whether every item of a batch is a screen note carried by a
+// ClipNotes reports whether every item of a batch is a screen note carried by a
 // clip: those need no frozen screen.
-func clipNotes(items []BatchItem) bool {
+func ClipNotes(items []BatchItem) bool {
 	for _, it := range items {
 		if it.ClipID == "" || it.Target.Type != TargetScreen {
 			return false

@@ -28,9 +28,9 @@ type Clip struct {
 	VideoURL   string          `json:"videoUrl"`
 	StripURL   string          `json:"stripUrl,omitempty"`
 	// Path and FrameStripPath are the files, relative to the project directory.
-	Path           string `json:"path"`
-	FrameStripPath string `json:"frameStripPath,omitempty"`
-	CreatedAt  time.Time       `json:"createdAt"`
+	Path           string    `json:"path"`
+	FrameStripPath string    `json:"frameStripPath,omitempty"`
+	CreatedAt      time.Time `json:"createdAt"`
 
 	VideoArtifact string `json:"-"`
 	StripArtifact string `json:"-"`

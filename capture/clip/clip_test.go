@@ -2,19 +2,16 @@ package clip
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
 	"fixthis/internal/h264"
+	"fixthis/internal/h264/h264test"
 )
 
 // scrolled draws a list shifted by scroll pixels.
@@ -60,60 +57,14 @@ func stream(t testing.TB, w, h, fps int, d, keyEvery time.Duration, t0 time.Time
 	return out
 }
 
-func ffprobeBin(t *testing.T) string {
+// probe reads a clip with ffprobe, which counts the frames it decodes.
+func probe(t *testing.T, mp4 []byte) h264test.Probed {
 	t.Helper()
-	bin, err := exec.LookPath("ffprobe")
-	if err != nil {
-		if os.Getenv("FIXTHIS_REQUIRE_FFMPEG") != "" || os.Getenv("CI") != "" {
-			t.Fatalf("ffprobe is required to check clips: %v", err)
-		}
-		t.Skip("ffprobe is not installed; skipping the clip check")
-	}
-	return bin
-}
-
-type probed struct {
-	Codec    string
-	Duration float64
-	Frames   int
-	Width    int
-	Height   int
-}
-
-// Probe reads a clip with ffprobe, an independent demuxer and decoder: it counts the
-// frames it decodes.
-func probe(t *testing.T, mp4 []byte) probed {
-	t.Helper()
-	bin := ffprobeBin(t)
 	p := filepath.Join(t.TempDir(), "clip.mp4")
 	if err := os.WriteFile(p, mp4, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "-v", "error", "-count_frames", "-select_streams", "v:0",
-		"-show_entries", "stream=codec_name,width,height,nb_read_frames:format=duration", "-of", "json", p).CombinedOutput()
-	if err != nil {
-		t.Fatalf("ffprobe: %v: %s", err, out)
-	}
-	var r struct {
-		Streams []struct {
-			Codec  string `json:"codec_name"`
-			Width  int    `json:"width"`
-			Height int    `json:"height"`
-			Frames string `json:"nb_read_frames"`
-		} `json:"streams"`
-		Format struct {
-			Duration string `json:"duration"`
-		} `json:"format"`
-	}
-	if err := json.Unmarshal(out, &r); err != nil || len(r.Streams) != 1 {
-		t.Fatalf("ffprobe output %s: %v", out, err)
-	}
-	s := r.Streams[0]
-	n, _ := strconv.Atoi(s.Frames)
-	d, _ := strconv.ParseFloat(r.Format.Duration, 64)
-	return probed{Codec: s.Codec, Duration: d, Frames: n, Width: s.Width, Height: s.Height}
+	return h264test.Probe(t, p)
 }
 
 func TestCutVideoPlaysAsAskedWithFFprobe(t *testing.T) {
