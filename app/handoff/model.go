@@ -94,13 +94,15 @@ const (
 
 // Item is one annotation.
 type Item struct {
-	ID           string               `json:"itemId"`
-	ScreenID     string               `json:"screenId"`
-	Sequence     int                  `json:"sequenceNumber"`
-	Severity     string               `json:"severity"`
-	Comment      string               `json:"comment"`
-	Target       Target               `json:"target"`
-	CropPath     string               `json:"cropPath,omitempty"`
+	ID       string `json:"itemId"`
+	ScreenID string `json:"screenId"`
+	Sequence int    `json:"sequenceNumber"`
+	Severity string `json:"severity"`
+	Comment  string `json:"comment"`
+	Target   Target `json:"target"`
+	CropPath string `json:"cropPath,omitempty"`
+	// Clip is a screen clip the user attached: what moved.
+	Clip         *Clip                `json:"clip,omitempty"`
 	Candidates   []source.Candidate   `json:"sourceCandidates,omitempty"`
 	EditSurfaces []source.EditSurface `json:"editSurfaces,omitempty"`
 	Warnings     []string             `json:"warnings,omitempty"`
@@ -121,6 +123,21 @@ type Item struct {
 	CreatedAt     time.Time `json:"createdAt,omitzero"`
 	// Verification is the agent's check of its fix and the user's verdict on it.
 	Verification *Verification `json:"verification,omitempty"`
+}
+
+// Clip is a screen clip of an item for the agent, who cannot watch it: the file, its
+// frame strip and the timeline in words.
+type Clip struct {
+	Path           string `json:"path"`
+	DurationMs     int64  `json:"durationMs"`
+	Frames         int    `json:"frames"`
+	Width          int    `json:"width"`
+	Height         int    `json:"height"`
+	FrameStripPath string `json:"frameStripPath,omitempty"`
+	Stalls         int    `json:"stalls"`
+	LongestStallMs int64  `json:"longestStallMs"`
+	// Timeline is the pictures in one line: runs of motion and the stalls between.
+	Timeline string `json:"timeline"`
 }
 
 // Verification is the agent's after-fix capture of an item and the user's verdict.

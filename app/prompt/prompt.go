@@ -170,6 +170,7 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 	if it.CropArtifact != "" {
 		hi.CropPath, _ = b.Store.ArtifactPath(it.CropArtifact)
 	}
+	hi.Clip = b.clipOf(it.Clip)
 	if sc.Fingerprint == "" && sc.ScreenID != "" {
 		hi.MissingFingerprint = true
 	}
