@@ -105,6 +105,16 @@ func TestClipOfTheLiveVideo(t *testing.T) {
 		t.Errorf("strip does not decode: %v", err)
 	}
 
+	// The console closes its video to annotate: a clip then ends at the freeze.
+	res.Body.Close()
+	e.freeze()
+	waitFor(t, 10*time.Second, "the video stopped", func() bool { return e.app.device.Video.Viewers() == 0 })
+	var frozen ClipResponse
+	e.mustJSON("POST", "/api/preview/clip", ClipRequest{Seconds: 1, SessionID: sess.SessionID}, &frozen)
+	if frozen.Clip.Source != "h264" || frozen.DurationMs < 900 || frozen.DurationMs > 1100 {
+		t.Errorf("clip while frozen: %+v", frozen)
+	}
+
 	// A clip alone is a screen note.
 	var saved store.SaveBatchResult
 	e.mustJSON("POST", "/api/items/batch", map[string]any{"sessionId": sess.SessionID, "workspaceId": "ws",

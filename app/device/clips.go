@@ -37,7 +37,11 @@ type clipSource struct {
 	width, height int
 	pictures      *clip.History[clip.Sample]
 	stills        *clip.History[clip.Frame]
+	endedAt       time.Time // when its stream stopped (zero while it runs)
 }
+
+// endedClipsFor is how long what a stopped stream kept can still be cut.
+const endedClipsFor = 10 * time.Minute
 
 func newClipSource(serial string, w, h int) *clipSource {
 	return &clipSource{serial: serial, width: w, height: h,
@@ -46,6 +50,11 @@ func newClipSource(serial string, w, h int) *clipSource {
 }
 
 func (c *clipSource) add(au video.AccessUnit) {
+	if au.AfterBreak {
+		// The picture before was cut short: a clip must not carry it or what
+		// refers to it; the stream restarts for a key frame.
+		c.pictures.Break()
+	}
 	c.pictures.Add(clip.Entry[clip.Sample]{At: au.Arrived, Key: au.Key, Bytes: len(au.Data),
 		Value: clip.Sample{Data: au.Data, Key: au.Key, At: au.Arrived}})
 }
@@ -87,38 +96,36 @@ func (v *Video) sampleStills(ctx context.Context, s *video.Stream, src *clipSour
 	}
 }
 
-func (v *Video) clipSourceFor(serial string) *clipSource {
+// clipSourceFor is what serial's video keeps and when it ends: now while the
+// stream runs; with ended, when it stopped for the last stream (within endedClipsFor).
+func (v *Video) clipSourceFor(serial string, ended bool) (*clipSource, time.Time) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.stream == nil || v.clips == nil || v.clips.serial != serial {
-		return nil
+	if v.stream != nil && v.clips != nil && v.clips.serial == serial {
+		select {
+		case <-v.stream.Done():
+		default:
+			return v.clips, time.Now()
+		}
 	}
-	select {
-	case <-v.stream.Done():
-		return nil
-	default:
+	if e := v.ended; ended && e != nil && e.serial == serial && time.Since(e.endedAt) < endedClipsFor {
+		return e, e.endedAt
 	}
-	return v.clips
+	return nil, time.Time{}
 }
 
 // Cut is a clip of serial's screen from d ago to now, with where it came from:
-// "h264" (the live video) or "jpeg" (the raw-frame preview).
+// "h264" (the live video) or "jpeg" (the raw-frame preview). While the preview is
+// frozen (the console closed its video to annotate) the clip ends at the freeze.
 func (s *Service) Cut(serial string, d time.Duration) (*clip.Clip, string, error) {
-	to := time.Now()
-	from := to.Add(-d)
-	if src := s.Video.clipSourceFor(serial); src != nil {
-		kept, _ := src.pictures.Since(from)
-		if len(kept) > 0 {
-			samples := make([]clip.Sample, len(kept))
-			for i, e := range kept {
-				samples[i] = e.Value
-			}
-			from = latest(from, samples[0].At)
-			var stills []clip.Frame
-			st, _ := src.stills.Since(from)
-			for _, e := range st {
-				stills = append(stills, e.Value)
-			}
+	frozenAt, frozen := s.Preview.frozenSince()
+	if src, to := s.Video.clipSourceFor(serial, frozen); src != nil {
+		if frozen && frozenAt.Before(to) {
+			to = frozenAt
+		}
+		if samples := upTo(src.pictures, to.Add(-d), to); len(samples) > 0 {
+			from := latest(to.Add(-d), samples[0].At)
+			stills := upTo(src.stills, from, to)
 			c, err := clip.CutVideo(samples, src.width, src.height, from, to, stills)
 			if err != nil {
 				return nil, "", errcode.Wrap(errcode.CaptureFailed, err, "cut a clip of %s: %v", serial, err)
@@ -126,33 +133,55 @@ func (s *Service) Cut(serial string, d time.Duration) (*clip.Clip, string, error
 			return c, "h264", nil
 		}
 	}
-	if !s.Preview.shouldCapture() && !s.Preview.isFrozen() {
+	to := time.Now()
+	if frozen {
+		to = frozenAt
+	} else if !s.Preview.shouldCapture() {
 		// The raw-frame loop is not running: what it kept is an old screen.
 		return nil, "", errcode.New(errcode.ClipUnavailable,
 			"no live screen of %s is kept to cut a clip from: the live preview is not running (open the console, or use fixthis_record_screen)", serial)
 	}
-	kept, _ := s.Preview.raw.Since(from)
 	var frames []clip.Frame
-	for _, e := range kept {
-		if e.Value.Serial != serial {
+	for _, f := range upTo(s.Preview.raw, to.Add(-d), to) {
+		if f.Serial != serial {
 			continue
 		}
-		img, err := jpeg.Decode(bytes.NewReader(e.Value.JPEG))
+		img, err := jpeg.Decode(bytes.NewReader(f.JPEG))
 		if err != nil {
-			return nil, "", fmt.Errorf("decode kept frame %s: %w", e.Value.ID, err)
+			return nil, "", fmt.Errorf("decode kept frame %s: %w", f.ID, err)
 		}
-		frames = append(frames, clip.Frame{Image: img, At: e.At})
+		frames = append(frames, clip.Frame{Image: img, At: f.CapturedAt})
 	}
 	if len(frames) == 0 {
 		return nil, "", errcode.New(errcode.ClipUnavailable,
 			"no live screen of %s is kept to cut a clip from: the live preview must be running (a console watching the phone, or fixthis_record_screen)", serial)
 	}
-	from = latest(from, frames[0].At)
-	c, err := clip.CutFrames(frames, from, to)
+	c, err := clip.CutFrames(frames, latest(to.Add(-d), frames[0].At), to)
 	if err != nil {
 		return nil, "", errcode.Wrap(errcode.CaptureFailed, err, "cut a clip of %s: %v", serial, err)
 	}
 	return c, "jpeg", nil
+}
+
+// upTo is what h keeps for a clip from from to to: from the key picture at or
+// before from, none after to.
+func upTo[T any](h *clip.History[T], from, to time.Time) []T {
+	kept, _ := h.Since(from)
+	out := make([]T, 0, len(kept))
+	for _, e := range kept {
+		if e.At.After(to) {
+			break
+		}
+		out = append(out, e.Value)
+	}
+	return out
+}
+
+// frozenSince is when the preview froze, while it is frozen.
+func (p *Preview) frozenSince() (time.Time, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.frozenAt, p.frozen
 }
 
 // latest is the later of a clip's asked start and its first picture: a history
@@ -169,7 +198,7 @@ func latest(from, first time.Time) time.Time {
 func (s *Service) Hold(serial string) (release func()) {
 	now := time.Now()
 	rels := []func(){s.Preview.raw.Hold(now, holdLimit)}
-	if src := s.Video.clipSourceFor(serial); src != nil {
+	if src, _ := s.Video.clipSourceFor(serial, false); src != nil {
 		rels = append(rels, src.pictures.Hold(now, holdLimit), src.stills.Hold(now, holdLimit))
 	}
 	return func() {
@@ -199,4 +228,11 @@ func (s *Service) Record(ctx context.Context, dev View, d time.Duration) (*clip.
 	case <-t.C:
 	}
 	return s.Cut(dev.Serial, d)
+}
+
+// Viewers is how many consoles watch the video now.
+func (v *Video) Viewers() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.viewers
 }

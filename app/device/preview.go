@@ -123,11 +123,13 @@ type Preview struct {
 	videoNote func(serial string) string
 	videoOnly bool // --preview h264: never capture raw frames
 
-	mu      sync.Mutex
-	status  PreviewStatus
-	frozen  bool
-	wake    chan struct{}
-	lastCRC uint32 // pixels of the last frame handed to the encoder
+	mu     sync.Mutex
+	status PreviewStatus
+	frozen bool
+	// frozenAt is when the preview froze: a clip cut while frozen ends there.
+	frozenAt time.Time
+	wake     chan struct{}
+	lastCRC  uint32 // pixels of the last frame handed to the encoder
 
 	// changes counts the screen changes the live preview saw (a changed raw frame, a
 	// video picture) and changedAt is when it saw the last one: the warm tree dumps
@@ -184,6 +186,9 @@ func (p *Preview) Poke() {
 // SetFrozen pauses the live loop (Annotate) or resumes it.
 func (p *Preview) SetFrozen(frozen bool) {
 	p.mu.Lock()
+	if frozen && !p.frozen {
+		p.frozenAt = time.Now()
+	}
 	p.frozen = frozen
 	p.mu.Unlock()
 	if frozen {

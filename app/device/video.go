@@ -46,14 +46,17 @@ type Video struct {
 	preview *Preview
 	opts    video.Options // test hooks: time limit and restart lead
 
-	mu          sync.Mutex
-	ctx         context.Context
-	stream      *video.Stream
-	cancel      context.CancelFunc
-	serial      string
-	config      VideoConfig
-	viewers     int
-	clips       *clipSource // what the running stream keeps for clips
+	mu      sync.Mutex
+	ctx     context.Context
+	stream  *video.Stream
+	cancel  context.CancelFunc
+	serial  string
+	config  VideoConfig
+	viewers int
+	clips   *clipSource // what the running stream keeps for clips
+	// ended is what the last stream kept, for a clip cut after it stopped (the
+	// console closes the stream when it freezes the screen to annotate).
+	ended       *clipSource
 	linger      *time.Timer
 	unsupported map[string]string // serial → why it cannot stream
 }
@@ -197,6 +200,10 @@ func (v *Video) release(s *video.Stream) {
 func (v *Video) stopLocked() {
 	if v.cancel != nil {
 		v.cancel()
+	}
+	if v.clips != nil {
+		v.clips.endedAt = time.Now()
+		v.ended = v.clips
 	}
 	v.stream, v.cancel, v.serial, v.clips = nil, nil, "", nil
 }

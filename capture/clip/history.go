@@ -30,6 +30,7 @@ type History[T any] struct {
 	entries []Entry[T]
 	bytes   int
 	needKey bool
+	broken  bool // the newest picture was cut short: keep nothing until a key frame
 	holds   map[*hold]bool
 }
 
@@ -45,15 +46,27 @@ func NewHistory[T any](window time.Duration, maxBytes int) *History[T] {
 func (h *History[T]) Add(e Entry[T]) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.entries) == 0 && !e.Key {
+	if (len(h.entries) == 0 || h.broken) && !e.Key {
 		return
 	}
 	if e.Key {
-		h.needKey = false
+		h.needKey, h.broken = false, false
 	}
 	h.entries = append(h.entries, e)
 	h.bytes += e.Bytes
 	h.trimLocked(e.At)
+}
+
+// Break says the newest picture was cut short: it is dropped, and so is every
+// picture up to the next key frame (they refer to it).
+func (h *History[T]) Break() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := len(h.entries); n > 0 && !h.broken {
+		h.bytes -= h.entries[n-1].Bytes
+		h.entries = h.entries[:n-1]
+	}
+	h.broken = true
 }
 
 // Reset forgets every picture (the stream broke: what follows needs a new key frame).

@@ -65,3 +65,26 @@ func TestHistoryBoundAndHold(t *testing.T) {
 		t.Errorf("after release %d pictures kept", hh.Len())
 	}
 }
+
+func TestHistoryBreakDropsUntilAKeyFrame(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	h := NewHistory[int](10*time.Second, 0)
+	for i := 0; i < 5; i++ {
+		h.Add(Entry[int]{At: t0.Add(time.Duration(i) * time.Second), Key: i == 0, Bytes: 1, Value: i})
+	}
+	h.Break() // picture 4 was cut short
+	h.Add(Entry[int]{At: t0.Add(5 * time.Second), Bytes: 1, Value: 5})
+	if h.Len() != 4 {
+		t.Fatalf("after a break %d pictures kept, want 0–3", h.Len())
+	}
+	h.Add(Entry[int]{At: t0.Add(6 * time.Second), Key: true, Bytes: 1, Value: 6})
+	h.Add(Entry[int]{At: t0.Add(7 * time.Second), Bytes: 1, Value: 7})
+	kept, _ := h.Since(t0)
+	var got []int
+	for _, e := range kept {
+		got = append(got, e.Value)
+	}
+	if len(got) != 6 || got[3] != 3 || got[4] != 6 || got[5] != 7 {
+		t.Errorf("kept %v, want [0 1 2 3 6 7]", got)
+	}
+}
