@@ -54,7 +54,13 @@ func MuxMP4(samples []Sample, width, height int, from, to time.Time) ([]byte, ui
 		return nil, 0, errors.New("mux mp4: the first picture is not a key frame")
 	}
 	dts, duration := Timing(samples, from, to)
-	var buf memFile
+	size := 0
+	for _, s := range samples {
+		size += len(s.Data)
+	}
+	// The samples plus the boxes (a few dozen bytes a picture), so the file is not
+	// copied as it grows.
+	buf := memFile{data: make([]byte, 0, size+64*len(samples)+4096)}
 	mux, err := mp4.CreateMp4Muxer(&buf)
 	if err != nil {
 		return nil, 0, fmt.Errorf("mux mp4: %w", err)
@@ -154,7 +160,11 @@ type memFile struct {
 
 func (m *memFile) Write(p []byte) (int, error) {
 	if end := m.pos + len(p); end > len(m.data) {
-		m.data = append(m.data, make([]byte, end-len(m.data))...)
+		if end <= cap(m.data) {
+			m.data = m.data[:end]
+		} else {
+			m.data = append(m.data, make([]byte, end-len(m.data))...)
+		}
 	}
 	copy(m.data[m.pos:], p)
 	m.pos += len(p)
