@@ -217,6 +217,7 @@ go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evi
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
+go test -run '^$' -bench Cut5s -benchtime 5x ./capture/clip/ >"$WORK/bench.clip" 2>&1 || die "clip benchmarks failed: $(tail "$WORK/bench.clip")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 
 # row FILE BENCH LABEL BUDGET_MS METRIC: METRIC is ns (ns/op) or p50 (the p50-ms metric).
@@ -246,6 +247,8 @@ row "$WORK/bench.capture" BenchmarkStdPNGDemo "  same frame, image/png BestSpeed
 row "$WORK/bench.mcp" BenchmarkFitFrame "agent screenshot: 1080×2400 → 1568 px PNG" 60 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/warm "freeze on a screen still for 2 s, no sidekick" 300 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/uiautomator "  same, dumping at freeze time (no budget)" 2000 ns
+row "$WORK/bench.clip" BenchmarkCut5s "cut a 5 s clip (720×1600 H.264 → MP4)" 200 ns
+awk '$1 ~ /^BenchmarkCut5s/ { for (i = 2; i < NF; i++) if ($(i+1) == "history-bytes") printf "  %-50s %10.1f %10s\n", "  its 10 s history in memory, MB (no budget)", $i / 1048576, "-" }' "$WORK/bench.clip"
 row "$WORK/bench.capture" BenchmarkParseDump1000 "parse a 1,000-node uiautomator dump" 5 ns
 row "$WORK/bench.capture" BenchmarkHitTest1000 "hit-test in 1,000 nodes" 0.1 ns
 row "$WORK/bench.capture" BenchmarkHitArea1000 "area hit-test in 1,000 nodes (no budget)" 1000 ns
