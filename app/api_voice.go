@@ -49,17 +49,20 @@ func (a *App) deleteVoiceKey(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-type voiceStartRequest struct {
+// VoiceStartRequest is the body of POST /api/voice/sessions.
+type VoiceStartRequest struct {
 	SessionID     string `json:"sessionId"`
-	Serial        string `json:"serial"`
-	SpokenReplies *bool  `json:"spokenReplies"`
+	Serial        string `json:"serial,omitempty"`
+	SpokenReplies *bool  `json:"spokenReplies,omitempty"`
+	// Mode is when units are handed off: instant, smart (default) or collect.
+	Mode voice.Mode `json:"mode,omitempty"`
 	// Holder names the console for a second console's 409 ("the desktop window").
-	Holder string `json:"holder"`
+	Holder string `json:"holder,omitempty"`
 }
 
 // postVoiceSessions starts talking: it connects the interviewer before answering.
 func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
-	var req voiceStartRequest
+	var req VoiceStartRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -88,7 +91,7 @@ func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	spoken := req.SpokenReplies == nil || *req.SpokenReplies
-	iv, err := a.voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder})
+	iv, err := a.voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder, Mode: req.Mode})
 	if err != nil {
 		writeError(w, err)
 		return
@@ -206,6 +209,11 @@ func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if p.Mode == "select" && p.Snapshot != nil {
+		// A unit on this anchor saves the capture as its screen: encode it now, off
+		// the path from the interviewer's call to the stored item.
+		go func() { _, _ = a.voiceUnits.pngs.get(p.Snapshot) }()
+	}
 	res := VoiceAnchor{AnchorID: anchor.ID}
 	if anchor.Node != nil {
 		res.NodeUID = anchor.Node.UID
@@ -213,9 +221,11 @@ func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-type voiceUpdateRequest struct {
-	Muted         *bool `json:"muted"`
-	SpokenReplies *bool `json:"spokenReplies"`
+// VoiceUpdateRequest is the body of PUT /api/voice/sessions/{id}; nil fields stay.
+type VoiceUpdateRequest struct {
+	Muted         *bool       `json:"muted,omitempty"`
+	SpokenReplies *bool       `json:"spokenReplies,omitempty"`
+	Mode          *voice.Mode `json:"mode,omitempty"`
 }
 
 // putVoiceSession mutes or unmutes, switches spoken replies, and tells Go the
@@ -225,12 +235,17 @@ func (a *App) putVoiceSession(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req voiceUpdateRequest
+	var req VoiceUpdateRequest
 	if err := decodeOptionalJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, iv.Update(req.Muted, req.SpokenReplies))
+	doc, err := iv.Update(req.Muted, req.SpokenReplies, req.Mode)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, doc)
 }
 
 // deleteVoiceSession stops talking; the upstream socket closes within a second.

@@ -7,11 +7,11 @@ package app
 import (
 	"context"
 	"fixthis/adb"
-	"fixthis/app/appwatch"
 	"fixthis/app/device"
 	"fixthis/app/events"
-	"fixthis/app/prompt"
+	"fixthis/app/handoff"
 	"fixthis/app/store"
+	"fixthis/app/targetwatch"
 	"fixthis/app/voice"
 	"fixthis/capture/video"
 	"io/fs"
@@ -56,6 +56,8 @@ type Options struct {
 	// where its key comes from (OPENAI_API_KEY, the OS keychain).
 	Voice     voice.Config
 	VoiceKeys voice.Keys
+	// VoiceSilence is smart mode's silence checkpoint (0: 4 s; tests shorten it).
+	VoiceSilence time.Duration
 }
 
 // App is one running FixThis instance.
@@ -78,12 +80,13 @@ type App struct {
 	store        *store.Store
 	adb          *adb.Client
 	device       *device.Service
-	appw         *appwatch.Watcher
+	appw         *targetwatch.Watcher
 	sources      sourceIndex
-	prompts      *prompt.Builder
+	prompts      *handoff.Builder
 	presenceSeen presenceWatch
 	voice        *voice.Manager
 	voiceTree    voiceTrees
+	voiceUnits   *voiceUnits
 	actionSeq    atomic.Int64   // newest device action published to consoles
 	bg           sync.WaitGroup // background work started by Run
 
@@ -118,8 +121,8 @@ func New(opts Options) *App {
 		adb:            opts.ADB,
 	}
 	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video})
-	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
-	a.appw = appwatch.New(appwatch.Options{
+	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.get}
+	a.appw = targetwatch.New(targetwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
 		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
 		LastEdit: a.sources.lastEdit,
@@ -131,8 +134,9 @@ func New(opts Options) *App {
 	if opts.Store != nil {
 		dataDir = opts.Store.Locations().DataDir()
 	}
+	a.voiceUnits = &voiceUnits{a: a}
 	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
-		Screen: voiceScreen{a}, Log: opts.Logger, DataDir: dataDir})
+		Screen: voiceScreen{a}, Units: a.voiceUnits, Silence: opts.VoiceSilence, Log: opts.Logger, DataDir: dataDir})
 	a.loadMCPToken()
 	return a
 }

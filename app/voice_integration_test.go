@@ -60,18 +60,24 @@ func (b *syncBuffer) String() string {
 const fakeKey = "sk-fixthis-test-0123456789"
 
 // newVoiceEnv is a test app whose interviewer is the fake Realtime server.
-func newVoiceEnv(t *testing.T, script realtimefake.Script) *voiceEnv {
+func newVoiceEnv(t *testing.T, script realtimefake.Script, tweaks ...func(*Options)) *voiceEnv {
+	t.Helper()
+	return newVoiceEnvIn(t, t.TempDir(), script, tweaks...)
+}
+
+// newVoiceEnvIn is newVoiceEnv with dir as the project directory.
+func newVoiceEnvIn(t *testing.T, dir string, script realtimefake.Script, tweaks ...func(*Options)) *voiceEnv {
 	t.Helper()
 	fake := realtimefake.New(realtimefake.Config{Key: fakeKey, Script: script})
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
 	keys := &memKeychain{}
 	logs := &syncBuffer{}
-	e := newTestEnv(t, func(o *Options) {
+	e := newTestEnvAt(t, dir, quietSim, append([]func(*Options){func(o *Options) {
 		o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		o.Voice = voice.Config{BaseURL: srv.URL + "/v1", Model: voice.DefaultModel, Voice: voice.DefaultVoice}
 		o.VoiceKeys = voice.Keys{Getenv: func(string) string { return "" }, Keychain: keys}
-	})
+	}}, tweaks...)...)
 	return &voiceEnv{testEnv: e, fake: fake, keys: keys, logs: logs}
 }
 
@@ -251,19 +257,19 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	card := fr.node(t, "trail_card_1")
 	var a1 VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
-		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.PreviewID, "nodeUid": card.UID}, &a1)
+		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.FrozenID, "nodeUid": card.UID}, &a1)
 	if a1.AnchorID != "anchor_0001" || a1.NodeUID != card.UID {
 		t.Fatalf("annotate anchor: %+v", a1)
 	}
 	// Annotate: an area over the card.
 	var a2 VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
-		map[string]any{"kind": "area", "mode": "annotate", "frozenId": fr.PreviewID, "bounds": card.Bounds}, &a2)
+		map[string]any{"kind": "area", "mode": "annotate", "frozenId": fr.FrozenID, "bounds": card.Bounds}, &a2)
 	e.mustJSON("POST", "/api/preview/resume", nil, nil)
 
 	// Select: the point of a live tap resolves from the tree kept for the screen.
 	x, y := card.center()
-	frozen, _ := e.app.device.Frozen(fr.PreviewID)
+	frozen, _ := e.app.device.Frozen(fr.FrozenID)
 	want, ok := frozen.Snapshot.Tree.HitTest(x, y)
 	if !ok {
 		t.Fatal("nothing under the card's centre")

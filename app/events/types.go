@@ -29,11 +29,11 @@ const (
 	DeviceAction Type = "device-action"
 	// AgentControl carries the selected device's answer: app.AgentControlEvent (agentdevice.ControlState).
 	AgentControl Type = "agent-control"
-	// AppUpdated follows a change of the target app's install or focus: appwatch.UpdatedEvent (appwatch.Doc).
+	// AppUpdated follows a change of the target app's install or focus: targetwatch.UpdatedEvent (targetwatch.Doc).
 	AppUpdated Type = "app-updated"
-	// AppRunProgress reports a build-install-launch as it runs: appwatch.RunProgressEvent (appwatch.RunProgress).
+	// AppRunProgress reports a build-install-launch as it runs: targetwatch.RunProgressEvent (targetwatch.RunProgress).
 	AppRunProgress Type = "app-run-progress"
-	// AppRunFinished says how it ended: appwatch.RunFinishedEvent (appwatch.RunFinished).
+	// AppRunFinished says how it ended: targetwatch.RunFinishedEvent (targetwatch.RunFinished).
 	AppRunFinished Type = "app-run-finished"
 	// VoiceState carries voice.Session on every change of a voice session, failures included.
 	VoiceState Type = "voice-state"
@@ -45,9 +45,13 @@ const (
 	VoiceAudio Type = "voice-audio"
 	// VoiceError carries voice.ErrorEvent: an error from the interviewer's server; the session survives.
 	VoiceError Type = "voice-error"
+	// VoiceUnit carries voice.Unit: a unit tool call was handled (the item it made is stored).
+	VoiceUnit Type = "voice-unit"
+	// VoiceQuestion carries voice.Question: an agent's question was queued for the interviewer.
+	VoiceQuestion Type = "voice-question"
 )
 
 // All lists every event type, for the generated console types and the docs.
 var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated,
 	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished,
-	VoiceState, VoiceTranscript, VoiceSpeech, VoiceAudio, VoiceError}
+	VoiceState, VoiceTranscript, VoiceSpeech, VoiceAudio, VoiceError, VoiceUnit, VoiceQuestion}

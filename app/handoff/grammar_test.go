@@ -27,6 +27,7 @@ var (
 	rxID          = regexp.MustCompile(`^  id: \S.*$`)
 	rxTarget      = regexp.MustCompile(`^  target: \S.*$`)
 	rxTargetLine  = regexp.MustCompile(`^  (role=\S+  )?(tag=\S+  )?box=\(-?\d+,-?\d+\)-\(-?\d+,-?\d+\)(  instance \d+/\d+)?(; targetRisk=overlap)?(; targetRisk=duplicate-of-marker-\d+)?$`)
+	rxSaid        = regexp.MustCompile(`^  said: "(\\.|[^"\\]){1,200}"$`)
 	rxCrop        = regexp.MustCompile(`^crop: \S.*$`)
 	rxClip        = regexp.MustCompile(`^clip: \S.*  duration=\d+\.\ds  frames=\d+  size=\d+x\d+$`)
 	rxFrames      = regexp.MustCompile(`^frames: \S.*  stalls=\d+  longestStall=\d+ms(  timeline=\S.*)?$`)
@@ -239,6 +240,7 @@ func (g *grammar) item(inGroup bool) error {
 		return err
 	}
 	it.overlap = strings.Contains(l, "; targetRisk=overlap")
+	g.accept(rxSaid)
 	g.accept(rxCrop)
 	if g.accept(rxClip) {
 		if err := g.expect(rxFrames, "frames line after the clip line"); err != nil {

@@ -34,7 +34,7 @@ type Build struct {
 	GitDirty    bool      `json:"gitDirty,omitempty"`
 }
 
-// Screen is a persisted evidence screen.
+// Screen is a persisted saved screen.
 type Screen struct {
 	ID             string  `json:"screenId"` // UUID; the prompt shows its first 8 characters
 	DisplayName    string  `json:"displayName"`
@@ -101,6 +101,8 @@ type Item struct {
 	Comment  string `json:"comment"`
 	Target   Target `json:"target"`
 	CropPath string `json:"cropPath,omitempty"`
+	// Said is the user's own words for an item made from speech ("" for a typed one).
+	Said string `json:"said,omitempty"`
 	// Clip is a screen clip the user attached: what moved.
 	Clip         *Clip                `json:"clip,omitempty"`
 	Candidates   []source.Candidate   `json:"sourceCandidates,omitempty"`

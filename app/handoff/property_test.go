@@ -58,6 +58,13 @@ func randomSession(r *rand.Rand) Session {
 			it.CropPath = ".fixthis/crops/" + fmt.Sprint(i) + ".png"
 		}
 		if r.Intn(3) == 0 {
+			// An item made from speech: its excerpt, sometimes far over the bound.
+			it.Said = weird()
+			if r.Intn(2) == 0 {
+				it.Said = strings.Repeat(weird()+` "said" \ `, 1+r.Intn(40))
+			}
+		}
+		if r.Intn(3) == 0 {
 			it.Clip = &Clip{Path: ".fixthis/artifacts/0" + fmt.Sprint(i) + ".mp4", DurationMs: int64(r.Intn(30000)), Frames: r.Intn(900),
 				Width: 720, Height: 1600, FrameStripPath: pick("", ".fixthis/artifacts/strip.png"), Stalls: r.Intn(4),
 				LongestStallMs: int64(r.Intn(900)), Timeline: pick("", weird(), "0.0s–1.2s moving (38 pictures) · held 1.2s for 420ms")}

@@ -36,12 +36,14 @@ type BatchItem struct {
 	ClipID string `json:"clipId,omitempty"`
 	// CropPNG is the evidence crop of the target, if the app made one.
 	CropPNG []byte `json:"-"`
+	// Voice marks an item made from speech (never sent by the console).
+	Voice *VoiceOrigin `json:"-"`
 }
 
 // SaveBatchInput is POST /api/items/batch after decoding.
 type SaveBatchInput struct {
 	SessionID   string
-	PreviewID   string
+	FrozenID    string
 	WorkspaceID string
 	// IfMatch is the request's If-Match header: "" (none), "*" (force), or an
 	// ETag from an earlier response.
@@ -51,6 +53,9 @@ type SaveBatchInput struct {
 	// Forced: the user saved although the device's screen no longer matched
 	// the frozen one. Each new item records it.
 	Forced bool
+	// HoldPickup keeps the new items drafts under the session's instant pickup:
+	// items from speech are handed off by their voice session's mode instead.
+	HoldPickup bool
 }
 
 // SaveBatchResult is the 200 body (session, items, screenId) plus the ETag
@@ -200,9 +205,9 @@ func findBatchRows(ctx context.Context, q querier, in SaveBatchInput) (map[strin
 			}
 		}
 	}
-	if screenID == "" && in.PreviewID != "" {
+	if screenID == "" && in.FrozenID != "" {
 		err := q.QueryRowContext(ctx, `SELECT id FROM screens WHERE session_id = ? AND preview_id = ? ORDER BY created_at LIMIT 1`,
-			in.SessionID, in.PreviewID).Scan(&screenID)
+			in.SessionID, in.FrozenID).Scan(&screenID)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, "", err
 		}
@@ -300,7 +305,7 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			}
 			if _, err := t.ExecContext(ctx, `INSERT INTO screens(id, session_id, preview_id, fingerprint, package,
 				activity, width, height, image_artifact, nodes_artifact, display_json, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
-				screenID, in.SessionID, in.PreviewID, in.Screen.Fingerprint, in.Screen.Package, in.Screen.Activity,
+				screenID, in.SessionID, in.FrozenID, in.Screen.Fingerprint, in.Screen.Package, in.Screen.Activity,
 				in.Screen.Width, in.Screen.Height, plan.imageKey, plan.nodesKey, string(display), millis(t.now)); err != nil {
 				return fmt.Errorf("insert screen: %w", err)
 			}
@@ -319,6 +324,10 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			if err != nil {
 				return err
 			}
+			voice, err := voiceJSON(bi.Voice)
+			if err != nil {
+				return err
+			}
 			if bi.ClipID != "" {
 				if _, err := getClip(ctx, t, in.SessionID, bi.ClipID); err != nil {
 					return inItem(bi.DraftItemID, err)
@@ -331,9 +340,9 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			id := newID()
 			if _, err := t.ExecContext(ctx, `INSERT INTO items(id, session_id, screen_id, sequence_number,
 				client_workspace_id, client_draft_item_id, target_json, severity, comment, crop_artifact,
-				forced_save, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+				forced_save, voice_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				id, in.SessionID, screen, seq, in.WorkspaceID, bi.DraftItemID, string(target), bi.Severity,
-				bi.Comment, crop, in.Forced, millis(t.now), millis(t.now)); err != nil {
+				bi.Comment, crop, in.Forced, voice, millis(t.now), millis(t.now)); err != nil {
 				return fmt.Errorf("insert item %s: %w", bi.DraftItemID, err)
 			}
 			if bi.ClipID != "" {
@@ -348,11 +357,11 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			return err
 		}
 		if err := t.event(ctx, in.SessionID, "", ActorUser, "items-saved", map[string]any{
-			"workspaceId": in.WorkspaceID, "itemIds": added, "screenId": screenID, "previewId": in.PreviewID,
+			"workspaceId": in.WorkspaceID, "itemIds": added, "screenId": screenID, "frozenId": in.FrozenID,
 		}); err != nil {
 			return err
 		}
-		if r.AgentPickup == PickupInstant {
+		if r.AgentPickup == PickupInstant && !in.HoldPickup {
 			// Instant pickup: each new item reaches the agent as its own batch,
 			// so an agent working in a loop takes them one by one.
 			for _, id := range added {

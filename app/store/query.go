@@ -19,7 +19,7 @@ type querier interface {
 const itemColumns = `id, session_id, COALESCE(screen_id, ''), sequence_number, client_workspace_id,
 	client_draft_item_id, target_json, severity, comment, delivery, status, modified_after_send,
 	resolved_by, agent_note, agent_summary, agent_question, user_answer, crop_artifact,
-	created_at, updated_at, last_handed_off_at, verification_json, verdict, verdict_note, claimed_by, claimed_at, resolved_at, forced_save,
+	created_at, updated_at, last_handed_off_at, verification_json, verdict, verdict_note, claimed_by, claimed_at, resolved_at, forced_save, voice_json,
 	COALESCE((SELECT clip_id FROM item_clips WHERE item_id = items.id), '')`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
@@ -27,12 +27,12 @@ func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var target string
 	var created, updated int64
 	var handed, claimed, resolved sql.NullInt64
-	var verification string
+	var verification, voice string
 	err := sc.Scan(&it.ItemID, &it.SessionID, &it.ScreenID, &it.SequenceNumber, &it.ClientWorkspaceID,
 		&it.ClientDraftItemID, &target, &it.Severity, &it.Comment, &it.Delivery, &it.Status,
 		&it.ModifiedAfterSend, &it.ResolvedBy, &it.AgentNote, &it.AgentSummary, &it.AgentQuestion,
 		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed, &verification, &it.Verdict, &it.VerdictNote,
-		&it.ClaimedBy, &claimed, &resolved, &it.ForcedSave, &it.ClipID)
+		&it.ClaimedBy, &claimed, &resolved, &it.ForcedSave, &voice, &it.ClipID)
 	if err != nil {
 		return it, err
 	}
@@ -46,6 +46,12 @@ func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 		it.Verification = &Verification{}
 		if err := json.Unmarshal([]byte(verification), it.Verification); err != nil {
 			return it, fmt.Errorf("decode verification of item %s: %w", it.ItemID, err)
+		}
+	}
+	if voice != "" {
+		it.Voice = &VoiceOrigin{}
+		if err := json.Unmarshal([]byte(voice), it.Voice); err != nil {
+			return it, fmt.Errorf("decode voice origin of item %s: %w", it.ItemID, err)
 		}
 	}
 	if it.CropArtifact != "" {
@@ -97,7 +103,7 @@ func scanScreen(sc interface{ Scan(...any) error }) (Screen, error) {
 	var s Screen
 	var created int64
 	var display string
-	err := sc.Scan(&s.ScreenID, &s.SessionID, &s.PreviewID, &s.Fingerprint, &s.Package, &s.Activity,
+	err := sc.Scan(&s.ScreenID, &s.SessionID, &s.FrozenID, &s.Fingerprint, &s.Package, &s.Activity,
 		&s.Width, &s.Height, &s.ImageArtifact, &s.NodesArtifact, &display, &created)
 	if err != nil {
 		return s, err

@@ -127,7 +127,8 @@ type Screen struct {
 	// Display is what else was on screen at freeze time.
 	Display ScreenDisplay `json:"display"`
 
-	PreviewID string `json:"-"`
+	// FrozenID is the frozen frame the screen was saved from (column preview_id).
+	FrozenID string `json:"-"`
 	// ImageArtifact and NodesArtifact are artifact keys ("" when absent).
 	ImageArtifact string `json:"-"`
 	NodesArtifact string `json:"-"`
@@ -205,6 +206,8 @@ type Item struct {
 	Verification *Verification `json:"verification,omitempty"`
 	Verdict      string        `json:"verdict,omitempty"`
 	VerdictNote  string        `json:"verdictNote,omitempty"`
+	// Voice is where an item made from speech came from (nil for a typed item).
+	Voice *VoiceOrigin `json:"voice,omitempty"`
 
 	// ClaimedBy names the agent connection holding the claim ("" when none);
 	// ClaimedAt is when it claimed.
@@ -216,6 +219,22 @@ type Item struct {
 	// ModifiedAfterSend marks a sent item the user edited since its release.
 	ModifiedAfterSend bool `json:"-"`
 }
+
+// VoiceOrigin is where an item made from speech came from: the voice session and
+// the unit the interviewer recorded, the riffer's words (at most MaxExcerpt
+// characters), their span in ms since the voice session started, and the ids of
+// the anchors that resolved.
+type VoiceOrigin struct {
+	VoiceSessionID string   `json:"voiceSessionId"`
+	UnitID         string   `json:"unitId"`
+	Excerpt        string   `json:"excerpt"`
+	SpanStartMs    int64    `json:"spanStartMs"`
+	SpanEndMs      int64    `json:"spanEndMs"`
+	Anchors        []string `json:"anchors"`
+}
+
+// MaxExcerpt is the most characters of a transcript excerpt kept on an item.
+const MaxExcerpt = 2000
 
 // Handoff records one Copy Prompt or Save to MCP of a set of items.
 type Handoff struct {

@@ -14,4 +14,8 @@ var (
 	AudioEvent = events.Define[Audio](events.VoiceAudio)
 	// ErrorEventDef carries an error from the interviewer's server.
 	ErrorEventDef = events.Define[ErrorEvent](events.VoiceError)
+	// UnitEvent says a unit tool call was handled: which item the unit became.
+	UnitEvent = events.Define[Unit](events.VoiceUnit)
+	// QuestionEvent says an agent's question reached the interviewer.
+	QuestionEvent = events.Define[Question](events.VoiceQuestion)
 )

@@ -2,6 +2,7 @@ package voice
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,8 +53,10 @@ func (iv *Interviewer) handle(ev serverEvent) {
 	id := iv.ID()
 	switch ev.Type {
 	case "input_audio_buffer.speech_started":
+		iv.speechEdge(true)
 		iv.sink.Speech(Speech{VoiceSessionID: id, Speaking: true})
 	case "input_audio_buffer.speech_stopped":
+		iv.speechEdge(false)
 		iv.sink.Speech(Speech{VoiceSessionID: id, Speaking: false})
 	case "conversation.item.input_audio_transcription.delta":
 		iv.partialLine(RoleRiffer, ev.ItemID, ev.Delta)
@@ -110,6 +113,9 @@ func (iv *Interviewer) finalLine(role Role, itemID, text string) {
 	iv.mu.Lock()
 	delete(iv.partial, itemID)
 	id := iv.doc.VoiceSessionID
+	if t := strings.TrimSpace(text); t != "" && role == RoleRiffer {
+		iv.unitSt.lastRiffer = t
+	}
 	if t := strings.TrimSpace(text); t != "" {
 		iv.recent = append(iv.recent, string(role)+": "+clip(oneLine(t), 200))
 		if len(iv.recent) > keptRecent {
@@ -208,10 +214,18 @@ func (iv *Interviewer) ToolCalls() []ToolCall {
 	return append([]ToolCall(nil), iv.calls...)
 }
 
-// Update changes mute and spoken replies; the interviewer hears of a mute change.
-func (iv *Interviewer) Update(muted, spoken *bool) Session {
+// Update changes mute, spoken replies and the mode; the interviewer hears of a
+// mute change. A mode that is not one of Modes is refused.
+func (iv *Interviewer) Update(muted, spoken *bool, mode *Mode) (Session, error) {
+	if mode != nil && !slices.Contains(Modes, *mode) {
+		return iv.Doc(), errcode.New(errcode.InvalidInput, "mode must be instant, smart or collect, not %s", errcode.Quote(string(*mode)))
+	}
 	iv.mu.Lock()
 	iv.touched = time.Now()
+	modeChanged := mode != nil && *mode != iv.doc.Mode
+	if modeChanged {
+		iv.doc.Mode = *mode
+	}
 	var note string
 	if muted != nil && *muted != iv.doc.Muted {
 		iv.doc.Muted = *muted
@@ -234,8 +248,11 @@ func (iv *Interviewer) Update(muted, spoken *bool) Session {
 	if note != "" {
 		iv.sendItem(systemItem(note))
 	}
-	if note != "" || spokenChanged {
+	if note != "" || spokenChanged || modeChanged {
 		iv.sink.State(doc)
 	}
-	return doc
+	if modeChanged && doc.Mode == ModeInstant {
+		iv.checkpoint("mode") // switching to instant hands off what waited
+	}
+	return doc, nil
 }

@@ -36,6 +36,7 @@ type Interviewer struct {
 	brief  string
 	sink   Sink
 	screen Screen
+	units  Units
 	log    *slog.Logger
 	dialer *websocket.Dialer
 	ended  func(*Interviewer) // tells the manager the session is over
@@ -58,8 +59,13 @@ type Interviewer struct {
 	looks      lookState
 	partial    map[string]string // item id → transcript so far
 	recent     []string          // the last final transcript lines, for [RECONNECT]
-	calls      []ToolCall        // tool calls kept for the items made from them
+	calls      []ToolCall        // every tool call, in order
+	unitSt     unitState
 	stats      Stats
+
+	unitq     chan serverEvent // unit tool calls, handled in order by unitCalls
+	silence   time.Duration    // smart mode's silence checkpoint (0: silenceCheckpoint)
+	handoffMu sync.Mutex       // one hand-off at a time
 
 	wmu sync.Mutex // one writer on the socket
 }
@@ -129,6 +135,7 @@ func (iv *Interviewer) start() error {
 	iv.mu.Unlock()
 	iv.attach(ws)
 	iv.setState(StateListening, "", "")
+	go iv.unitCalls()
 	go iv.run(ws)
 	return nil
 }
@@ -266,6 +273,7 @@ func (iv *Interviewer) run(ws *websocket.Conn) {
 		}
 		iv.attach(next)
 		ws = next
+		iv.flushQuestions()
 	}
 }
 
@@ -329,7 +337,7 @@ func (iv *Interviewer) reconnect() (*websocket.Conn, error) {
 		if err == nil {
 			iv.setState(StateListening, "", "")
 			iv.writeRaw(ws, reconnectItem(iv.recentLines()))
-			return ws, nil
+			return ws, nil // run attaches ws, then flushes waiting questions
 		}
 		if errors.Is(err, errKeyRefused) || iv.ctx.Err() != nil {
 			return nil, err

@@ -29,6 +29,8 @@ type recorder struct {
 	speech      []Speech
 	audio       []Audio
 	errors      []ErrorEvent
+	units       []Unit
+	questions   []Question
 }
 
 func (r *recorder) State(s Session) { r.mu.Lock(); r.states = append(r.states, s); r.mu.Unlock() }
@@ -40,6 +42,12 @@ func (r *recorder) Transcript(t Transcript) {
 func (r *recorder) Speech(s Speech)    { r.mu.Lock(); r.speech = append(r.speech, s); r.mu.Unlock() }
 func (r *recorder) Audio(a Audio)      { r.mu.Lock(); r.audio = append(r.audio, a); r.mu.Unlock() }
 func (r *recorder) Error(e ErrorEvent) { r.mu.Lock(); r.errors = append(r.errors, e); r.mu.Unlock() }
+func (r *recorder) Unit(u Unit)        { r.mu.Lock(); r.units = append(r.units, u); r.mu.Unlock() }
+func (r *recorder) Question(q Question) {
+	r.mu.Lock()
+	r.questions = append(r.questions, q)
+	r.mu.Unlock()
+}
 func (r *recorder) lastState() State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -314,7 +322,7 @@ func TestMutedAudioIsDropped(t *testing.T) {
 	h := newHarness(t, realtimefake.Script{}, "")
 	iv := h.start()
 	muted := true
-	iv.Update(&muted, nil)
+	iv.Update(&muted, nil, nil)
 	iv.Audio(make([]byte, 4800))
 	h.waitReceived("the mute note", func(r []realtimefake.Received) bool {
 		for _, e := range r {

@@ -56,7 +56,7 @@ type lookResult struct {
 }
 
 // toolCall answers a finished function call. look_at_screen attaches the screen;
-// the unit tools are kept for the items made from them.
+// the unit tools go to unitCalls, which stores their items before answering.
 func (iv *Interviewer) toolCall(ev serverEvent) {
 	iv.mu.Lock()
 	iv.calls = append(iv.calls, ToolCall{Conn: iv.conn, CallID: ev.CallID, Name: ev.Name,
@@ -66,10 +66,15 @@ func (iv *Interviewer) toolCall(ev serverEvent) {
 		go iv.lookAtScreen(ev.CallID)
 		return
 	}
-	// FixThis does not turn speech into items yet: say so plainly, and let the
-	// conversation go on without asking for another response.
-	iv.write(callOutput(ev.CallID, map[string]any{"ok": false, "reason": "not_recorded",
-		"detail": "FixThis keeps the call but does not put units on the board yet; the riffer can add the change as an annotation."}))
+	switch ev.Name {
+	case "record_unit", "update_unit", "withdraw_unit", "relay_answer":
+		select {
+		case iv.unitq <- ev:
+		case <-iv.ctx.Done():
+		}
+	default:
+		iv.write(callOutput(ev.CallID, unitResult{Reason: "unknown_tool", Detail: "FixThis has no tool " + ev.Name}))
+	}
 }
 
 func validJSON(s string) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -16,10 +17,15 @@ import (
 
 // Options configure a Manager.
 type Options struct {
-	Config  Config
-	Keys    Keys
-	Sink    Sink
-	Screen  Screen
+	Config Config
+	Keys   Keys
+	Sink   Sink
+	Screen Screen
+	// Units turns the unit tools into items (nil: every unit call is refused
+	// with reason "no_store").
+	Units Units
+	// Silence is smart mode's silence checkpoint (0: 4 s).
+	Silence time.Duration
 	Log     *slog.Logger
 	DataDir string // the project's .fixthis, where voice-brief.md lives
 	// Dialer dials the Realtime WebSocket (nil: the default, through the proxy
@@ -76,6 +82,7 @@ type StartRequest struct {
 	Serial        string
 	SpokenReplies bool
 	Holder        string
+	Mode          Mode // "" is smart
 }
 
 // Start connects a new session. Nothing half-starts: without a key, with a refused
@@ -114,14 +121,23 @@ func (m *Manager) Start(req StartRequest) (*Interviewer, error) {
 		}
 		return nil, errcode.Wrap(errcode.Internal, err, "%v", err)
 	}
+	mode := req.Mode
+	if mode == "" {
+		mode = ModeSmart
+	}
+	if !slices.Contains(Modes, mode) {
+		return nil, errcode.New(errcode.InvalidInput, "mode must be instant, smart or collect, not %s", errcode.Quote(string(mode)))
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	iv := &Interviewer{
 		cfg: m.opts.Config, key: key, brief: brief, sink: m.opts.Sink, screen: m.opts.Screen,
-		log: m.opts.Log, dialer: m.opts.Dialer, ended: m.ended,
+		log: m.opts.Log, dialer: m.opts.Dialer, ended: m.ended, units: m.opts.Units,
 		ctx: ctx, cancel: cancel, done: make(chan struct{}),
+		unitq: make(chan serverEvent, 64), silence: m.opts.Silence,
 		doc: Session{VoiceSessionID: newID(), SessionID: req.SessionID, Serial: req.Serial,
-			SpokenReplies: req.SpokenReplies, StartedAt: time.Now().UTC(), Holder: req.Holder},
+			SpokenReplies: req.SpokenReplies, Mode: mode, StartedAt: time.Now().UTC(), Holder: req.Holder},
 	}
+	iv.unitSt.init()
 	if err := iv.start(); err != nil {
 		return nil, err
 	}

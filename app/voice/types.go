@@ -17,6 +17,24 @@ const (
 // States lists every state, for the generated console types.
 var States = []State{StateConnecting, StateListening, StateReconnecting, StateStopped, StateFailed}
 
+// Mode says when the items a voice session's units became are handed off to the
+// agent.
+type Mode string
+
+// The three modes (docs/api.md, VoiceSession.mode).
+const (
+	// ModeInstant hands off each unit as it is recorded.
+	ModeInstant Mode = "instant"
+	// ModeSmart hands off at a checkpoint: 4 s of silence after speech, the target
+	// app's activity changed, or the user's Save to MCP.
+	ModeSmart Mode = "smart"
+	// ModeCollect keeps drafts until the user's Save to MCP.
+	ModeCollect Mode = "collect"
+)
+
+// Modes lists every mode, for validation and the generated console types.
+var Modes = []Mode{ModeInstant, ModeSmart, ModeCollect}
+
 // Role says who spoke a transcript line.
 type Role string
 
@@ -35,6 +53,7 @@ type Session struct {
 	State          State     `json:"state"`
 	Muted          bool      `json:"muted"`
 	SpokenReplies  bool      `json:"spokenReplies"`
+	Mode           Mode      `json:"mode,omitempty"` // always set: smart unless chosen
 	StartedAt      time.Time `json:"startedAt"`
 	// Holder names the console that holds the session ("the desktop window", …).
 	Holder  string `json:"holder"`
@@ -76,6 +95,44 @@ type ErrorEvent struct {
 	Message        string `json:"message"`
 }
 
+// UnitAction is what handling a unit tool call did.
+type UnitAction string
+
+// The unit actions of voice-unit.
+const (
+	UnitRecorded  UnitAction = "recorded"
+	UnitUpdated   UnitAction = "updated"
+	UnitWithdrawn UnitAction = "withdrawn"
+	UnitRefused   UnitAction = "refused"
+)
+
+// UnitActions lists every action, for the generated console types.
+var UnitActions = []UnitAction{UnitRecorded, UnitUpdated, UnitWithdrawn, UnitRefused}
+
+// Unit is the payload of voice-unit: a unit tool call was handled. The item it
+// made is stored before this is published; the item itself reaches consoles by
+// the usual session events. ItemID and SequenceNumber are empty and 0 when a
+// refused call made no item; Reason says why it was refused.
+type Unit struct {
+	VoiceSessionID string     `json:"voiceSessionId"`
+	UnitID         string     `json:"unitId"`
+	ItemID         string     `json:"itemId"`
+	SequenceNumber int        `json:"sequenceNumber"`
+	Statement      string     `json:"statement"`
+	Excerpt        string     `json:"excerpt"`
+	Action         UnitAction `json:"action"`
+	Reason         string     `json:"reason,omitempty"`
+}
+
+// Question is the payload of voice-question: the coding agent's question about a
+// unit's item was queued for the interviewer as an [ENDPOINT QUESTION] note.
+type Question struct {
+	VoiceSessionID string `json:"voiceSessionId"`
+	UnitID         string `json:"unitId"`
+	ItemID         string `json:"itemId"`
+	Question       string `json:"question"`
+}
+
 // Status is the body of GET /api/voice. It never carries the key.
 type Status struct {
 	KeySet            bool      `json:"keySet"`
@@ -94,4 +151,6 @@ type Sink interface {
 	Speech(Speech)
 	Audio(Audio)
 	Error(ErrorEvent)
+	Unit(Unit)
+	Question(Question)
 }

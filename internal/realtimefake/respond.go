@@ -88,6 +88,9 @@ func (c *conn) respond(a *activeResponse, r Response, textOnly bool, voice any) 
 func (c *conn) toolCall(respID string, index int, call ToolCall) map[string]any {
 	c.mu.Lock()
 	itemID, callID := c.newID("item"), c.newID("call")
+	if call.CallID != "" {
+		callID = call.CallID
+	}
 	c.calls[callID] = true
 	prev := c.lastItem()
 	c.items = append(c.items, itemID)

@@ -14,6 +14,17 @@ import (
 // the turn's next Response (a follow-up after a tool result, for example).
 type Script struct {
 	Turns []Turn `json:"turns"`
+	// Notes answer system notes: when a client's system message starts with a
+	// Note's Prefix, that Note's responses become the ones the next response.create
+	// runs (in place of the turn's). Each Note answers once, in order.
+	Notes []Note `json:"notes,omitempty"`
+}
+
+// Note is what the interviewer does when a system note arrives, such as the
+// answer to an [ENDPOINT QUESTION].
+type Note struct {
+	Prefix    string     `json:"prefix"`
+	Responses []Response `json:"responses"`
 }
 
 // Turn is one spoken turn of the user and what the interviewer does about it.
@@ -38,6 +49,9 @@ type Response struct {
 type ToolCall struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// CallID fixes the call's id ("" mints a new one); the same id twice is how a
+	// script replays a call.
+	CallID string `json:"callId,omitempty"`
 }
 
 // LoadScript reads a script file.
@@ -50,21 +64,38 @@ func LoadScript(path string) (Script, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return Script{}, fmt.Errorf("parse script %s: %w", path, err)
 	}
+	for i, n := range s.Notes {
+		if n.Prefix == "" {
+			return Script{}, fmt.Errorf("script note %d: no prefix", i)
+		}
+		if err := checkResponses(fmt.Sprintf("script note %d", i), n.Responses); err != nil {
+			return Script{}, err
+		}
+	}
 	for i, t := range s.Turns {
-		for j, r := range t.Responses {
-			for k, c := range r.ToolCalls {
-				if c.Name == "" {
-					return Script{}, fmt.Errorf("script turn %d response %d tool call %d: no name", i, j, k)
-				}
-				if len(c.Arguments) == 0 {
-					s.Turns[i].Responses[j].ToolCalls[k].Arguments = json.RawMessage(`{}`)
-				} else if !json.Valid(c.Arguments) {
-					return Script{}, fmt.Errorf("script turn %d response %d tool call %d: arguments are not JSON", i, j, k)
-				}
-			}
+		if err := checkResponses(fmt.Sprintf("script turn %d", i), t.Responses); err != nil {
+			return Script{}, err
 		}
 	}
 	return s, nil
+}
+
+// checkResponses refuses a tool call without a name or with arguments that are not
+// JSON, and gives one without arguments an empty object.
+func checkResponses(where string, rs []Response) error {
+	for j, r := range rs {
+		for k, c := range r.ToolCalls {
+			if c.Name == "" {
+				return fmt.Errorf("%s response %d tool call %d: no name", where, j, k)
+			}
+			if len(c.Arguments) == 0 {
+				rs[j].ToolCalls[k].Arguments = json.RawMessage(`{}`)
+			} else if !json.Valid(c.Arguments) {
+				return fmt.Errorf("%s response %d tool call %d: arguments are not JSON", where, j, k)
+			}
+		}
+	}
+	return nil
 }
 
 // toneChunks generates ms of a soft 440 Hz tone as PCM16LE mono 24 kHz, split in

@@ -37,6 +37,7 @@ type Server struct {
 	conns    map[int]*conn
 	nextConn int
 	turn     int // next script turn, shared by all connections
+	notes    int // script notes answered so far
 	connects []time.Time
 }
 
@@ -172,6 +173,18 @@ func (s *Server) nextTurn() (Turn, bool) {
 	return t, true
 }
 
+// noteFor returns the next unanswered script note when text starts with its prefix.
+func (s *Server) noteFor(text string) (Note, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.notes >= len(s.cfg.Script.Notes) || !strings.HasPrefix(text, s.cfg.Script.Notes[s.notes].Prefix) {
+		return Note{}, false
+	}
+	n := s.cfg.Script.Notes[s.notes]
+	s.notes++
+	return n, true
+}
+
 // ReceivedEvents returns a copy of the received log.
 func (s *Server) ReceivedEvents() []Received {
 	s.mu.Lock()
@@ -250,7 +263,7 @@ func (s *Server) postError(w http.ResponseWriter, r *http.Request) {
 // postReset forgets what was received and heard and restarts the script.
 func (s *Server) postReset(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	s.received, s.speech, s.turn, s.connects = nil, nil, 0, nil
+	s.received, s.speech, s.turn, s.notes, s.connects = nil, nil, 0, 0, nil
 	s.mu.Unlock()
 	w.WriteHeader(http.StatusNoContent)
 }

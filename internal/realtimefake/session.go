@@ -122,8 +122,30 @@ func (c *conn) itemCreate(ev map[string]any, clientID string) {
 	prev := c.lastItem()
 	c.items = append(c.items, item["id"].(string))
 	c.mu.Unlock()
+	if text := systemText(item); text != "" {
+		if n, ok := c.srv.noteFor(text); ok {
+			c.mu.Lock()
+			c.pending = append([]Response(nil), n.Responses...)
+			c.mu.Unlock()
+		}
+	}
 	c.send("conversation.item.added", map[string]any{"previous_item_id": prev, "item": item})
 	c.send("conversation.item.done", map[string]any{"previous_item_id": prev, "item": item})
+}
+
+// systemText is the text of a system message item ("" for anything else).
+func systemText(item map[string]any) string {
+	if item["type"] != "message" || item["role"] != "system" {
+		return ""
+	}
+	parts, _ := item["content"].([]any)
+	for _, p := range parts {
+		if part, _ := p.(map[string]any); part["type"] == "input_text" {
+			text, _ := part["text"].(string)
+			return text
+		}
+	}
+	return ""
 }
 
 func (c *conn) checkItem(item map[string]any) string {

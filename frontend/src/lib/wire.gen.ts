@@ -4,7 +4,7 @@
 import type { BatchItem, Bounds, Clip, DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceRecord, Handoff, Item, Presence, Session, SessionSummary, SourceCandidate, SourcesReason, Target, UiNode } from './wire.store.gen';
 export * from './wire.store.gen';
 
-import type { VoiceAudio, VoiceError, VoiceSession, VoiceSpeech, VoiceTranscript } from './wire.voice.gen';
+import type { VoiceAudio, VoiceError, VoiceMode, VoiceQuestion, VoiceSession, VoiceSpeech, VoiceTranscript, VoiceUnit } from './wire.voice.gen';
 export * from './wire.voice.gen';
 
 /** Each event's payload, by its name on the stream (app/events). */
@@ -27,6 +27,8 @@ export interface EventPayloads {
   "voice-speech": VoiceSpeech;
   "voice-audio": VoiceAudio;
   "voice-error": VoiceError;
+  "voice-unit": VoiceUnit;
+  "voice-question": VoiceQuestion;
 }
 
 export const AppRunStageValues = ["build", "install", "launch", "confirm"] as const;
@@ -38,7 +40,7 @@ export type BlockReason = (typeof BlockReasonValues)[number];
 export const ErrorCodeValues = ["adb_unavailable", "app_launch_failed", "app_not_available", "app_not_installed", "app_run_busy", "batch_not_found", "build_failed", "capture_failed", "capture_not_found", "clip_not_found", "clip_unavailable", "control_refused", "device_not_available", "device_not_found", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "invalid_query", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_claimed", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "out_of_range", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "video_unavailable", "voice_brief_refused", "voice_busy", "voice_key_refused", "voice_keychain", "voice_no_key", "voice_reconnecting", "voice_session_not_found", "voice_upstream", "wrong_token"] as const;
 export type ErrorCode = (typeof ErrorCodeValues)[number];
 
-export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control", "app-updated", "app-run-progress", "app-run-finished", "voice-state", "voice-transcript", "voice-speech", "voice-audio", "voice-error"] as const;
+export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control", "app-updated", "app-run-progress", "app-run-finished", "voice-state", "voice-transcript", "voice-speech", "voice-audio", "voice-error", "voice-unit", "voice-question"] as const;
 export type EventType = (typeof EventTypeValues)[number];
 
 export const ModeValues = ["desktop", "serve"] as const;
@@ -142,7 +144,7 @@ export interface AppRunState {
 
 export interface BatchRequest {
   sessionId: string;
-  previewId: string;
+  frozenId: string;
   workspaceId: string;
   frozenFingerprint: string;
   forceMismatchOverride?: boolean;
@@ -245,7 +247,7 @@ export interface EvidenceDoc {
 }
 
 export interface Freeze {
-  previewId: string;
+  frozenId: string;
   serial: string;
   imageUrl: string;
   screen: FrozenScreen;
@@ -476,6 +478,20 @@ export interface VideoConfig {
 export interface VoiceAnchor {
   anchorId: string;
   nodeUid?: string;
+}
+
+export interface VoiceStartRequest {
+  sessionId: string;
+  serial?: string;
+  spokenReplies?: boolean | null;
+  mode?: VoiceMode;
+  holder?: string;
+}
+
+export interface VoiceUpdateRequest {
+  muted?: boolean | null;
+  spokenReplies?: boolean | null;
+  mode?: VoiceMode | null;
 }
 
 export type EmptyPayload = Record<string, never>;

@@ -195,6 +195,7 @@ export interface Item {
   verification?: Verification | null;
   verdict?: string;
   verdictNote?: string;
+  voice?: VoiceOrigin | null;
 }
 
 export interface LogcatSummary {
@@ -370,4 +371,13 @@ export interface Verification {
   node?: NodeChange | null;
   summary: string;
   verifiedAt: string;
+}
+
+export interface VoiceOrigin {
+  voiceSessionId: string;
+  unitId: string;
+  excerpt: string;
+  spanStartMs: number;
+  spanEndMs: number;
+  anchors: string[];
 }

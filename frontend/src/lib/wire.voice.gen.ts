@@ -4,11 +4,17 @@
 export const VoiceKeySourceValues = ["env", "keychain", ""] as const;
 export type VoiceKeySource = (typeof VoiceKeySourceValues)[number];
 
+export const VoiceModeValues = ["instant", "smart", "collect"] as const;
+export type VoiceMode = (typeof VoiceModeValues)[number];
+
 export const VoiceRoleValues = ["riffer", "interviewer"] as const;
 export type VoiceRole = (typeof VoiceRoleValues)[number];
 
 export const VoiceStateValues = ["connecting", "listening", "reconnecting", "stopped", "failed"] as const;
 export type VoiceState = (typeof VoiceStateValues)[number];
+
+export const VoiceUnitActionValues = ["recorded", "updated", "withdrawn", "refused"] as const;
+export type VoiceUnitAction = (typeof VoiceUnitActionValues)[number];
 
 export interface VoiceAudio {
   voiceSessionId: string;
@@ -22,6 +28,13 @@ export interface VoiceError {
   message: string;
 }
 
+export interface VoiceQuestion {
+  voiceSessionId: string;
+  unitId: string;
+  itemId: string;
+  question: string;
+}
+
 export interface VoiceSession {
   voiceSessionId: string;
   sessionId: string;
@@ -29,6 +42,7 @@ export interface VoiceSession {
   state: VoiceState;
   muted: boolean;
   spokenReplies: boolean;
+  mode?: VoiceMode;
   startedAt: string;
   holder: string;
   message?: string;
@@ -55,4 +69,15 @@ export interface VoiceTranscript {
   text: string;
   final: boolean;
   turnId: string;
+}
+
+export interface VoiceUnit {
+  voiceSessionId: string;
+  unitId: string;
+  itemId: string;
+  sequenceNumber: number;
+  statement: string;
+  excerpt: string;
+  action: VoiceUnitAction;
+  reason?: string;
 }

@@ -10,7 +10,7 @@ const clip = (id: string) => ({ clipId: id, durationMs: 5000, videoUrl: `/api/cl
 beforeEach(() => {
   draft.close(true);
   ui.clearSelection();
-  draft.begin({ previewId: 'p1', imageUrl: '/img', screen: screen({ fingerprint: 'fp', width: 1000, height: 2000 }), nodes: [] }, { sessionId: 'S', serial: 'emu' });
+  draft.begin({ frozenId: 'p1', imageUrl: '/img', screen: screen({ fingerprint: 'fp', width: 1000, height: 2000 }), nodes: [] }, { sessionId: 'S', serial: 'emu' });
   ui.enterFrozen();
 });
 
