@@ -123,6 +123,7 @@ func (s *Service) Cut(serial string, d time.Duration) (*clip.Clip, string, error
 		if frozen && frozenAt.Before(to) {
 			to = frozenAt
 		}
+		settle(src.pictures, to)
 		if samples := upTo(src.pictures, to.Add(-d), to); len(samples) > 0 {
 			from := latest(to.Add(-d), samples[0].At)
 			stills := upTo(src.stills, from, to)
@@ -161,6 +162,25 @@ func (s *Service) Cut(serial string, d time.Duration) (*clip.Clip, string, error
 		return nil, "", errcode.Wrap(errcode.CaptureFailed, err, "cut a clip of %s: %v", serial, err)
 	}
 	return c, "jpeg", nil
+}
+
+// settleWait is how long a picture can still turn out to be cut short: the splitter
+// ends a picture after a quiet spell, and when its rest arrives after all (a loaded
+// link) the picture is dropped from the history (History.Break). A cut waits that
+// long for the newest picture, unless the next one comes first.
+const settleWait = 500 * time.Millisecond
+
+// settle waits until the newest picture at or before to is known to be whole: a later
+// picture arrived, or settleWait passed since it did.
+func settle(h *clip.History[clip.Sample], to time.Time) {
+	deadline := time.Now().Add(settleWait)
+	for time.Now().Before(deadline) {
+		newest, ok := h.Newest()
+		if !ok || newest.At.After(to) || time.Since(newest.At) >= settleWait {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // upTo is what h keeps for a clip from from to to: from the key picture at or

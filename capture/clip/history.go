@@ -137,6 +137,17 @@ func (h *History[T]) Bytes() int {
 	return h.bytes
 }
 
+// Newest is the newest kept picture.
+func (h *History[T]) Newest() (Entry[T], bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.entries) == 0 {
+		var zero Entry[T]
+		return zero, false
+	}
+	return h.entries[len(h.entries)-1], true
+}
+
 // Len is the number of kept pictures.
 func (h *History[T]) Len() int {
 	h.mu.Lock()
