@@ -124,3 +124,62 @@ func TestClipOfTheLiveVideo(t *testing.T) {
 		t.Errorf("saved item's clip: %+v", it.Clip)
 	}
 }
+
+// TestClipOfRawFrames is the fallback without video (--preview jpeg): the clip is
+// made from the raw frames that arrived, through the same route.
+func TestClipOfRawFrames(t *testing.T) {
+	e := newTestEnv(t, func(o *Options) { o.Preview = device.VideoJPEG })
+	waitFor(t, 10*time.Second, "the sim selected", func() bool {
+		var l device.List
+		e.mustJSON("GET", "/api/devices", nil, &l)
+		return l.SelectedSerial == e.sim.Serial()
+	})
+	var sess store.Session
+	e.mustJSON("POST", "/api/sessions", map[string]any{"title": "raw clips"}, &sess)
+	sse := e.subscribe() // a console watching: the raw-frame loop runs
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		se := e.sim.Session()
+		for i := 0; ; i++ {
+			dy := 150
+			if i/4%2 == 1 {
+				dy = -150
+			}
+			se.Swipe(540, 1500, 540, 1500-dy, 250*time.Millisecond)
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	// Wait until the frames that arrived span 3.5 s.
+	var first time.Time
+	for {
+		f := decodeEvent[device.PreviewFrame](t, sse.next(20*time.Second, "preview-ready", nil))
+		at, err := time.Parse(time.RFC3339Nano, f.CapturedAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first.IsZero() {
+			first = at
+		}
+		if at.Sub(first) > 3500*time.Millisecond {
+			break
+		}
+	}
+	var got ClipResponse
+	e.mustJSON("POST", "/api/preview/clip", ClipRequest{Seconds: 3, SessionID: sess.SessionID}, &got)
+	if got.Clip.Source != "jpeg" || got.Frames < 2 || got.Clip.StripURL == "" {
+		t.Fatalf("clip %+v", got)
+	}
+	p := h264test.Probe(t, filepath.Join(e.projectDir, got.Clip.Path))
+	want := float64(got.DurationMs) / 1000
+	if p.Codec != "h264" || p.Frames != got.Frames || p.Duration < want*0.9 || p.Duration > want*1.1 {
+		t.Errorf("ffprobe sees %+v, the clip says %+v", p, got)
+	}
+	if got.DurationMs < 2900 || got.DurationMs > 3100 {
+		t.Errorf("a 3 s clip of 3.5 s of frames lasts %d ms", got.DurationMs)
+	}
+}
