@@ -197,13 +197,6 @@ func upTo[T any](h *clip.History[T], from, to time.Time) []T {
 	return out
 }
 
-// frozenSince is when the preview froze, while it is frozen.
-func (p *Preview) frozenSince() (time.Time, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.frozenAt, p.frozen
-}
-
 // latest is the later of a clip's asked start and its first picture: a history
 // shorter than asked gives a shorter clip, never one that starts on nothing.
 func latest(from, first time.Time) time.Time {

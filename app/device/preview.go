@@ -183,30 +183,6 @@ func (p *Preview) Poke() {
 	}
 }
 
-// SetFrozen pauses the live loop (Annotate) or resumes it.
-func (p *Preview) SetFrozen(frozen bool) {
-	p.mu.Lock()
-	if frozen && !p.frozen {
-		p.frozenAt = time.Now()
-	}
-	p.frozen = frozen
-	p.mu.Unlock()
-	if frozen {
-		p.setStatus("", PreviewStatus{State: StateFrozen})
-	} else {
-		p.mu.Lock()
-		p.lastCRC = 0 // announce the next frame even if unchanged: the console left the frozen image
-		p.mu.Unlock()
-		p.Poke()
-	}
-}
-
-func (p *Preview) isFrozen() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.frozen
-}
-
 // Run is the loop. Intervals: as fast as the device answers while frames change,
 // doubling up to 1 s while they do not, 2 s between screen-state checks.
 func (p *Preview) Run(ctx context.Context) {
