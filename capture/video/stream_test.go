@@ -70,9 +70,12 @@ func TestStreamRelaysScrollingAndRestartsBeforeTheLimit(t *testing.T) {
 	n, keys := 0, 0
 	var lastArrival time.Time
 	var maxGap time.Duration
-	deadline := time.After(5500 * time.Millisecond)
+	// Until 30 pictures and two restarts (the limit is 2 s), not for a fixed time: a
+	// loaded machine encodes fewer pictures a second, and the test is about relaying
+	// them across restarts, not about the rate.
+	deadline := time.After(60 * time.Second)
 collect:
-	for {
+	for n < 30 || s.Stats().Restarts < 2 || keys < 2 {
 		select {
 		case au, ok := <-live:
 			if !ok {
@@ -101,11 +104,8 @@ collect:
 	close(stop)
 	st := s.Stats()
 	t.Logf("%d pictures, %d key frames, %d restarts, %.1f MB, longest gap %s", n, keys, st.Restarts, float64(st.Bytes)/1e6, maxGap)
-	if st.Restarts < 2 || keys < 2 {
-		t.Errorf("over 5.5 s with a 2 s limit: %d restarts, %d key frames", st.Restarts, keys)
-	}
-	if n < 30 {
-		t.Errorf("only %d pictures while scrolling every 100 ms for 5.5 s", n)
+	if st.Restarts < 2 || keys < 2 || n < 30 {
+		t.Errorf("after 60 s with a 2 s limit: %d pictures, %d restarts, %d key frames", n, st.Restarts, keys)
 	}
 	// Pictures end on the next start code or after the 500 ms quiet spell set above.
 	if maxGap > 900*time.Millisecond {

@@ -57,14 +57,16 @@ export function toggleTalk(): Promise<void> {
   return voice.talking || voice.starting ? stopTalk() : startTalk();
 }
 
-function closeAudio(): void {
+/** Closes the microphone and the player; settles once the last audio POST is answered. */
+function closeAudio(): Promise<void> {
   if (keepalive) clearInterval(keepalive);
   keepalive = null;
   capture?.stop();
   capture = null;
-  sender?.close();
+  const sent = sender?.close() ?? Promise.resolve();
   sender = null;
   player.stop();
+  return sent;
 }
 
 /**
@@ -108,7 +110,7 @@ export async function startTalk(): Promise<void> {
     try {
       s = await transport.api.startVoice(sessionId, serial, voice.spokenReplies);
     } catch (err) {
-      closeAudio();
+      void closeAudio();
       voice.mic = 'off';
       voice.notice = startRefusal(err);
       if (voice.notice.kind === 'no-key') voice.settingsOpen = true;
@@ -154,16 +156,21 @@ function onChunk(pcm: Uint8Array): void {
   sender.push(pcm);
 }
 
-async function endLocally(notice: Parameters<typeof voice.end>[0] = null): Promise<void> {
-  closeAudio();
+function endLocally(notice: Parameters<typeof voice.end>[0] = null): Promise<void> {
+  const sent = closeAudio();
   voice.end(notice);
+  return sent;
 }
 
-/** Stops Talk: the microphone closes at once, then the app closes the interviewer. */
+/**
+ * Stops Talk: the microphone closes at once; once the audio already on its way has
+ * arrived (at most 2 s), the app closes the interviewer.
+ */
 export async function stopTalk(): Promise<void> {
   const s = voice.session;
-  await endLocally();
+  const sent = endLocally();
   if (!s) return;
+  await Promise.race([sent, new Promise((r) => setTimeout(r, 2000))]);
   try {
     await transport.api.stopVoice(s.voiceSessionId);
   } catch (err) {
@@ -236,7 +243,7 @@ export function announce(anchor: Omit<VoiceAnchor, 'serial' | 'mode'> & { mode?:
 export function registerVoice(on: On): void {
   on('snapshot', () => void resyncVoice()); // a reconnect: the session may have ended meanwhile
   on('voice-state', (s) => {
-    if (voice.applyState(s) === 'ended') closeAudio();
+    if (voice.applyState(s) === 'ended') void closeAudio();
   });
   on('voice-transcript', (t) => void voice.applyTranscript(t));
   on('voice-speech', (d) => {

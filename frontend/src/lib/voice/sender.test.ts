@@ -94,9 +94,26 @@ describe('AudioSender', () => {
   it('sends nothing once closed', () => {
     let posts = 0;
     const s = new AudioSender({ maxBytes: 100, maxBacklogBytes: 100, post: () => (posts++, Promise.resolve()) });
-    s.close();
+    void s.close();
     s.push(chunk(4));
     expect(posts).toBe(0);
+  });
+
+  it('settles close once the request in flight is answered, and drops the queue', async () => {
+    const answers: (() => void)[] = [];
+    let posts = 0;
+    const s = new AudioSender({ maxBytes: 4, maxBacklogBytes: 100, post: () => (posts++, new Promise<void>((r) => answers.push(r))) });
+    s.push(chunk(4));
+    s.push(chunk(4));
+    let closed = false;
+    const done = s.close().then(() => (closed = true));
+    await tick();
+    expect(closed).toBe(false);
+    answers[0]();
+    await done;
+    expect(closed).toBe(true);
+    expect(posts).toBe(1);
+    await expect(new AudioSender({ maxBytes: 4, maxBacklogBytes: 4, post: () => Promise.resolve() }).close()).resolves.toBeUndefined();
   });
 
   it('records request sizes and the time between requests', async () => {

@@ -32,6 +32,7 @@ export class AudioSender {
   private queue: Uint8Array[] = [];
   private queued = 0;
   private inFlight = false;
+  private flight: Promise<void> | null = null;
   private closed = false;
   private lastStart = 0;
   readonly stats: SenderStats = { chunks: 0, requests: 0, bytesSent: 0, droppedBytes: 0, failures: 0, sizes: [], intervals: [] };
@@ -55,11 +56,16 @@ export class AudioSender {
     this.pump();
   }
 
-  /** Stops sending; queued audio is dropped, a request in flight finishes. */
-  close(): void {
+  /**
+   * Stops sending; queued audio is dropped, a request in flight finishes. The promise
+   * settles when it has, so the voice session is not closed under it (its POST would
+   * then be answered 404).
+   */
+  close(): Promise<void> {
     this.closed = true;
     this.queue = [];
     this.queued = 0;
+    return this.flight ?? Promise.resolve();
   }
 
   get idle(): boolean {
@@ -94,7 +100,7 @@ export class AudioSender {
     this.lastStart = t;
     this.stats.requests++;
     keep(this.stats.sizes, body.length);
-    this.opts
+    this.flight = this.opts
       .post(body)
       .then(
         () => {
@@ -107,6 +113,7 @@ export class AudioSender {
       )
       .finally(() => {
         this.inFlight = false;
+        this.flight = null;
         this.pump();
       });
   }
