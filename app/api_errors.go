@@ -47,6 +47,8 @@ var statusOf = map[errcode.Code]int{
 	errcode.CaptureNotFound:     http.StatusNotFound,
 	errcode.ControlRefused:      http.StatusForbidden,
 	errcode.VideoUnavailable:    http.StatusConflict,
+	errcode.ClipUnavailable:     http.StatusConflict,
+	errcode.ClipNotFound:        http.StatusNotFound,
 	errcode.AppNotAvailable:     http.StatusNotFound,
 	errcode.AppNotInstalled:     http.StatusConflict,
 	errcode.AppRunBusy:          http.StatusConflict,

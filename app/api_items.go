@@ -43,6 +43,12 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, invalidInput("sessionId is required"))
 		return
 	}
+	if req.FrozenID == "" && store.ClipNotes(req.Items) {
+		// Screen notes carried by their clips alone ("the transition is janky").
+		a.saveBatch(w, r, store.SaveBatchInput{SessionID: req.SessionID, WorkspaceID: req.WorkspaceID,
+			IfMatch: ifMatchOf(r), Items: req.Items})
+		return
+	}
 	if req.FrozenID == "" {
 		// Items are drawn on a frozen screen; without it they have no image, crop or size.
 		writeError(w, invalidInput("frozenId is required: the frozen screen the items were drawn on"))
@@ -52,11 +58,8 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		SessionID:   req.SessionID,
 		FrozenID:    req.FrozenID,
 		WorkspaceID: req.WorkspaceID,
-		IfMatch:     strings.Trim(r.Header.Get("If-Match"), `"`),
+		IfMatch:     ifMatchOf(r),
 		Items:       req.Items,
-	}
-	if r.Header.Get("If-Match") == "*" {
-		in.IfMatch = "*"
 	}
 	in.Forced = req.ForceMismatchOverride
 	// One save per frozen frame at a time: a second one (another tab, a
@@ -94,6 +97,10 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	a.saveBatch(w, r, in)
+}
+
+func (a *App) saveBatch(w http.ResponseWriter, r *http.Request, in store.SaveBatchInput) {
 	res, err := a.store.SaveBatch(r.Context(), in)
 	if err != nil {
 		writeError(w, err)
@@ -101,6 +108,14 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("ETag", quoteETag(res.ETag))
 	writeJSON(w, http.StatusOK, res)
+}
+
+// ifMatchOf is the request's If-Match: "*" (force), an ETag, or "".
+func ifMatchOf(r *http.Request) string {
+	if r.Header.Get("If-Match") == "*" {
+		return "*"
+	}
+	return strings.Trim(r.Header.Get("If-Match"), `"`)
 }
 
 // ItemUpdateRequest is the body of PUT /api/items/{id}: the fields to change.

@@ -74,6 +74,7 @@ func (a *App) mcpHandler(own []string) http.Handler {
 		Runner:   phone,
 		Evidence: mcpEvidence{a: a},
 		Screen:   mcpScreen{a: a},
+		Recorder: mcpRecorder{a: a},
 		Version:  a.version,
 		Logger:   a.log,
 	})

@@ -223,6 +223,7 @@ go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
 go test -run '^$' -bench UIAutomatorDumpPaths -benchtime 5x ./adb/sim/ >"$WORK/bench.dumppaths" 2>&1 || die "uiautomator path benchmarks failed: $(tail "$WORK/bench.dumppaths")"
+go test -run '^$' -bench Cut5s -benchtime 5x ./capture/clip/ >"$WORK/bench.clip" 2>&1 || die "clip benchmarks failed: $(tail "$WORK/bench.clip")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 go test -count=1 -run 'TestVoiceUnitToItemLatency' -v ./app/ >"$WORK/bench.unit" 2>&1 || die "spoken unit latency test failed: $(tail "$WORK/bench.unit")"
 
@@ -256,6 +257,8 @@ row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/uiautomator "  same, dumping
 row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/tty "  uiautomator dump /dev/tty over exec (no budget)" 2000 ns
 row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/file "  dump to a file, cat, rm (no budget)" 2000 ns
 row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/compressed "  --compressed to /dev/tty (no budget)" 2000 ns
+row "$WORK/bench.clip" BenchmarkCut5s "cut a 5 s clip (720×1600 H.264 → MP4)" 200 ns
+awk '$1 ~ /^BenchmarkCut5s/ { for (i = 2; i < NF; i++) if ($(i+1) == "history-bytes") printf "  %-50s %10.1f %10s\n", "  its 10 s history in memory, MB (no budget)", $i / 1048576, "-" }' "$WORK/bench.clip"
 row "$WORK/bench.capture" BenchmarkParseDump1000 "parse a 1,000-node uiautomator dump" 5 ns
 row "$WORK/bench.capture" BenchmarkHitTest1000 "hit-test in 1,000 nodes" 0.1 ns
 row "$WORK/bench.capture" BenchmarkHitArea1000 "area hit-test in 1,000 nodes (no budget)" 1000 ns

@@ -15,6 +15,7 @@ import (
 	"fixthis/adb"
 	"fixthis/app/events"
 	"fixthis/capture"
+	"fixthis/capture/clip"
 )
 
 // previewFrame is one live frame kept for the browser to fetch by URL.
@@ -117,15 +118,18 @@ type Preview struct {
 	secure       atomic.Bool  // the last screen-state check saw FLAG_SECURE
 
 	frames *Ring[*previewFrame]
+	raw    *clip.History[*previewFrame] // the last seconds of frames, for clips
 	// videoNote says why serial shows raw frames instead of video ("" when it does not).
 	videoNote func(serial string) string
 	videoOnly bool // --preview h264: never capture raw frames
 
-	mu      sync.Mutex
-	status  PreviewStatus
-	frozen  bool
-	wake    chan struct{}
-	lastCRC uint32 // pixels of the last frame handed to the encoder
+	mu     sync.Mutex
+	status PreviewStatus
+	frozen bool
+	// frozenAt is when the preview froze: a clip cut while frozen ends there.
+	frozenAt time.Time
+	wake     chan struct{}
+	lastCRC  uint32 // pixels of the last frame handed to the encoder
 
 	// changes counts the screen changes the live preview saw (a changed raw frame, a
 	// video picture) and changedAt is when it saw the last one: the warm tree dumps
@@ -153,6 +157,7 @@ func newPreview(reg *Registry, client *adb.Client, bus *events.Bus, log *slog.Lo
 		reg: reg, client: client, bus: bus, log: log, sidekicks: sk,
 		watchers: watchers{changed: make(chan struct{})},
 		frames:   NewRing(keptPreviewFrames, func(f *previewFrame) string { return f.ID }),
+		raw:      newRawHistory(),
 		wake:     make(chan struct{}, 1),
 		encode:   make(chan pendingFrame, 1),
 		status:   PreviewStatus{State: StateNoDevice, Message: "Connect a device or use the demo device"},
@@ -176,27 +181,6 @@ func (p *Preview) Poke() {
 	case p.wake <- struct{}{}:
 	default:
 	}
-}
-
-// SetFrozen pauses the live loop (Annotate) or resumes it.
-func (p *Preview) SetFrozen(frozen bool) {
-	p.mu.Lock()
-	p.frozen = frozen
-	p.mu.Unlock()
-	if frozen {
-		p.setStatus("", PreviewStatus{State: StateFrozen})
-	} else {
-		p.mu.Lock()
-		p.lastCRC = 0 // announce the next frame even if unchanged: the console left the frozen image
-		p.mu.Unlock()
-		p.Poke()
-	}
-}
-
-func (p *Preview) isFrozen() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.frozen
 }
 
 // Run is the loop. Intervals: as fast as the device answers while frames change,
@@ -382,6 +366,7 @@ func (p *Preview) publish(serial string, img *image.NRGBA, sum uint32, capturedA
 	}
 	p.mu.Unlock()
 	p.frames.Add(frame)
+	p.keepRaw(frame)
 	p.setStatus(serial, p.liveStatus())
 	PreviewReadyEvent.Publish(p.bus, *frame.info())
 	return true, nil

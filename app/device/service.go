@@ -40,6 +40,8 @@ type Service struct {
 	Video    *Video
 	frozen   *Ring[*FrozenFrame]
 	warm     warmer
+	// clipHolds are the recordings consoles started (StartRecording).
+	clipHolds clipHolds
 }
 
 // New builds a Service; Run starts its background work.

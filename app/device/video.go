@@ -46,13 +46,17 @@ type Video struct {
 	preview *Preview
 	opts    video.Options // test hooks: time limit and restart lead
 
-	mu          sync.Mutex
-	ctx         context.Context
-	stream      *video.Stream
-	cancel      context.CancelFunc
-	serial      string
-	config      VideoConfig
-	viewers     int
+	mu      sync.Mutex
+	ctx     context.Context
+	stream  *video.Stream
+	cancel  context.CancelFunc
+	serial  string
+	config  VideoConfig
+	viewers int
+	clips   *clipSource // what the running stream keeps for clips
+	// ended is what the last stream kept, for a clip cut after it stopped (the
+	// console closes the stream when it freezes the screen to annotate).
+	ended       *clipSource
 	linger      *time.Timer
 	unsupported map[string]string // serial → why it cannot stream
 }
@@ -140,8 +144,10 @@ func (v *Video) Attach(dev View) (*video.Stream, VideoConfig, func(), error) {
 			return nil, VideoConfig{}, nil, errcode.Wrap(errcode.CaptureFailed, err, "start live video on %s: %v", dev.Serial, err)
 		}
 		content := video.ContentRect(dw, dh, w, h)
-		go v.noteChanges(s)
-		v.stream, v.cancel, v.serial = s, cancel, dev.Serial
+		src := newClipSource(dev.Serial, w, h)
+		go v.noteChanges(s, src)
+		go v.sampleStills(ctx, s, src)
+		v.stream, v.cancel, v.serial, v.clips = s, cancel, dev.Serial, src
 		v.config = newVideoConfig(dev.Serial, w, h, dw, dh, content)
 	}
 	if v.linger != nil {
@@ -195,15 +201,35 @@ func (v *Video) stopLocked() {
 	if v.cancel != nil {
 		v.cancel()
 	}
-	v.stream, v.cancel, v.serial = nil, nil, ""
+	if v.clips != nil {
+		v.clips.endedAt = time.Now()
+		v.ended = v.clips
+	}
+	v.stream, v.cancel, v.serial, v.clips = nil, nil, "", nil
 }
 
-// noteChanges tells the preview of every picture the stream carries: a phone sends
-// one only when its screen changed, so a quiet stream is a still screen.
-func (v *Video) noteChanges(s *video.Stream) {
-	_, live, cancel := s.Subscribe()
-	defer cancel()
-	for range live {
-		v.preview.noteChange()
+// noteChanges tells the preview of every picture the stream carries (a phone sends
+// one only when its screen changed, so a quiet stream is a still screen) and keeps
+// them for clips. A subscription that fell behind starts again from a key frame.
+func (v *Video) noteChanges(s *video.Stream, src *clipSource) {
+	for {
+		replay, live, cancel := s.Subscribe()
+		src.pictures.Reset()
+		for _, au := range replay {
+			src.add(au)
+		}
+		for au := range live {
+			v.preview.noteChange()
+			src.add(au)
+			if src.pictures.NeedKey() {
+				s.RequestKey()
+			}
+		}
+		cancel()
+		select {
+		case <-s.Done():
+			return
+		default:
+		}
 	}
 }

@@ -33,7 +33,7 @@ const (
 	InvalidInput        Code = "invalid_input"
 	InvalidJSON         Code = "invalid_json"
 	InvalidQuery        Code = "invalid_query" // a query parameter that does not parse
-	OutOfRange          Code = "out_of_range"  // a display setting outside what the phone takes, or no language tag
+	OutOfRange          Code = "out_of_range"  // a value outside its allowed range (the message names it), or no language tag
 	StalePreview        Code = "stale_preview"
 	FingerprintMismatch Code = "screen_fingerprint_mismatch"
 	StorageFull         Code = "storage_full"
@@ -52,6 +52,8 @@ const (
 	InputFailed        Code = "input_failed"         // an input command failed on the device
 	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
 	DisplayRefused     Code = "display_refused"      // the phone refused a display setting command
+	ClipUnavailable    Code = "clip_unavailable"     // no live screen of the device is kept to cut a clip from
+	ClipNotFound       Code = "clip_not_found"       // no clip with that id in the session
 
 	RuntimeEvidenceOff Code = "runtime_evidence_off"         // the session's diagnostics policy is Off
 	ScreenshotNotFound Code = "preview_screenshot_not_found" // a frame's image is gone (its tree may remain)
@@ -120,6 +122,8 @@ var prefixes = map[Code]string{
 	InputFailed:         "INPUT_FAILED",
 	NodeNotFound:        "NODE_NOT_FOUND",
 	DisplayRefused:      "DISPLAY_REFUSED",
+	ClipUnavailable:     "CLIP_UNAVAILABLE",
+	ClipNotFound:        "CLIP_NOT_FOUND",
 	RuntimeEvidenceOff:  "RUNTIME_EVIDENCE_OFF",
 	ScreenshotNotFound:  "PREVIEW_SCREENSHOT_NOT_FOUND",
 	SaveInProgress:      "PREVIEW_SAVE_IN_PROGRESS",

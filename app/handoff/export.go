@@ -149,6 +149,11 @@ func markdownItem(w *writer, p *itemPlan, group int) {
 		field("Duplicate of marker", fmt.Sprint(p.duplicateOf))
 	}
 	field("Crop", it.CropPath)
+	if c := it.Clip; c != nil && c.Path != "" {
+		field("Clip", fmt.Sprintf("%s (%.1f s, %d frames, %dx%d)", c.Path, float64(c.DurationMs)/1000, c.Frames, c.Width, c.Height))
+		field("Frame strip", c.FrameStripPath)
+		field("Timeline", c.Timeline)
+	}
 	posture, reasons := verification(p)
 	field("Verify", posture+" ("+strings.Join(reasons, ", ")+")")
 	if len(it.Candidates) > 0 {

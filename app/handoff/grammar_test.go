@@ -33,6 +33,8 @@ var (
 	rxTargetLine  = regexp.MustCompile(`^  (role=\S+  )?(tag=\S+  )?box=\(-?\d+,-?\d+\)-\(-?\d+,-?\d+\)(  instance \d+/\d+)?(; targetRisk=overlap)?(; targetRisk=duplicate-of-marker-\d+)?$`)
 	rxSaid        = regexp.MustCompile(`^  said: "(\\.|[^"\\]){1,200}"$`)
 	rxCrop        = regexp.MustCompile(`^crop: \S.*$`)
+	rxClip        = regexp.MustCompile(`^clip: \S.*  duration=\d+\.\ds  frames=\d+  size=\d+x\d+$`)
+	rxFrames      = regexp.MustCompile(`^frames: \S.*  stalls=\d+  longestStall=\d+ms(  timeline=\S.*)?$`)
 	rxEditSurface = regexp.MustCompile(`^  editSurface: \S+(  role=(call-site|component-definition|copy-or-data|layout-or-style|visual-area|interop-risk))? -> \S+?(:\d+)?  conf=(high|medium|low|none)  why=\[[^\]]*\](  basis=\S.*)?$`)
 	rxAction      = regexp.MustCompile(`^  action: \S.*$`)
 	rxUnknown     = regexp.MustCompile(`^  unknown  conf=none  reason=[a-z-]+$`)
@@ -245,6 +247,11 @@ func (g *grammar) item(inGroup bool) error {
 	it.overlap = strings.Contains(l, "; targetRisk=overlap")
 	g.accept(rxSaid)
 	g.accept(rxCrop)
+	if g.accept(rxClip) {
+		if err := g.expect(rxFrames, "frames line after the clip line"); err != nil {
+			return err
+		}
+	}
 	for n := 0; n < 2 && g.accept(rxEditSurface); n++ {
 		g.accept(rxAction)
 	}

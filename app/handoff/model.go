@@ -105,7 +105,9 @@ type Item struct {
 	Target   Target `json:"target"`
 	CropPath string `json:"cropPath,omitempty"`
 	// Said is the user's own words for an item made from speech ("" for a typed one).
-	Said         string               `json:"said,omitempty"`
+	Said string `json:"said,omitempty"`
+	// Clip is a screen clip the user attached: what moved.
+	Clip         *Clip                `json:"clip,omitempty"`
 	Candidates   []source.Candidate   `json:"sourceCandidates,omitempty"`
 	EditSurfaces []source.EditSurface `json:"editSurfaces,omitempty"`
 	Warnings     []string             `json:"warnings,omitempty"`
@@ -126,6 +128,21 @@ type Item struct {
 	CreatedAt     time.Time `json:"createdAt,omitzero"`
 	// Verification is the agent's check of its fix and the user's verdict on it.
 	Verification *Verification `json:"verification,omitempty"`
+}
+
+// Clip is a screen clip of an item for the agent, who cannot watch it: the file, its
+// frame strip and the timeline in words.
+type Clip struct {
+	Path           string `json:"path"`
+	DurationMs     int64  `json:"durationMs"`
+	Frames         int    `json:"frames"`
+	Width          int    `json:"width"`
+	Height         int    `json:"height"`
+	FrameStripPath string `json:"frameStripPath,omitempty"`
+	Stalls         int    `json:"stalls"`
+	LongestStallMs int64  `json:"longestStallMs"`
+	// Timeline is the pictures in one line: runs of motion and the stalls between.
+	Timeline string `json:"timeline"`
 }
 
 // Verification is the agent's after-fix capture of an item and the user's verdict.

@@ -67,6 +67,11 @@ func randomSession(r *rand.Rand) Session {
 				it.Said = strings.Repeat(weird()+` "said" \ `, 1+r.Intn(40))
 			}
 		}
+		if r.Intn(3) == 0 {
+			it.Clip = &Clip{Path: ".fixthis/artifacts/0" + fmt.Sprint(i) + ".mp4", DurationMs: int64(r.Intn(30000)), Frames: r.Intn(900),
+				Width: 720, Height: 1600, FrameStripPath: pick("", ".fixthis/artifacts/strip.png"), Stalls: r.Intn(4),
+				LongestStallMs: int64(r.Intn(900)), Timeline: pick("", weird(), "0.0s–1.2s moving (38 pictures) · held 1.2s for 420ms")}
+		}
 		for n := r.Intn(5); n > 0; n-- {
 			c := source.Candidate{File: files[r.Intn(len(files))], Line: 1 + r.Intn(3), Confidence: pick("high", "medium", "low", ""),
 				Margin: float64(r.Intn(100)) / 100, Owner: pick("", "Card", "Row Item"), Stale: r.Intn(8) == 0, Caution: pick("", "", "SHARED\ncomponent")}

@@ -148,6 +148,7 @@ func renderItem(w *writer, p *itemPlan, root string, opts Options) {
 	if it.CropPath != "" {
 		w.line("crop: " + oneLine(it.CropPath))
 	}
+	renderClip(w, it.Clip)
 	surfaces := 0
 	for _, es := range it.EditSurfaces {
 		if surfaces == 2 || es.File == "" {
@@ -174,6 +175,36 @@ func renderItem(w *writer, p *itemPlan, root string, opts Options) {
 	renderSources(w, p, root, opts)
 	renderReliability(w, p, surfaces)
 	w.line("")
+}
+
+// renderClip writes the clip lines: the MP4 with its length, pictures and size, then
+// the frame strip and the timeline (an agent reads those; it cannot watch the video).
+func renderClip(w *writer, c *Clip) {
+	if c == nil || c.Path == "" {
+		return
+	}
+	w.line(fmt.Sprintf("clip: %s  duration=%.1fs  frames=%d  size=%dx%d", oneLine(c.Path),
+		float64(c.DurationMs)/1000, c.Frames, c.Width, c.Height))
+	strip := "none"
+	if c.FrameStripPath != "" {
+		strip = oneLine(c.FrameStripPath)
+	}
+	l := fmt.Sprintf("frames: %s  stalls=%d  longestStall=%dms", strip, c.Stalls, c.LongestStallMs)
+	if tl := oneLine(c.Timeline); tl != "" {
+		l += "  timeline=" + clipText(tl, maxTimelineChars)
+	}
+	w.line(l)
+}
+
+// maxTimelineChars bounds the timeline on the frames: line.
+const maxTimelineChars = 400
+
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // targetSummary is the redaction-safe description of the selected target.

@@ -1,12 +1,14 @@
 package mcp
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"fixthis/app/store"
+	"fixthis/capture/clip"
 )
 
 // itemOut is an item as an agent needs it: no URLs, no client draft keys.
@@ -39,6 +41,34 @@ type itemOut struct {
 	// Orphaned: the item's node is no longer on the device's current screen.
 	// The item stays open: the feedback may apply to the node's replacement.
 	Orphaned bool `json:"orphaned,omitempty"`
+	// Clip is the screen clip the user attached (paths relative to the project).
+	Clip *clipOut `json:"clip,omitempty"`
+}
+
+type clipOut struct {
+	ClipID         string `json:"clipId"`
+	Path           string `json:"path"`
+	DurationMs     int64  `json:"durationMs"`
+	Frames         int    `json:"frames"`
+	Width          int    `json:"width"`
+	Height         int    `json:"height"`
+	FrameStripPath string `json:"frameStripPath,omitempty"`
+	Stalls         int    `json:"stalls"`
+	LongestStallMs int64  `json:"longestStallMs"`
+	Timeline       string `json:"timeline"`
+}
+
+func toClipOut(c *store.Clip) *clipOut {
+	if c == nil {
+		return nil
+	}
+	out := &clipOut{ClipID: c.ClipID, Path: c.Path, DurationMs: c.DurationMs, Frames: c.Frames, Width: c.Width,
+		Height: c.Height, FrameStripPath: c.FrameStripPath}
+	var tl clip.Timeline
+	if json.Unmarshal(c.Timeline, &tl) == nil {
+		out.Stalls, out.LongestStallMs, out.Timeline = tl.Stalls, tl.LongestMs, tl.Summary()
+	}
+	return out
 }
 
 type targetOut struct {
@@ -56,6 +86,7 @@ func toItemOut(it store.Item) itemOut {
 		ResolvedBy: it.ResolvedBy, AgentNote: it.AgentNote, AgentSummary: it.AgentSummary,
 		AgentQuestion: it.AgentQuestion, UserAnswer: it.UserAnswer, UpdatedAt: it.UpdatedAt.Format(time.RFC3339),
 		Verification: it.Verification, Verdict: it.Verdict, VerdictNote: it.VerdictNote,
+		Clip: toClipOut(it.Clip),
 	}
 	if it.ResolvedAt != nil {
 		out.ResolvedAt = it.ResolvedAt.Format(time.RFC3339)

@@ -42,6 +42,8 @@ type Deps struct {
 	Evidence EvidenceCollector
 	// Forward, in the stdio sidecar, hands device tools to the running app first.
 	Forward Forwarder
+	// Recorder serves fixthis_record_screen; nil in the stdio sidecar, which forwards.
+	Recorder ScreenRecorder
 	// Runner serves fixthis_run_app (build, install, launch).
 	Runner AppRunner
 	// Screen tells read_feedback whether an item's node is still on the
@@ -110,6 +112,7 @@ func (t *toolset) tools() []server.ServerTool {
 		t.resolveFeedback(),
 		t.ask(),
 		t.captureScreen(),
+		t.recordScreen(),
 		t.tap(),
 		t.swipe(),
 		t.typeText(),

@@ -176,6 +176,11 @@ func (t *toolset) readItem(ctx context.Context, sid, iid string) (*mcp.CallToolR
 	if img, ok := t.artifactImage(ctx, d.Item.CropArtifact, "crop"); img != nil {
 		images, out.CropShown = append(images, img), ok
 	}
+	if c := d.Item.Clip; c != nil && c.StripArtifact != "" {
+		if img, _ := t.artifactImage(ctx, c.StripArtifact, "clip frame strip"); img != nil {
+			images = append(images, img)
+		}
+	}
 	return structured(out, images...)
 }
 

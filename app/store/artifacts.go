@@ -133,7 +133,9 @@ func (s *Store) CollectGarbage(ctx context.Context) (GCResult, error) {
 		rows, err := t.QueryContext(ctx, `
 			SELECT image_artifact FROM screens WHERE image_artifact <> ''
 			UNION SELECT nodes_artifact FROM screens WHERE nodes_artifact <> ''
-			UNION SELECT crop_artifact FROM items WHERE crop_artifact <> ''`)
+			UNION SELECT crop_artifact FROM items WHERE crop_artifact <> ''
+			UNION SELECT video_artifact FROM clips WHERE session_id IS NOT NULL
+			UNION SELECT strip_artifact FROM clips WHERE session_id IS NOT NULL AND strip_artifact <> ''`)
 		if err != nil {
 			return err
 		}

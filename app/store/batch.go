@@ -32,6 +32,8 @@ type BatchItem struct {
 	Target      Target `json:"target"`
 	Severity    string `json:"severity"`
 	Comment     string `json:"comment"`
+	// ClipID attaches a clip of the same session (POST /api/preview/clip).
+	ClipID string `json:"clipId,omitempty"`
 	// CropPNG is the evidence crop of the target, if the app made one.
 	CropPNG []byte `json:"-"`
 	// Voice marks an item made from speech (never sent by the console).
@@ -131,6 +133,11 @@ func normalizeBatch(in *SaveBatchInput) error {
 		if err := validateTarget(&it.Target); err != nil {
 			return inItem(it.DraftItemID, err)
 		}
+		if it.ClipID != "" {
+			if err := checkKey("clipId", it.ClipID); err != nil {
+				return inItem(it.DraftItemID, err)
+			}
+		}
 	}
 	if in.Screen.Width < 0 || in.Screen.Height < 0 {
 		return invalid("screen size must not be negative")
@@ -165,7 +172,7 @@ func (s *Store) planBatch(ctx context.Context, in SaveBatchInput) (*batchPlan, e
 		p.existing, p.screenID, err = findBatchRows(ctx, t, in)
 		return err
 	})
-	if err == nil && p.screenID == "" && len(p.existing) < len(in.Items) && (in.Screen.Width <= 0 || in.Screen.Height <= 0) {
+	if err == nil && p.screenID == "" && len(p.existing) < len(in.Items) && (in.Screen.Width <= 0 || in.Screen.Height <= 0) && !ClipNotes(in.Items) {
 		// Items are written on a screen: without a frozen frame there is no
 		// image, no crop and no size to check their bounds against.
 		return nil, invalid("the batch has no screen to save its items on; freeze the screen and annotate it")
@@ -288,7 +295,9 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 				}
 			}
 		}
-		if screenID == "" {
+		if screenID == "" && ClipNotes(in.Items) && (in.Screen.Width <= 0 || in.Screen.Height <= 0) {
+			// Screen notes carried by their clips alone: no frozen screen.
+		} else if screenID == "" {
 			screenID = newID()
 			display, err := json.Marshal(in.Screen.Display)
 			if err != nil {
@@ -319,13 +328,27 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			if err != nil {
 				return err
 			}
+			if bi.ClipID != "" {
+				if _, err := getClip(ctx, t, in.SessionID, bi.ClipID); err != nil {
+					return inItem(bi.DraftItemID, err)
+				}
+			}
+			var screen any
+			if screenID != "" {
+				screen = screenID
+			}
 			id := newID()
 			if _, err := t.ExecContext(ctx, `INSERT INTO items(id, session_id, screen_id, sequence_number,
 				client_workspace_id, client_draft_item_id, target_json, severity, comment, crop_artifact,
 				forced_save, voice_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-				id, in.SessionID, screenID, seq, in.WorkspaceID, bi.DraftItemID, string(target), bi.Severity,
+				id, in.SessionID, screen, seq, in.WorkspaceID, bi.DraftItemID, string(target), bi.Severity,
 				bi.Comment, crop, in.Forced, voice, millis(t.now), millis(t.now)); err != nil {
 				return fmt.Errorf("insert item %s: %w", bi.DraftItemID, err)
+			}
+			if bi.ClipID != "" {
+				if _, err := t.ExecContext(ctx, `INSERT INTO item_clips(item_id, clip_id) VALUES (?, ?)`, id, bi.ClipID); err != nil {
+					return fmt.Errorf("attach clip to item %s: %w", bi.DraftItemID, err)
+				}
 			}
 			seq++
 			added = append(added, id)
@@ -360,6 +383,17 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		return nil, err
 	}
 	return res, nil
+}
+
+// ClipNotes reports whether every item of a batch is a screen note carried by a
+// clip: those need no frozen screen.
+func ClipNotes(items []BatchItem) bool {
+	for _, it := range items {
+		if it.ClipID == "" || it.Target.Type != TargetScreen {
+			return false
+		}
+	}
+	return len(items) > 0
 }
 
 // PreviewScreenSaved says whether a screen of the session was saved from the

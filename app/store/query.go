@@ -19,7 +19,8 @@ type querier interface {
 const itemColumns = `id, session_id, COALESCE(screen_id, ''), sequence_number, client_workspace_id,
 	client_draft_item_id, target_json, severity, comment, delivery, status, modified_after_send,
 	resolved_by, agent_note, agent_summary, agent_question, user_answer, crop_artifact,
-	created_at, updated_at, last_handed_off_at, verification_json, verdict, verdict_note, claimed_by, claimed_at, resolved_at, forced_save, voice_json`
+	created_at, updated_at, last_handed_off_at, verification_json, verdict, verdict_note, claimed_by, claimed_at, resolved_at, forced_save, voice_json,
+	COALESCE((SELECT clip_id FROM item_clips WHERE item_id = items.id), '')`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
@@ -31,7 +32,7 @@ func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 		&it.ClientDraftItemID, &target, &it.Severity, &it.Comment, &it.Delivery, &it.Status,
 		&it.ModifiedAfterSend, &it.ResolvedBy, &it.AgentNote, &it.AgentSummary, &it.AgentQuestion,
 		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed, &verification, &it.Verdict, &it.VerdictNote,
-		&it.ClaimedBy, &claimed, &resolved, &it.ForcedSave, &voice)
+		&it.ClaimedBy, &claimed, &resolved, &it.ForcedSave, &voice, &it.ClipID)
 	if err != nil {
 		return it, err
 	}
@@ -73,7 +74,11 @@ func queryItems(ctx context.Context, q querier, where string, args ...any) ([]It
 		}
 		items = append(items, it)
 	}
-	return items, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	return items, attachClips(ctx, q, items)
 }
 
 // getItem loads one item of a session, or ITEM_NOT_FOUND.
@@ -82,6 +87,11 @@ func getItem(ctx context.Context, q querier, sessionID, itemID string) (Item, er
 		`SELECT `+itemColumns+` FROM items WHERE id = ? AND session_id = ?`, itemID, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return it, errorf(CodeItemNotFound, "no item %s in session %s", echo(itemID), echo(sessionID))
+	}
+	if err == nil && it.ClipID != "" {
+		one := []Item{it}
+		err = attachClips(ctx, q, one)
+		it = one[0]
 	}
 	return it, err
 }

@@ -239,6 +239,9 @@ type Item struct {
 	// screenshot may not show the screen the comment was written on.
 	ForcedSave bool   `json:"forcedSave"`
 	CropURL    string `json:"cropUrl"`
+	// ClipID names the screen clip attached to the item ("" for none); Clip is it.
+	ClipID string `json:"clipId,omitempty"`
+	Clip   *Clip  `json:"clip,omitempty"`
 	// Verification is what the agent's capture after its fix shows; Verdict is the
 	// user's word on it ("" | verified | reopened) and VerdictNote the reopen note.
 	Verification *Verification `json:"verification,omitempty"`

@@ -53,7 +53,8 @@ var Console = Contract{
 		voice.QuestionEvent,
 	},
 	// The store's and the source index's shapes (and the UI node they embed) are a
-	// lower layer: they never refer to the app's.
+	// lower layer: they never refer to the app's. So are the target app's (its watch
+	// and its runs).
 	Split: map[string]string{
 		"fixthis/app/store":         "wire.store.gen",
 		"fixthis/app/source":        "wire.store.gen",
@@ -61,6 +62,8 @@ var Console = Contract{
 		"fixthis/app/evidence":      "wire.store.gen",
 		"fixthis/app/voice":         "wire.voice.gen",
 		"fixthis/app/display":       "wire.display.gen",
+		"fixthis/app/targetwatch":   "wire.targetapp.gen",
+		"fixthis/app/targetrun":     "wire.targetapp.gen",
 	},
 	Roots: []reflect.Type{
 		typeOf[app.Health](),
@@ -73,6 +76,10 @@ var Console = Contract{
 		typeOf[device.PreviewStatusEvent](),
 		typeOf[device.FreezeResult](),
 		typeOf[app.StageHeight](),
+		typeOf[app.ClipRequest](),
+		typeOf[app.ClipResponse](),
+		typeOf[app.RecordingRequest](),
+		typeOf[app.RecordingResponse](),
 		typeOf[device.VideoConfig](),
 		typeOf[app.SessionList](),
 		typeOf[app.SessionDoc](),

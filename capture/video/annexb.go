@@ -14,6 +14,9 @@ type AccessUnit struct {
 	// Arrived is when the first byte of the picture reached this process: the
 	// transfer from the device counts toward the latency measured from it.
 	Arrived time.Time
+	// AfterBreak: the picture before this one was cut short (see splitter.Broken),
+	// so this one and those up to the next key frame do not decode as sent.
+	AfterBreak bool
 }
 
 // NAL unit types the splitter looks at.
@@ -53,6 +56,8 @@ type splitter struct {
 	// how often that happened.
 	Broken bool
 	Breaks int
+	// breakPending marks the next unit emitted as AfterBreak.
+	breakPending bool
 }
 
 // Write feeds stream bytes and returns the access units they completed.
@@ -65,6 +70,7 @@ func (s *splitter) Write(p []byte, now time.Time) []AccessUnit {
 			s.synced = false
 			s.Broken = true
 			s.Breaks++
+			s.breakPending = true
 		}
 	}
 	var out []AccessUnit
@@ -174,8 +180,8 @@ func (s *splitter) nal(raw []byte) {
 }
 
 func (s *splitter) emit() AccessUnit {
-	au := AccessUnit{Data: s.cur, Key: s.curKey, Arrived: s.curAt}
-	s.cur, s.curVCL, s.curKey = nil, false, false
+	au := AccessUnit{Data: s.cur, Key: s.curKey, Arrived: s.curAt, AfterBreak: s.breakPending}
+	s.cur, s.curVCL, s.curKey, s.breakPending = nil, false, false, false
 	return au
 }
 

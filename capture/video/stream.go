@@ -300,6 +300,13 @@ func (s *Stream) Subscribe() (replay []AccessUnit, live <-chan AccessUnit, cance
 	}
 }
 
+// RequestKey asks for a fresh key frame soon: the next screenrecord run starts now.
+func (s *Stream) RequestKey() {
+	s.mu.Lock()
+	s.rekey = true
+	s.mu.Unlock()
+}
+
 // Done is closed when the stream has ended; Err then says why.
 func (s *Stream) Done() <-chan struct{} { return s.done }
 

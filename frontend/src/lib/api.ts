@@ -13,6 +13,10 @@ import {
   type AppRunStarted,
   type PaintReport,
   type AgentControlRequest,
+  type ClipRequest,
+  type ClipResponse,
+  type RecordingRequest,
+  type RecordingResponse,
   type AnswerRequest,
   type DeviceSelectRequest,
   type DisplayChangeRequest,
@@ -194,6 +198,14 @@ export class Api {
   }
   resume() {
     return this.json<{ ok: boolean }>('POST', '/api/preview/resume');
+  }
+  /** Cuts the last `seconds` of the live screen (or a recording) into a clip of the session. */
+  clip(req: ClipRequest) {
+    return this.json<ClipResponse>('POST', '/api/preview/clip', req);
+  }
+  /** Starts a recording that clip({recordingId}) ends (a long press, up to 30 s). */
+  startRecording(serial: string) {
+    return this.json<RecordingResponse>('POST', '/api/preview/clip/record', { serial } satisfies RecordingRequest);
   }
   /** Tells the server how tall the stage is in device pixels (live JPEGs are sized to it). */
   setStageHeight(height: number) {

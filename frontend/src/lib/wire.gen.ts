@@ -4,8 +4,11 @@
 import type { DisplayState } from './wire.display.gen';
 export * from './wire.display.gen';
 
-import type { BatchItem, Bounds, DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceRecord, Handoff, Item, Presence, Session, SessionSummary, SourceCandidate, SourcesReason, Target, UiNode } from './wire.store.gen';
+import type { BatchItem, Bounds, Clip, DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceRecord, Handoff, Item, Presence, Session, SessionSummary, SourceCandidate, SourcesReason, Target, UiNode } from './wire.store.gen';
 export * from './wire.store.gen';
+
+import type { AppDoc, AppRunFinished, AppRunProgress } from './wire.targetapp.gen';
+export * from './wire.targetapp.gen';
 
 import type { VoiceAudio, VoiceError, VoiceMode, VoiceQuestion, VoiceSession, VoiceSpeech, VoiceTranscript, VoiceUnit } from './wire.voice.gen';
 export * from './wire.voice.gen';
@@ -34,13 +37,10 @@ export interface EventPayloads {
   "voice-question": VoiceQuestion;
 }
 
-export const AppRunStageValues = ["build", "install", "launch", "confirm"] as const;
-export type AppRunStage = (typeof AppRunStageValues)[number];
-
 export const BlockReasonValues = ["screen_off", "keyguard", "device_gone", "capture_failed"] as const;
 export type BlockReason = (typeof BlockReasonValues)[number];
 
-export const ErrorCodeValues = ["adb_unavailable", "app_launch_failed", "app_not_available", "app_not_installed", "app_run_busy", "batch_not_found", "build_failed", "capture_failed", "capture_not_found", "control_refused", "device_not_available", "device_not_found", "display_refused", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "invalid_query", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_claimed", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "out_of_range", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "video_unavailable", "voice_brief_refused", "voice_busy", "voice_key_refused", "voice_keychain", "voice_no_key", "voice_reconnecting", "voice_session_not_found", "voice_upstream", "wrong_token"] as const;
+export const ErrorCodeValues = ["adb_unavailable", "app_launch_failed", "app_not_available", "app_not_installed", "app_run_busy", "batch_not_found", "build_failed", "capture_failed", "capture_not_found", "clip_not_found", "clip_unavailable", "control_refused", "device_not_available", "device_not_found", "display_refused", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "invalid_query", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_claimed", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "out_of_range", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "video_unavailable", "voice_brief_refused", "voice_busy", "voice_key_refused", "voice_keychain", "voice_no_key", "voice_reconnecting", "voice_session_not_found", "voice_upstream", "wrong_token"] as const;
 export type ErrorCode = (typeof ErrorCodeValues)[number];
 
 export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control", "app-updated", "app-run-progress", "app-run-finished", "voice-state", "voice-transcript", "voice-speech", "voice-audio", "voice-error", "voice-unit", "voice-question"] as const;
@@ -76,75 +76,6 @@ export interface AnswerRequest {
   answer: string;
 }
 
-export interface AppDoc {
-  available: boolean;
-  problem?: string;
-  applicationId: string;
-  label: string;
-  launcherActivity: string;
-  module: string;
-  gradlew: boolean;
-  serial: string;
-  installed: boolean;
-  versionName?: string;
-  versionCode?: number;
-  installedAt?: string | null;
-  lastEditAt?: string | null;
-  sourcesNewerThanInstall: boolean;
-  foreground: boolean;
-  focusedPackage: string;
-  running?: AppRunState | null;
-}
-
-export interface AppProgress {
-  stage: AppRunStage;
-  message?: string;
-  line?: string;
-  task?: string;
-  tasks?: number;
-  fraction: number;
-}
-
-export interface AppRunFinished {
-  runId: string;
-  ok: boolean;
-  result: AppRunResult;
-  error?: string;
-  stage?: AppRunStage;
-  lines?: string[];
-}
-
-export interface AppRunProgress {
-  runId: string;
-  stage: AppRunStage;
-  message?: string;
-  line?: string;
-  task?: string;
-  tasks?: number;
-  fraction: number;
-}
-
-export interface AppRunResult {
-  applicationId: string;
-  serial: string;
-  built: boolean;
-  installed: boolean;
-  launchMs: number;
-  foreground: boolean;
-  activity?: string;
-  apk?: string;
-  notes?: string[];
-}
-
-export interface AppRunStarted {
-  runId: string;
-}
-
-export interface AppRunState {
-  runId: string;
-  last: AppProgress;
-}
-
 export interface BatchRequest {
   sessionId: string;
   frozenId: string;
@@ -152,6 +83,22 @@ export interface BatchRequest {
   frozenFingerprint: string;
   forceMismatchOverride?: boolean;
   items: BatchItem[];
+}
+
+export interface ClipRequest {
+  serial?: string;
+  seconds: number;
+  sessionId: string;
+  recordingId?: string;
+}
+
+export interface ClipResponse {
+  clipId: string;
+  durationMs: number;
+  frames: number;
+  width: number;
+  height: number;
+  clip: Clip;
 }
 
 export interface ConnectInfo {
@@ -393,6 +340,15 @@ export interface Reconnect {
   attempts: number;
   maxAttempts: number;
   error?: string;
+}
+
+export interface RecordingRequest {
+  serial?: string;
+}
+
+export interface RecordingResponse {
+  recordingId: string;
+  maxSeconds: number;
 }
 
 export interface ResolveRequest {

@@ -35,6 +35,7 @@ export interface BatchItem {
   target: Target;
   severity: "high" | "med" | "low";
   comment: string;
+  clipId?: string;
 }
 
 export interface BatchResponse {
@@ -48,6 +49,23 @@ export interface Bounds {
   top: number;
   right: number;
   bottom: number;
+}
+
+export interface Clip {
+  clipId: string;
+  sessionId?: string;
+  serial: string;
+  source: string;
+  durationMs: number;
+  frames: number;
+  width: number;
+  height: number;
+  timeline: unknown;
+  videoUrl: string;
+  stripUrl?: string;
+  path: string;
+  frameStripPath?: string;
+  createdAt: string;
 }
 
 export interface Crash {
@@ -180,6 +198,8 @@ export interface Item {
   resolvedAt: string | null;
   forcedSave: boolean;
   cropUrl: string;
+  clipId?: string;
+  clip?: Clip | null;
   verification?: Verification | null;
   verdict?: string;
   verdictNote?: string;

@@ -26,6 +26,15 @@ export interface DraftItem {
   createdAt: string;
   /** Human label of the target at the time it was picked (breadcrumb leaf). */
   label?: string;
+  /** A screen clip attached to it (POST /api/preview/clip). */
+  clip?: DraftClip;
+}
+
+/** What a draft keeps of its clip: the id the save sends, and what the editor plays. */
+export interface DraftClip {
+  clipId: string;
+  durationMs: number;
+  videoUrl: string;
 }
 
 export interface WorkspaceContext {

@@ -124,7 +124,7 @@ export function rescope(uid: string): void {
 export function addPending(): void {
   const p = ui.pending;
   if (!p) return;
-  draft.add(JSON.parse(JSON.stringify(p.target)) as Target, ui.pendingComment.trim(), ui.pendingSeverity, p.label);
+  draft.add(JSON.parse(JSON.stringify(p.target)) as Target, ui.pendingComment.trim(), ui.pendingSeverity, p.label, ui.pendingClip ?? undefined);
   ui.cancelPending();
 }
 

@@ -38,6 +38,7 @@ export async function persistPending(action: PersistAction, again: () => Promise
     target: JSON.parse(JSON.stringify(i.target)),
     severity: i.severity,
     comment: i.comment.trim(),
+    ...(i.clip ? { clipId: i.clip.clipId } : {}),
   }));
   const ifMatch = overwrite ? '*' : (app.etags.get(sessionId) ?? app.session?.etag ?? null);
   try {

@@ -1,6 +1,7 @@
 import { NodeIndex } from '../hittest';
 import { UndoStack } from '../undo';
 import {
+  type DraftClip,
   type DraftItem,
   type DraftWorkspace,
   type KeyValueStorage,
@@ -93,7 +94,7 @@ export class DraftState {
     this.persist();
   }
 
-  add(target: Target, comment: string, severity: Severity, label: string): DraftItem | null {
+  add(target: Target, comment: string, severity: Severity, label: string, clip?: DraftClip): DraftItem | null {
     const ws = this.workspace;
     if (!ws) return null;
     const item: DraftItem = {
@@ -104,12 +105,13 @@ export class DraftState {
       comment,
       createdAt: new Date().toISOString(),
       label,
+      ...(clip ? { clip } : {}),
     };
     this.change([...this.items, item]);
     return item;
   }
 
-  update(draftItemId: string, patch: Partial<Pick<DraftItem, 'comment' | 'severity' | 'target' | 'label'>>): void {
+  update(draftItemId: string, patch: Partial<Pick<DraftItem, 'comment' | 'severity' | 'target' | 'label' | 'clip'>>): void {
     this.change(this.items.map((i) => (i.draftItemId === draftItemId ? { ...i, ...patch } : i)));
   }
 

@@ -1,4 +1,4 @@
-import type { Recovery } from '../workspace';
+import type { DraftClip, Recovery } from '../workspace';
 import type { ScreenWindow, Session, Target, UiNode } from '../types';
 
 export type Tool = 'select' | 'annotate';
@@ -31,6 +31,10 @@ export class UiState {
   pending = $state<PendingTarget | null>(null);
   pendingComment = $state('');
   pendingSeverity = $state<'high' | 'med' | 'low'>('med');
+  /** The clip the pending annotation carries (Clip last 5 s). */
+  pendingClip = $state<DraftClip | null>(null);
+  /** The clip button's state: cutting a clip, or recording while it is held. */
+  clipBusy = $state<'' | 'cutting' | 'recording'>('');
   /** Node outlined while hovering the frame or a breadcrumb crumb. */
   hoverNode = $state<UiNode | null>(null);
   /** A window other than the app's under the pointer on the frozen frame (the keyboard). */
@@ -65,6 +69,7 @@ export class UiState {
     if (!this.pending) {
       this.pendingComment = '';
       this.pendingSeverity = 'med';
+      this.pendingClip = null;
     }
     this.pending = { target, label, nodeUid };
     this.focusCommentTick++;
@@ -73,6 +78,7 @@ export class UiState {
   cancelPending(): void {
     this.pending = null;
     this.pendingComment = '';
+    this.pendingClip = null;
     this.hoverNode = null;
   }
 
@@ -99,6 +105,7 @@ export class UiState {
   clearSelection(): void {
     this.pending = null;
     this.pendingComment = '';
+    this.pendingClip = null;
     this.pendingSeverity = 'med';
     this.editingDraftId = '';
     this.selectedItemId = '';

@@ -1,0 +1,157 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"fixthis/app/errcode"
+	"fixthis/app/store"
+	"fixthis/capture/clip"
+)
+
+// ClipRequest is the body of POST /api/preview/clip.
+type ClipRequest struct {
+	Serial    string `json:"serial,omitempty"` // "" or the selected device
+	Seconds   int    `json:"seconds"`          // 1–30: how far back the clip reaches
+	SessionID string `json:"sessionId"`
+	// RecordingID ends a recording started with POST /api/preview/clip/record; the
+	// clip then covers it (Seconds is ignored).
+	RecordingID string `json:"recordingId,omitempty"`
+}
+
+// ClipResponse answers POST /api/preview/clip.
+type ClipResponse struct {
+	ClipID     string     `json:"clipId"`
+	DurationMs int64      `json:"durationMs"`
+	Frames     int        `json:"frames"`
+	Width      int        `json:"width"`
+	Height     int        `json:"height"`
+	Clip       store.Clip `json:"clip"`
+}
+
+// RecordingRequest is the body of POST /api/preview/clip/record.
+type RecordingRequest struct {
+	Serial string `json:"serial,omitempty"`
+}
+
+// RecordingResponse answers POST /api/preview/clip/record.
+type RecordingResponse struct {
+	RecordingID string `json:"recordingId"`
+	MaxSeconds  int    `json:"maxSeconds"`
+}
+
+// clipSerial is the device a clip request is about: the selected one, which is the
+// only one whose live screen is kept.
+func (a *App) clipSerial(serial string) (string, error) {
+	dev, err := a.device.Registry.Selected()
+	if err != nil {
+		return "", err
+	}
+	if serial != "" && serial != dev.Serial {
+		return "", errcode.New(errcode.ClipUnavailable, "only the selected device's live screen is kept; %s is not selected (%s is)",
+			errcode.Quote(serial), dev.Serial)
+	}
+	return dev.Serial, nil
+}
+
+// postPreviewClipRecord starts a recording (the console's long press): the live
+// screen is kept from now until POST /api/preview/clip ends it, up to 30 s.
+func (a *App) postPreviewClipRecord(w http.ResponseWriter, r *http.Request) {
+	var req RecordingRequest
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	serial, err := a.clipSerial(req.Serial)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, RecordingResponse{RecordingID: a.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds})
+}
+
+// postPreviewClip cuts the last seconds of the selected device's live screen into a
+// clip of the session: an H.264 MP4, a frame strip and a timeline.
+func (a *App) postPreviewClip(w http.ResponseWriter, r *http.Request) {
+	var req ClipRequest
+	if err := decodeJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	serial, err := a.clipSerial(req.Serial)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	d := time.Duration(req.Seconds) * time.Second
+	if req.RecordingID != "" {
+		ran, err := a.device.StopRecording(req.RecordingID, serial)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		d = min(max(ran, clip.MinSeconds*time.Second), clip.MaxSeconds*time.Second)
+	} else if req.Seconds < clip.MinSeconds || req.Seconds > clip.MaxSeconds {
+		writeError(w, errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", clip.MinSeconds, clip.MaxSeconds, req.Seconds))
+		return
+	}
+	if _, err := a.store.GetSession(r.Context(), req.SessionID); err != nil {
+		writeError(w, err)
+		return
+	}
+	c, source, err := a.device.Cut(serial, d)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	saved, err := a.saveClip(r, req.SessionID, serial, source, c)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	a.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
+	writeJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
+		Width: saved.Width, Height: saved.Height, Clip: *saved})
+}
+
+func (a *App) saveClip(r *http.Request, sessionID, serial, source string, c *clip.Clip) (*store.Clip, error) {
+	timeline, err := json.Marshal(c.Timeline)
+	if err != nil {
+		return nil, err
+	}
+	return a.store.SaveClip(r.Context(), store.ClipInput{SessionID: sessionID, Serial: serial, Source: source,
+		MP4: c.MP4, Strip: c.Strip, DurationMs: c.DurationMs, Frames: c.Frames, Width: c.Width, Height: c.Height,
+		Timeline: timeline})
+}
+
+// getClipVideo serves a clip's MP4 (with byte ranges, for <video>).
+func (a *App) getClipVideo(w http.ResponseWriter, r *http.Request) { a.serveClipFile(w, r, false) }
+
+// getClipStrip serves a clip's frame strip PNG.
+func (a *App) getClipStrip(w http.ResponseWriter, r *http.Request) { a.serveClipFile(w, r, true) }
+
+func (a *App) serveClipFile(w http.ResponseWriter, r *http.Request, strip bool) {
+	c, err := a.store.GetClip(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	key, typ := c.VideoArtifact, "video/mp4"
+	if strip {
+		key, typ = c.StripArtifact, "image/png"
+		if key == "" {
+			writeError(w, errcode.New(errcode.ClipNotFound, "clip %s has no frame strip", c.ClipID))
+			return
+		}
+	}
+	data, err := a.store.ReadArtifact(r.Context(), key)
+	if err != nil {
+		writeError(w, errcode.Wrap(errcode.ClipNotFound, err, "the clip's file is missing from .fixthis/artifacts"))
+		return
+	}
+	w.Header().Set("Content-Type", typ)
+	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+}
