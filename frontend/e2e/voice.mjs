@@ -4,7 +4,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './harness.mjs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, repoRoot, startServer } from './harness.mjs';
 
 export const FAKE_BIN = process.env.REALTIME_FAKE_BIN || join(repoRoot, 'build', 'bin', 'realtime-fake');
 
@@ -35,6 +36,29 @@ export function speechWav(dir, text, { rate = 48000, leadS = 3, tailS = 2 } = {}
   const ref = join(dir, 'ref-24k.raw');
   run('espeak-ng', ['-w', raw, text]);
   run('sox', [raw, '-r', String(rate), '-c', '1', '-b', '16', wav, 'pad', String(leadS), String(tailS)]);
+  run('sox', [wav, '-r', '24000', '-t', 's16', '-e', 'signed', '-c', '1', ref]);
+  const pcm = readFileSync(ref);
+  return { wav, spans: speechSpans(pcm), durationMs: Math.round((pcm.length / 2 / 24000) * 1000) };
+}
+
+/**
+ * Several phrases in one WAV for a fake microphone: `parts` are {text, gapS} (the
+ * silence after the phrase), after `leadS` seconds of silence. Each phrase is one
+ * speech turn for the fake when its gap is longer than the turn detection's 500 ms.
+ * Returns the file, the speech spans (one per phrase, checked by the caller) and the
+ * length.
+ */
+export function speechWavParts(dir, parts, { rate = 48000, leadS = 3, name = 'parts' } = {}) {
+  const files = parts.map((p, i) => {
+    const raw = join(dir, `${name}-${i}-espeak.wav`);
+    const out = join(dir, `${name}-${i}.wav`);
+    run('espeak-ng', ['-w', raw, p.text]);
+    run('sox', [raw, '-r', String(rate), '-c', '1', '-b', '16', out, 'pad', i === 0 ? String(leadS) : '0', String(p.gapS ?? 2)]);
+    return out;
+  });
+  const wav = join(dir, `${name}-${rate}.wav`);
+  const ref = join(dir, `${name}-ref-24k.raw`);
+  run('sox', [...files, wav]);
   run('sox', [wav, '-r', '24000', '-t', 's16', '-e', 'signed', '-c', '1', ref]);
   const pcm = readFileSync(ref);
   return { wav, spans: speechSpans(pcm), durationMs: Math.round((pcm.length / 2 / 24000) * 1000) };
@@ -81,6 +105,44 @@ export function speechSpans(pcm, { thresholdDbfs = -40, silenceMs = 500 } = {}) 
   }
   if (speaking) spans.push({ startMs: start * 10, endMs: (last + 1) * 10, open: true });
   return spans;
+}
+
+/** Chromium whose microphone plays `wav` once (the fake UI allows it, unless `allow` is false). */
+export async function launchWithMic(wav, { allow = true } = {}) {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      // Without the fake UI the permission prompt is dismissed, as a user refusing it.
+      ...(allow ? ['--use-fake-ui-for-media-stream'] : []),
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}%noloop`,
+    ],
+  });
+}
+
+/** Starts fixthis serve with the given environment additions (the key, the fake's URL). */
+export async function serverWith(env) {
+  const saved = {};
+  for (const [k, v] of Object.entries(env)) {
+    saved[k] = process.env[k];
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  try {
+    return await startServer();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
 
 /** Starts the fake Realtime server with a script; resolves with its URL and inspectors. */

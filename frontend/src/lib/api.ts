@@ -41,7 +41,7 @@ import type {
   Session,
   SessionSummary,
 } from './types';
-import type { AnchorAnswer, VoiceAnchor, VoiceConfig, VoiceSession } from './voice/types';
+import type { AnchorAnswer, VoiceAnchor, VoiceConfig, VoiceMode, VoiceSession } from './voice/types';
 
 export class ApiError extends Error {
   constructor(
@@ -307,10 +307,10 @@ export class Api {
   deleteVoiceKey() {
     return this.json<void>('DELETE', '/api/voice/key');
   }
-  startVoice(sessionId: string, serial: string, spokenReplies: boolean) {
-    return this.json<VoiceSession>('POST', '/api/voice/sessions', { sessionId, serial, spokenReplies });
+  startVoice(sessionId: string, serial: string, spokenReplies: boolean, mode: VoiceMode) {
+    return this.json<VoiceSession>('POST', '/api/voice/sessions', { sessionId, serial, spokenReplies, mode });
   }
-  updateVoice(voiceSessionId: string, patch: { muted?: boolean; spokenReplies?: boolean }) {
+  updateVoice(voiceSessionId: string, patch: { muted?: boolean; spokenReplies?: boolean; mode?: VoiceMode }) {
     return this.json<VoiceSession>('PUT', `/api/voice/sessions/${encodeURIComponent(voiceSessionId)}`, patch);
   }
   stopVoice(voiceSessionId: string) {
