@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fixthis/app/errcode"
 	"net/http"
 
@@ -56,13 +57,11 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	ev := a.handoffEvidence(r.Context(), req.SessionID, req.ItemIDs)
-	res, err := a.store.ReleaseWithEvidence(r.Context(), req.SessionID, req.ItemIDs, &ev.Decision)
+	res, ev, err := a.handOff(r.Context(), req.SessionID, req.ItemIDs)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	a.recordAppBuild(r.Context(), req.SessionID)
 	ids := make([]string, 0, len(res.Items))
 	for _, it := range res.Items {
 		ids = append(ids, it.ItemID)
@@ -73,6 +72,19 @@ func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, AgentHandoff{Session: res.Session, Prompt: md, BatchID: res.BatchID, Handoff: res.Handoff, RuntimeEvidence: ev})
+}
+
+// handOff is the one release path: runtime evidence under the Auto policy, then the
+// release of itemIDs (every releasable item when empty) and the app build it was
+// made against. Save to MCP and the voice modes both use it.
+func (a *App) handOff(ctx context.Context, sessionID string, itemIDs []string) (*store.ReleaseResult, HandoffEvidence, error) {
+	ev := a.handoffEvidence(ctx, sessionID, itemIDs)
+	res, err := a.store.ReleaseWithEvidence(ctx, sessionID, itemIDs, &ev.Decision)
+	if err != nil {
+		return nil, ev, err
+	}
+	a.recordAppBuild(ctx, sessionID)
+	return res, ev, nil
 }
 
 // postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with

@@ -208,6 +208,11 @@ func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if p.Mode == "select" && p.Snapshot != nil {
+		// A unit on this anchor saves the capture as its screen: encode it now, off
+		// the path from the interviewer's call to the stored item.
+		go func() { _, _ = a.voiceUnits.pngs.get(p.Snapshot) }()
+	}
 	res := VoiceAnchor{AnchorID: anchor.ID}
 	if anchor.Node != nil {
 		res.NodeUID = anchor.Node.UID

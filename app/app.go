@@ -56,6 +56,8 @@ type Options struct {
 	// where its key comes from (OPENAI_API_KEY, the OS keychain).
 	Voice     voice.Config
 	VoiceKeys voice.Keys
+	// VoiceSilence is smart mode's silence checkpoint (0: 4 s; tests shorten it).
+	VoiceSilence time.Duration
 }
 
 // App is one running FixThis instance.
@@ -84,6 +86,7 @@ type App struct {
 	presenceSeen presenceWatch
 	voice        *voice.Manager
 	voiceTree    voiceTrees
+	voiceUnits   *voiceUnits
 	actionSeq    atomic.Int64   // newest device action published to consoles
 	bg           sync.WaitGroup // background work started by Run
 
@@ -131,8 +134,9 @@ func New(opts Options) *App {
 	if opts.Store != nil {
 		dataDir = opts.Store.Locations().DataDir()
 	}
+	a.voiceUnits = &voiceUnits{a: a}
 	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
-		Screen: voiceScreen{a}, Log: opts.Logger, DataDir: dataDir})
+		Screen: voiceScreen{a}, Units: a.voiceUnits, Silence: opts.VoiceSilence, Log: opts.Logger, DataDir: dataDir})
 	a.loadMCPToken()
 	return a
 }

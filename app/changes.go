@@ -66,6 +66,7 @@ func (a *App) publishSessionChanges(ctx context.Context, sessionID string, kinds
 		a.publishSession(ctx, sessionID, store.ChangeSessionDeleted)
 	case len(kinds) > 1 || !kinds[store.ChangePresence]:
 		a.publishSession(ctx, sessionID, store.ChangeSession)
+		a.askVoiceQuestions(ctx, sessionID)
 	}
 	if kinds[store.ChangePresence] {
 		a.publishSession(ctx, sessionID, store.ChangePresence)

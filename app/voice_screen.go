@@ -85,7 +85,12 @@ func (a *App) keepVoiceTree(ctx context.Context) {
 		if now, _ := a.device.Preview.Stillness(); now != changes || snap.Tree == nil {
 			continue // the screen moved during the capture
 		}
+		prev, prevSerial, _ := a.voiceTree.get()
 		a.voiceTree.set(serial, snap, changes)
+		if prev != nil && prevSerial == serial && prev.State.Activity != "" && snap.State.Activity != "" &&
+			prev.State.Activity != snap.State.Activity {
+			iv.Checkpoint("activity") // smart mode hands off when the app moved on
+		}
 	}
 }
 
@@ -170,7 +175,7 @@ func (a *App) voicePointing(req VoiceAnchorRequest, serial string) (voice.Pointi
 		return p, invalidInput("mode must be select or annotate")
 	}
 	if snap != nil {
-		p.Activity = snap.State.Activity
+		p.Activity, p.Snapshot = snap.State.Activity, snap
 	}
 	var tree *capture.Tree
 	if snap != nil {

@@ -44,6 +44,7 @@ func fullSession() Session {
 			{ID: "item-1", ScreenID: screenHome, Sequence: 1, Severity: SeverityHigh, Comment: "Make the Buy button\nmore prominent",
 				Target:     Target{Kind: TargetNode, Box: Box{40, 900, 520, 1010}, Role: "Button", Tag: "buy_button", Text: "Buy now", Path: "0/3/1"},
 				CropPath:   ".fixthis/artifacts/cd/crop1.png",
+				Said:       "uh, make this \"Buy\" button\nway more prominent, like really pop",
 				Candidates: []source.Candidate{buy, cand(uiRoot+"home/HomeScreen.kt", 30, "medium", 0.85, 0.2, "HomeScreen", "text"), cand(uiRoot+"search/SearchScreen.kt", 71, "low", 0.55, 0.55, "", "literal"), cand("app/src/test/X.kt", 1, "low", 0.1, 0, "", "literal")},
 				EditSurfaces: []source.EditSurface{
 					{Kind: "size", Role: source.RoleDefinition, File: uiRoot + "home/ProductCard.kt", Line: 12, Confidence: "low", Why: []string{"comment:size", "owner", "shared-component"}, Basis: `comment mentions "prominent"`, Action: "editing ProductCard changes every place that uses it; check its other call sites first"},
@@ -210,6 +211,7 @@ func TestGoldenCoverage(t *testing.T) {
 		"overlap risk":           "(?m); targetRisk=overlap$",
 		"duplicate risk":         "(?m); targetRisk=duplicate-of-marker-4$",
 		"crop":                   "(?m)^crop: ",
+		"said":                   `(?m)^  said: "uh, make this \\"Buy\\" button way`,
 		"edit surface":           "(?m)^  editSurface: .*  basis=",
 		"edit surface action":    "(?m)^  action: ",
 		"runner-up candidate":    `(?m)^  \S+:\d+  conf=\w+$`,
@@ -238,7 +240,7 @@ func TestGoldenCoverage(t *testing.T) {
 		}
 	}
 	min, _ := os.ReadFile(filepath.Join("testdata", "minimal.golden"))
-	for _, rx := range []string{"Source root", "Handoff quality", "screenshot:", "viewport:", "activity:", "orientation:", "window:", "keyboard:", "Overlap", "crop:", "editSurface", "note:", "warning:", "targetConfidence", "runtimeEvidence"} {
+	for _, rx := range []string{"said:", "Source root", "Handoff quality", "screenshot:", "viewport:", "activity:", "orientation:", "window:", "keyboard:", "Overlap", "crop:", "editSurface", "note:", "warning:", "targetConfidence", "runtimeEvidence"} {
 		if strings.Contains(string(min), rx) {
 			t.Errorf("minimal golden unexpectedly has %q", rx)
 		}

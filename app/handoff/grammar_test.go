@@ -27,6 +27,7 @@ var (
 	rxID          = regexp.MustCompile(`^  id: \S.*$`)
 	rxTarget      = regexp.MustCompile(`^  target: \S.*$`)
 	rxTargetLine  = regexp.MustCompile(`^  (role=\S+  )?(tag=\S+  )?box=\(-?\d+,-?\d+\)-\(-?\d+,-?\d+\)(  instance \d+/\d+)?(; targetRisk=overlap)?(; targetRisk=duplicate-of-marker-\d+)?$`)
+	rxSaid        = regexp.MustCompile(`^  said: "(\\.|[^"\\]){1,200}"$`)
 	rxCrop        = regexp.MustCompile(`^crop: \S.*$`)
 	rxEditSurface = regexp.MustCompile(`^  editSurface: \S+(  role=(call-site|component-definition|copy-or-data|layout-or-style|visual-area|interop-risk))? -> \S+?(:\d+)?  conf=(high|medium|low|none)  why=\[[^\]]*\](  basis=\S.*)?$`)
 	rxAction      = regexp.MustCompile(`^  action: \S.*$`)
@@ -237,6 +238,7 @@ func (g *grammar) item(inGroup bool) error {
 		return err
 	}
 	it.overlap = strings.Contains(l, "; targetRisk=overlap")
+	g.accept(rxSaid)
 	g.accept(rxCrop)
 	for n := 0; n < 2 && g.accept(rxEditSurface); n++ {
 		g.accept(rxAction)

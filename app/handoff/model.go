@@ -94,13 +94,15 @@ const (
 
 // Item is one annotation.
 type Item struct {
-	ID           string               `json:"itemId"`
-	ScreenID     string               `json:"screenId"`
-	Sequence     int                  `json:"sequenceNumber"`
-	Severity     string               `json:"severity"`
-	Comment      string               `json:"comment"`
-	Target       Target               `json:"target"`
-	CropPath     string               `json:"cropPath,omitempty"`
+	ID       string `json:"itemId"`
+	ScreenID string `json:"screenId"`
+	Sequence int    `json:"sequenceNumber"`
+	Severity string `json:"severity"`
+	Comment  string `json:"comment"`
+	Target   Target `json:"target"`
+	CropPath string `json:"cropPath,omitempty"`
+	// Said is the user's own words for an item made from speech ("" for a typed one).
+	Said         string               `json:"said,omitempty"`
 	Candidates   []source.Candidate   `json:"sourceCandidates,omitempty"`
 	EditSurfaces []source.EditSurface `json:"editSurfaces,omitempty"`
 	Warnings     []string             `json:"warnings,omitempty"`

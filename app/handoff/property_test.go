@@ -57,6 +57,13 @@ func randomSession(r *rand.Rand) Session {
 		if r.Intn(3) == 0 {
 			it.CropPath = ".fixthis/crops/" + fmt.Sprint(i) + ".png"
 		}
+		if r.Intn(3) == 0 {
+			// An item made from speech: its excerpt, sometimes far over the bound.
+			it.Said = weird()
+			if r.Intn(2) == 0 {
+				it.Said = strings.Repeat(weird()+` "said" \ `, 1+r.Intn(40))
+			}
+		}
 		for n := r.Intn(5); n > 0; n-- {
 			c := source.Candidate{File: files[r.Intn(len(files))], Line: 1 + r.Intn(3), Confidence: pick("high", "medium", "low", ""),
 				Margin: float64(r.Intn(100)) / 100, Owner: pick("", "Card", "Row Item"), Stale: r.Intn(8) == 0, Caution: pick("", "", "SHARED\ncomponent")}

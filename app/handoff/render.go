@@ -139,6 +139,9 @@ func renderItem(w *writer, p *itemPlan, root string, opts Options) {
 	w.line("  id: " + oneLine(it.ID))
 	w.line("  target: " + targetSummary(it.Target))
 	w.line(targetLine(p))
+	if said := oneLine(it.Said); said != "" {
+		w.line("  said: " + quoteN(said, maxSaidRunes))
+	}
 	if it.CropPath != "" {
 		w.line("crop: " + oneLine(it.CropPath))
 	}
@@ -368,8 +371,14 @@ func bounded(s string, n int) string {
 }
 
 // quote renders a UI string as a double-quoted, escaped, bounded value.
-func quote(s string) string {
-	s = bounded(oneLine(s), maxValueRunes)
+func quote(s string) string { return quoteN(s, maxValueRunes) }
+
+// maxSaidRunes bounds the transcript excerpt of a voice item's said: line.
+const maxSaidRunes = 200
+
+// quoteN is quote with its own bound of n characters.
+func quoteN(s string, n int) string {
+	s = bounded(oneLine(s), n)
 	s = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
 	return `"` + s + `"`
 }

@@ -33,6 +33,9 @@ type itemOut struct {
 	VerdictNote  string              `json:"verdictNote,omitempty"`
 	// ResolvedAt is set on resolved and wont_fix items.
 	ResolvedAt string `json:"resolvedAt,omitempty"`
+	// Said is the user's own words for an item made from speech (the transcript
+	// excerpt the interviewer recorded it from).
+	Said string `json:"said,omitempty"`
 	// Orphaned: the item's node is no longer on the device's current screen.
 	// The item stays open: the feedback may apply to the node's replacement.
 	Orphaned bool `json:"orphaned,omitempty"`
@@ -56,6 +59,9 @@ func toItemOut(it store.Item) itemOut {
 	}
 	if it.ResolvedAt != nil {
 		out.ResolvedAt = it.ResolvedAt.Format(time.RFC3339)
+	}
+	if it.Voice != nil {
+		out.Said = it.Voice.Excerpt
 	}
 	return out
 }

@@ -170,6 +170,9 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 	if it.CropArtifact != "" {
 		hi.CropPath, _ = b.Store.ArtifactPath(it.CropArtifact)
 	}
+	if it.Voice != nil {
+		hi.Said = it.Voice.Excerpt
+	}
 	if sc.Fingerprint == "" && sc.ScreenID != "" {
 		hi.MissingFingerprint = true
 	}

@@ -51,6 +51,9 @@ type SaveBatchInput struct {
 	// Forced: the user saved although the device's screen no longer matched
 	// the frozen one. Each new item records it.
 	Forced bool
+	// HoldPickup keeps the new items drafts under the session's instant pickup:
+	// items from speech are handed off by their voice session's mode instead.
+	HoldPickup bool
 }
 
 // SaveBatchResult is the 200 body (session, items, screenId) plus the ETag
@@ -335,7 +338,7 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 		}); err != nil {
 			return err
 		}
-		if r.AgentPickup == PickupInstant {
+		if r.AgentPickup == PickupInstant && !in.HoldPickup {
 			// Instant pickup: each new item reaches the agent as its own batch,
 			// so an agent working in a loop takes them one by one.
 			for _, id := range added {

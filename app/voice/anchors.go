@@ -37,6 +37,10 @@ type Pointing struct {
 	// Frame holds its encoded image, kept in memory for the items made from anchors.
 	FrameID string
 	Frame   []byte
+	// Snapshot is the capture the node was resolved on (the freeze, or the tree
+	// kept for the live screen): the evidence screen of an item made from the
+	// anchor. nil when there was no tree for the screen shown.
+	Snapshot *capture.Snapshot
 }
 
 // Anchor is an announced pointing with its id: what the interviewer's record_unit

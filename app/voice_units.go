@@ -1,0 +1,227 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/jpeg" // live preview frames
+	_ "image/png"  // frozen frames
+	"sync"
+
+	"fixthis/app/device"
+	"fixthis/app/errcode"
+	"fixthis/app/store"
+	"fixthis/app/voice"
+	"fixthis/capture"
+)
+
+// voiceUnits turns the interviewer's unit tools into items on the store: the same
+// batch save, item edits, withdrawals, answers and Save to MCP the console uses.
+type voiceUnits struct {
+	a    *App
+	pngs pngCache
+}
+
+// Record saves a unit as a draft item (draft key: voice session id, unit id) on the
+// screen of its first anchor, or as a screen note on the current screen. The item
+// is committed when Record returns.
+func (u *voiceUnits) Record(ctx context.Context, rec voice.UnitRecord) (voice.UnitItem, error) {
+	a := u.a
+	if it, err := a.store.VoiceItem(ctx, rec.SessionID, rec.VoiceSessionID, rec.UnitID); err == nil {
+		return unitItem(it), nil // a replayed call: the item the first one made
+	}
+	ev, target, err := u.evidence(rec)
+	if err != nil {
+		return voice.UnitItem{}, err
+	}
+	ids := make([]string, 0, len(rec.Anchors))
+	for _, an := range rec.Anchors {
+		ids = append(ids, an.ID)
+	}
+	bi := store.BatchItem{DraftItemID: rec.UnitID, Target: target, Comment: rec.Statement,
+		Voice: &store.VoiceOrigin{VoiceSessionID: rec.VoiceSessionID, UnitID: rec.UnitID, Excerpt: rec.Excerpt,
+			SpanStartMs: rec.SpanStartMs, SpanEndMs: rec.SpanEndMs, Anchors: ids}}
+	if ev.frozen != nil {
+		bi.CropPNG = cropFor(ev.frozen, target)
+	}
+	res, err := a.store.SaveBatch(ctx, store.SaveBatchInput{SessionID: rec.SessionID, PreviewID: ev.previewID,
+		WorkspaceID: rec.VoiceSessionID, IfMatch: "*", Screen: ev.screen, Items: []store.BatchItem{bi}, HoldPickup: true})
+	if err != nil {
+		return voice.UnitItem{}, unitRefusal(err)
+	}
+	it := res.Items[0]
+	return unitItem(&it), nil
+}
+
+// unitEvidence is the screen an item from speech is saved on.
+type unitEvidence struct {
+	previewID string
+	screen    store.ScreenInput
+	frozen    *device.FrozenFrame // for the crop; nil without a full frame
+}
+
+// evidence picks the screen and target: the first anchor's frame and node (or
+// area), else a screen note on the screen shown now.
+func (u *voiceUnits) evidence(rec voice.UnitRecord) (unitEvidence, store.Target, error) {
+	a := u.a
+	if len(rec.Anchors) > 0 {
+		p := rec.Anchors[0].Pointing
+		ev, err := u.pointingEvidence(rec.VoiceSessionID, p)
+		if err != nil {
+			return ev, store.Target{}, err
+		}
+		return ev, pointingTarget(p, ev.screen.Width, ev.screen.Height), nil
+	}
+	serial := rec.Serial
+	if a.device.Preview.Frozen() {
+		if fr, ok := a.device.LatestFrozen(serial); ok {
+			return unitEvidence{previewID: fr.ID, screen: screenInputOf(fr), frozen: fr}, store.Target{Type: store.TargetScreen}, nil
+		}
+	}
+	if snap := a.currentTree(serial); snap != nil {
+		ev, err := u.snapshotEvidence(rec.VoiceSessionID, snap)
+		return ev, store.Target{Type: store.TargetScreen}, err
+	}
+	if live, ok := a.device.Preview.LatestFrame(serial); ok {
+		ev, err := u.frameEvidence(live.ID, live.JPEG, "")
+		return ev, store.Target{Type: store.TargetScreen}, err
+	}
+	return unitEvidence{}, store.Target{}, voice.Refuse("no_screen", "FixThis has no screen of the phone to put the change on")
+}
+
+func (u *voiceUnits) pointingEvidence(voiceSessionID string, p voice.Pointing) (unitEvidence, error) {
+	if p.Mode == "annotate" {
+		if fr, ok := u.a.device.Frozen(p.FrameID); ok {
+			return unitEvidence{previewID: fr.ID, screen: screenInputOf(fr), frozen: fr}, nil
+		}
+	}
+	if p.Snapshot != nil && p.Snapshot.Frame != nil {
+		return u.snapshotEvidence(voiceSessionID, p.Snapshot)
+	}
+	if len(p.Frame) > 0 {
+		return u.frameEvidence(p.FrameID, p.Frame, p.Activity)
+	}
+	return unitEvidence{}, voice.Refuse("no_screen", "the anchor's frame is gone; point again")
+}
+
+// snapshotEvidence saves a capture (frame + tree) like a frozen frame. Units on the
+// same capture share one screen.
+func (u *voiceUnits) snapshotEvidence(voiceSessionID string, snap *capture.Snapshot) (unitEvidence, error) {
+	png, err := u.pngs.get(snap)
+	if err != nil {
+		return unitEvidence{}, err
+	}
+	fr := &device.FrozenFrame{ID: "voice-" + voiceSessionID + "-" + snap.Fingerprint.String(), PNG: png, Snapshot: snap}
+	return unitEvidence{previewID: fr.ID, screen: screenInputOf(fr), frozen: fr}, nil
+}
+
+// frameEvidence saves a bare frame (no tree was known for it): the image only.
+func (u *voiceUnits) frameEvidence(frameID string, data []byte, activity string) (unitEvidence, error) {
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return unitEvidence{}, fmt.Errorf("decode the anchor's frame: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := capture.EncodeEvidencePNG(&buf, img); err != nil {
+		return unitEvidence{}, err
+	}
+	b := img.Bounds()
+	return unitEvidence{previewID: "voice-frame-" + frameID, screen: store.ScreenInput{
+		Activity: activity, Width: b.Dx(), Height: b.Dy(), ImagePNG: buf.Bytes()}}, nil
+}
+
+// pointingTarget is the item's target: the node with its snapshot and breadcrumb,
+// the area, or the screen.
+func pointingTarget(p voice.Pointing, w, h int) store.Target {
+	if n := p.Node; n != nil && p.Kind == voice.AnchorClick {
+		t := store.Target{Type: store.TargetNode, NodeUID: n.UID, Bounds: clampBounds(n.Bounds, w, h), Snapshot: nodeSnapshot(*n)}
+		if p.Snapshot != nil && p.Snapshot.Tree != nil {
+			var crumbs []store.NodeSnapshot
+			for _, anc := range p.Snapshot.Tree.Ancestors(n.UID) {
+				crumbs = append(crumbs, *nodeSnapshot(anc))
+			}
+			if len(crumbs) > 0 {
+				t.Ancestors, _ = json.Marshal(crumbs)
+			}
+		}
+		return t
+	}
+	if p.Bounds != nil && !p.Bounds.Empty() {
+		return store.Target{Type: store.TargetArea, Bounds: clampBounds(*p.Bounds, w, h)}
+	}
+	if p.X != nil && p.Y != nil {
+		// A tap with no node under it: the area around the point.
+		const r = 48
+		return store.Target{Type: store.TargetArea, Bounds: clampBounds(capture.Bounds{Left: *p.X - r, Top: *p.Y - r, Right: *p.X + r, Bottom: *p.Y + r}, w, h)}
+	}
+	return store.Target{Type: store.TargetScreen}
+}
+
+func clampBounds(b capture.Bounds, w, h int) *store.Bounds {
+	out := store.Bounds{Left: max(b.Left, 0), Top: max(b.Top, 0), Right: b.Right, Bottom: b.Bottom}
+	if w > 0 && h > 0 {
+		out.Right, out.Bottom = min(out.Right, w), min(out.Bottom, h)
+	}
+	return &out
+}
+
+func nodeSnapshot(n capture.Node) *store.NodeSnapshot {
+	return &store.NodeSnapshot{Class: n.Class, Text: n.Text, TestTag: n.TestTag, ContentDescription: n.ContentDescription,
+		Role: n.Role, ResourceID: n.ResourceID}
+}
+
+func unitItem(it *store.Item) voice.UnitItem {
+	out := voice.UnitItem{ItemID: it.ItemID, SequenceNumber: it.SequenceNumber, Statement: it.Comment}
+	if it.Voice != nil {
+		out.Excerpt = it.Voice.Excerpt
+	}
+	return out
+}
+
+// unitRefusal says in the interviewer's terms why the store refused.
+func unitRefusal(err error) error {
+	switch errcode.Of(err) {
+	case errcode.SessionClosed, errcode.SessionNotFound:
+		return voice.Refuse("session_closed", "%v", err)
+	case errcode.InvalidInput, errcode.TooLarge:
+		return voice.Refuse("invalid", "%v", err)
+	case errcode.ItemNotFound:
+		return voice.Refuse("unknown_unit", "%v", err)
+	}
+	return err
+}
+
+// pngCache keeps the evidence PNG of the last few captures, so a unit on a
+// capture whose image was already encoded (the anchor warmed it) pays nothing.
+type pngCache struct {
+	mu   sync.Mutex
+	keys []*capture.Snapshot
+	vals [][]byte
+}
+
+const keptPNGs = 4
+
+func (c *pngCache) get(snap *capture.Snapshot) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, k := range c.keys {
+		if k == snap {
+			return c.vals[i], nil
+		}
+	}
+	if snap.Frame == nil {
+		return nil, errors.New("the capture has no frame")
+	}
+	var buf bytes.Buffer
+	if err := capture.EncodeEvidencePNG(&buf, snap.Frame); err != nil {
+		return nil, err
+	}
+	c.keys, c.vals = append(c.keys, snap), append(c.vals, buf.Bytes())
+	if len(c.keys) > keptPNGs {
+		c.keys, c.vals = c.keys[1:], c.vals[1:]
+	}
+	return buf.Bytes(), nil
+}
