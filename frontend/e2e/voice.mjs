@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, repoRoot, startServer } from './harness.mjs';
+import { CHROMIUM, api, repoRoot, startServer } from './harness.mjs';
 
 export const FAKE_BIN = process.env.REALTIME_FAKE_BIN || join(repoRoot, 'build', 'bin', 'realtime-fake');
 
@@ -184,4 +184,53 @@ export async function startFake(dir, script, key) {
 export function itemText(ev) {
   const content = ev?.event?.item?.content ?? [];
   return content.map((c) => c.text ?? '').join('');
+}
+
+/**
+ * Page init scripts for the voice suites (openConsole's `init`). heldEvents lets a
+ * test hold the event stream's deliveries in the page (window.__events.hold() /
+ * release()), as a console a moment behind the app would be; seenItems stamps the
+ * wall-clock time each annotation row (`[data-item-id]`) first shows, in
+ * window.__seenItems.
+ */
+export function voicePageInit() {
+  const held = [];
+  let holding = false;
+  window.__events = {
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      for (const f of held.splice(0)) f();
+    },
+  };
+  const add = EventSource.prototype.addEventListener;
+  EventSource.prototype.addEventListener = function (type, fn, opts) {
+    const wrapped = function (ev) {
+      if (holding) held.push(() => fn.call(this, ev));
+      else fn.call(this, ev);
+    };
+    return add.call(this, type, wrapped, opts);
+  };
+  window.__seenItems = {};
+  const stamp = () => {
+    for (const el of document.querySelectorAll('[data-item-id]')) {
+      const id = el.getAttribute('data-item-id');
+      if (!(id in window.__seenItems)) window.__seenItems[id] = Date.now();
+    }
+  };
+  new MutationObserver(stamp).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-item-id'] });
+}
+
+/** The unit rows of the transcript: unit id, "→ #N", data-state, in order. */
+export async function unitRows(page) {
+  return page.locator('#voiceTranscript [data-unit-id]').evaluateAll((els) =>
+    els.map((el) => ({ unitId: el.getAttribute('data-unit-id'), state: el.getAttribute('data-state'), itemId: el.getAttribute('data-item-ref'), num: el.querySelector('.num')?.textContent?.trim() ?? '' })),
+  );
+}
+
+/** The session's items as the app has them. */
+export async function sessionItems(server, sessionId) {
+  return (await api(server, 'GET', `/api/sessions/${sessionId}`)).body?.session?.items ?? [];
 }
