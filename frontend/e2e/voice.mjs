@@ -171,6 +171,7 @@ export async function startFake(dir, script, key) {
     url,
     received: () => get('/_fake/received'),
     speech: () => get('/_fake/speech'),
+    sent: () => get('/_fake/sent'),
     stderr: () => stderr,
     async stop() {
       if (child.exitCode !== null) return;
@@ -233,4 +234,27 @@ export async function unitRows(page) {
 /** The session's items as the app has them. */
 export async function sessionItems(server, sessionId) {
   return (await api(server, 'GET', `/api/sessions/${sessionId}`)).body?.session?.items ?? [];
+}
+
+/**
+ * Tool call sent → item shown: for each record_unit the fake sent (in order), the
+ * time from its write to its item's row first showing in the page (voicePageInit's
+ * stamps). Items are matched to calls in order: the app handles unit calls one at a
+ * time, and each recorded unit is one new item. Returns the latencies in ms.
+ */
+export async function callToItemMs(fake, page, items) {
+  const calls = ((await fake.sent()).events ?? []).filter((e) => e.type === 'response.function_call_arguments.done' && e.name === 'record_unit');
+  const seen = await page.evaluate(() => window.__seenItems);
+  const ordered = [...items].filter((i) => i.voice).sort((a, b) => a.sequenceNumber - b.sequenceNumber);
+  if (ordered.length !== calls.length) throw new Error(`${calls.length} record_unit calls sent, ${ordered.length} voice items`);
+  return ordered.map((it, i) => {
+    if (!(it.itemId in seen)) throw new Error(`item #${it.sequenceNumber} never showed in the page`);
+    return seen[it.itemId] - Date.parse(calls[i].at);
+  });
+}
+
+/** The median and the 90th percentile of xs. */
+export function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: s[Math.floor(s.length / 2)], p90: s[Math.min(s.length - 1, Math.floor(s.length * 0.9))], n: s.length };
 }
