@@ -49,19 +49,20 @@ func (a *App) deleteVoiceKey(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-type voiceStartRequest struct {
+// VoiceStartRequest is the body of POST /api/voice/sessions.
+type VoiceStartRequest struct {
 	SessionID     string `json:"sessionId"`
-	Serial        string `json:"serial"`
-	SpokenReplies *bool  `json:"spokenReplies"`
+	Serial        string `json:"serial,omitempty"`
+	SpokenReplies *bool  `json:"spokenReplies,omitempty"`
 	// Mode is when units are handed off: instant, smart (default) or collect.
-	Mode voice.Mode `json:"mode"`
+	Mode voice.Mode `json:"mode,omitempty"`
 	// Holder names the console for a second console's 409 ("the desktop window").
-	Holder string `json:"holder"`
+	Holder string `json:"holder,omitempty"`
 }
 
 // postVoiceSessions starts talking: it connects the interviewer before answering.
 func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
-	var req voiceStartRequest
+	var req VoiceStartRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
@@ -220,10 +221,11 @@ func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-type voiceUpdateRequest struct {
-	Muted         *bool       `json:"muted"`
-	SpokenReplies *bool       `json:"spokenReplies"`
-	Mode          *voice.Mode `json:"mode"`
+// VoiceUpdateRequest is the body of PUT /api/voice/sessions/{id}; nil fields stay.
+type VoiceUpdateRequest struct {
+	Muted         *bool       `json:"muted,omitempty"`
+	SpokenReplies *bool       `json:"spokenReplies,omitempty"`
+	Mode          *voice.Mode `json:"mode,omitempty"`
 }
 
 // putVoiceSession mutes or unmutes, switches spoken replies, and tells Go the
@@ -233,7 +235,7 @@ func (a *App) putVoiceSession(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req voiceUpdateRequest
+	var req VoiceUpdateRequest
 	if err := decodeOptionalJSON(r, &req); err != nil {
 		writeError(w, err)
 		return

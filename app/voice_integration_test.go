@@ -60,18 +60,24 @@ func (b *syncBuffer) String() string {
 const fakeKey = "sk-fixthis-test-0123456789"
 
 // newVoiceEnv is a test app whose interviewer is the fake Realtime server.
-func newVoiceEnv(t *testing.T, script realtimefake.Script) *voiceEnv {
+func newVoiceEnv(t *testing.T, script realtimefake.Script, tweaks ...func(*Options)) *voiceEnv {
+	t.Helper()
+	return newVoiceEnvIn(t, t.TempDir(), script, tweaks...)
+}
+
+// newVoiceEnvIn is newVoiceEnv with dir as the project directory.
+func newVoiceEnvIn(t *testing.T, dir string, script realtimefake.Script, tweaks ...func(*Options)) *voiceEnv {
 	t.Helper()
 	fake := realtimefake.New(realtimefake.Config{Key: fakeKey, Script: script})
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
 	keys := &memKeychain{}
 	logs := &syncBuffer{}
-	e := newTestEnv(t, func(o *Options) {
+	e := newTestEnvAt(t, dir, quietSim, append([]func(*Options){func(o *Options) {
 		o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		o.Voice = voice.Config{BaseURL: srv.URL + "/v1", Model: voice.DefaultModel, Voice: voice.DefaultVoice}
 		o.VoiceKeys = voice.Keys{Getenv: func(string) string { return "" }, Keychain: keys}
-	})
+	}}, tweaks...)...)
 	return &voiceEnv{testEnv: e, fake: fake, keys: keys, logs: logs}
 }
 

@@ -219,6 +219,7 @@ go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
+go test -count=1 -run 'TestVoiceUnitToItemLatency' -v ./app/ >"$WORK/bench.unit" 2>&1 || die "spoken unit latency test failed: $(tail "$WORK/bench.unit")"
 
 # row FILE BENCH LABEL BUDGET_MS METRIC: METRIC is ns (ns/op) or p50 (the p50-ms metric).
 row() {
@@ -264,6 +265,9 @@ row "$WORK/bench.source" BenchmarkProcessMatchCold5000 "fixthis source match, 5,
 cross=$(sed -n 's/.*worst cross-process latency \([0-9.]*\)ms.*/\1/p' "$WORK/bench.cross" | head -1)
 printf "  %-50s %10s %10s   %s\n" "agent claim → console, other process (worst)" "${cross:--}" 500 \
   "$(awk -v v="${cross:-99999}" 'BEGIN { print (v <= 500 ? "ok" : "OVER") }')"
+unit=$(sed -n 's/.*item stored and voice-unit delivered: p50 \([0-9.]*\)ms.*/\1/p' "$WORK/bench.unit" | head -1)
+printf "  %-50s %10s %10s   %s\n" "spoken unit: tool call → item stored + event, p50" "${unit:--}" 300 \
+  "$(awk -v v="${unit:-99999}" 'BEGIN { print (v <= 300 ? "ok" : "OVER") }')"
 echo "  (console JS bundle ≤ 150 KB gzip is checked by \`make test-frontend\`)"
 
 # (iv) Source matching accuracy on open-source apps, when they are checked out.

@@ -53,7 +53,7 @@ type Session struct {
 	State          State     `json:"state"`
 	Muted          bool      `json:"muted"`
 	SpokenReplies  bool      `json:"spokenReplies"`
-	Mode           Mode      `json:"mode"`
+	Mode           Mode      `json:"mode,omitempty"` // always set: smart unless chosen
 	StartedAt      time.Time `json:"startedAt"`
 	// Holder names the console that holds the session ("the desktop window", …).
 	Holder  string `json:"holder"`

@@ -133,11 +133,20 @@ type unitResult struct {
 
 // unitCalls handles the unit tool calls one at a time, in the order they came, so
 // unit ids follow the conversation and two calls never race for one item.
+// Calls queued when the session stops are still stored: the riffer said them while
+// Talk was on (their results find no socket).
 func (iv *Interviewer) unitCalls() {
 	for {
 		select {
 		case <-iv.ctx.Done():
-			return
+			for {
+				select {
+				case ev := <-iv.unitq:
+					iv.unitCall(ev)
+				default:
+					return
+				}
+			}
 		case ev := <-iv.unitq:
 			iv.unitCall(ev)
 		}
@@ -154,7 +163,7 @@ func (iv *Interviewer) unitCall(ev serverEvent) {
 		iv.write(callOutput(ev.CallID, res))
 		return
 	}
-	ctx, cancel := context.WithTimeout(iv.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(iv.ctx), 30*time.Second)
 	defer cancel()
 	doc := iv.Doc()
 	ref := UnitRef{SessionID: doc.SessionID, VoiceSessionID: doc.VoiceSessionID, Serial: doc.Serial}
@@ -172,8 +181,16 @@ func (iv *Interviewer) unitCall(ev serverEvent) {
 			rec.Excerpt = iv.lastRifferLine()
 		}
 		rec.SpanStartMs, rec.SpanEndMs = iv.span()
-		if rec.Anchors, err = iv.resolve(args.Anchors); err == nil {
+		iv.mu.Lock()
+		withdrawn := iv.unitSt.withdraw[ref.UnitID]
+		iv.mu.Unlock()
+		if withdrawn {
+			err = Refuse("withdrawn", "%s was withdrawn", ref.UnitID) // a replay of a call whose unit was taken back
+		} else if rec.Anchors, err = iv.resolve(args.Anchors); err == nil {
 			item, err = iv.record(ctx, rec)
+		}
+		if item.ItemID == "" {
+			item.Statement, item.Excerpt = rec.Statement, rec.Excerpt
 		}
 		unit.Action = UnitRecorded
 	case "update_unit":
@@ -230,13 +247,10 @@ func (iv *Interviewer) unitCall(ev serverEvent) {
 	}
 }
 
-// record checks the session is live and saves the unit.
+// record checks the unit and saves it.
 func (iv *Interviewer) record(ctx context.Context, rec UnitRecord) (UnitItem, error) {
 	if iv.units == nil {
 		return UnitItem{}, Refuse("no_store", "FixThis has no store for this voice session")
-	}
-	if iv.ctx.Err() != nil {
-		return UnitItem{}, Refuse("session_closed", "the voice session has ended")
 	}
 	if rec.Statement == "" {
 		return UnitItem{}, Refuse("invalid", "statement is empty; state the change as an instruction")

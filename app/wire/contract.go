@@ -118,6 +118,8 @@ var Console = Contract{
 		typeOf[voice.Unit](),
 		typeOf[voice.Question](),
 		typeOf[app.VoiceAnchor](),
+		typeOf[app.VoiceStartRequest](),
+		typeOf[app.VoiceUpdateRequest](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():           "Device",

@@ -68,22 +68,34 @@ func LoadScript(path string) (Script, error) {
 		if n.Prefix == "" {
 			return Script{}, fmt.Errorf("script note %d: no prefix", i)
 		}
+		if err := checkResponses(fmt.Sprintf("script note %d", i), n.Responses); err != nil {
+			return Script{}, err
+		}
 	}
 	for i, t := range s.Turns {
-		for j, r := range t.Responses {
-			for k, c := range r.ToolCalls {
-				if c.Name == "" {
-					return Script{}, fmt.Errorf("script turn %d response %d tool call %d: no name", i, j, k)
-				}
-				if len(c.Arguments) == 0 {
-					s.Turns[i].Responses[j].ToolCalls[k].Arguments = json.RawMessage(`{}`)
-				} else if !json.Valid(c.Arguments) {
-					return Script{}, fmt.Errorf("script turn %d response %d tool call %d: arguments are not JSON", i, j, k)
-				}
-			}
+		if err := checkResponses(fmt.Sprintf("script turn %d", i), t.Responses); err != nil {
+			return Script{}, err
 		}
 	}
 	return s, nil
+}
+
+// checkResponses refuses a tool call without a name or with arguments that are not
+// JSON, and gives one without arguments an empty object.
+func checkResponses(where string, rs []Response) error {
+	for j, r := range rs {
+		for k, c := range r.ToolCalls {
+			if c.Name == "" {
+				return fmt.Errorf("%s response %d tool call %d: no name", where, j, k)
+			}
+			if len(c.Arguments) == 0 {
+				rs[j].ToolCalls[k].Arguments = json.RawMessage(`{}`)
+			} else if !json.Valid(c.Arguments) {
+				return fmt.Errorf("%s response %d tool call %d: arguments are not JSON", where, j, k)
+			}
+		}
+	}
+	return nil
 }
 
 // toneChunks generates ms of a soft 440 Hz tone as PCM16LE mono 24 kHz, split in

@@ -16,14 +16,29 @@ func TestLoadScript(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for name, body := range map[string]string{
-		"not json":      `{"turns": [`,
-		"nameless call": `{"turns":[{"responses":[{"toolCalls":[{"arguments":{}}]}]}]}`,
+		"not json":           `{"turns": [`,
+		"nameless call":      `{"turns":[{"responses":[{"toolCalls":[{"arguments":{}}]}]}]}`,
+		"prefixless note":    `{"notes":[{"responses":[]}]}`,
+		"nameless note call": `{"notes":[{"prefix":"[X]","responses":[{"toolCalls":[{"arguments":{}}]}]}]}`,
 	} {
 		p := filepath.Join(dir, "s.json")
 		_ = os.WriteFile(p, []byte(body), 0o600)
 		if _, err := LoadScript(p); err == nil {
 			t.Fatalf("%s: loaded", name)
 		}
+	}
+}
+
+func TestLoadScriptNotes(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.json")
+	_ = os.WriteFile(p, []byte(`{"notes":[{"prefix":"[ENDPOINT QUESTION]","responses":[{"toolCalls":[{"name":"relay_answer","callId":"call_1"}]}]}]}`), 0o600)
+	s, err := LoadScript(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Notes[0].Responses[0].ToolCalls[0]
+	if c.CallID != "call_1" || string(c.Arguments) != "{}" {
+		t.Fatalf("note call = %+v", c)
 	}
 }
 

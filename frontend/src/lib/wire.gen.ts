@@ -4,7 +4,7 @@
 import type { BatchItem, Bounds, DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceRecord, Handoff, Item, Presence, Session, SessionSummary, SourceCandidate, SourcesReason, Target, UiNode } from './wire.store.gen';
 export * from './wire.store.gen';
 
-import type { VoiceAudio, VoiceError, VoiceQuestion, VoiceSession, VoiceSpeech, VoiceTranscript, VoiceUnit } from './wire.voice.gen';
+import type { VoiceAudio, VoiceError, VoiceMode, VoiceQuestion, VoiceSession, VoiceSpeech, VoiceTranscript, VoiceUnit } from './wire.voice.gen';
 export * from './wire.voice.gen';
 
 /** Each event's payload, by its name on the stream (app/events). */
@@ -453,6 +453,20 @@ export interface VideoConfig {
 export interface VoiceAnchor {
   anchorId: string;
   nodeUid?: string;
+}
+
+export interface VoiceStartRequest {
+  sessionId: string;
+  serial?: string;
+  spokenReplies?: boolean | null;
+  mode?: VoiceMode;
+  holder?: string;
+}
+
+export interface VoiceUpdateRequest {
+  muted?: boolean | null;
+  spokenReplies?: boolean | null;
+  mode?: VoiceMode | null;
 }
 
 export type EmptyPayload = Record<string, never>;

@@ -42,7 +42,7 @@ export interface VoiceSession {
   state: VoiceState;
   muted: boolean;
   spokenReplies: boolean;
-  mode: VoiceMode;
+  mode?: VoiceMode;
   startedAt: string;
   holder: string;
   message?: string;

@@ -1,0 +1,145 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"fixthis/app/store"
+	"fixthis/app/voice"
+	"fixthis/internal/realtimefake"
+)
+
+// phases are the phases of the session's items, in sequence order.
+func (e *voiceEnv) phases(sid string) []string {
+	var out []string
+	for _, it := range e.session(sid).Items {
+		out = append(out, it.Phase)
+	}
+	return out
+}
+
+// Instant hands off each unit as it is recorded; smart at the silence checkpoint;
+// collect never by itself, until Save to MCP (or a switch to instant).
+func TestVoiceModesHandOff(t *testing.T) {
+	const silence = 1500 * time.Millisecond
+	script := realtimefake.Script{Turns: []realtimefake.Turn{
+		turn("make this card blue", call("record_unit", `{"statement":"Make the card blue","anchors":["this"],"transcript_excerpt":"make this card blue"}`)),
+		turn("and bigger", call("record_unit", `{"statement":"Make the card bigger","anchors":["anchor_0001"],"transcript_excerpt":"and bigger"}`)),
+	}}
+	for _, tc := range []struct{ mode string }{{"instant"}, {"smart"}, {"collect"}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			e := newVoiceEnv(t, script, func(o *Options) { o.VoiceSilence = silence })
+			events := e.subscribe()
+			sid, vid, _ := e.startVoice(tc.mode)
+			e.speak(vid)
+			// The unit's event comes after its item is stored and before the hand-off
+			// a checkpoint makes; instant hands off right after.
+			events.next(10*time.Second, "voice-unit", nil)
+			recorded := time.Now()
+			switch tc.mode {
+			case "instant":
+				waitFor(t, 5*time.Second, "the unit sent", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+			case "smart":
+				if p := e.phases(sid); fmt.Sprint(p) != "[draft]" {
+					t.Fatalf("smart handed off before the checkpoint: %v", p)
+				}
+				waitFor(t, 10*time.Second, "the unit sent at the silence checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+				if d := time.Since(recorded); d > silence+2*time.Second {
+					t.Fatalf("the checkpoint came %v after the unit", d)
+				}
+			case "collect":
+				// An absence can only be seen by waiting: past the smart checkpoint.
+				time.Sleep(silence + 500*time.Millisecond)
+				if p := e.phases(sid); fmt.Sprint(p) != "[draft]" {
+					t.Fatalf("collect handed off by itself: %v", p)
+				}
+				e.speak(vid)
+				events.next(10*time.Second, "voice-unit", func(ev sseEvent) bool { return decodeEvent[voice.Unit](t, ev).UnitID == "unit_0002" })
+				items := e.session(sid).Items
+				e.mustJSON("POST", "/api/agent-handoffs", map[string]any{"sessionId": sid, "itemIds": []string{items[0].ItemID}}, nil)
+				if p := fmt.Sprint(e.phases(sid)); p != "[sent draft]" {
+					t.Fatalf("after Save to MCP of the first: %s", p)
+				}
+				var vs voice.Session
+				e.mustJSON("PUT", "/api/voice/sessions/"+vid, map[string]string{"mode": "instant"}, &vs)
+				if vs.Mode != voice.ModeInstant {
+					t.Fatalf("mode after PUT: %+v", vs)
+				}
+				waitFor(t, 5*time.Second, "the waiting draft sent on the switch to instant", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent sent]" })
+				if r := e.do("PUT", "/api/voice/sessions/"+vid, map[string]string{"mode": "loud"}, nil); r.Status != 422 {
+					t.Fatalf("an unknown mode: %d %s", r.Status, r.Body)
+				}
+			}
+		})
+	}
+}
+
+const unitCrashEnv = "FIXTHIS_VOICE_UNIT_CRASH_DIR"
+
+// A unit is a stored draft before its tool result is sent: a FixThis killed with
+// SIGKILL right after the interviewer got the result has the item on restart.
+func TestVoiceUnitSurvivesKill(t *testing.T) {
+	script := realtimefake.Script{Turns: []realtimefake.Turn{
+		turn("make this card blue", call("record_unit", `{"statement":"Make the card blue","anchors":["this"],"transcript_excerpt":"make this card blue"}`)),
+	}}
+	if dir := os.Getenv(unitCrashEnv); dir != "" {
+		e := newVoiceEnvIn(t, dir, script)
+		sid, vid, _ := e.startVoice("collect")
+		e.speak(vid)
+		outs := e.waitOutputs(1)
+		fmt.Printf("RESULT %s %s %v\n", sid, outs[0].UnitID, outs[0].OK)
+		select {} // wait for the kill
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestVoiceUnitSurvivesKill$", "-test.count=1")
+	cmd.Env = append(os.Environ(), unitCrashEnv+"="+dir)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "RESULT ") {
+				line <- sc.Text()
+				return
+			}
+		}
+		close(line)
+	}()
+	var result string
+	select {
+	case result = <-line:
+	case <-time.After(60 * time.Second):
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	f := strings.Fields(result)
+	if len(f) != 4 || f[3] != "true" {
+		t.Fatalf("the child reported %q", result)
+	}
+	st, err := store.Open(context.Background(), dir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sess, err := st.GetSession(context.Background(), f[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sess.Items) != 1 || sess.Items[0].Voice == nil || sess.Items[0].Voice.UnitID != f[2] || sess.Items[0].Comment != "Make the card blue" {
+		t.Fatalf("after the kill: %+v", sess.Items)
+	}
+}
