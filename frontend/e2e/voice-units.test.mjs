@@ -127,10 +127,10 @@ describe('what you say becomes items', { skip: missing.length ? `missing ${missi
     assert.deepEqual([title.target.type, subtitle.target.type], ['screen', 'screen']);
     assert.equal(subtitle.sequenceNumber, title.sequenceNumber + 1);
 
-    // Collect: past the 4 s silence checkpoint every unit is still a draft.
-    const stopped = Date.now();
-    await new Promise((r) => setTimeout(r, 5500));
-    assert.ok(Date.now() - stopped >= 5500);
+    // Collect: past the 4 s silence checkpoint (5 s after the last unit was stored,
+    // which came after the speech stopped) every unit is still a draft.
+    const quietUntil = Date.parse(subtitle.createdAt) + 5000;
+    await new Promise((r) => setTimeout(r, Math.max(0, quietUntil - Date.now()) + 50));
     assert.deepEqual((await unitRows(page)).map((r) => r.state), ['draft', 'draft', 'draft'], 'Collect hands nothing off by itself');
     assert.ok((await sessionItems(server, sessionId)).every((i) => i.delivery === 'draft'));
 

@@ -25,6 +25,8 @@ import {
   type StageHeight,
   type TapRequest,
   type VerdictRequest,
+  type VoiceStartRequest,
+  type VoiceUpdateRequest,
 } from './wire.gen';
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
@@ -308,9 +310,10 @@ export class Api {
     return this.json<void>('DELETE', '/api/voice/key');
   }
   startVoice(sessionId: string, serial: string, spokenReplies: boolean, mode: VoiceMode) {
-    return this.json<VoiceSession>('POST', '/api/voice/sessions', { sessionId, serial, spokenReplies, mode });
+    const body: VoiceStartRequest = { sessionId, serial, spokenReplies, mode };
+    return this.json<VoiceSession>('POST', '/api/voice/sessions', body);
   }
-  updateVoice(voiceSessionId: string, patch: { muted?: boolean; spokenReplies?: boolean; mode?: VoiceMode }) {
+  updateVoice(voiceSessionId: string, patch: VoiceUpdateRequest) {
     return this.json<VoiceSession>('PUT', `/api/voice/sessions/${encodeURIComponent(voiceSessionId)}`, patch);
   }
   stopVoice(voiceSessionId: string) {
