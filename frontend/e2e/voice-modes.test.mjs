@@ -2,7 +2,8 @@
 // interviewer: three phrases 1.5 s apart, said once with Talk in Instant mode and
 // once in Smart mode. Instant hands each unit off as it is recorded; Smart keeps them
 // drafts through the short pauses and hands them off together once the user has been
-// quiet for 4 s. (Collect, drafts until Save to MCP, is in voice-units.test.mjs.) It
+// quiet for 4 s. A typed answer to an agent's question on a spoken item comes first
+// and stands; the spoken answer after it is refused. (Collect, drafts until Save to MCP, is in voice-units.test.mjs.) It
 // also prints how long a record_unit the fake sent takes to show as an item in the
 // console; `make bench` (frontend/scripts/bench-voice-units.mjs) holds it to its budget.
 import assert from 'node:assert/strict';
@@ -10,9 +11,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { api, openConsole, prerequisites, waitFor } from './harness.mjs';
+import { api, openConsole, prerequisites, shotPath, waitFor } from './harness.mjs';
 import { waitLive } from './steps.mjs';
-import { callToItemMs, launchWithMic, serverWith, sessionItems, speechWavParts, startFake, stats, unitRows, voicePageInit, voicePrerequisites } from './voice.mjs';
+import { McpClient } from './mcp.mjs';
+import { callToItemMs, itemText, launchWithMic, serverWith, sessionItems, speechWavParts, startFake, stats, unitRows, voicePageInit, voicePrerequisites } from './voice.mjs';
 
 const missing = [...prerequisites(), ...voicePrerequisites()];
 const KEY = 'sk-test-voice-modes-0123456789';
@@ -30,8 +32,16 @@ const TURNS = [
   ['make the header darker', 'Make the header darker'],
   ['round the card corners', 'Round the card corners'],
 ];
-// Turns are shared by connections in order: the first Talk uses three, the second the next three.
-const SCRIPT = { turns: [...TURNS, ...TURNS].map(([t, s]) => turn(t, s)) };
+const TYPED = 'Taller by 8 dp';
+// Turns are shared by connections in order: the first Talk uses three, the second the
+// next three. The last reply stays active for a while, so an agent's question waits
+// for it and the typed answer comes first; the spoken one the note brings is refused.
+const turns = [...TURNS, ...TURNS].map(([t, s]) => turn(t, s));
+turns[5].responses[0] = { ...turns[5].responses[0], text: 'Noted.', audioMs: 300, holdMs: 14000 };
+const SCRIPT = {
+  turns,
+  notes: [{ prefix: '[ENDPOINT QUESTION]', responses: [{ toolCalls: [{ name: 'relay_answer', arguments: { unit_id: 'unit_0001', answer_text: 'Twice as tall' } }] }] }],
+};
 
 const ms = (iso) => (iso ? Date.parse(iso) : NaN);
 /** The items of one voice session, in order. */
@@ -86,7 +96,7 @@ describe('spoken units reach the agent by the mode', { skip: missing.length ? `m
     await waitFor(async () => (await api(server, 'GET', '/api/voice')).body.active === null, { what: 'no active voice session' });
   }
 
-  it('hands off at once in Instant, at the silence checkpoint in Smart', async () => {
+  it('hands off at once in Instant, at the silence checkpoint in Smart; a typed answer first stands', async () => {
     const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900, init: voicePageInit });
     await waitLive(page, server);
 
@@ -112,6 +122,35 @@ describe('spoken units reach the agent by the mode', { skip: missing.length ? `m
       const waited = ms(it.lastHandedOffAt) - last;
       assert.ok(waited >= 3500, `#${it.sequenceNumber} handed off ${waited} ms after the last unit was recorded (want the 4 s checkpoint)`);
     }
+
+    // Typed answers keep working on a spoken item: typed first wins, the spoken
+    // answer that comes after is refused and the unit's row says so.
+    const agent = new McpClient(server.mcpUrl, server.mcpToken);
+    await agent.initialize();
+    const served = await agent.call('fixthis_wait_for_feedback', { sessionId: smart.sessionId, timeoutSeconds: 5 });
+    if (served?.batchId) await agent.call('fixthis_ack_feedback', { batchId: served.batchId });
+    await agent.call('fixthis_claim_feedback', { sessionId: smart.sessionId, itemId: b[0].itemId });
+    await agent.call('fixthis_ask', { sessionId: smart.sessionId, itemId: b[0].itemId, question: 'Taller by how much?' });
+    const row = page.locator('#voiceTranscript [data-unit-id="unit_0001"]');
+    await waitFor(async () => (await row.getAttribute('data-state')) === 'needs_clarification', { what: 'the spoken item needs an answer' });
+    await row.locator('button').click();
+    await page.locator('#answerBox').fill(TYPED);
+    await page.getByRole('button', { name: 'Send answer' }).click();
+    await waitFor(async () => (await page.locator('.editor').innerText()).includes(TYPED), { what: 'the typed answer shown' });
+    const typed = await waitFor(
+      async () => {
+        const w = await agent.call('fixthis_wait_for_feedback', { sessionId: smart.sessionId, timeoutSeconds: 5 });
+        if (w?.batchId) await agent.call('fixthis_ack_feedback', { batchId: w.batchId });
+        return (w?.answers ?? []).find((x) => x.itemId === b[0].itemId);
+      },
+      { timeout: 20000, interval: 0, what: "the typed answer in the agent's wait" },
+    );
+    assert.equal(typed.answer, TYPED);
+    await waitFor(async () => /already answered/.test(await row.innerText()), { timeout: 25000, what: 'the spoken answer refused on the unit row' });
+    assert.ok((await fake.received()).events.some((e) => e.type === 'conversation.item.create' && itemText(e).startsWith('[ENDPOINT QUESTION]')), 'the question reached the interviewer');
+    assert.equal((await sessionItems(server, smart.sessionId)).find((i) => i.itemId === b[0].itemId).userAnswer, TYPED, 'the typed answer stands');
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shotPath('voice-typed-first-1440.png') });
     await stop(page);
 
     const lat = stats(await callToItemMs(fake, page, await sessionItems(server, smart.sessionId)));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../types';
 import type { VoiceUnit } from './types';
-import { applyUnit, clock, followItems, reasonText, spanText, unitState, type TranscriptRow, type UnitRow } from './units';
+import { applyUnit, clock, followItems, reasonText, refusalLine, spanText, unitState, type TranscriptRow, type UnitRow } from './units';
 
 const unit = (over: Partial<VoiceUnit> = {}): VoiceUnit => ({
   voiceSessionId: 'v1',
@@ -43,11 +43,15 @@ describe('unit rows', () => {
     const u = units(rows)[0];
     expect([u.statement, u.action, u.reason, unitState(u)]).toEqual(['Make the button blue', 'recorded', 'already_picked_up', 'in_progress']);
     expect(reasonText(u.reason)).toBe('an agent already picked the item up');
+    expect(refusalLine(u)).toBe('Not changed: an agent already picked the item up');
+    const relay = units(applyUnit(rows, unit({ action: 'refused', reason: 'already_answered' }), 3, undefined).rows)[0];
+    expect(refusalLine(relay)).toBe('Spoken answer not passed on: the question was already answered');
   });
 
   it('gives a refused recording without a unit a row of its own', () => {
     const { rows } = applyUnit([], unit({ unitId: '', itemId: '', sequenceNumber: 0, action: 'refused', reason: 'unknown_anchor' }), 1, []);
     expect(unitState(units(rows)[0])).toBe('refused');
+    expect(refusalLine(units(rows)[0])).toBe('Not recorded: it named a click FixThis does not know');
     expect(followItems(rows, [])).toBe(rows);
   });
 

@@ -59,6 +59,13 @@ export function reasonText(reason: string): string {
   return REASONS[reason] ?? reason.replace(/_/g, ' ');
 }
 
+/** The line under a unit row whose last tool call was refused ('' when none was). */
+export function refusalLine(r: UnitRow): string {
+  if (!r.reason || r.action === 'withdrawn') return '';
+  const what = r.reason === 'no_question' || r.reason === 'already_answered' ? 'Spoken answer not passed on' : unitState(r) === 'refused' ? 'Not recorded' : 'Not changed';
+  return `${what}: ${reasonText(r.reason)}`;
+}
+
 /**
  * Applies a voice-unit event to the rows: a unit already shown is updated in place (an
  * update or a withdrawal keeps its place in the transcript), a new one is appended. A
