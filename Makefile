@@ -26,11 +26,11 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.
 # test tools (a virtual display, Chromium for the browser tests, ImageMagick for the
 # screenshot checks, ffmpeg to decode the live video stream; for the voice tests
 # espeak-ng and sox make the speech, PulseAudio is the window's private microphone
-# and xdotool presses Talk in the window).
+# and xdotool presses Talk in the window; stress-ng loads the cores for test-e2e-stress).
 BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 # gstreamer1.0-libav lets the window's WebKitGTK decode the H.264 live preview.
 RUN_PKGS   := adb gstreamer1.0-libav
-TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg espeak-ng sox pulseaudio pulseaudio-utils xdotool
+TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg espeak-ng sox pulseaudio pulseaudio-utils xdotool stress-ng
 # Release packaging (make dist): dpkg-shlibdeps and lintian, the launcher-entry
 # validator, NSIS for the Windows installer, `file` and 7-Zip (reads the installer)
 # for the package checks.
@@ -52,7 +52,7 @@ export CGO_LDFLAGS += -framework UniformTypeIdentifiers -mmacosx-version-min=10.
 export CGO_LDFLAGS += -Wl,-sectcreate,__TEXT,__info_plist,$(abspath build/darwin/Info.plist)
 endif
 
-.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist dist bench install uninstall deps deps-test deps-dist deps-node clean
+.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-e2e-stress test-mcp test-desktop test-cross test-dist dist bench install uninstall deps deps-test deps-dist deps-node clean
 
 help:
 	@echo "make run    install what is missing, build, start FixThis (demo device when no phone is connected)"
@@ -152,6 +152,11 @@ test-e2e: $(BIN) $(FAKE_BIN)
 	$(SAY) "test-e2e: the console in Chromium against fixthis serve and simulated phones, one file at a time"
 	cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e
 
+# Not part of make test (it takes ~30 min): the e2e suite five times under full CPU load.
+test-e2e-stress: deps-test deps-node $(BIN) $(FAKE_BIN)
+	$(SAY) "test-e2e-stress: the e2e suite five times in a row while stress-ng loads every core"
+	FIXTHIS_BIN=$(abspath $(BIN)) scripts/e2e-stress.sh 5
+
 test-mcp: $(BIN)
 	$(SAY) "test-mcp: MCP clients we did not write (the official SDK, the Inspector CLI, the conformance suite)"
 	cd tests/mcp && FIXTHIS_BIN=$(abspath $(BIN)) npm test
@@ -160,6 +165,7 @@ test-desktop: $(BIN) $(FAKE_BIN)
 	$(SAY) "test-desktop: the real window under Xvfb"
 	scripts/desktop-smoke.sh $(BIN)
 	scripts/desktop-window-place.sh $(BIN)
+	scripts/desktop-resume.sh $(BIN)
 	scripts/voice-smoke.sh $(BIN) $(FAKE_BIN)
 
 # macOS and Windows cannot build the window here (macOS needs cgo against Cocoa), but

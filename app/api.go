@@ -19,7 +19,7 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/device/disconnect", a.postDeviceDisconnect)
 
 	mux.HandleFunc("GET /api/preview", a.getPreview)
-	mux.HandleFunc("GET /api/preview/{previewId}/image", a.getPreviewImage)
+	mux.HandleFunc("GET /api/preview/{id}/image", a.getPreviewImage)
 	mux.HandleFunc("POST /api/preview/freeze", a.postPreviewFreeze)
 	mux.HandleFunc("POST /api/preview/resume", a.postPreviewResume)
 	mux.HandleFunc("POST /api/preview/tap", a.postPreviewTap)

@@ -50,8 +50,8 @@ func TestDecodeBody(t *testing.T) {
 // a U+FFFD the body did not hold.
 func FuzzDecodeBody(f *testing.F) {
 	for _, seed := range []string{
-		`{"sessionId":"s","previewId":"p","items":[{"draftItemId":"d","comment":"c","target":{"type":"area","bounds":{"left":0,"top":0,"right":4611686018427387904,"bottom":1}}}]}`,
-		`{"sessionId":"s"} {"sessionId":"t"}`, `{"sessionId":"s"}]`, "{\"comment\":\"a\xffb\"}", `{"previewId":""}`,
+		`{"sessionId":"s","frozenId":"p","items":[{"draftItemId":"d","comment":"c","target":{"type":"area","bounds":{"left":0,"top":0,"right":4611686018427387904,"bottom":1}}}]}`,
+		`{"sessionId":"s"} {"sessionId":"t"}`, `{"sessionId":"s"}]`, "{\"comment\":\"a\xffb\"}", `{"frozenId":""}`,
 		`{"sessionId":"\ud800"}`, `{"sessionId":"\udc00\ud800"}`, `{"sessionId":"\ud83d\ude00"}`, `{"sessionId":"a\u0000b"}`,
 		`{"sessionId":"\\ud800"}`, "{\"sessionId\":\"\\\\\\ud800\"}", `{"items":[{"comment":"` + strings.Repeat("x", 1000) + `"}]}`,
 	} {
@@ -72,7 +72,7 @@ func FuzzDecodeBody(f *testing.F) {
 			t.Fatalf("accepted %q, which is not one JSON value", body)
 		}
 		sent := bytes.Count(body, []byte("\uFFFD")) + bytes.Count(bytes.ToLower(body), []byte(`\ufffd`))
-		got := strings.Count(req.SessionID+req.PreviewID+req.WorkspaceID+req.FrozenFingerprint, "\uFFFD")
+		got := strings.Count(req.SessionID+req.FrozenID+req.WorkspaceID+req.FrozenFingerprint, "\uFFFD")
 		for _, it := range req.Items {
 			got += strings.Count(it.DraftItemID+it.Severity+it.Comment+it.Target.Type+it.Target.NodeUID, "\uFFFD")
 		}

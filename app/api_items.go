@@ -23,7 +23,7 @@ type Deleted struct {
 // BatchRequest is the body of POST /api/items/batch.
 type BatchRequest struct {
 	SessionID             string            `json:"sessionId"`
-	PreviewID             string            `json:"previewId"`
+	FrozenID              string            `json:"frozenId"`
 	WorkspaceID           string            `json:"workspaceId"`
 	FrozenFingerprint     string            `json:"frozenFingerprint"`
 	ForceMismatchOverride bool              `json:"forceMismatchOverride,omitempty"`
@@ -43,14 +43,14 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, invalidInput("sessionId is required"))
 		return
 	}
-	if req.PreviewID == "" {
+	if req.FrozenID == "" {
 		// Items are drawn on a frozen screen; without it they have no image, crop or size.
-		writeError(w, invalidInput("previewId is required: the frozen screen the items were drawn on"))
+		writeError(w, invalidInput("frozenId is required: the frozen screen the items were drawn on"))
 		return
 	}
 	in := store.SaveBatchInput{
 		SessionID:   req.SessionID,
-		PreviewID:   req.PreviewID,
+		FrozenID:    req.FrozenID,
 		WorkspaceID: req.WorkspaceID,
 		IfMatch:     strings.Trim(r.Header.Get("If-Match"), `"`),
 		Items:       req.Items,
@@ -61,13 +61,13 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 	in.Forced = req.ForceMismatchOverride
 	// One save per frozen frame at a time: a second one (another tab, a
 	// double click) is told to retry rather than racing the first.
-	release, ok := a.savesInFlight.start(req.SessionID + "\x00" + req.PreviewID)
+	release, ok := a.savesInFlight.start(req.SessionID + "\x00" + req.FrozenID)
 	if !ok {
 		writeError(w, errcode.New(errcode.SaveInProgress, "another save of this frozen screen is running; retry in a moment"))
 		return
 	}
 	defer release()
-	if fr, ok := a.device.Frozen(req.PreviewID); ok {
+	if fr, ok := a.device.Frozen(req.FrozenID); ok {
 		if req.FrozenFingerprint != "" && !req.ForceMismatchOverride {
 			if err := a.checkFingerprint(r.Context(), fr); err != nil {
 				writeError(w, err)
@@ -82,14 +82,14 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 		// A draft made on a frame this process no longer has (FixThis restarted,
 		// or the frame expired) is never saved without its image; a retry of a
 		// save that already stored the screen needs no frame.
-		saved, err := a.store.PreviewScreenSaved(r.Context(), req.SessionID, req.PreviewID)
+		saved, err := a.store.PreviewScreenSaved(r.Context(), req.SessionID, req.FrozenID)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
 		if !saved {
 			writeError(w, errcode.New(errcode.PreviewNotFound, "the frozen screen %s is gone (FixThis restarted or it expired); "+
-				"recapture the screen and annotate again", errcode.Quote(req.PreviewID)))
+				"recapture the screen and annotate again", errcode.Quote(req.FrozenID)))
 			return
 		}
 	}

@@ -16,9 +16,10 @@ func (a *App) getPreview(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a.device.Preview.Latest())
 }
 
-// getPreviewImage serves a kept live frame (JPEG) or frozen frame (PNG) by id.
+// getPreviewImage serves a kept live frame (JPEG, by previewId) or frozen frame (PNG,
+// by frozenId).
 func (a *App) getPreviewImage(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("previewId")
+	id := r.PathValue("id")
 	data, contentType, ok := a.device.Image(id)
 	if !ok {
 		writeError(w, errcode.New(errcode.PreviewNotFound, "preview %s is gone; live frames are kept briefly", errcode.Quote(id)))
@@ -89,7 +90,10 @@ func (a *App) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errcode.Wrap(errcode.CaptureFailed, err, "could not capture %s: %v", dev.Serial, err))
 		return
 	}
-	writeJSON(w, http.StatusOK, fr.Result())
+	res := fr.Result()
+	a.log.Info("froze the preview", "serial", dev.Serial, "frozenId", res.FrozenID, "tree", res.TreeSource,
+		"frameMs", res.TimingsMs.Frame, "treeMs", res.TimingsMs.Tree, "totalMs", res.TimingsMs.Total)
+	writeJSON(w, http.StatusOK, res)
 }
 
 // OK is the answer of actions that return nothing else.
@@ -100,6 +104,7 @@ type OK struct {
 // postPreviewResume leaves the frozen state; the live loop announces the next frame.
 func (a *App) postPreviewResume(w http.ResponseWriter, r *http.Request) {
 	a.device.Resume()
+	a.log.Info("resumed the live preview")
 	writeJSON(w, http.StatusOK, OK{OK: true})
 }
 

@@ -7,11 +7,11 @@ package app
 import (
 	"context"
 	"fixthis/adb"
-	"fixthis/app/appwatch"
 	"fixthis/app/device"
 	"fixthis/app/events"
-	"fixthis/app/prompt"
+	"fixthis/app/handoff"
 	"fixthis/app/store"
+	"fixthis/app/targetwatch"
 	"fixthis/app/voice"
 	"fixthis/capture/video"
 	"io/fs"
@@ -80,9 +80,9 @@ type App struct {
 	store        *store.Store
 	adb          *adb.Client
 	device       *device.Service
-	appw         *appwatch.Watcher
+	appw         *targetwatch.Watcher
 	sources      sourceIndex
-	prompts      *prompt.Builder
+	prompts      *handoff.Builder
 	presenceSeen presenceWatch
 	voice        *voice.Manager
 	voiceTree    voiceTrees
@@ -121,8 +121,8 @@ func New(opts Options) *App {
 		adb:            opts.ADB,
 	}
 	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video})
-	a.prompts = &prompt.Builder{Store: opts.Store, Index: a.sources.get}
-	a.appw = appwatch.New(appwatch.Options{
+	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.get}
+	a.appw = targetwatch.New(targetwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
 		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
 		LastEdit: a.sources.lastEdit,

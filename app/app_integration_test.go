@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/app/appwatch"
 	"fixthis/app/store"
+	"fixthis/app/targetwatch"
 	"fixthis/internal/apktest"
 )
 
@@ -25,7 +25,7 @@ func newAppEnv(t *testing.T) (*testEnv, string) {
 
 func TestAppFollowsTheDevice(t *testing.T) {
 	e, _ := newAppEnv(t)
-	var doc appwatch.Doc
+	var doc targetwatch.Doc
 	waitFor(t, 5*time.Second, "the app installed and in front", func() bool {
 		e.mustJSON("GET", "/api/app", nil, &doc)
 		return doc.Installed && doc.Foreground
@@ -39,14 +39,14 @@ func TestAppFollowsTheDevice(t *testing.T) {
 	e.adbServer.MustADB(t, "-s", e.sim.Serial(), "shell", "input", "keyevent", "HOME")
 	pressed := time.Now()
 	ev := sse.next(3*time.Second, "app-updated", func(ev sseEvent) bool {
-		return !decodeEvent[appwatch.Doc](t, ev).Foreground
+		return !decodeEvent[targetwatch.Doc](t, ev).Foreground
 	})
 	if lag := ev.At.Sub(pressed); lag > 2*time.Second {
 		t.Errorf("app-updated came %s after HOME, want within 2 s", lag)
 	} else {
 		t.Logf("app-updated %s after HOME", lag.Round(time.Millisecond))
 	}
-	if d := decodeEvent[appwatch.Doc](t, ev); d.FocusedPackage != "com.google.android.apps.nexuslauncher" {
+	if d := decodeEvent[targetwatch.Doc](t, ev); d.FocusedPackage != "com.google.android.apps.nexuslauncher" {
 		t.Errorf("focused package after HOME = %q", d.FocusedPackage)
 	}
 
@@ -58,13 +58,13 @@ func TestAppFollowsTheDevice(t *testing.T) {
 	if !res.Foreground {
 		t.Errorf("launch result = %+v", res)
 	}
-	sse.next(3*time.Second, "app-updated", func(ev sseEvent) bool { return decodeEvent[appwatch.Doc](t, ev).Foreground })
+	sse.next(3*time.Second, "app-updated", func(ev sseEvent) bool { return decodeEvent[targetwatch.Doc](t, ev).Foreground })
 }
 
 func TestAppRunOverTheAPI(t *testing.T) {
 	e, dir := newAppEnv(t)
 	sse := e.subscribe()
-	var started appwatch.RunStarted
+	var started targetwatch.RunStarted
 	if r := e.do("POST", "/api/app/run", nil, nil); r.Status != 202 {
 		t.Fatalf("POST /api/app/run = %d %s", r.Status, r.Body)
 	} else {
@@ -86,14 +86,14 @@ func TestAppRunOverTheAPI(t *testing.T) {
 			continue
 		}
 		if ev.Type == "app-run-progress" {
-			p := decodeEvent[appwatch.RunProgress](t, ev)
+			p := decodeEvent[targetwatch.RunProgress](t, ev)
 			if p.RunID != started.RunID {
 				t.Fatalf("progress for run %q, want %q", p.RunID, started.RunID)
 			}
 			stages[string(p.Stage)] = true
 			continue
 		}
-		fin := decodeEvent[appwatch.RunFinished](t, ev)
+		fin := decodeEvent[targetwatch.RunFinished](t, ev)
 		if !fin.OK || !fin.Result.Installed || !fin.Result.Foreground {
 			t.Fatalf("finished = %+v", fin)
 		}
@@ -105,7 +105,7 @@ func TestAppRunOverTheAPI(t *testing.T) {
 		}
 	}
 	sse.next(5*time.Second, "app-updated", func(ev sseEvent) bool {
-		d := decodeEvent[appwatch.Doc](t, ev)
+		d := decodeEvent[targetwatch.Doc](t, ev)
 		return d.VersionName == "2.5.0" && d.Foreground && !d.SourcesNewerThanInstall
 	})
 
@@ -114,7 +114,7 @@ func TestAppRunOverTheAPI(t *testing.T) {
 		t.Fatalf("POST /api/app/run = %d %s", r.Status, r.Body)
 	}
 	ev := sse.next(30*time.Second, "app-run-finished", nil)
-	fin := decodeEvent[appwatch.RunFinished](t, ev)
+	fin := decodeEvent[targetwatch.RunFinished](t, ev)
 	if fin.OK || fin.Stage != "build" || !strings.Contains(strings.Join(fin.Lines, "\n"), "Unresolved reference 'TrailCard'") ||
 		!strings.Contains(fin.Error, "nothing was installed") {
 		t.Errorf("failed run = %+v", fin)
@@ -123,7 +123,7 @@ func TestAppRunOverTheAPI(t *testing.T) {
 
 func TestAppWithoutAnAppModule(t *testing.T) {
 	e := newTestEnv(t)
-	var doc appwatch.Doc
+	var doc targetwatch.Doc
 	e.mustJSON("GET", "/api/app", nil, &doc)
 	if doc.Available || !strings.Contains(doc.Problem, "com.android.application") {
 		t.Errorf("GET /api/app in an empty folder = %+v", doc)

@@ -39,7 +39,7 @@ func nodeAndAreaBatch(t *testing.T, sessionID string, fr freezeResult) map[strin
 	area := store.Bounds{Left: 40, Top: card.Bounds.Bottom + 10, Right: 600, Bottom: card.Bounds.Bottom + 200}
 	return map[string]any{
 		"sessionId":         sessionID,
-		"previewId":         fr.PreviewID,
+		"frozenId":          fr.FrozenID,
 		"workspaceId":       "ws-test",
 		"frozenFingerprint": fr.Screen.Fingerprint,
 		"items": []map[string]any{
@@ -143,7 +143,7 @@ func TestBatchSaveFingerprintMismatchAndCrops(t *testing.T) {
 		t.Fatalf("refused save still stored items: %d", len(sess.Session.Items))
 	}
 
-	// The user insists: saved, on the frozen evidence, with a new ETag.
+	// The user insists: saved, on the frozen screen, with a new ETag.
 	late["forceMismatchOverride"] = true
 	r = env.do("POST", "/api/items/batch", late, map[string]string{"If-Match": etag})
 	if r.Status != http.StatusOK {

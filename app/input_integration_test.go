@@ -22,7 +22,7 @@ func TestBadInputIsRefused(t *testing.T) {
 		if target == nil {
 			target = map[string]any{"type": "node", "nodeUid": card.UID, "bounds": card.Bounds}
 		}
-		return map[string]any{"sessionId": sid, "previewId": fr.PreviewID, "workspaceId": "ws-input",
+		return map[string]any{"sessionId": sid, "frozenId": fr.FrozenID, "workspaceId": "ws-input",
 			"items": []map[string]any{{"draftItemId": "d1", "severity": "high", "comment": comment, "target": target}}}
 	}
 	huge := strings.Repeat("x", 31<<20)
@@ -36,13 +36,13 @@ func TestBadInputIsRefused(t *testing.T) {
 		{"NUL at the start of a comment", "POST", "/api/items/batch", batch("\u0000 fix the button", nil), 422},
 		{"bell inside a comment", "POST", "/api/items/batch", batch("fix\u0007 it", nil), 422},
 		{"control character in a title", "POST", "/api/sessions", map[string]string{"title": "a\u001bb"}, 422},
-		{"control character in a draft id", "POST", "/api/items/batch", map[string]any{"sessionId": sid, "previewId": fr.PreviewID,
+		{"control character in a draft id", "POST", "/api/items/batch", map[string]any{"sessionId": sid, "frozenId": fr.FrozenID,
 			"workspaceId": "ws\u0000", "items": []map[string]any{{"draftItemId": "d1", "comment": "x", "target": map[string]any{"type": "screen"}}}}, 422},
 		{"31 MB snapshot", "POST", "/api/items/batch", batch("fix it", map[string]any{"type": "node", "nodeUid": card.UID,
 			"bounds": card.Bounds, "snapshot": map[string]any{"text": huge}}), 422},
 		{"300 KiB of ancestors", "POST", "/api/items/batch", batch("fix it", map[string]any{"type": "node", "nodeUid": card.UID,
 			"bounds": card.Bounds, "ancestors": []string{strings.Repeat("a", 300<<10)}}), 413},
-		{"oversized severity is not echoed", "POST", "/api/items/batch", map[string]any{"sessionId": sid, "previewId": fr.PreviewID,
+		{"oversized severity is not echoed", "POST", "/api/items/batch", map[string]any{"sessionId": sid, "frozenId": fr.FrozenID,
 			"workspaceId": "ws-input", "items": []map[string]any{{"draftItemId": "d1", "severity": huge[:1<<20], "comment": "x",
 				"target": map[string]any{"type": "screen"}}}}, 422},
 	}
@@ -104,9 +104,9 @@ func TestPreviewPrefixes(t *testing.T) {
 	e := newTestEnv(t)
 	sid := e.createSession("Prefixes")
 	fr := e.freeze()
-	body := map[string]any{"sessionId": sid, "previewId": fr.PreviewID, "workspaceId": "ws-p",
+	body := map[string]any{"sessionId": sid, "frozenId": fr.FrozenID, "workspaceId": "ws-p",
 		"items": []map[string]any{{"draftItemId": "d1", "comment": "x", "target": map[string]any{"type": "screen"}}}}
-	release, ok := e.app.savesInFlight.start(sid + "\x00" + fr.PreviewID)
+	release, ok := e.app.savesInFlight.start(sid + "\x00" + fr.FrozenID)
 	if !ok {
 		t.Fatal("key busy before any save")
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"fixthis/app/agentdevice"
-	"fixthis/app/apprun"
+	"fixthis/app/targetrun"
 )
 
 // agentPhone serves the MCP device tools from the app's device service: the device
@@ -24,7 +24,7 @@ func (a *App) agentPhone() *agentdevice.Phone {
 			return agentdevice.Target{Serial: v.Serial, Model: v.Model, Demo: v.IsDemo}, nil
 		},
 		AfterAction: func(string) { a.device.Preview.Poke() },
-		TrackRun: func() (func(apprun.Progress), func(apprun.Result, error), error) {
+		TrackRun: func() (func(targetrun.Progress), func(targetrun.Result, error), error) {
 			t, err := a.appw.Track()
 			if err != nil {
 				return nil, nil, err

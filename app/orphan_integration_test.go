@@ -20,7 +20,7 @@ func TestReadFeedbackOrphaned(t *testing.T) {
 	fr := e.freeze()
 	card := fr.node(t, "trail_card_1")
 	var res batchResponse
-	e.mustJSON("POST", "/api/items/batch", map[string]any{"sessionId": sid, "previewId": fr.PreviewID, "workspaceId": "ws-o",
+	e.mustJSON("POST", "/api/items/batch", map[string]any{"sessionId": sid, "frozenId": fr.FrozenID, "workspaceId": "ws-o",
 		"items": []map[string]any{{"draftItemId": "d1", "comment": "Show the distance", "target": map[string]any{
 			"type": "node", "nodeUid": card.UID, "bounds": card.Bounds,
 			"snapshot": map[string]any{"class": card.Class, "text": card.Text, "testTag": card.TestTag}}}}}, &res)

@@ -85,7 +85,7 @@ func TestPreviewLiveTapFreezeResume(t *testing.T) {
 		t.Errorf("preview after tapping %q at (%d,%d) is identical to the list", card.TestTag, x, y)
 	}
 
-	// Freeze on the detail screen: nodes, fingerprint, previewId, status frozen.
+	// Freeze on the detail screen: nodes, fingerprint, frozenId, status frozen.
 	events.drain()
 	fr := env.freeze()
 	events.next(2*time.Second, "preview-status", previewStatusIs("frozen"))

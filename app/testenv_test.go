@@ -196,9 +196,9 @@ func (e *testEnv) mustJSON(method, path string, body, out any) apiResponse {
 
 // freezeResult is the part of the Freeze document the tests read.
 type freezeResult struct {
-	PreviewID string `json:"previewId"`
-	ImageURL  string `json:"imageUrl"`
-	Screen    struct {
+	FrozenID string `json:"frozenId"`
+	ImageURL string `json:"imageUrl"`
+	Screen   struct {
 		Fingerprint string `json:"fingerprint"`
 		Width       int    `json:"width"`
 		Height      int    `json:"height"`
@@ -221,8 +221,8 @@ func (e *testEnv) freeze() freezeResult {
 	e.t.Helper()
 	var fr freezeResult
 	e.mustJSON("POST", "/api/preview/freeze", map[string]string{}, &fr)
-	if fr.PreviewID == "" || fr.Screen.Fingerprint == "" || len(fr.Nodes) == 0 {
-		e.t.Fatalf("freeze: previewId %q fingerprint %q, %d nodes", fr.PreviewID, fr.Screen.Fingerprint, len(fr.Nodes))
+	if fr.FrozenID == "" || fr.Screen.Fingerprint == "" || len(fr.Nodes) == 0 {
+		e.t.Fatalf("freeze: frozenId %q fingerprint %q, %d nodes", fr.FrozenID, fr.Screen.Fingerprint, len(fr.Nodes))
 	}
 	return fr
 }

@@ -20,7 +20,7 @@ func TestRefusedRequests(t *testing.T) {
 	batch := func(draft string, edit func(b map[string]any, item map[string]any)) []byte {
 		item := map[string]any{"draftItemId": draft, "severity": "low", "comment": "Bigger",
 			"target": map[string]any{"type": "node", "nodeUid": card.UID, "bounds": card.Bounds}}
-		b := map[string]any{"sessionId": sid, "previewId": fr.PreviewID, "workspaceId": "ws-refuse", "items": []any{item}}
+		b := map[string]any{"sessionId": sid, "frozenId": fr.FrozenID, "workspaceId": "ws-refuse", "items": []any{item}}
 		if edit != nil {
 			edit(b, item)
 		}
@@ -37,8 +37,8 @@ func TestRefusedRequests(t *testing.T) {
 		status             int
 		prefix             string
 	}{
-		{"batch without previewId", "POST", "/api/items/batch", batch("r1", func(b, _ map[string]any) { b["previewId"] = "" }),
-			422, "INVALID_INPUT: previewId is required"},
+		{"batch without frozenId", "POST", "/api/items/batch", batch("r1", func(b, _ map[string]any) { b["frozenId"] = "" }),
+			422, "INVALID_INPUT: frozenId is required"},
 		{"bounds beyond the screen", "POST", "/api/items/batch", batch("r2", func(_, it map[string]any) {
 			it["target"] = map[string]any{"type": "area", "bounds": map[string]any{"left": 0, "top": 0, "right": huge, "bottom": huge}}
 		}), 422, "INVALID_INPUT: item \"r2\": target bounds (0,0)-(4611686018427387904,4611686018427387904) leave the"},
@@ -96,7 +96,7 @@ func TestBatchStringFields(t *testing.T) {
 	sid := env.createSession("Fields")
 	fr := env.freeze()
 	card := fr.node(t, "trail_card_1")
-	fields := []string{"sessionId", "previewId", "workspaceId", "frozenFingerprint", "draftItemId", "severity", "comment",
+	fields := []string{"sessionId", "frozenId", "workspaceId", "frozenFingerprint", "draftItemId", "severity", "comment",
 		"target.type", "target.nodeUid", "snapshot.class", "snapshot.text", "snapshot.testTag", "snapshot.contentDescription",
 		"snapshot.role", "snapshot.resourceId"}
 	values := map[string]string{"nul": "a\x00b", "megabyte": strings.Repeat("m", 1<<20)}
@@ -108,7 +108,7 @@ func TestBatchStringFields(t *testing.T) {
 				snap := map[string]any{"class": "android.view.View", "text": "Card"}
 				target := map[string]any{"type": "node", "nodeUid": card.UID, "bounds": card.Bounds, "snapshot": snap}
 				item := map[string]any{"draftItemId": fmt.Sprintf("f%d", n), "severity": "low", "comment": "Bigger", "target": target}
-				b := map[string]any{"sessionId": sid, "previewId": fr.PreviewID, "workspaceId": fmt.Sprintf("ws-%d", n),
+				b := map[string]any{"sessionId": sid, "frozenId": fr.FrozenID, "workspaceId": fmt.Sprintf("ws-%d", n),
 					"frozenFingerprint": fr.Screen.Fingerprint, "items": []any{item}}
 				key, sub, _ := strings.Cut(field, ".")
 				switch key {

@@ -257,19 +257,19 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	card := fr.node(t, "trail_card_1")
 	var a1 VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
-		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.PreviewID, "nodeUid": card.UID}, &a1)
+		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.FrozenID, "nodeUid": card.UID}, &a1)
 	if a1.AnchorID != "anchor_0001" || a1.NodeUID != card.UID {
 		t.Fatalf("annotate anchor: %+v", a1)
 	}
 	// Annotate: an area over the card.
 	var a2 VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
-		map[string]any{"kind": "area", "mode": "annotate", "frozenId": fr.PreviewID, "bounds": card.Bounds}, &a2)
+		map[string]any{"kind": "area", "mode": "annotate", "frozenId": fr.FrozenID, "bounds": card.Bounds}, &a2)
 	e.mustJSON("POST", "/api/preview/resume", nil, nil)
 
 	// Select: the point of a live tap resolves from the tree kept for the screen.
 	x, y := card.center()
-	frozen, _ := e.app.device.Frozen(fr.PreviewID)
+	frozen, _ := e.app.device.Frozen(fr.FrozenID)
 	want, ok := frozen.Snapshot.Tree.HitTest(x, y)
 	if !ok {
 		t.Fatal("nothing under the card's centre")

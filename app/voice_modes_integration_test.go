@@ -143,3 +143,49 @@ func TestVoiceUnitSurvivesKill(t *testing.T) {
 		t.Fatalf("after the kill: %+v", sess.Items)
 	}
 }
+
+// Smart mode's third checkpoint: the target app moved to another activity (seen by
+// the tree kept for the live screen).
+func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
+	script := realtimefake.Script{Turns: []realtimefake.Turn{
+		turn("make this card blue", call("record_unit", `{"statement":"Make the card blue","anchors":["this"],"transcript_excerpt":"make this card blue"}`)),
+	}}
+	// A silence checkpoint that never comes within the test.
+	e := newVoiceEnv(t, script, func(o *Options) { o.VoiceSilence = time.Hour })
+	events := e.subscribe()
+	sid, vid, _ := e.startVoice("smart")
+	e.speak(vid)
+	events.next(10*time.Second, "voice-unit", nil)
+	e.mustJSON("POST", "/api/preview/resume", nil, nil)
+	tapTag := func(tag, activity string) {
+		t.Helper()
+		var x, y int
+		waitFor(t, 10*time.Second, "the kept tree of "+activity, func() bool {
+			snap := e.app.currentTree(e.sim.Serial())
+			if snap == nil || !strings.HasSuffix(snap.State.Activity, activity) {
+				return false
+			}
+			for _, n := range snap.Nodes {
+				if n.TestTag == tag {
+					x, y = (n.Bounds.Left+n.Bounds.Right)/2, (n.Bounds.Top+n.Bounds.Bottom)/2
+					return true
+				}
+			}
+			return false
+		})
+		if tag == "settings_button" {
+			// The sign-in screen is kept: a new screen of the same activity is no checkpoint.
+			if p := fmt.Sprint(e.phases(sid)); p != "[draft]" {
+				t.Fatalf("handed off on a screen of the same activity: %s", p)
+			}
+		}
+		e.mustJSON("POST", "/api/preview/tap", map[string]int{"x": x, "y": y}, nil)
+	}
+	tapTag("account_avatar", ".MainActivity") // sign-in: the same activity
+	tapTag("settings_button", ".MainActivity")
+	waitFor(t, 10*time.Second, "the tree of the settings activity", func() bool {
+		snap := e.app.currentTree(e.sim.Serial())
+		return snap != nil && strings.HasSuffix(snap.State.Activity, ".SettingsActivity")
+	})
+	waitFor(t, 5*time.Second, "the unit sent at the activity checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+}

@@ -47,7 +47,7 @@ func (u *voiceUnits) Record(ctx context.Context, rec voice.UnitRecord) (voice.Un
 	if ev.frozen != nil {
 		bi.CropPNG = cropFor(ev.frozen, target)
 	}
-	res, err := a.store.SaveBatch(ctx, store.SaveBatchInput{SessionID: rec.SessionID, PreviewID: ev.previewID,
+	res, err := a.store.SaveBatch(ctx, store.SaveBatchInput{SessionID: rec.SessionID, FrozenID: ev.frozenID,
 		WorkspaceID: rec.VoiceSessionID, IfMatch: "*", Screen: ev.screen, Items: []store.BatchItem{bi}, HoldPickup: true})
 	if err != nil {
 		return voice.UnitItem{}, unitRefusal(err)
@@ -58,9 +58,9 @@ func (u *voiceUnits) Record(ctx context.Context, rec voice.UnitRecord) (voice.Un
 
 // unitEvidence is the screen an item from speech is saved on.
 type unitEvidence struct {
-	previewID string
-	screen    store.ScreenInput
-	frozen    *device.FrozenFrame // for the crop; nil without a full frame
+	frozenID string
+	screen   store.ScreenInput
+	frozen   *device.FrozenFrame // for the crop; nil without a full frame
 }
 
 // evidence picks the screen and target: the first anchor's frame and node (or
@@ -78,7 +78,7 @@ func (u *voiceUnits) evidence(rec voice.UnitRecord) (unitEvidence, store.Target,
 	serial := rec.Serial
 	if a.device.Preview.Frozen() {
 		if fr, ok := a.device.LatestFrozen(serial); ok {
-			return unitEvidence{previewID: fr.ID, screen: screenInputOf(fr), frozen: fr}, store.Target{Type: store.TargetScreen}, nil
+			return unitEvidence{frozenID: fr.ID, screen: screenInputOf(fr), frozen: fr}, store.Target{Type: store.TargetScreen}, nil
 		}
 	}
 	if snap := a.currentTree(serial); snap != nil {
@@ -95,7 +95,7 @@ func (u *voiceUnits) evidence(rec voice.UnitRecord) (unitEvidence, store.Target,
 func (u *voiceUnits) pointingEvidence(voiceSessionID string, p voice.Pointing) (unitEvidence, error) {
 	if p.Mode == "annotate" {
 		if fr, ok := u.a.device.Frozen(p.FrameID); ok {
-			return unitEvidence{previewID: fr.ID, screen: screenInputOf(fr), frozen: fr}, nil
+			return unitEvidence{frozenID: fr.ID, screen: screenInputOf(fr), frozen: fr}, nil
 		}
 	}
 	if p.Snapshot != nil && p.Snapshot.Frame != nil {
@@ -115,7 +115,7 @@ func (u *voiceUnits) snapshotEvidence(voiceSessionID string, snap *capture.Snaps
 		return unitEvidence{}, err
 	}
 	fr := &device.FrozenFrame{ID: "voice-" + voiceSessionID + "-" + snap.Fingerprint.String(), PNG: png, Snapshot: snap}
-	return unitEvidence{previewID: fr.ID, screen: screenInputOf(fr), frozen: fr}, nil
+	return unitEvidence{frozenID: fr.ID, screen: screenInputOf(fr), frozen: fr}, nil
 }
 
 // frameEvidence saves a bare frame (no tree was known for it): the image only.
@@ -129,7 +129,7 @@ func (u *voiceUnits) frameEvidence(frameID string, data []byte, activity string)
 		return unitEvidence{}, err
 	}
 	b := img.Bounds()
-	return unitEvidence{previewID: "voice-frame-" + frameID, screen: store.ScreenInput{
+	return unitEvidence{frozenID: "voice-frame-" + frameID, screen: store.ScreenInput{
 		Activity: activity, Width: b.Dx(), Height: b.Dy(), ImagePNG: buf.Bytes()}}, nil
 }
 

@@ -112,7 +112,7 @@ func (e *voiceEnv) startVoice(mode string) (sid, vid string, card freezeNode) {
 	card = fr.node(e.t, "trail_card_1")
 	var a VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
-		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.PreviewID, "nodeUid": card.UID}, &a)
+		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.FrozenID, "nodeUid": card.UID}, &a)
 	return sid, vs.VoiceSessionID, card
 }
 
@@ -309,5 +309,32 @@ func TestVoiceQuestionRelay(t *testing.T) {
 	}
 	if it := e.session(sid).Items[0]; it.UserAnswer != "The brand blue, #1565C0" {
 		t.Fatalf("the answer kept: %q", it.UserAnswer)
+	}
+}
+
+// A dropped socket mid-response loses no recorded unit: the item was stored before
+// the result was sent, and after the reconnect unit ids go on where they were.
+func TestVoiceUnitSurvivesADroppedSocket(t *testing.T) {
+	e := newVoiceEnv(t, realtimefake.Script{Turns: []realtimefake.Turn{
+		{Transcript: "make this card blue", Responses: []realtimefake.Response{{HoldMs: 3000, ToolCalls: []realtimefake.ToolCall{
+			call("record_unit", `{"statement":"Make the card blue","anchors":["this"],"transcript_excerpt":"make this card blue"}`)}}}},
+		turn("and the title bigger", call("record_unit", `{"statement":"Make the title bigger","anchors":[],"transcript_excerpt":"and the title bigger"}`)),
+	}})
+	events := e.subscribe()
+	sid, vid, _ := e.startVoice("collect")
+	e.speak(vid)
+	events.next(10*time.Second, "voice-unit", nil)
+	if n := e.fake.Drop(); n != 1 {
+		t.Fatalf("dropped %d connections", n)
+	}
+	events.next(10*time.Second, "voice-state", func(ev sseEvent) bool { return strings.Contains(string(ev.Data), `"reconnecting"`) })
+	events.next(15*time.Second, "voice-state", func(ev sseEvent) bool { return strings.Contains(string(ev.Data), `"listening"`) })
+	if items := e.session(sid).Items; len(items) != 1 || items[0].Comment != "Make the card blue" {
+		t.Fatalf("after the drop: %+v", items)
+	}
+	e.speak(vid)
+	ev := events.next(10*time.Second, "voice-unit", nil)
+	if u := decodeEvent[voice.Unit](t, ev); u.UnitID != "unit_0002" || u.SequenceNumber != 2 || u.Action != voice.UnitRecorded {
+		t.Fatalf("the unit after the reconnect: %+v", u)
 	}
 }

@@ -15,17 +15,34 @@ func run(t *testing.T, env map[string]string, args ...string) (code int, stdout,
 	// binary on PATH, so the device layer reports adb as missing instead of starting one.
 	t.Setenv("ANDROID_ADB_SERVER_PORT", "1")
 	t.Setenv("PATH", t.TempDir())
-	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	var errb bytes.Buffer
+	// A serving command runs until its context ends: end it once the command has
+	// printed its first line (the address), however long opening the store took.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	out := &firstLine{done: cancel}
 	code = Run(ctx, Env{
-		Stdout:  &out,
+		Stdout:  out,
 		Stderr:  &errb,
 		Console: fstest.MapFS{"index.html": {Data: []byte("x")}},
 		Version: "9.9.9",
 		Getenv:  func(k string) string { return env[k] },
 	}, args)
 	return code, out.String(), errb.String()
+}
+
+// firstLine is a stdout that calls done once a whole line has been written.
+type firstLine struct {
+	bytes.Buffer
+	done func()
+}
+
+func (w *firstLine) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	if bytes.IndexByte(w.Bytes(), '\n') >= 0 {
+		w.done()
+	}
+	return n, err
 }
 
 func TestRunExitCodes(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"sync"
 
 	"fixthis/app"
+	"fixthis/app/handoff"
 	"fixthis/app/mcp"
 	"fixthis/app/mcpconfig"
-	"fixthis/app/prompt"
 	"fixthis/app/source"
 	"fixthis/app/store"
 )
@@ -49,7 +49,7 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 			idx = built
 		}
 	}()
-	b := &prompt.Builder{Store: st, Index: func() (*source.Index, source.Readiness) {
+	b := &handoff.Builder{Store: st, Index: func() (*source.Index, source.Readiness) {
 		mu.Lock()
 		defer mu.Unlock()
 		return idx, reason

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"fixthis/app/apprun"
 	"fixthis/app/project"
+	"fixthis/app/targetrun"
 )
 
 // runProject prints the project model: the app modules and what FixThis would
@@ -96,7 +96,7 @@ func runRun(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	out := newRunPrinter(env.Stderr)
-	res, err := apprun.Run(ctx, client.Device(*serial), apprun.Options{
+	res, err := targetrun.Run(ctx, client.Device(*serial), targetrun.Options{
 		Project: p, Module: *module, Variant: *variant, Serial: *serial,
 		NoBuild: *noBuild, Reinstall: *reinstall, Progress: out.progress,
 	})
@@ -113,7 +113,7 @@ func runRun(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "%s\n", b)
 	}
 	if err != nil {
-		var be *apprun.BuildError
+		var be *targetrun.BuildError
 		if errors.As(err, &be) {
 			return fmt.Errorf("the build failed; nothing was installed.\n%s", strings.Join(be.Lines, "\n"))
 		}
@@ -149,7 +149,7 @@ func newRunPrinter(w io.Writer) *runPrinter {
 	return &runPrinter{w: w, tty: tty}
 }
 
-func (r *runPrinter) progress(p apprun.Progress) {
+func (r *runPrinter) progress(p targetrun.Progress) {
 	if !r.tty {
 		switch {
 		case p.Line != "":
@@ -165,7 +165,7 @@ func (r *runPrinter) progress(p apprun.Progress) {
 	}
 	r.last = time.Now()
 	status := p.Message
-	if p.Stage == apprun.StageBuild && p.Line != "" {
+	if p.Stage == targetrun.StageBuild && p.Line != "" {
 		status = fmt.Sprintf("%d tasks", p.Tasks)
 		if p.Task != "" {
 			status += "  " + p.Task

@@ -10,7 +10,7 @@ import (
 
 	"fixthis/adb/adbtest"
 	"fixthis/adb/sim"
-	"fixthis/app/apprun"
+	"fixthis/app/targetrun"
 	"fixthis/internal/apktest"
 )
 
@@ -94,8 +94,8 @@ func TestRunCommand(t *testing.T) {
 func TestRunPrinterOnATerminal(t *testing.T) {
 	var buf bytes.Buffer
 	p := &runPrinter{w: &buf, tty: true}
-	p.progress(apprun.Progress{Stage: apprun.StageBuild, Line: "> Task :app:compileDebugKotlin", Task: ":app:compileDebugKotlin", Tasks: 19, Fraction: 0.5})
-	p.progress(apprun.Progress{Stage: apprun.StageInstall, Message: "installing app-debug.apk (1 kB)", Fraction: 1})
+	p.progress(targetrun.Progress{Stage: targetrun.StageBuild, Line: "> Task :app:compileDebugKotlin", Task: ":app:compileDebugKotlin", Tasks: 19, Fraction: 0.5})
+	p.progress(targetrun.Progress{Stage: targetrun.StageInstall, Message: "installing app-debug.apk (1 kB)", Fraction: 1})
 	p.finish()
 	out := buf.String()
 	for _, want := range []string{"\r\033[Kbuild    [██████████          ] 19 tasks  :app:compileDebugKotlin", "\r\033[Kinstall  [████████████████████] installing app-debug.apk (1 kB)", "\r\033[K"} {

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"fixthis/app/handoff"
-	"fixthis/app/prompt"
 	"fixthis/app/source"
 	"fixthis/app/store"
 )
@@ -56,7 +55,7 @@ func runPrompt(ctx context.Context, env Env, args []string) error {
 	if reason == source.Failed {
 		idx = nil
 	}
-	b := &prompt.Builder{Store: st, Index: func() (*source.Index, source.Readiness) { return idx, reason }}
+	b := &handoff.Builder{Store: st, Index: func() (*source.Index, source.Readiness) { return idx, reason }}
 	hs, sess, err := b.Session(ctx, *sessionID)
 	if err != nil {
 		return err

@@ -114,7 +114,7 @@ func (p *Phone) launch(ctx context.Context, serial, pkg string) (*ActionResult, 
 	return &ActionResult{Detail: "launched " + pkg}, nil
 }
 
-// sessionPackage is the app of the newest evidence screen in the most recently
+// sessionPackage is the app of the newest saved screen in the most recently
 // changed session: the app the user was annotating.
 func (p *Phone) sessionPackage(ctx context.Context) string {
 	sessions, err := p.o.Store.ListSessions(ctx)

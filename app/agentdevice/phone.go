@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"fixthis/adb"
-	"fixthis/app/apprun"
 	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/store"
+	"fixthis/app/targetrun"
 	"fixthis/capture"
 )
 
@@ -45,7 +45,7 @@ type Options struct {
 	// console then shows the agent's build as its own, and a build the user started
 	// and one the agent started never run at once. progress and finish report the run
 	// (finish exactly once). Nil in a sidecar without the app.
-	TrackRun func() (progress func(apprun.Progress), finish func(apprun.Result, error), err error)
+	TrackRun func() (progress func(targetrun.Progress), finish func(targetrun.Result, error), err error)
 	// AskTimeout is how long an action waits for the user to allow control.
 	AskTimeout time.Duration
 	Log        *slog.Logger

@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 
-	"fixthis/app/apprun"
 	"fixthis/app/errcode"
 	"fixthis/app/project"
+	"fixthis/app/targetrun"
 )
 
 // RunApp builds, installs and launches the project's app on the device through
-// apprun, the code `fixthis run` uses, once the user allows control of the device.
-func (p *Phone) RunApp(ctx context.Context, serial string, in RunAppInput, progress func(apprun.Progress)) (*apprun.Result, error) {
+// targetrun, the code `fixthis run` uses, once the user allows control of the device.
+func (p *Phone) RunApp(ctx context.Context, serial string, in RunAppInput, progress func(targetrun.Progress)) (*targetrun.Result, error) {
 	t, err := p.o.Pick(ctx, serial)
 	if err != nil {
 		return nil, err
@@ -27,16 +27,16 @@ func (p *Phone) RunApp(ctx context.Context, serial string, in RunAppInput, progr
 		p.record(ctx, t.Serial, "run", "was not allowed to run the app", "refused")
 		return nil, err
 	}
-	consoleProgress, finish := func(apprun.Progress) {}, func(apprun.Result, error) {}
+	consoleProgress, finish := func(targetrun.Progress) {}, func(targetrun.Result, error) {}
 	if p.o.TrackRun != nil {
 		if consoleProgress, finish, err = p.o.TrackRun(); err != nil {
 			p.record(ctx, t.Serial, "run", "could not run the app: another build is in progress", "refused")
 			return nil, err
 		}
 	}
-	res, err := apprun.Run(ctx, p.o.ADB.Device(t.Serial), apprun.Options{
+	res, err := targetrun.Run(ctx, p.o.ADB.Device(t.Serial), targetrun.Options{
 		Project: proj, Module: in.Module, Variant: in.Variant, Serial: t.Serial, NoBuild: in.NoBuild, Reinstall: in.Reinstall,
-		Progress: func(pr apprun.Progress) {
+		Progress: func(pr targetrun.Progress) {
 			consoleProgress(pr)
 			progress(pr)
 		},
@@ -44,7 +44,7 @@ func (p *Phone) RunApp(ctx context.Context, serial string, in RunAppInput, progr
 	finish(res, err)
 	if err != nil {
 		p.record(ctx, t.Serial, "run", "run failed: "+firstLine(err.Error()), "failed")
-		var be *apprun.BuildError
+		var be *targetrun.BuildError
 		if errors.As(err, &be) {
 			return nil, errcode.Wrap(errcode.BuildFailed, err, "%v", err)
 		}

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/app/apprun"
 	"fixthis/app/errcode"
+	"fixthis/app/targetrun"
 	"fixthis/internal/apktest"
 )
 
@@ -20,20 +20,20 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 	project := apktest.StubProject(t, "../../examples/trailhead",
 		apktest.App{Package: "com.fixthis.demo", VersionCode: 251, VersionName: "2.5.1", MinSdk: 26, Launcher: ".MainActivity"})
 	capturer := e.capturer
-	// The app's run slot, as appwatch keeps it: the console sees the agent's progress
+	// The app's run slot, as targetwatch keeps it: the console sees the agent's progress
 	// and outcome, and a run already in progress refuses the agent's.
-	var consoleStages []apprun.Stage
+	var consoleStages []targetrun.Stage
 	var finished []error
 	busy := false
-	trackRun := func() (func(apprun.Progress), func(apprun.Result, error), error) {
+	trackRun := func() (func(targetrun.Progress), func(targetrun.Result, error), error) {
 		if busy {
 			return nil, nil, errcode.New(errcode.AppRunBusy, "run run-1 is still in progress")
 		}
-		return func(pr apprun.Progress) {
+		return func(pr targetrun.Progress) {
 				if len(consoleStages) == 0 || consoleStages[len(consoleStages)-1] != pr.Stage {
 					consoleStages = append(consoleStages, pr.Stage)
 				}
-			}, func(_ apprun.Result, err error) {
+			}, func(_ targetrun.Result, err error) {
 				finished = append(finished, err)
 			}, nil
 	}
@@ -41,8 +41,8 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 		Pick:     func(context.Context, string) (Target, error) { return Target{Serial: dev.Serial(), Demo: true}, nil },
 		TrackRun: trackRun})
 
-	var stages []apprun.Stage
-	res, err := p.RunApp(ctx, "", RunAppInput{}, func(pr apprun.Progress) {
+	var stages []targetrun.Stage
+	res, err := p.RunApp(ctx, "", RunAppInput{}, func(pr targetrun.Progress) {
 		if len(stages) == 0 || stages[len(stages)-1] != pr.Stage {
 			stages = append(stages, pr.Stage)
 		}
@@ -53,7 +53,7 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 	if !res.Built || !res.Installed || !res.Foreground || res.ApplicationID != "com.fixthis.demo" {
 		t.Fatalf("run result %+v", res)
 	}
-	if len(stages) < 3 || stages[0] != apprun.StageBuild {
+	if len(stages) < 3 || stages[0] != targetrun.StageBuild {
 		t.Fatalf("progress stages %v", stages)
 	}
 
@@ -62,7 +62,7 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 	}
 
 	apktest.SetStubFailure(t, project, true)
-	if _, err := p.RunApp(ctx, "", RunAppInput{}, func(apprun.Progress) {}); errcode.Of(err) != errcode.BuildFailed {
+	if _, err := p.RunApp(ctx, "", RunAppInput{}, func(targetrun.Progress) {}); errcode.Of(err) != errcode.BuildFailed {
 		t.Fatalf("failing build: %v", err)
 	}
 	if len(finished) != 2 || finished[1] == nil {
@@ -70,7 +70,7 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 	}
 
 	busy = true
-	if _, err := p.RunApp(ctx, "", RunAppInput{}, func(apprun.Progress) { t.Error("a refused run reported progress") }); errcode.Of(err) != errcode.AppRunBusy {
+	if _, err := p.RunApp(ctx, "", RunAppInput{}, func(targetrun.Progress) { t.Error("a refused run reported progress") }); errcode.Of(err) != errcode.AppRunBusy {
 		t.Fatalf("while the console's run is in progress: %v, want APP_RUN_BUSY", err)
 	}
 	if len(finished) != 2 {

@@ -8,7 +8,7 @@ import (
 
 // The phone's domain types: what an agent asks of the device and what it answers.
 // The MCP tools build them from a call's arguments and shape them into the tools'
-// output; a build run's progress and result are apprun's own Progress and Result.
+// output; a build run's progress and result are targetrun's own Progress and Result.
 
 // Capture is one captured screen, kept in the store under CaptureID.
 type Capture struct {

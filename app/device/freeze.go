@@ -72,7 +72,7 @@ func (s *Service) Resume() { s.Preview.SetFrozen(false) }
 
 // FreezeResult is the body of POST /api/preview/freeze.
 type FreezeResult struct {
-	PreviewID  string         `json:"previewId"`
+	FrozenID   string         `json:"frozenId"`
 	Serial     string         `json:"serial"`
 	ImageURL   string         `json:"imageUrl"`
 	Screen     FrozenScreen   `json:"screen"`
@@ -116,9 +116,9 @@ func (fr *FrozenFrame) Result() FreezeResult {
 		nodes = []capture.Node{}
 	}
 	return FreezeResult{
-		PreviewID: fr.ID,
-		Serial:    fr.Serial,
-		ImageURL:  "/api/preview/" + fr.ID + "/image",
+		FrozenID: fr.ID,
+		Serial:   fr.Serial,
+		ImageURL: "/api/preview/" + fr.ID + "/image",
 		Screen: FrozenScreen{
 			Fingerprint: s.Fingerprint.String(),
 			Fingerprints: ScreenFingerprints{

@@ -29,11 +29,11 @@ const (
 	DeviceAction Type = "device-action"
 	// AgentControl carries the selected device's answer: app.AgentControlEvent (agentdevice.ControlState).
 	AgentControl Type = "agent-control"
-	// AppUpdated follows a change of the target app's install or focus: appwatch.UpdatedEvent (appwatch.Doc).
+	// AppUpdated follows a change of the target app's install or focus: targetwatch.UpdatedEvent (targetwatch.Doc).
 	AppUpdated Type = "app-updated"
-	// AppRunProgress reports a build-install-launch as it runs: appwatch.RunProgressEvent (appwatch.RunProgress).
+	// AppRunProgress reports a build-install-launch as it runs: targetwatch.RunProgressEvent (targetwatch.RunProgress).
 	AppRunProgress Type = "app-run-progress"
-	// AppRunFinished says how it ended: appwatch.RunFinishedEvent (appwatch.RunFinished).
+	// AppRunFinished says how it ended: targetwatch.RunFinishedEvent (targetwatch.RunFinished).
 	AppRunFinished Type = "app-run-finished"
 	// VoiceState carries voice.Session on every change of a voice session, failures included.
 	VoiceState Type = "voice-state"

@@ -34,7 +34,7 @@ type Build struct {
 	GitDirty    bool      `json:"gitDirty,omitempty"`
 }
 
-// Screen is a persisted evidence screen.
+// Screen is a persisted saved screen.
 type Screen struct {
 	ID             string  `json:"screenId"` // UUID; the prompt shows its first 8 characters
 	DisplayName    string  `json:"displayName"`

@@ -7,7 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"fixthis/app/agentdevice"
-	"fixthis/app/apprun"
+	"fixthis/app/targetrun"
 )
 
 // Device is the phone as the device tools drive it. The running app serves it from
@@ -33,7 +33,7 @@ var ErrAppNotRunning = errors.New("the FixThis app is not running for this proje
 // AppRunner builds, installs and launches the project's app on a device, through the
 // same code as `fixthis run`, reporting progress as it goes.
 type AppRunner interface {
-	RunApp(ctx context.Context, serial string, in agentdevice.RunAppInput, progress func(apprun.Progress)) (*apprun.Result, error)
+	RunApp(ctx context.Context, serial string, in agentdevice.RunAppInput, progress func(targetrun.Progress)) (*targetrun.Result, error)
 }
 
 // agentdevice.Phone is the device and the runner of both the app and the sidecar.

@@ -56,7 +56,7 @@ func seed(t testing.TB, s *store.Store, n int) (*store.Session, []store.Item) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := store.SaveBatchInput{SessionID: sess.SessionID, PreviewID: "p1", WorkspaceID: "ws",
+	in := store.SaveBatchInput{SessionID: sess.SessionID, FrozenID: "p1", WorkspaceID: "ws",
 		Screen: store.ScreenInput{Fingerprint: "fp", Package: "com.example", Activity: ".Main", Width: 1080, Height: 2400,
 			ImagePNG: testPNG(t, 400, 800), NodesJSON: []byte(`[]`)}}
 	for i := 0; i < n; i++ {

@@ -9,8 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"fixthis/app/agentdevice"
-	"fixthis/app/apprun"
 	"fixthis/app/errcode"
+	"fixthis/app/targetrun"
 )
 
 // runAppOut is what fixthis_run_app answers: the app in front after the run. The
@@ -63,14 +63,14 @@ func (t *toolset) runApp() server.ServerTool {
 
 // progressNotifier sends notifications/progress for the request's progressToken, or
 // does nothing when the client gave none.
-func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(apprun.Progress) {
+func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(targetrun.Progress) {
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return func(apprun.Progress) {}
+		return func(targetrun.Progress) {}
 	}
 	token := req.Params.Meta.ProgressToken
 	srv := server.ServerFromContext(ctx)
 	last := -1.0
-	return func(p apprun.Progress) {
+	return func(p targetrun.Progress) {
 		// A step's line is its message, else the Gradle task it reached.
 		line := cmp.Or(p.Message, p.Task)
 		// The last step is not announced: it could reach the client after the reply.

@@ -111,7 +111,7 @@ func (s *Store) ReadItem(ctx context.Context, sessionID, itemID string) (*ItemDe
 	return &out, nil
 }
 
-// GetScreen returns one evidence screen of a session.
+// GetScreen returns one saved screen of a session.
 func (s *Store) GetScreen(ctx context.Context, sessionID, screenID string) (*Screen, error) {
 	var out Screen
 	err := s.read(ctx, "reading screen", func(t *sql.Tx) error {

@@ -41,7 +41,7 @@ type BatchItem struct {
 // SaveBatchInput is POST /api/items/batch after decoding.
 type SaveBatchInput struct {
 	SessionID   string
-	PreviewID   string
+	FrozenID    string
 	WorkspaceID string
 	// IfMatch is the request's If-Match header: "" (none), "*" (force), or an
 	// ETag from an earlier response.
@@ -198,9 +198,9 @@ func findBatchRows(ctx context.Context, q querier, in SaveBatchInput) (map[strin
 			}
 		}
 	}
-	if screenID == "" && in.PreviewID != "" {
+	if screenID == "" && in.FrozenID != "" {
 		err := q.QueryRowContext(ctx, `SELECT id FROM screens WHERE session_id = ? AND preview_id = ? ORDER BY created_at LIMIT 1`,
-			in.SessionID, in.PreviewID).Scan(&screenID)
+			in.SessionID, in.FrozenID).Scan(&screenID)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, "", err
 		}
@@ -296,7 +296,7 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			}
 			if _, err := t.ExecContext(ctx, `INSERT INTO screens(id, session_id, preview_id, fingerprint, package,
 				activity, width, height, image_artifact, nodes_artifact, display_json, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
-				screenID, in.SessionID, in.PreviewID, in.Screen.Fingerprint, in.Screen.Package, in.Screen.Activity,
+				screenID, in.SessionID, in.FrozenID, in.Screen.Fingerprint, in.Screen.Package, in.Screen.Activity,
 				in.Screen.Width, in.Screen.Height, plan.imageKey, plan.nodesKey, string(display), millis(t.now)); err != nil {
 				return fmt.Errorf("insert screen: %w", err)
 			}
@@ -334,7 +334,7 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			return err
 		}
 		if err := t.event(ctx, in.SessionID, "", ActorUser, "items-saved", map[string]any{
-			"workspaceId": in.WorkspaceID, "itemIds": added, "screenId": screenID, "previewId": in.PreviewID,
+			"workspaceId": in.WorkspaceID, "itemIds": added, "screenId": screenID, "frozenId": in.FrozenID,
 		}); err != nil {
 			return err
 		}

@@ -108,7 +108,7 @@ func TestSaveBatchIdempotency(t *testing.T) {
 	// Partial retry: only d2 is new; the screen is reused even though the
 	// preview id changed.
 	in := batchInput(t, sess.SessionID, "ws", 3, true)
-	in.PreviewID = "another-preview"
+	in.FrozenID = "another-preview"
 	in.IfMatch = first.ETag
 	part := mustSave(t, s, in)
 	if part.NoOp || part.ScreenID != first.ScreenID || len(part.Session.Items) != 3 || part.Items[2].SequenceNumber != 3 {

@@ -33,7 +33,7 @@ func BenchmarkSaveBatch10ItemsWithCrops(b *testing.B) {
 	reportP50(b, func(i int) error {
 		in := base
 		in.WorkspaceID = fmt.Sprintf("ws-%d", i)
-		in.PreviewID = in.WorkspaceID
+		in.FrozenID = in.WorkspaceID
 		in.IfMatch = "*"
 		_, err := s.SaveBatch(context.Background(), in)
 		return err

@@ -32,7 +32,7 @@ func crashChild(dir string) {
 	for i := 0; ; i++ {
 		ws := fmt.Sprintf("ws-%d", i)
 		in := batchInput(nil, sid, ws, 2, false)
-		in.PreviewID = ws // a new screen per save
+		in.FrozenID = ws // a new screen per save
 		in.IfMatch = "*"
 		in.Screen.ImagePNG = []byte(fmt.Sprintf("screen %d %s", i, strings.Repeat("x", 20000)))
 		for j := range in.Items {

@@ -19,7 +19,7 @@ func FuzzNormalizeBatch(f *testing.F) {
 	f.Add("w\xffs", "d", "med", "bad \xff text", "node", "n\u2028", "\ufffd", 1, 1, 2, 2)
 	f.Add("ws", "d", "med", strings.Repeat("x", 20001), "screen", "", "", 0, 0, 0, 0)
 	f.Fuzz(func(t *testing.T, ws, draft, severity, comment, typ, nodeUID, text string, l, tp, r, b int) {
-		in := SaveBatchInput{SessionID: "s", WorkspaceID: ws, PreviewID: "p",
+		in := SaveBatchInput{SessionID: "s", WorkspaceID: ws, FrozenID: "p",
 			Screen: ScreenInput{Width: 1080, Height: 2400},
 			Items: []BatchItem{{DraftItemID: draft, Severity: severity, Comment: comment,
 				Target: Target{Type: typ, NodeUID: nodeUID, Bounds: &Bounds{Left: l, Top: tp, Right: r, Bottom: b},

@@ -58,7 +58,7 @@ func nodeTarget(uid string) Target {
 
 // batchInput builds a batch of n items with draft ids d0..d(n-1).
 func batchInput(t testing.TB, sessionID, workspace string, n int, withImages bool) SaveBatchInput {
-	in := SaveBatchInput{SessionID: sessionID, PreviewID: "preview-1", WorkspaceID: workspace,
+	in := SaveBatchInput{SessionID: sessionID, FrozenID: "preview-1", WorkspaceID: workspace,
 		Screen: ScreenInput{Fingerprint: "fp1", Package: "com.example", Activity: ".Main", Width: 1080, Height: 2400,
 			NodesJSON: []byte(`[{"uid":"n1"}]`)}}
 	if withImages {

@@ -93,7 +93,7 @@ func scanScreen(sc interface{ Scan(...any) error }) (Screen, error) {
 	var s Screen
 	var created int64
 	var display string
-	err := sc.Scan(&s.ScreenID, &s.SessionID, &s.PreviewID, &s.Fingerprint, &s.Package, &s.Activity,
+	err := sc.Scan(&s.ScreenID, &s.SessionID, &s.FrozenID, &s.Fingerprint, &s.Package, &s.Activity,
 		&s.Width, &s.Height, &s.ImageArtifact, &s.NodesArtifact, &display, &created)
 	if err != nil {
 		return s, err

@@ -127,7 +127,8 @@ type Screen struct {
 	// Display is what else was on screen at freeze time.
 	Display ScreenDisplay `json:"display"`
 
-	PreviewID string `json:"-"`
+	// FrozenID is the frozen frame the screen was saved from (column preview_id).
+	FrozenID string `json:"-"`
 	// ImageArtifact and NodesArtifact are artifact keys ("" when absent).
 	ImageArtifact string `json:"-"`
 	NodesArtifact string `json:"-"`

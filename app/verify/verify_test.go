@@ -50,7 +50,7 @@ func TestCompute(t *testing.T) {
 		t.Fatal(err)
 	}
 	box := image.Rect(20, 100, 180, 160)
-	saved, err := st.SaveBatch(ctx, store.SaveBatchInput{SessionID: sess.SessionID, PreviewID: "f1", WorkspaceID: "ws",
+	saved, err := st.SaveBatch(ctx, store.SaveBatchInput{SessionID: sess.SessionID, FrozenID: "f1", WorkspaceID: "ws",
 		Screen: store.ScreenInput{Fingerprint: "a:b", Width: 200, Height: 400, ImagePNG: screenPNG(t, box, 40), NodesJSON: []byte("[]")},
 		Items: []store.BatchItem{{DraftItemID: "d1", Comment: "Say Save trail", Target: store.Target{Type: "node", NodeUID: "n1",
 			Bounds:   &store.Bounds{Left: 20, Top: 100, Right: 180, Bottom: 160},

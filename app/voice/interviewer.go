@@ -273,6 +273,7 @@ func (iv *Interviewer) run(ws *websocket.Conn) {
 		}
 		iv.attach(next)
 		ws = next
+		iv.flushQuestions()
 	}
 }
 
@@ -336,7 +337,7 @@ func (iv *Interviewer) reconnect() (*websocket.Conn, error) {
 		if err == nil {
 			iv.setState(StateListening, "", "")
 			iv.writeRaw(ws, reconnectItem(iv.recentLines()))
-			return ws, nil
+			return ws, nil // run attaches ws, then flushes waiting questions
 		}
 		if errors.Is(err, errKeyRefused) || iv.ctx.Err() != nil {
 			return nil, err

@@ -41,9 +41,15 @@ func (iv *Interviewer) AskQuestion(unitID, itemID, question string) bool {
 }
 
 // sendQuestion sends a question note (held while a response is active) and asks
-// for a response once the conversation is free.
+// for a response once the conversation is free. Between connections the note waits
+// for the replacement (flushQuestions).
 func (iv *Interviewer) sendQuestion(msg []byte) {
-	iv.sendItem(msg)
+	if !iv.sendItem(msg) {
+		iv.mu.Lock()
+		iv.unitSt.pending = append(iv.unitSt.pending, msg)
+		iv.mu.Unlock()
+		return
+	}
 	iv.mu.Lock()
 	if iv.responding {
 		iv.createNext = true
@@ -52,4 +58,20 @@ func (iv *Interviewer) sendQuestion(msg []byte) {
 	}
 	iv.mu.Unlock()
 	iv.write([]byte(`{"type":"response.create"}`))
+}
+
+// flushQuestions sends the question notes that waited for a connection, unless
+// the riffer is speaking.
+func (iv *Interviewer) flushQuestions() {
+	iv.mu.Lock()
+	if iv.unitSt.speaking {
+		iv.mu.Unlock()
+		return // speech_stopped sends them
+	}
+	pending := iv.unitSt.pending
+	iv.unitSt.pending = nil
+	iv.mu.Unlock()
+	for _, msg := range pending {
+		iv.sendQuestion(msg)
+	}
 }

@@ -228,7 +228,8 @@ func (iv *Interviewer) unitCall(ev serverEvent) {
 		var refusal *Refusal
 		if !errors.As(err, &refusal) {
 			iv.log.Warn("voice: unit call failed", "tool", ev.Name, "err", err)
-			refusal = &Refusal{Reason: "failed", Detail: err.Error()}
+			// The error may name local paths: it stays in the log, not upstream.
+			refusal = &Refusal{Reason: "failed", Detail: "FixThis could not save this; ask the riffer to add it as an annotation"}
 		}
 		res = unitResult{UnitID: ref.UnitID, Reason: refusal.Reason, Detail: refusal.Detail}
 		unit.Action, unit.Reason = UnitRefused, refusal.Reason

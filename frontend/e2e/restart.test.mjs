@@ -32,6 +32,6 @@ suite('restart', { server: false, browser: false }, (env) => {
     assert.equal(sess.body.session.items.length, 0, 'nothing saved without its image');
 
     const second = await freezeViaApi(server, sessionId);
-    assert.notEqual(second.previewId, first.previewId, 'a new run never reuses a frame id');
+    assert.notEqual(second.frozenId, first.frozenId, 'a new run never reuses a frame id');
   });
 });

@@ -89,7 +89,7 @@ export function nodeTarget(node, { snapshot = false } = {}) {
 export function saveViaApi(server, frozen, { sessionId, workspaceId, items }) {
   return api(server, 'POST', '/api/items/batch', {
     sessionId,
-    previewId: frozen.previewId,
+    frozenId: frozen.frozenId,
     workspaceId,
     frozenFingerprint: frozen.screen?.fingerprint,
     items: items.map((it, i) => ({ draftItemId: `d${i + 1}`, ...it })),

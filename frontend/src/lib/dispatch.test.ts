@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dispatcher, type Outcome } from './dispatch';
 import { AgentPhoneState, registerAgentPhone } from './state/agentPhone.svelte';
 import { AppState, registerAppState } from './state/app.svelte';
-import { AppInfoState, registerAppInfo } from './state/appinfo.svelte';
+import { TargetAppState, registerTargetApp } from './state/targetapp.svelte';
 import { presence, runFinished, session, snapshotEvent } from './testing/fixtures';
 import type { EventType } from './wire.gen';
 
@@ -50,10 +50,10 @@ describe('the state modules on one dispatcher', () => {
   function wired() {
     const d = new Dispatcher();
     const app = new AppState();
-    const info = new AppInfoState();
+    const info = new TargetAppState();
     const phone = new AgentPhoneState();
     registerAppState(d.on, app);
-    registerAppInfo(d.on, info);
+    registerTargetApp(d.on, info);
     registerAgentPhone(d.on, phone, () => app.selectedSerial);
     const told: [EventType, Outcome][] = [];
     d.onOutcome((type, outcome) => void told.push([type, outcome]));

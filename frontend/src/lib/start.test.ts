@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { announceRun, loadApp } from './actions/app';
+import { announceRun, loadApp } from './actions/targetApp';
 import { activate, resync } from './actions/sessions';
 import { newDiagnostics } from './diagnostics';
 import { Dispatcher } from './dispatch';
 import { wireSideEffects } from './start';
 import { app, registerAppState } from './state/app.svelte';
-import { appInfo, registerAppInfo } from './state/appinfo.svelte';
+import { targetApp, registerTargetApp } from './state/targetapp.svelte';
 import { presence, runFinished, snapshotEvent } from './testing/fixtures';
 
-vi.mock('./actions/app', () => ({ announceRun: vi.fn(), loadApp: vi.fn(async () => undefined) }));
+vi.mock('./actions/targetApp', () => ({ announceRun: vi.fn(), loadApp: vi.fn(async () => undefined) }));
 vi.mock('./actions/sessions', () => ({ activate: vi.fn(async () => undefined), resync: vi.fn(async () => undefined) }));
 
 function wired() {
@@ -16,7 +16,7 @@ function wired() {
   const api = { diagnostics: newDiagnostics() };
   const sync = { refresh: vi.fn(async () => undefined) };
   registerAppState(events.on);
-  registerAppInfo(events.on);
+  registerTargetApp(events.on);
   wireSideEffects(events, api, sync);
   return { events, d: api.diagnostics, sync };
 }
@@ -25,8 +25,8 @@ describe('side effects wired after the reducers', () => {
   beforeEach(() => {
     vi.clearAllMocks();
     app.activeSessionId = 'A';
-    appInfo.run = null;
-    appInfo.finished = null;
+    targetApp.run = null;
+    targetApp.finished = null;
   });
 
   it('rereads the app and the session on every snapshot', () => {

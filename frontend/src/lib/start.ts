@@ -1,7 +1,7 @@
 // Starts the console: token, transport, the dispatcher with every state module's
 // reducers and then the side effects, and the event stream that feeds it (docs/console.md,
 // "Live updates").
-import { announceRun, loadApp } from './actions/app';
+import { announceRun, loadApp } from './actions/targetApp';
 import { activate, resync } from './actions/sessions';
 import { registerVoice } from './actions/voice';
 import { Api } from './api';
@@ -9,7 +9,7 @@ import { recordError } from './diagnostics';
 import { Dispatcher } from './dispatch';
 import { registerAgentPhone } from './state/agentPhone.svelte';
 import { app, registerAppState } from './state/app.svelte';
-import { appInfo, registerAppInfo } from './state/appinfo.svelte';
+import { targetApp, registerTargetApp } from './state/targetapp.svelte';
 import { Sync } from './sync';
 import { initToken } from './token';
 import { transport } from './transport';
@@ -27,7 +27,7 @@ export async function start(): Promise<void> {
 
   // State first: by the time a side effect runs, the state says what the event did.
   registerAppState(events.on);
-  registerAppInfo(events.on);
+  registerTargetApp(events.on);
   registerAgentPhone(events.on);
   registerVoice(events.on);
   wireSideEffects(events, api, sync);
@@ -50,7 +50,7 @@ export function wireSideEffects(events: Dispatcher, api: Pick<Api, 'diagnostics'
   });
   events.on('app-run-finished', (f) => {
     // The reducer ended the run shown only when this was its end.
-    if (!appInfo.run && appInfo.finished?.runId === f.runId) announceRun(f);
+    if (!targetApp.run && targetApp.finished?.runId === f.runId) announceRun(f);
   });
   events.on('replay-overflow', () => {
     d.replayOverflows++;

@@ -144,7 +144,7 @@ export interface AppRunState {
 
 export interface BatchRequest {
   sessionId: string;
-  previewId: string;
+  frozenId: string;
   workspaceId: string;
   frozenFingerprint: string;
   forceMismatchOverride?: boolean;
@@ -231,7 +231,7 @@ export interface EvidenceDoc {
 }
 
 export interface Freeze {
-  previewId: string;
+  frozenId: string;
   serial: string;
   imageUrl: string;
   screen: FrozenScreen;

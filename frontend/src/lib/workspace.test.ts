@@ -39,7 +39,7 @@ class MapStorage implements KeyValueStorage {
 const screen = frozenScreen({ fingerprint: 'fp1', width: 1080, height: 2400, package: 'com.app', activity: '.Main' });
 
 function ws(sessionId = 'S1'): DraftWorkspace {
-  const w = createWorkspace({ sessionId, serial: 'emu', previewId: 'p1', frozenAt: '2025-01-01T00:00:00Z' }, screen, '/api/preview/p1/image', [
+  const w = createWorkspace({ sessionId, serial: 'emu', frozenId: 'p1', frozenAt: '2025-01-01T00:00:00Z' }, screen, '/api/preview/p1/image', [
     node({ uid: 'n1', parentUid: 'r', bounds: { left: 0, top: 0, right: 10, bottom: 10 }, text: 'Hi' }),
   ]);
   w.items = [
@@ -60,7 +60,7 @@ describe('schema-v2 workspace storage', () => {
     const w = ws();
     expect(saveWorkspace(s, w)).toBe(true);
     const env = JSON.parse(s.getItem(`fixthis.workspace.S1.${w.workspaceId}`)!);
-    expect(env).toMatchObject({ schema: 2, workspaceId: w.workspaceId, revision: 0, lifecycle: 'active', context: { sessionId: 'S1', previewId: 'p1' }, frozenScreen: screen, screenshotUrl: '/api/preview/p1/image' });
+    expect(env).toMatchObject({ schema: 2, workspaceId: w.workspaceId, revision: 0, lifecycle: 'active', context: { sessionId: 'S1', frozenId: 'p1' }, frozenScreen: screen, screenshotUrl: '/api/preview/p1/image' });
     expect(env.items).toHaveLength(2);
     expect(env.history).toEqual({ undo: [], redo: [] });
     const idx = JSON.parse(s.getItem('fixthis.workspace.index.S1')!);
@@ -91,6 +91,14 @@ describe('schema-v2 workspace storage', () => {
     // the dangling v1 entry was pruned from the index
     expect(JSON.parse(s.getItem(indexKey('S1'))!).workspaces).toHaveLength(1);
     expect(loadWorkspace(s, 'S2', w.workspaceId)).toBeNull();
+  });
+
+  it('keeps the frozen frame of a workspace stored when its id was called previewId', () => {
+    const w = ws();
+    const { frozenId, ...context } = w.context;
+    s.setItem(workspaceKey('S1', w.workspaceId), JSON.stringify({ ...w, context: { ...context, previewId: frozenId } }));
+    const back = loadWorkspace(s, 'S1', w.workspaceId);
+    expect(back?.context).toEqual(w.context);
   });
 
   it('drops the UI tree, then history, when the quota is exceeded', () => {

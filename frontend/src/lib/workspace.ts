@@ -31,7 +31,7 @@ export interface DraftItem {
 export interface WorkspaceContext {
   sessionId: string;
   serial: string;
-  previewId: string;
+  frozenId: string;
   frozenAt: string;
 }
 
@@ -110,6 +110,12 @@ function isDraftItem(value: unknown, workspaceId: string): value is DraftItem {
   );
 }
 
+/** A stored context; one saved before the frozen frame's id was named frozenId keeps it. */
+function contextOf(c: WorkspaceContext & { previewId?: string }): WorkspaceContext {
+  const { previewId, ...rest } = c;
+  return { ...rest, frozenId: typeof c.frozenId === 'string' ? c.frozenId : typeof previewId === 'string' ? previewId : '' };
+}
+
 /** Parses and validates an envelope; anything not schema v2 is ignored. */
 export function parseWorkspace(value: unknown, sessionId: string): DraftWorkspace | null {
   if (!value || typeof value !== 'object') return null;
@@ -123,7 +129,7 @@ export function parseWorkspace(value: unknown, sessionId: string): DraftWorkspac
     workspaceId,
     revision: typeof v.revision === 'number' ? v.revision : 0,
     lifecycle: v.lifecycle === 'active' ? 'active' : 'recovery',
-    context: v.context,
+    context: contextOf(v.context),
     frozenScreen: v.frozenScreen ?? null,
     screenshotUrl: typeof v.screenshotUrl === 'string' ? v.screenshotUrl : '',
     nodes: Array.isArray(v.nodes) ? v.nodes : undefined,
@@ -248,6 +254,6 @@ export function recoveryFor(ws: DraftWorkspace, persisted: Pick<Item, 'clientWor
   const saved = new Set(persisted.map((p) => `${p.clientWorkspaceId ?? ''}\u0000${p.clientDraftItemId ?? ''}`));
   const items = ws.items.filter((i) => !saved.has(`${ws.workspaceId}\u0000${i.draftItemId}`));
   if (items.length === 0) return null;
-  const canRecover = Boolean(ws.frozenScreen && ws.frozenScreen.width > 0 && ws.screenshotUrl && ws.context.previewId);
+  const canRecover = Boolean(ws.frozenScreen && ws.frozenScreen.width > 0 && ws.screenshotUrl && ws.context.frozenId);
   return { workspace: ws, items, canRecover };
 }

@@ -55,7 +55,7 @@ test('with the app running, the sidecar forwards device tools to it', async () =
     const node = fr.nodes.find((n) => n.text === 'Find your next trail');
     assert.ok(node, 'the title node');
     const saved = await api.call('POST', '/api/items/batch', {
-      sessionId, previewId: fr.previewId, workspaceId: 'ws-dev', frozenFingerprint: fr.screen.fingerprint,
+      sessionId, frozenId: fr.frozenId, workspaceId: 'ws-dev', frozenFingerprint: fr.screen.fingerprint,
       items: [{ draftItemId: 'd1', severity: 'med', comment: 'Make the title friendlier',
         target: { type: 'node', nodeUid: node.uid, bounds: node.bounds, snapshot: { class: node.class, text: node.text, testTag: node.testTag } } }],
     }, { 'If-Match': '*' });

@@ -46,7 +46,7 @@ async function annotated(title, policy) {
   const fr = await api.call('POST', '/api/preview/freeze', { serial: phone.serial, sessionId });
   const node = fr.nodes.find((n) => n.text && n.bounds.top > 300) ?? fr.nodes[1];
   const saved = await api.call('POST', '/api/items/batch', {
-    sessionId, previewId: fr.previewId, workspaceId: `ws-${title}`, frozenFingerprint: fr.screen.fingerprint,
+    sessionId, frozenId: fr.frozenId, workspaceId: `ws-${title}`, frozenFingerprint: fr.screen.fingerprint,
     items: [{ draftItemId: 'd1', target: { type: 'node', nodeUid: node.uid, bounds: node.bounds }, severity: 'med', comment: `Look at ${title}` }],
   });
   await api.call('POST', '/api/preview/resume');

@@ -163,7 +163,7 @@ export function consoleApi(info) {
     saveItems: async (sessionId, items, workspaceId = 'ws-' + Math.random().toString(36).slice(2)) => {
       const fr = await waitFor(() => call('POST', '/api/preview/freeze', { sessionId }).catch(() => null), 'a frozen screen of the demo device');
       try {
-        return await call('POST', '/api/items/batch', { sessionId, previewId: fr.previewId, workspaceId, items }, { 'If-Match': '*' });
+        return await call('POST', '/api/items/batch', { sessionId, frozenId: fr.frozenId, workspaceId, items }, { 'If-Match': '*' });
       } finally {
         await call('POST', '/api/preview/resume');
       }

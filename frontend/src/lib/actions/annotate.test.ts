@@ -13,7 +13,7 @@ beforeEach(() => {
   ui.clearSelection();
   draft.begin(
     {
-      previewId: 'p1',
+      frozenId: 'p1',
       imageUrl: '/img',
       screen: screen({ fingerprint: 'fp', width: 1000, height: 2000 }),
       nodes: [node('n0', '', { left: 0, top: 0, right: 1000, bottom: 2000 }), node('n0.0', 'n0', { left: 100, top: 100, right: 400, bottom: 200 }, 'Sign in')],

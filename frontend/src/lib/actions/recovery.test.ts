@@ -9,7 +9,7 @@ import { screen, session } from '../testing/fixtures';
 
 /** Leaves a workspace with two pending annotations in storage, as a reload would find it. */
 function leftBehind(): { workspaceId: string; draftIds: string[] } {
-  draft.begin({ previewId: 'p1', imageUrl: '/img', screen: screen({ fingerprint: 'fp', width: 100, height: 200 }), nodes: [] }, { sessionId: 'S', serial: 'emu' });
+  draft.begin({ frozenId: 'p1', imageUrl: '/img', screen: screen({ fingerprint: 'fp', width: 100, height: 200 }), nodes: [] }, { sessionId: 'S', serial: 'emu' });
   draft.add({ type: 'screen' }, 'one', 'med', 'Whole screen');
   draft.add({ type: 'screen' }, 'two', 'med', 'Whole screen');
   const out = { workspaceId: draft.workspace!.workspaceId, draftIds: draft.items.map((i) => i.draftItemId) };

@@ -33,7 +33,7 @@ beforeEach(() => {
   app.etags.clear();
   ui.dialog = null;
   draft.close(true);
-  draft.begin({ previewId: 'p1', imageUrl: '/img', screen: screen({ fingerprint: 'fp', width: 100, height: 200 }), nodes: [] }, { sessionId: 'S', serial: 'emu' });
+  draft.begin({ frozenId: 'p1', imageUrl: '/img', screen: screen({ fingerprint: 'fp', width: 100, height: 200 }), nodes: [] }, { sessionId: 'S', serial: 'emu' });
   draft.add({ type: 'screen' }, 'make it blue', 'med', 'Whole screen');
   draft.add({ type: 'screen' }, '', 'low', 'Whole screen');
 });
@@ -47,7 +47,7 @@ describe('persistPending', () => {
     expect(items).toEqual([{ itemId: 'i1' }]);
     expect(calls).toHaveLength(1);
     expect(calls[0].ifMatch).toBe('"1"');
-    expect(calls[0].req).toMatchObject({ sessionId: 'S', previewId: 'p1', frozenFingerprint: 'fp', workspaceId: draft.workspace?.workspaceId });
+    expect(calls[0].req).toMatchObject({ sessionId: 'S', frozenId: 'p1', frozenFingerprint: 'fp', workspaceId: draft.workspace?.workspaceId });
     expect(calls[0].req.items.map((i) => i.comment)).toEqual(['make it blue']);
     expect(draft.items.map((i) => i.comment)).toEqual(['']);
     expect(app.etags.get('S')).toBe('"2"');

@@ -44,7 +44,7 @@ export async function persistPending(action: PersistAction, again: () => Promise
     const r = await transport.api.saveBatch(
       {
         sessionId,
-        previewId: ws.context.previewId,
+        frozenId: ws.context.frozenId,
         workspaceId: ws.workspaceId,
         frozenFingerprint: ws.frozenScreen?.fingerprint ?? '',
         forceMismatchOverride: force || undefined,

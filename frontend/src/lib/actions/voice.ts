@@ -242,7 +242,7 @@ export function announce(anchor: Omit<VoiceAnchor, 'serial' | 'mode'> & { mode?:
   const s = voice.session;
   if (!s || !voice.talking) return;
   const mode = anchor.mode ?? (ui.stageMode === 'frozen' ? 'annotate' : 'select');
-  const frozenId = mode === 'annotate' ? draft.workspace?.context.previewId : undefined;
+  const frozenId = mode === 'annotate' ? draft.workspace?.context.frozenId : undefined;
   const body: VoiceAnchor = { ...anchor, mode, serial: s.serial || app.selectedSerial, ...(frozenId ? { frozenId } : {}) };
   transport.api.voiceAnchor(s.voiceSessionId, body).catch((err) => {
     console.warn('fixthis: the interviewer was not told about the click', err);

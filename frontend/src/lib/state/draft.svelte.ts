@@ -37,7 +37,7 @@ export function browserStorage(): KeyValueStorage {
 
 /** The frozen draft workspace: pending annotations on one frozen screen. */
 /** What a workspace needs of a freeze. */
-type FrozenFrame = Pick<Freeze, 'previewId' | 'imageUrl' | 'screen' | 'nodes'>;
+type FrozenFrame = Pick<Freeze, 'frozenId' | 'imageUrl' | 'screen' | 'nodes'>;
 
 export class DraftState {
   workspace = $state<DraftWorkspace | null>(null);
@@ -54,9 +54,9 @@ export class DraftState {
   pinOnly = $derived(this.items.filter((i) => i.comment.trim().length === 0));
   dirty = $derived(this.items.length > 0);
 
-  begin(freeze: FrozenFrame, context: Omit<WorkspaceContext, 'frozenAt' | 'previewId'>): void {
+  begin(freeze: FrozenFrame, context: Omit<WorkspaceContext, 'frozenAt' | 'frozenId'>): void {
     const ws = createWorkspace(
-      { ...context, previewId: freeze.previewId, frozenAt: new Date().toISOString() },
+      { ...context, frozenId: freeze.frozenId, frozenAt: new Date().toISOString() },
       freeze.screen,
       freeze.imageUrl,
       freeze.nodes ?? [],
@@ -78,7 +78,7 @@ export class DraftState {
   rebase(freeze: FrozenFrame): void {
     const ws = this.workspace;
     if (!ws) return;
-    ws.context = { ...ws.context, previewId: freeze.previewId, frozenAt: new Date().toISOString() };
+    ws.context = { ...ws.context, frozenId: freeze.frozenId, frozenAt: new Date().toISOString() };
     ws.frozenScreen = freeze.screen;
     ws.screenshotUrl = freeze.imageUrl;
     ws.nodes = freeze.nodes ?? [];

@@ -84,7 +84,7 @@ export class UiState {
     if (this.stageMode !== 'frozen' && frozenAvailable) this.stageMode = 'frozen';
   }
 
-  /** Selects a saved annotation; outside Annotate the stage shows its evidence screen. */
+  /** Selects a saved annotation; outside Annotate the stage shows its saved screen. */
   selectItem(itemId: string, screenId: string | undefined): void {
     this.pending = null;
     this.editingDraftId = '';

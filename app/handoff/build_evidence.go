@@ -1,0 +1,65 @@
+package handoff
+
+import (
+	"context"
+
+	"fixthis/app/evidence"
+	"fixthis/app/store"
+)
+
+// runtimeEvidence maps an item's newest attempt onto the handoff model: one
+// line per collector that completed, with its stored artifact and one-line
+// summary (the verifyBeforeEdit check tokens follow them). Collectors that
+// did not complete are reported by the attempt's status and warnings instead.
+// Raw output never goes into the prompt.
+func runtimeEvidence(rec store.EvidenceRecord) []RuntimeEvidence {
+	var out []RuntimeEvidence
+	for _, at := range rec.Attachments {
+		if len(out) == maxEvidence {
+			break
+		}
+		if at.Status != evidence.StatusComplete || at.Summary == "" {
+			continue
+		}
+		out = append(out, RuntimeEvidence{Type: string(at.Kind), ArtifactPath: at.Artifact, Summary: at.Summary})
+	}
+	return out
+}
+
+// attachEvidence fills each item's RuntimeEvidence from the store.
+func (b *Builder) attachEvidence(ctx context.Context, hs *Session) {
+	latest, err := b.Store.SessionEvidence(ctx, hs.ID)
+	if err != nil || len(latest) == 0 {
+		return // a prompt without evidence lines is still a valid prompt
+	}
+	for i := range hs.Items {
+		if rec, ok := latest[hs.Items[i].ID]; ok {
+			hs.Items[i].RuntimeEvidence = runtimeEvidence(rec)
+		}
+	}
+}
+
+// attemptOption turns Save to MCP's stored decision into the prompt's
+// runtimeEvidenceAttempt block (nil: no block, as for Copy Prompt).
+func attemptOption(d *store.EvidenceDecision) *EvidenceAttempt {
+	if d == nil {
+		return nil
+	}
+	w := d.Warnings
+	if len(w) > evidence.MaxWarnings {
+		w = w[:evidence.MaxWarnings]
+	}
+	return &EvidenceAttempt{Attempted: d.Attempted, Status: d.Status, Failure: d.Failure, Reason: d.Reason, Warnings: w}
+}
+
+// ReleaseMarkdown renders the prompt of a Save to MCP release: the compact
+// prompt of its items followed by the runtimeEvidenceAttempt block.
+func (b *Builder) ReleaseMarkdown(ctx context.Context, sessionID string, itemIDs []string, d *store.EvidenceDecision) (string, error) {
+	hs, _, err := b.Session(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	opts := b.renderOptions(itemIDs)
+	opts.Attempt = attemptOption(d)
+	return Render(hs, opts), nil
+}

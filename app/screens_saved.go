@@ -1,0 +1,82 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fixthis/app/device"
+	"fixthis/app/store"
+	"fixthis/capture"
+	"time"
+)
+
+// Turning a frozen frame into a saved screen (screenshot, tree, crops), and the check
+// that the device still shows what was frozen.
+
+// checkFingerprint compares the frozen screen with a lightweight capture of the device
+// now (one frame and the foreground activity, no UI dump): a different activity or
+// orientation, or a frame that no longer looks the same, means the user is about to
+// save notes about a screen the device has left.
+func (a *App) checkFingerprint(ctx context.Context, fr *device.FrozenFrame) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	snap, err := a.device.Capturer.Glance(ctx, fr.Serial)
+	if err != nil {
+		// The device is gone or busy: the frozen screen is still valid, save it.
+		a.log.Warn("fingerprint check skipped", "serial", fr.Serial, "err", err)
+		return nil
+	}
+	// Without a fresh UI dump only the structural and perceptual parts compare.
+	then := fr.Snapshot.Fingerprint
+	then.Structure = ""
+	now := snap.Fingerprint
+	now.Structure = ""
+	if then.Matches(now) {
+		return nil
+	}
+	current := now.Structural + ":" + now.Perceptual
+	// The frame's own fingerprint, not the client's copy: an error never
+	// carries back what the client sent.
+	return &store.FingerprintMismatchError{FrozenFingerprint: fr.Snapshot.Fingerprint.String(), CurrentFingerprint: current}
+}
+
+func screenInputOf(fr *device.FrozenFrame) store.ScreenInput {
+	s := fr.Snapshot
+	nodes, _ := json.Marshal(s.Nodes)
+	return store.ScreenInput{
+		Fingerprint: s.Fingerprint.String(),
+		Package:     s.State.Package,
+		Activity:    s.State.Activity,
+		Width:       s.Width,
+		Height:      s.Height,
+		ImagePNG:    fr.PNG,
+		NodesJSON:   nodes,
+		Display:     displayOf(s.State),
+	}
+}
+
+// displayOf keeps what the prompt needs to know about the windows of a frozen screen.
+func displayOf(st capture.ScreenState) store.ScreenDisplay {
+	d := store.ScreenDisplay{Rotation: st.Rotation, Secure: st.Secure}
+	if w := st.Dialog(); w != nil {
+		d.Dialog = w.Title
+	}
+	if k := st.Keyboard(); k != nil {
+		d.Keyboard = &store.Bounds{Left: k.Left, Top: k.Top, Right: k.Right, Bottom: k.Bottom}
+	}
+	return d
+}
+
+// cropFor renders the evidence crop of a node or area target (none for screen notes,
+// and none of a FLAG_SECURE screen, whose pixels are black).
+func cropFor(fr *device.FrozenFrame, t store.Target) []byte {
+	if t.Bounds == nil || t.Type == store.TargetScreen || fr.Snapshot.State.Secure {
+		return nil
+	}
+	var buf bytes.Buffer
+	b := capture.Bounds{Left: t.Bounds.Left, Top: t.Bounds.Top, Right: t.Bounds.Right, Bottom: t.Bounds.Bottom}
+	if _, err := capture.EncodeCropPNG(&buf, fr.Snapshot.Frame, b, 24); err != nil {
+		return nil
+	}
+	return buf.Bytes()
+}
