@@ -52,7 +52,7 @@ export CGO_LDFLAGS += -framework UniformTypeIdentifiers -mmacosx-version-min=10.
 export CGO_LDFLAGS += -Wl,-sectcreate,__TEXT,__info_plist,$(abspath build/darwin/Info.plist)
 endif
 
-.PHONY: help run serve build frontend test test-go test-frontend test-e2e test-e2e-stress test-mcp test-desktop test-cross test-dist dist bench install uninstall deps deps-test deps-dist deps-node clean
+.PHONY: fuzz help run serve build frontend test test-go test-frontend test-e2e test-e2e-stress test-mcp test-desktop test-cross test-dist dist bench install uninstall deps deps-test deps-dist deps-node clean
 
 help:
 	@echo "make run    install what is missing, build, start FixThis (demo device when no phone is connected)"
@@ -206,6 +206,10 @@ uninstall:
 
 bench: build
 	scripts/bench.sh
+
+# Every fuzz target for FUZZTIME each (default 5s); make test runs their seed corpora.
+fuzz:
+	scripts/fuzz.sh
 
 clean:
 	rm -rf build/bin build/dist dist frontend/dist/assets frontend/dist/index.html test-results

@@ -1,6 +1,7 @@
 package adb
 
 import (
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -17,17 +18,42 @@ import (
 // device:, transport_id:. The "no permissions" state contains spaces:
 // `no permissions (HELP); see [URL]`.
 func parseDevices(text string) []Device {
-	var out []Device
+	devs, skipped := parseDeviceRecords(text)
+	if len(skipped) > 0 {
+		slog.Debug("adb devices: lines that are not device records", "lines", len(skipped))
+	}
+	return devs
+}
+
+// parseDeviceRecords is parseDevices that also returns the non-blank lines that
+// are not device records. Each device is one record, a line of its own; what the
+// adb command line adds around them ("List of devices attached", "* daemon
+// started successfully", a server version notice) is not a device, and a pasted
+// CLI output parses the same as the server's payload.
+func parseDeviceRecords(text string) (devs []Device, skipped []string) {
 	for line := range strings.Lines(text) {
 		line = strings.TrimRight(line, "\r\n \t")
-		if strings.TrimSpace(line) == "" {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" {
+			continue
+		}
+		if cliNoise(trimmed) {
+			skipped = append(skipped, trimmed)
 			continue
 		}
 		if d, ok := parseDeviceLine(line); ok {
-			out = append(out, d)
+			devs = append(devs, d)
+		} else {
+			skipped = append(skipped, trimmed)
 		}
 	}
-	return out
+	return devs, skipped
+}
+
+// cliNoise tells the adb command line's own lines from device records.
+func cliNoise(line string) bool {
+	return strings.HasPrefix(line, "List of devices attached") || strings.HasPrefix(line, "* ") ||
+		strings.HasPrefix(line, "adb server version") || strings.HasPrefix(line, "adb: ")
 }
 
 func parseDeviceLine(line string) (Device, bool) {

@@ -73,17 +73,17 @@ func parseWMSize(out string) (w, h int, err error) {
 		s = phys
 	}
 	if s == "" {
-		return 0, 0, fmt.Errorf("wm size: no size in %q", strings.TrimSpace(out))
+		return 0, 0, fmt.Errorf("wm size: no size in %s", excerpt(out))
 	}
 	ws, hs, ok := strings.Cut(s, "x")
 	if !ok {
-		return 0, 0, fmt.Errorf("wm size: bad size %q", s)
+		return 0, 0, fmt.Errorf("wm size: bad size %s", excerpt(s))
 	}
 	if w, err = strconv.Atoi(ws); err == nil {
 		h, err = strconv.Atoi(hs)
 	}
 	if err != nil || w <= 0 || h <= 0 {
-		return 0, 0, fmt.Errorf("wm size: bad size %q", s)
+		return 0, 0, fmt.Errorf("wm size: bad size %s", excerpt(s))
 	}
 	return w, h, nil
 }
@@ -106,7 +106,20 @@ func ParseWMDensity(out string) (int, error) {
 	}
 	d, err := strconv.Atoi(s)
 	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("wm density: no density in %q", strings.TrimSpace(out))
+		return 0, fmt.Errorf("wm density: no density in %s", excerpt(out))
 	}
 	return d, nil
+}
+
+// excerptMax bounds how much of a device's output an error quotes: enough to
+// recognise it, never a megabyte of it.
+const excerptMax = 80
+
+// excerpt quotes the start of out for an error message.
+func excerpt(out string) string {
+	out = strings.TrimSpace(out)
+	if len(out) <= excerptMax {
+		return strconv.Quote(out)
+	}
+	return strconv.Quote(out[:excerptMax]) + fmt.Sprintf(" (%d bytes)", len(out))
 }

@@ -168,6 +168,9 @@ func ReadScreenState(ctx context.Context, dev Device) (ScreenState, error) {
 	if windows.Unread > 0 {
 		slog.Debug("dumpsys window: lines outside any window record", "lines", windows.Unread)
 	}
+	if len(windows.Unreadable) > 0 {
+		slog.Debug("dumpsys window: window records with neither type nor frame", "windows", windows.Unreadable)
+	}
 	applyWindows(&s, windows, imeShown)
 	return s, nil
 }

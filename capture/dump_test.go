@@ -30,6 +30,9 @@ func fixtureFiles(t testing.TB) []string {
 	}
 	files := make([]string, 0, len(goldens))
 	for _, g := range goldens {
+		if strings.HasSuffix(g, ".txt.golden.json") {
+			continue // a dumpsys or wm output's reading (corpus_test.go)
+		}
 		file := strings.TrimSuffix(g, ".golden.json") + ".xml"
 		if _, err := os.Stat(file); err != nil {
 			t.Fatalf("fixture for %s: %v", filepath.Base(g), err)

@@ -44,9 +44,16 @@ type ActivitiesInfo struct {
 
 var (
 	// ActivityRecord{hash u0 pkg/.Activity t12} after the resumed-activity key of
-	// each Android version: topResumedActivity= (12+), ResumedActivity: and
-	// mResumedActivity: (9-11), mFocusedActivity: (≤8).
-	resumedRE = regexp.MustCompile(`(?:topResumedActivity|mResumedActivity|ResumedActivity|mFocusedActivity|mFocusedApp)[=:]\s*(?:Token\{[^ ]+ )?ActivityRecord\{[^ ]+ u\d+ ([^ /}]+)/([^ }]+)`)
+	// each Android version, strongest first: topResumedActivity= (10+: the one
+	// activity on top of every display), mResumedActivity: and ResumedActivity:
+	// (one per display and task, 9-11), mFocusedActivity: (≤8), mFocusedApp.
+	resumedREs = func() []*regexp.Regexp {
+		var res []*regexp.Regexp
+		for _, key := range []string{`topResumedActivity=`, `mResumedActivity:`, `\bResumedActivity:`, `mFocusedActivity:`, `mFocusedApp=`} {
+			res = append(res, regexp.MustCompile(key+`\s*(?:Token\{[^ ]+ )?ActivityRecord\{[^ ]+ u\d+ ([^ /}]+)/([^ }]+)`))
+		}
+		return res
+	}()
 	// "mode=fullscreen" in Task/Stack headers, "mWindowingMode=fullscreen" in configs.
 	modeRE = regexp.MustCompile(`(?:\bmode|mWindowingMode)=([a-z][a-z-]*)`)
 )
@@ -55,7 +62,15 @@ var (
 func ParseActivities(out string) ActivitiesInfo {
 	var info ActivitiesInfo
 	text := strings.ReplaceAll(out, "\r", "")
-	if m := resumedRE.FindStringSubmatchIndex(text); m != nil {
+	// A phone with a second display (a foldable's cover screen) lists a resumed
+	// activity per display; the top one is named once, and wins over them.
+	var m []int
+	for _, re := range resumedREs {
+		if m = re.FindStringSubmatchIndex(text); m != nil {
+			break
+		}
+	}
+	if m != nil {
 		info.Package = text[m[2]:m[3]]
 		info.Activity = qualifyActivity(info.Package, text[m[4]:m[5]])
 		// The window mode is in the header of the task holding that activity: the
@@ -113,7 +128,6 @@ type WindowInfo struct {
 }
 
 var (
-	focusRE    = regexp.MustCompile(`mCurrentFocus=Window\{[^ ]+ (?:u\d+ )?([^}]*)\}`)
 	rotationRE = regexp.MustCompile(`\b(?:mRotation|mCurrentRotation|curRotation)=(?:ROTATION_)?(\d+)`)
 )
 
@@ -121,8 +135,8 @@ var (
 func ParseWindow(out string) WindowInfo {
 	var info WindowInfo
 	text := strings.ReplaceAll(out, "\r", "")
-	if m := focusRE.FindStringSubmatch(text); m != nil {
-		info.FocusWindow = strings.TrimSpace(m[1])
+	if fo := focusOf(text); fo.window != "" {
+		info.FocusWindow = fo.window
 		if pkg, act, ok := strings.Cut(info.FocusWindow, "/"); ok && !strings.Contains(pkg, " ") {
 			info.FocusPackage, info.FocusActivity = pkg, qualifyActivity(pkg, act)
 		}

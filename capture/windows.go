@@ -45,15 +45,19 @@ type WindowList struct {
 	// Unread counts the lines between the section's heading and its first window
 	// record that belong to no record: zero on every dump seen so far, so a
 	// non-zero count says a new Android prints something this parser does not know.
+	// In a text with no record at all (a grep of the focus lines) it counts the
+	// lines that are not WindowManager's own fields.
 	Unread int
+	// Unreadable names the window records in which the parser found neither a type
+	// nor a frame: such a window is still listed (as a system window with no
+	// bounds), and the name says what a new Android prints differently.
+	Unreadable []string
 }
 
 var (
 	// "  Window #3 Window{d01181 u0 StatusBar}:"; Android 4 has no user and appends
 	// " paused=false".
 	windowHeaderRE = regexp.MustCompile(`^\s*Window #\d+ Window\{([0-9a-f]+) (?:u\d+ )?(.*?)(?: paused=(?:true|false))?\}:\s*$`)
-	focusHashRE    = regexp.MustCompile(`mCurrentFocus=Window\{([0-9a-f]+) `)
-	focusedAppRE   = regexp.MustCompile(`mFocusedApp=.*?ActivityRecord\{[^ ]+ (?:u\d+ )?([^ /}]+)/`)
 	rectRE         = regexp.MustCompile(`\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]`)
 	skRegionRE     = regexp.MustCompile(`touchable region=SkRegion\(\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)`)
 	// The window's frame: "mFrame=" on a line of its own (Android 4-12), "frame=" in
@@ -71,13 +75,9 @@ func ParseWindowList(out string) WindowList {
 	all := strings.ReplaceAll(out, "\r", "")
 	// The focus is in the displays section on Android 10+, in the windows one before.
 	var list WindowList
-	focusHash := ""
-	if m := focusHashRE.FindStringSubmatch(all); m != nil {
-		focusHash = m[1]
-	}
-	if m := focusedAppRE.FindStringSubmatch(all); m != nil {
-		list.FocusedApp = m[1]
-	}
+	fo := focusOf(all)
+	focusHash := fo.hash
+	list.FocusedApp = fo.app
 	text := all
 	if i := strings.Index(text, "WINDOW MANAGER WINDOWS"); i >= 0 {
 		text = text[i:]
@@ -92,7 +92,10 @@ func ParseWindowList(out string) WindowList {
 		screen = commonDisplay(blocks)
 	}
 	for _, b := range blocks {
-		w := b.window(screen)
+		w, read := b.window(screen)
+		if !read {
+			list.Unreadable = append(list.Unreadable, b.title)
+		}
 		w.Focused = focusHash != "" && b.hash == focusHash
 		list.Windows = append(list.Windows, w)
 	}
@@ -154,8 +157,9 @@ type windowBlock struct {
 	lines       []string
 }
 
-func (b *windowBlock) window(screen Bounds) Window {
-	w := Window{Title: b.title}
+// window reads the record; read is false when it held neither a type nor a frame.
+func (b *windowBlock) window(screen Bounds) (w Window, read bool) {
+	w = Window{Title: b.title}
 	var typ string
 	var flags []string
 	viewVisibility, isVisible, lastHidden := "", "", false
@@ -202,6 +206,7 @@ func (b *windowBlock) window(screen Bounds) Window {
 			}
 		}
 	}
+	read = typ != "" || !frame.Empty()
 	w.Type = windowType(typ, w.Title)
 	if w.Package == "" {
 		if pkg, _, ok := strings.Cut(w.Title, "/"); ok && !strings.Contains(pkg, " ") {
@@ -232,7 +237,7 @@ func (b *windowBlock) window(screen Bounds) Window {
 	if w.Bounds.Empty() {
 		w.Visible = false
 	}
-	return w
+	return w, read
 }
 
 func parseRect(s string) Bounds {
@@ -391,7 +396,14 @@ func (s *Snapshot) Display() Display {
 // is shaped like a WindowManager field ("  mGlobalConfiguration=…"): some records
 // end with a brace left open ("mSources= {  }" on Android 11).
 func windowRecords(text string) (blocks []*windowBlock, unread int) {
-	depth := 0
+	depth, before, unknown := 0, 0, 0
+	defer func() {
+		if len(blocks) > 0 {
+			unread = before
+		} else {
+			unread = unknown
+		}
+	}()
 	for _, l := range strings.Split(text, "\n") {
 		// The regexps run only on lines that can match: the parse runs with every
 		// screen-state check.
@@ -402,8 +414,14 @@ func windowRecords(text string) (blocks []*windowBlock, unread int) {
 		}
 		trimmed := strings.TrimSpace(l)
 		if len(blocks) == 0 {
+			// Nothing comes between the section's heading and its first record. A
+			// text with no record at all (a grep, a trimmed dump) holds WindowManager's
+			// own fields; anything else there is a line this parser does not know.
 			if trimmed != "" && !strings.HasPrefix(trimmed, "WINDOW MANAGER WINDOWS") {
-				unread++
+				before++
+				if !trailerField(trimmed) {
+					unknown++
+				}
 			}
 			continue
 		}

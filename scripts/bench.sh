@@ -218,6 +218,7 @@ go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evi
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
+go test -run '^$' -bench UIAutomatorDumpPaths -benchtime 5x ./adb/sim/ >"$WORK/bench.dumppaths" 2>&1 || die "uiautomator path benchmarks failed: $(tail "$WORK/bench.dumppaths")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 go test -count=1 -run 'TestVoiceUnitToItemLatency' -v ./app/ >"$WORK/bench.unit" 2>&1 || die "spoken unit latency test failed: $(tail "$WORK/bench.unit")"
 
@@ -248,6 +249,9 @@ row "$WORK/bench.capture" BenchmarkStdPNGDemo "  same frame, image/png BestSpeed
 row "$WORK/bench.mcp" BenchmarkFitFrame "agent screenshot: 1080×2400 → 1568 px PNG" 60 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/warm "freeze on a screen still for 2 s, no sidekick" 300 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/uiautomator "  same, dumping at freeze time (no budget)" 2000 ns
+row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/tty "  uiautomator dump /dev/tty over exec (no budget)" 2000 ns
+row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/file "  dump to a file, cat, rm (no budget)" 2000 ns
+row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/compressed "  --compressed to /dev/tty (no budget)" 2000 ns
 row "$WORK/bench.capture" BenchmarkParseDump1000 "parse a 1,000-node uiautomator dump" 5 ns
 row "$WORK/bench.capture" BenchmarkHitTest1000 "hit-test in 1,000 nodes" 0.1 ns
 row "$WORK/bench.capture" BenchmarkHitArea1000 "area hit-test in 1,000 nodes (no budget)" 1000 ns

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"image"
+	"strings"
 
 	"fixthis/adb/sim/scenario"
 )
@@ -119,8 +120,12 @@ func (d *Device) windows() ([]simWindow, *simWindow, image.Rectangle) {
 
 func (w *simWindow) String() string { return fmt.Sprintf("Window{%s u0 %s}", w.hash, w.title) }
 
-// dumpWindows prints the "windows" section of `dumpsys window` in Android 14's
-// format, trimmed to the lines tools read.
+// dumpWindows prints the "windows" section of `dumpsys window` the way Android 13
+// and later print it, trimmed to the lines tools read: the frame only in the
+// "Frames:" line, and for the system bars a paramsForRotation list whose attribute
+// lines wrap at two spaces and one, below the record's own indentation. Real
+// phones print exactly that; a parser keyed on indentation loses every window after
+// the first bar.
 func dumpWindows(e *cmdEnv, d *Device) {
 	st := d.phone.State()
 	list, _, screen := d.windows()
@@ -139,7 +144,11 @@ func dumpWindows(e *cmdEnv, d *Device) {
 		e.printf("  Window #%d %s:\n", i, win)
 		e.printf("    mDisplayId=0 rootTaskId=%d mSession=Session{%s %d:u0a%d} mClient=android.os.BinderProxy@%s\n", rootTask(win), win.hash[:5], 1400+win.uid%1000, win.uid%10000, win.hash[1:])
 		e.printf("    mOwnerUid=%d showForAllUsers=%v package=%s appop=NONE\n", win.uid, win.pkg == scenario.SystemUIPackage, win.pkg)
-		e.printf("    mAttrs={%s layoutInDisplayCutoutMode=always ty=%s fmt=TRANSLUCENT\n      fl=%s\n      pfl=USE_BLAST FIT_INSETS_CONTROLLED\n      bhv=DEFAULT}\n", win.attrs, win.ty, win.flags)
+		e.printf("    mAttrs={%s layoutInDisplayCutoutMode=always ty=%s fmt=TRANSLUCENT\n      fl=%s\n      pfl=USE_BLAST FIT_INSETS_CONTROLLED\n      bhv=DEFAULT", win.attrs, win.ty, win.flags)
+		if win.ty == "STATUS_BAR" || win.ty == "NAVIGATION_BAR" {
+			e.printf("\n      paramsForRotation=%s", paramsForRotation(win))
+		}
+		e.printf("}\n")
 		e.printf("    Requested w=%d h=%d mLayoutSeq=%d\n", win.frame.Dx(), win.frame.Dy(), 40+i)
 		if win.ty == "INPUT_METHOD" {
 			e.printf("    mIsImWindow=true mIsWallpaper=false mIsFloatingLayer=true\n")
@@ -160,16 +169,17 @@ func dumpWindows(e *cmdEnv, d *Device) {
 			e.printf("    mTouchableInsets=3 mGivenInsetsPending=false\n    touchable region=%s\n", region)
 		}
 		e.printf("    mFullConfiguration=%s\n", cfg)
+		e.printf("    mLastReportedConfiguration=%s\n", cfg)
 		e.printf("    mHasSurface=%v isReadyForDisplay()=%v mWindowRemovalAllowed=false\n", surface, surface)
-		e.printf("    Frames: parent=%s display=%s\n", rect(win.frame), rect(win.frame))
-		e.printf("    mFrame=%s last=%s\n     surface=[0,0][0,0]\n", rect(win.frame), rect(win.frame))
+		e.printf("    Frames: parent=%s display=%s frame=%s last=%s insetsChanged=false\n     surface=[0,0][0,0]\n",
+			rect(win.frame), rect(screen), rect(win.frame), rect(win.frame))
 		drawState := "NO_SURFACE"
 		if surface {
 			drawState = "HAS_DRAWN"
 		}
-		e.printf("    WindowStateAnimator{%s %s}:\n      mDrawState=%s       mLastHidden=false\n", win.hash[1:], win.title, drawState)
-		e.printf("    mForceSeamlesslyRotate=false seamlesslyRotate: pending=null finishedFrameNumber=0\n")
-		e.printf("    isOnScreen=%v\n    isVisible=%v\n", win.visible, win.visible)
+		e.printf("    WindowStateAnimator{%s %s}:\n      mDrawState=%s       mLastHidden=false\n      mEnterAnimationPending=false      mSystemDecorRect=[0,0][0,0]\n", win.hash[1:], win.title, drawState)
+		e.printf("    mForceSeamlesslyRotate=false seamlesslyRotate: pending=null    isOnScreen=%v\n    isVisible=%v\n", win.visible, win.visible)
+		e.printf("    keepClearAreas: restricted=[], unrestricted=[]\n")
 	}
 	e.printf("\n  mGlobalConfiguration=%s\n", cfg)
 	e.printf("  mHasPermanentDpad=false\n  mTopFocusedDisplayId=0\n")
@@ -178,9 +188,22 @@ func dumpWindows(e *cmdEnv, d *Device) {
 			e.printf("  %s in display# 0 %s\n", k, imeTarget)
 		}
 	}
-	e.printf("  mInTouchMode=true\n  mBlurEnabled=true\n")
+	e.printf("  Minimum task size of display#0 220  mInTouchMode=true\n  mBlurEnabled=true\n")
 	e.printf("  mInputMethodWindow=%s\n", &list[3])
 	e.printf("  mDisplayFrozen=false windows=0 client=false apps=0  mRotation=%d  mLastOrientation=-1\n", st.Rotation)
+}
+
+// paramsForRotation is a system bar's layout for each of the four rotations, as
+// LayoutParams.toString prints them one after another: the continuation lines of
+// each start at two spaces, and the navigation bar's provided insets at one.
+func paramsForRotation(w *simWindow) string {
+	one := fmt.Sprintf("{%s layoutInDisplayCutoutMode=always ty=%s fmt=TRANSLUCENT\n  fl=%s\n  pfl=FIT_INSETS_CONTROLLED\n  bhv=DEFAULT", w.attrs, w.ty, w.flags)
+	if w.ty == "NAVIGATION_BAR" {
+		one += fmt.Sprintf("\n providedInternalInsets=null Insets{left=0, top=%d, right=0, bottom=0} null null}", w.frame.Dy()/2)
+	} else {
+		one += "}"
+	}
+	return strings.Repeat(one+" ", 3) + one
 }
 
 func rootTask(w *simWindow) int {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -220,7 +221,10 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 	if r != ReasonNone {
 		return "", failed(KindLogcat, r)
 	}
-	sum, kept := ParseLogcat(text, req.Package, pid)
+	sum, kept, unread := parseLogcat(text, req.Package, pid)
+	if unread > 0 {
+		slog.Debug("logcat: lines in no threadtime format", "lines", unread)
+	}
 	// Only the app's own lines (with its crash and ANR records) are kept: other
 	// apps' logs are none of this feedback's business.
 	raw := ""

@@ -39,17 +39,37 @@ var (
 	// KitKat prints frames per window in its view hierarchy section:
 	// `41 views, 1.36 kB of display lists, 191 frames rendered`.
 	windowFrames = regexp.MustCompile(`(?m)^\s+\d+ views, .* (\d+) frames rendered\s*$`)
+	// Android 10+ starts each window's repeat of the statistics with its name.
+	windowBlock = regexp.MustCompile(`(?m)^Window: `)
 )
 
-// ParseGfxinfo reads `dumpsys gfxinfo <pkg>`. The first statistics block is
-// the process's; later ones repeat it per window and are ignored.
+// ParseGfxinfo reads `dumpsys gfxinfo <pkg>`: the record of the package's main
+// process, else the first record with figures. Inside a record the process's
+// statistics come first; the per-window blocks after "Window:" (Android 10+)
+// repeat them for each window and are not read.
 func ParseGfxinfo(text string) (FrameSummary, error) {
 	if noProcess.MatchString(text) {
 		return FrameSummary{}, ErrNoProcess
 	}
-	var s FrameSummary
-	if m := gfxHeader.FindStringSubmatch(text); m != nil {
-		s.Pid, _ = strconv.Atoi(m[1])
+	recs := mainFirst(processRecords(text, gfxHeader))
+	for _, r := range recs {
+		if s, ok := gfxinfoRecord(r); ok {
+			return s, nil
+		}
+	}
+	r := recs[0]
+	if r.process == "" {
+		return FrameSummary{}, fmt.Errorf("%w: no frame count in %s", ErrUnparsable, excerpt(text))
+	}
+	return FrameSummary{}, fmt.Errorf("%w: the record of pid %d [%s] has no frame count", ErrUnparsable, r.pid, r.process)
+}
+
+// gfxinfoRecord reads one process's record; ok is false when it counts no frames.
+func gfxinfoRecord(r processRecord) (FrameSummary, bool) {
+	s := FrameSummary{Pid: r.pid}
+	text := r.text
+	if i := windowBlock.FindStringIndex(text); i != nil {
+		text = text[:i[0]]
 	}
 	if m := totalFrames.FindStringSubmatch(text); m != nil {
 		s.TotalFrames, _ = strconv.Atoi(m[1])
@@ -58,12 +78,7 @@ func ParseGfxinfo(text string) (FrameSummary, error) {
 			p, _ := strconv.ParseFloat(m[2], 64)
 			s.JankyFrames, s.JankyPercent = &n, &p
 		}
-		seen := map[string]bool{}
 		for _, m := range percentile.FindAllStringSubmatch(text, -1) {
-			if seen[m[1]] {
-				continue // a per-window repeat
-			}
-			seen[m[1]] = true
 			v, _ := strconv.Atoi(m[2])
 			switch m[1] {
 			case "50":
@@ -76,18 +91,16 @@ func ParseGfxinfo(text string) (FrameSummary, error) {
 				s.P99Ms = &v
 			}
 		}
-		return s, nil
+		return s, true
 	}
+	// KitKat counts frames per window in its view hierarchy section only.
 	found := false
-	for _, m := range windowFrames.FindAllStringSubmatch(text, -1) {
+	for _, m := range windowFrames.FindAllStringSubmatch(r.text, -1) {
 		n, _ := strconv.Atoi(m[1])
 		s.TotalFrames += n
 		found = true
 	}
-	if !found {
-		return FrameSummary{}, ErrUnparsable
-	}
-	return s, nil
+	return s, found
 }
 
 // Line renders the summary as one bounded line, with only what was printed.

@@ -84,6 +84,14 @@ func ownedBy(process, pkg string) bool {
 // ActivityManager's start lines and a crash's `Process: <pkg>, PID: n` line.
 // It returns the summary and the app's lines (crash and ANR records included).
 func ParseLogcat(text, pkg string, pid int) (LogcatSummary, []string) {
+	sum, kept, _ := parseLogcat(text, pkg, pid)
+	return sum, kept
+}
+
+// parseLogcat is ParseLogcat that also counts the lines in no threadtime format
+// (buffer banners such as "--------- beginning of main" and blank lines aside): a
+// device printing another format shows up there, not as an empty summary.
+func parseLogcat(text, pkg string, pid int) (LogcatSummary, []string, int) {
 	raw := strings.Split(text, "\n")
 	lines := make([]logLine, len(raw))
 	ok := make([]bool, len(raw))
@@ -91,10 +99,14 @@ func ParseLogcat(text, pkg string, pid int) (LogcatSummary, []string) {
 	if pid > 0 {
 		pids[pid] = true
 	}
+	unread := 0
 	for i, s := range raw {
 		l, good := parseLogLine(s)
 		lines[i], ok[i] = l, good
 		if !good {
+			if t := strings.TrimSpace(s); t != "" && !strings.HasPrefix(t, "--------- ") {
+				unread++
+			}
 			continue
 		}
 		if m := startProcNew.FindStringSubmatch(l.msg); m != nil && ownedBy(m[2], pkg) {
@@ -150,7 +162,7 @@ func ParseLogcat(text, pkg string, pid int) (LogcatSummary, []string) {
 		sum.Pids = append(sum.Pids, p)
 	}
 	slices.Sort(sum.Pids)
-	return sum, kept
+	return sum, kept, unread
 }
 
 func (s *LogcatSummary) count(l logLine) {

@@ -30,35 +30,50 @@ var (
 	nativeHeap = regexp.MustCompile(`(?m)^\s*Native Heap:\s+([\d,]+)`)
 )
 
-// ParseMeminfo reads `dumpsys meminfo <pkg>`.
+// ParseMeminfo reads `dumpsys meminfo <pkg>`: the record of the package's main
+// process, else the first record that has figures (an app may print one per
+// process: com.x, com.x:remote). A record with a header and no figures is an error
+// naming it, never a silent zero.
 func ParseMeminfo(text string) (MemorySummary, error) {
 	if noProcess.MatchString(text) {
 		return MemorySummary{}, ErrNoProcess
 	}
-	var s MemorySummary
-	if m := memHeader.FindStringSubmatch(text); m != nil {
-		s.Pid, _ = strconv.Atoi(m[1])
+	recs := mainFirst(processRecords(text, memHeader))
+	for _, r := range recs {
+		if s, ok := meminfoRecord(r); ok {
+			return s, nil
+		}
 	}
+	r := recs[0]
+	if r.process == "" {
+		return MemorySummary{}, fmt.Errorf("%w: no TOTAL line in %s", ErrUnparsable, excerpt(text))
+	}
+	return MemorySummary{}, fmt.Errorf("%w: the record of pid %d [%s] has no TOTAL line", ErrUnparsable, r.pid, r.process)
+}
+
+// meminfoRecord reads one process's record; ok is false when it has no total.
+func meminfoRecord(r processRecord) (MemorySummary, bool) {
+	s := MemorySummary{Pid: r.pid}
 	total := -1
 	for _, re := range []*regexp.Regexp{totalPSS, summaryTotal, tableTotal} {
-		if m := re.FindStringSubmatch(text); m != nil {
+		if m := re.FindStringSubmatch(r.text); m != nil {
 			total = kb(m[1])
 			break
 		}
 	}
 	if total < 0 {
-		return MemorySummary{}, ErrUnparsable
+		return MemorySummary{}, false
 	}
 	s.TotalPSSKB = total
-	if m := javaHeap.FindStringSubmatch(text); m != nil {
+	if m := javaHeap.FindStringSubmatch(r.text); m != nil {
 		v := kb(m[1])
 		s.JavaHeapKB = &v
 	}
-	if m := nativeHeap.FindStringSubmatch(text); m != nil {
+	if m := nativeHeap.FindStringSubmatch(r.text); m != nil {
 		v := kb(m[1])
 		s.NativeHeapKB = &v
 	}
-	return s, nil
+	return s, true
 }
 
 func kb(s string) int {

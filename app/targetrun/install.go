@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"fixthis/adb"
 )
@@ -57,6 +58,21 @@ var installAdvice = map[string]string{
 
 var failureRE = regexp.MustCompile(`Failure \[([A-Z_]+)(?::\s*(.*?))?\]`)
 
+// detailMax bounds the package manager's text an install error repeats: a verdict
+// is one line, and a device printing megabytes must not make a megabyte error.
+const detailMax = 300
+
+// firstBytes is s cut to at most n bytes, on a rune boundary, marked when cut.
+func firstBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
 // parseInstallOutput turns `pm install` output into nil or an *InstallError.
 func parseInstallOutput(out string) error {
 	if strings.Contains(out, "Success") {
@@ -64,13 +80,13 @@ func parseInstallOutput(out string) error {
 	}
 	m := failureRE.FindStringSubmatch(out)
 	if m == nil {
-		return &InstallError{Code: "INSTALL_FAILED_UNKNOWN", Detail: strings.TrimSpace(out), Advice: "The package manager gave no verdict; check the device and run again."}
+		return &InstallError{Code: "INSTALL_FAILED_UNKNOWN", Detail: firstBytes(strings.TrimSpace(out), detailMax), Advice: "The package manager gave no verdict; check the device and run again."}
 	}
 	advice, ok := installAdvice[m[1]]
 	if !ok {
 		advice = "The package manager refused the APK; the code above names the reason."
 	}
-	return &InstallError{Code: m[1], Detail: m[2], Advice: advice}
+	return &InstallError{Code: m[1], Detail: firstBytes(m[2], detailMax), Advice: advice}
 }
 
 // Install puts apk on the device: streamed into `cmd package install -S SIZE` over

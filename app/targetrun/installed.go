@@ -25,18 +25,29 @@ var (
 	pkgFieldRE  = regexp.MustCompile(`(?m)^\s*(versionCode|versionName|firstInstallTime|lastUpdateTime)=(\S+(?: \d\d:\d\d:\d\d)?)`)
 )
 
-// ParsePackageDump reads `dumpsys package PKG`: the first package record's version
-// and install times. Times are the device's local wall clock, so loc is the
-// device's zone. ok is false when the package is not installed.
+// ParsePackageDump reads `dumpsys package PKG`: the version and install times of
+// the first "Package [PKG]" record. A system app updated by the user has a second
+// record for the factory build under "Hidden system packages:"; the first is the
+// build that runs. Times are the device's local wall clock, so loc is the device's
+// zone. ok is false when no record is the package's.
 func ParsePackageDump(out, pkg string, loc *time.Location) (Installed, bool) {
 	out = strings.ReplaceAll(out, "\r", "")
-	h := pkgHeaderRE.FindStringSubmatchIndex(out)
-	if h == nil || out[h[2]:h[3]] != pkg {
-		return Installed{}, false
+	var rec string
+	found := false
+	heads := pkgHeaderRE.FindAllStringSubmatchIndex(out, -1)
+	for i, h := range heads {
+		if out[h[2]:h[3]] != pkg {
+			continue
+		}
+		end := len(out)
+		if i+1 < len(heads) {
+			end = heads[i+1][0]
+		}
+		rec, found = out[h[1]:end], true
+		break
 	}
-	rec := out[h[1]:]
-	if next := pkgHeaderRE.FindStringIndex(rec); next != nil {
-		rec = rec[:next[0]]
+	if !found {
+		return Installed{}, false
 	}
 	in := Installed{Package: pkg}
 	for _, m := range pkgFieldRE.FindAllStringSubmatch(rec, -1) {

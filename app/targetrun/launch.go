@@ -29,7 +29,7 @@ var (
 func ParseAmStart(out string) (LaunchResult, error) {
 	out = strings.ReplaceAll(out, "\r", "")
 	if m := amErrorRE.FindStringSubmatch(out); m != nil {
-		return LaunchResult{}, errors.New(m[1])
+		return LaunchResult{}, errors.New(firstBytes(m[1], detailMax))
 	}
 	var r LaunchResult
 	status := ""
@@ -51,9 +51,9 @@ func ParseAmStart(out string) (LaunchResult, error) {
 	}
 	if status != "ok" {
 		if status == "" {
-			return r, fmt.Errorf("am start printed no status: %s", strings.TrimSpace(out))
+			return r, fmt.Errorf("am start printed no status: %s", firstBytes(strings.TrimSpace(out), detailMax))
 		}
-		return r, fmt.Errorf("am start status %s", status)
+		return r, fmt.Errorf("am start status %s", firstBytes(status, detailMax))
 	}
 	return r, nil
 }

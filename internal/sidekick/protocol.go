@@ -83,15 +83,25 @@ func ParseSession(data []byte, pkg string) (Session, error) {
 	}
 	switch {
 	case !strings.HasPrefix(s.BridgeProtocolVersion, "1."):
-		return s, fmt.Errorf("%w: bridge protocol %q is not %s-compatible", ErrNoSidekick, s.BridgeProtocolVersion, Version)
+		return s, fmt.Errorf("%w: bridge protocol %q is not %s-compatible", ErrNoSidekick, clip(s.BridgeProtocolVersion), Version)
 	case pkg != "" && s.PackageName != pkg:
-		return s, fmt.Errorf("%w: session.json is for %q, not %q", ErrNoSidekick, s.PackageName, pkg)
+		return s, fmt.Errorf("%w: session.json is for %q, not %q", ErrNoSidekick, clip(s.PackageName), pkg)
 	case s.SocketName != "fixthis_"+s.PackageName:
-		return s, fmt.Errorf("%w: unexpected socket name %q", ErrNoSidekick, s.SocketName)
+		return s, fmt.Errorf("%w: unexpected socket name %q", ErrNoSidekick, clip(s.SocketName))
 	case s.Token == "":
 		return s, fmt.Errorf("%w: session.json has no token", ErrNoSidekick)
 	}
 	return s, nil
+}
+
+// clip bounds a value from the app's session file before an error repeats it: the
+// file is the app's to write, and a megabyte field must not make a megabyte error.
+func clip(v string) string {
+	const max = 80
+	if len(v) <= max {
+		return v
+	}
+	return v[:max] + "…"
 }
 
 // Request is one call. The id is a string the response echoes; params is always an
