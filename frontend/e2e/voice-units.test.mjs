@@ -193,6 +193,7 @@ describe('what you say becomes items', { skip: missing.length ? `missing ${missi
     await waitSessionShown(page, server);
     const rows = await page.locator('[data-item-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-item-id')));
     assert.deepEqual(rows.sort(), [blue.itemId, title.itemId].sort());
+    assert.match(await page.locator(`[data-item-id="${blue.itemId}"] .target`).innerText(), /spoken/, 'the list marks a spoken item');
     await page.locator(`[data-item-id="${blue.itemId}"]`).click();
     const said = page.locator('#voiceSaid');
     await said.waitFor();
