@@ -12,11 +12,12 @@
 #         simulated USB 2 cable and Wi-Fi (`fixthis sim --link`), and in the desktop
 #         window under Xvfb (scripts/bench-window.sh);
 #   (vi)  talking while pointing (run before (v)): click → [PAGE] note and audio chunk →
-#         the fake Realtime server, CPU of fixthis while listening.
+#         the fake Realtime server, CPU of fixthis while listening, and a spoken unit's
+#         tool call → its item in the console (Chromium, frontend/scripts/bench-voice-units.mjs).
 # Everything runs on a private adb server on a free port (never 5037) and is torn down
 # on exit, failure or Ctrl-C. Usage: scripts/bench.sh (after `make build`), or make bench.
 # Knobs: FIXTHIS_BIN (default build/bin/fixthis), BENCH_RUNS (10), BENCH_FRAMES (30),
-# BENCH_VIDEO_SECONDS (6).
+# BENCH_VIDEO_SECONDS (6), BENCH_VOICE_UNITS (10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -314,6 +315,10 @@ if [[ -x $FAKE ]]; then
     -fake "$FAKE_URL" -pid "$VSERVE_PID" -clicks "$FRAMES" -listen 10s || die "the voice benchmark failed"
   echo "  (budgets: click → note ≤ 150 ms p50; CPU ≤ 10 % of one core)"
   stop "$VSERVE_PID"
+  # A spoken unit: the fake's record_unit sent → its item shown in Chromium's console.
+  UNITS_BIN=$(realpath "$BIN") UNITS_FAKE=$(realpath "$FAKE")
+  (cd frontend && FIXTHIS_BIN="$UNITS_BIN" REALTIME_FAKE_BIN="$UNITS_FAKE" node scripts/bench-voice-units.mjs) ||
+    die "the spoken-unit benchmark failed"
 else
   echo "  (voice: $FAKE not found; \`make build\` builds it)"
 fi

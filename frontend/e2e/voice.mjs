@@ -4,7 +4,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './harness.mjs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, api, repoRoot, startServer } from './harness.mjs';
 
 export const FAKE_BIN = process.env.REALTIME_FAKE_BIN || join(repoRoot, 'build', 'bin', 'realtime-fake');
 
@@ -35,6 +36,29 @@ export function speechWav(dir, text, { rate = 48000, leadS = 3, tailS = 2 } = {}
   const ref = join(dir, 'ref-24k.raw');
   run('espeak-ng', ['-w', raw, text]);
   run('sox', [raw, '-r', String(rate), '-c', '1', '-b', '16', wav, 'pad', String(leadS), String(tailS)]);
+  run('sox', [wav, '-r', '24000', '-t', 's16', '-e', 'signed', '-c', '1', ref]);
+  const pcm = readFileSync(ref);
+  return { wav, spans: speechSpans(pcm), durationMs: Math.round((pcm.length / 2 / 24000) * 1000) };
+}
+
+/**
+ * Several phrases in one WAV for a fake microphone: `parts` are {text, gapS} (the
+ * silence after the phrase), after `leadS` seconds of silence. Each phrase is one
+ * speech turn for the fake when its gap is longer than the turn detection's 500 ms.
+ * Returns the file, the speech spans (one per phrase, checked by the caller) and the
+ * length.
+ */
+export function speechWavParts(dir, parts, { rate = 48000, leadS = 3, name = 'parts' } = {}) {
+  const files = parts.map((p, i) => {
+    const raw = join(dir, `${name}-${i}-espeak.wav`);
+    const out = join(dir, `${name}-${i}.wav`);
+    run('espeak-ng', ['-w', raw, p.text]);
+    run('sox', [raw, '-r', String(rate), '-c', '1', '-b', '16', out, 'pad', i === 0 ? String(leadS) : '0', String(p.gapS ?? 2)]);
+    return out;
+  });
+  const wav = join(dir, `${name}-${rate}.wav`);
+  const ref = join(dir, `${name}-ref-24k.raw`);
+  run('sox', [...files, wav]);
   run('sox', [wav, '-r', '24000', '-t', 's16', '-e', 'signed', '-c', '1', ref]);
   const pcm = readFileSync(ref);
   return { wav, spans: speechSpans(pcm), durationMs: Math.round((pcm.length / 2 / 24000) * 1000) };
@@ -83,6 +107,44 @@ export function speechSpans(pcm, { thresholdDbfs = -40, silenceMs = 500 } = {}) 
   return spans;
 }
 
+/** Chromium whose microphone plays `wav` once (the fake UI allows it, unless `allow` is false). */
+export async function launchWithMic(wav, { allow = true } = {}) {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      // Without the fake UI the permission prompt is dismissed, as a user refusing it.
+      ...(allow ? ['--use-fake-ui-for-media-stream'] : []),
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}%noloop`,
+    ],
+  });
+}
+
+/** Starts fixthis serve with the given environment additions (the key, the fake's URL). */
+export async function serverWith(env) {
+  const saved = {};
+  for (const [k, v] of Object.entries(env)) {
+    saved[k] = process.env[k];
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  try {
+    return await startServer();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
 /** Starts the fake Realtime server with a script; resolves with its URL and inspectors. */
 export async function startFake(dir, script, key) {
   const scriptFile = join(dir, 'script.json');
@@ -109,6 +171,7 @@ export async function startFake(dir, script, key) {
     url,
     received: () => get('/_fake/received'),
     speech: () => get('/_fake/speech'),
+    sent: () => get('/_fake/sent'),
     stderr: () => stderr,
     async stop() {
       if (child.exitCode !== null) return;
@@ -122,4 +185,76 @@ export async function startFake(dir, script, key) {
 export function itemText(ev) {
   const content = ev?.event?.item?.content ?? [];
   return content.map((c) => c.text ?? '').join('');
+}
+
+/**
+ * Page init scripts for the voice suites (openConsole's `init`). heldEvents lets a
+ * test hold the event stream's deliveries in the page (window.__events.hold() /
+ * release()), as a console a moment behind the app would be; seenItems stamps the
+ * wall-clock time each annotation row (`[data-item-id]`) first shows, in
+ * window.__seenItems.
+ */
+export function voicePageInit() {
+  const held = [];
+  let holding = false;
+  window.__events = {
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      for (const f of held.splice(0)) f();
+    },
+  };
+  const add = EventSource.prototype.addEventListener;
+  EventSource.prototype.addEventListener = function (type, fn, opts) {
+    const wrapped = function (ev) {
+      if (holding) held.push(() => fn.call(this, ev));
+      else fn.call(this, ev);
+    };
+    return add.call(this, type, wrapped, opts);
+  };
+  window.__seenItems = {};
+  const stamp = () => {
+    for (const el of document.querySelectorAll('[data-item-id]')) {
+      const id = el.getAttribute('data-item-id');
+      if (!(id in window.__seenItems)) window.__seenItems[id] = Date.now();
+    }
+  };
+  new MutationObserver(stamp).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-item-id'] });
+}
+
+/** The unit rows of the transcript: unit id, "→ #N", data-state, in order. */
+export async function unitRows(page) {
+  return page.locator('#voiceTranscript [data-unit-id]').evaluateAll((els) =>
+    els.map((el) => ({ unitId: el.getAttribute('data-unit-id'), state: el.getAttribute('data-state'), itemId: el.getAttribute('data-item-ref'), num: el.querySelector('.num')?.textContent?.trim() ?? '' })),
+  );
+}
+
+/** The session's items as the app has them. */
+export async function sessionItems(server, sessionId) {
+  return (await api(server, 'GET', `/api/sessions/${sessionId}`)).body?.session?.items ?? [];
+}
+
+/**
+ * Tool call sent → item shown: for each record_unit the fake sent (in order), the
+ * time from its write to its item's row first showing in the page (voicePageInit's
+ * stamps). Items are matched to calls in order: the app handles unit calls one at a
+ * time, and each recorded unit is one new item. Returns the latencies in ms.
+ */
+export async function callToItemMs(fake, page, items) {
+  const calls = ((await fake.sent()).events ?? []).filter((e) => e.type === 'response.function_call_arguments.done' && e.name === 'record_unit');
+  const seen = await page.evaluate(() => window.__seenItems);
+  const ordered = [...items].filter((i) => i.voice).sort((a, b) => a.sequenceNumber - b.sequenceNumber);
+  if (ordered.length !== calls.length) throw new Error(`${calls.length} record_unit calls sent, ${ordered.length} voice items`);
+  return ordered.map((it, i) => {
+    if (!(it.itemId in seen)) throw new Error(`item #${it.sequenceNumber} never showed in the page`);
+    return seen[it.itemId] - Date.parse(calls[i].at);
+  });
+}
+
+/** The median and the 90th percentile of xs. */
+export function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: s[Math.floor(s.length / 2)], p90: s[Math.min(s.length - 1, Math.floor(s.length * 0.9))], n: s.length };
 }

@@ -7,10 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, api, openConsole, prerequisites, shotPath, startServer, waitFor } from './harness.mjs';
+import { api, openConsole, prerequisites, shotPath, waitFor } from './harness.mjs';
 import { clickNode, freeze, waitLive } from './steps.mjs';
-import { itemText, speechWav, startFake, voicePrerequisites } from './voice.mjs';
+import { itemText, launchWithMic, serverWith, speechWav, startFake, voicePrerequisites } from './voice.mjs';
 
 const missing = [...prerequisites(), ...voicePrerequisites()];
 const KEY = 'sk-test-voice-e2e-0123456789';
@@ -24,43 +23,6 @@ const SCRIPT = {
 // each end. 60 ms covers that with a frame to spare; lost or duplicated audio (a
 // dropped chunk is 100 ms) would not fit.
 const SPAN_TOLERANCE_MS = 60;
-
-async function launchWithMic(wav, { allow = true } = {}) {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      // Without the fake UI the permission prompt is dismissed, as a user refusing it.
-      ...(allow ? ['--use-fake-ui-for-media-stream'] : []),
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}%noloop`,
-    ],
-  });
-}
-
-/** Starts fixthis serve with the given environment additions (the key, the fake's URL). */
-async function serverWith(env) {
-  const saved = {};
-  for (const [k, v] of Object.entries(env)) {
-    saved[k] = process.env[k];
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  try {
-    return await startServer();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
 
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

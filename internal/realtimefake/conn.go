@@ -80,7 +80,9 @@ func (c *conn) send(typ string, fields map[string]any) {
 	c.event++
 	fields["type"] = typ
 	fields["event_id"] = fmt.Sprintf("event_fake%d%06d", c.id, c.event)
-	_ = c.ws.WriteJSON(fields)
+	if c.ws.WriteJSON(fields) == nil {
+		c.srv.sent.add(c.srv.start, c.id, typ, fields)
+	}
 }
 
 func (c *conn) sendError(typ, code, msg, clientEventID string) {

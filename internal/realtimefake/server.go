@@ -39,6 +39,8 @@ type Server struct {
 	turn     int // next script turn, shared by all connections
 	notes    int // script notes answered so far
 	connects []time.Time
+
+	sent sentLog
 }
 
 // Received is one client event as the fake got it. Audio is summarised, never kept:
@@ -86,6 +88,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/realtime", s.serveRealtime)
 	mux.HandleFunc("GET /_fake/received", s.getReceived)
 	mux.HandleFunc("GET /_fake/speech", s.getSpeech)
+	mux.HandleFunc("GET /_fake/sent", s.getSent)
 	mux.HandleFunc("POST /_fake/drop", s.postDrop)
 	mux.HandleFunc("POST /_fake/error", s.postError)
 	mux.HandleFunc("POST /_fake/reset", s.postReset)
@@ -265,5 +268,6 @@ func (s *Server) postReset(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.received, s.speech, s.turn, s.notes, s.connects = nil, nil, 0, 0, nil
 	s.mu.Unlock()
+	s.sent.reset()
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -222,6 +222,16 @@ func TestSpeechTurnRunsTheScript(t *testing.T) {
 	if chunks != 16 || bytes != len(audio) {
 		t.Fatalf("received %d chunks, %d bytes; want 16, %d", chunks, bytes, len(audio))
 	}
+	// The sent log names the tool call, so a client's latency can start at its send.
+	var calls []Sent
+	for _, e := range fake.SentEvents() {
+		if e.Type == "response.function_call_arguments.done" {
+			calls = append(calls, e)
+		}
+	}
+	if len(calls) != 1 || calls[0].CallID != call["call_id"] || calls[0].Name != "record_unit" || calls[0].Arguments != call["arguments"] || calls[0].At.IsZero() {
+		t.Fatalf("sent tool calls = %+v", calls)
+	}
 }
 
 func TestItemsAreValidatedLikeTheAPI(t *testing.T) {

@@ -32,6 +32,8 @@ import {
   type StageHeight,
   type TapRequest,
   type VerdictRequest,
+  type VoiceStartRequest,
+  type VoiceUpdateRequest,
 } from './wire.gen';
 import { type ConsoleEventsDiagnostics, newDiagnostics } from './diagnostics';
 import { withToken } from './token';
@@ -48,7 +50,7 @@ import type {
   Session,
   SessionSummary,
 } from './types';
-import type { AnchorAnswer, VoiceAnchor, VoiceConfig, VoiceSession } from './voice/types';
+import type { AnchorAnswer, VoiceAnchor, VoiceConfig, VoiceMode, VoiceSession } from './voice/types';
 
 export class ApiError extends Error {
   constructor(
@@ -332,10 +334,11 @@ export class Api {
   deleteVoiceKey() {
     return this.json<void>('DELETE', '/api/voice/key');
   }
-  startVoice(sessionId: string, serial: string, spokenReplies: boolean) {
-    return this.json<VoiceSession>('POST', '/api/voice/sessions', { sessionId, serial, spokenReplies });
+  startVoice(sessionId: string, serial: string, spokenReplies: boolean, mode: VoiceMode) {
+    const body: VoiceStartRequest = { sessionId, serial, spokenReplies, mode };
+    return this.json<VoiceSession>('POST', '/api/voice/sessions', body);
   }
-  updateVoice(voiceSessionId: string, patch: { muted?: boolean; spokenReplies?: boolean }) {
+  updateVoice(voiceSessionId: string, patch: VoiceUpdateRequest) {
     return this.json<VoiceSession>('PUT', `/api/voice/sessions/${encodeURIComponent(voiceSessionId)}`, patch);
   }
   stopVoice(voiceSessionId: string) {

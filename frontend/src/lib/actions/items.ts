@@ -75,8 +75,37 @@ export async function deleteSavedItem(itemId: string): Promise<void> {
 export const editSavedItem = (itemId: string, patch: { comment?: string; severity?: Severity }) =>
   itemCall('Could not update the annotation', (sid) => transport.api.updateItem(itemId, sid, patch));
 
-export const answerItem = (itemId: string, answer: string) =>
-  itemCall('Could not send the answer', (sid) => transport.api.answer(itemId, sid, answer));
+/**
+ * Sends the user's typed answer. Whichever answer reaches the app first wins (a spoken
+ * one through the interviewer, or another window's): a refused second answer says so
+ * and shows the answer that won. Resolves true when this answer was recorded.
+ */
+export async function answerItem(itemId: string, answer: string): Promise<boolean> {
+  const sessionId = app.activeSessionId;
+  if (!sessionId) return false;
+  try {
+    const r = await transport.api.answer(itemId, sessionId, answer);
+    app.replaceItem(sessionId, r.item);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'item_not_editable') {
+      await transport.sync.reloadActiveSession().catch(() => undefined);
+      const now = app.activeSessionId === sessionId ? app.session?.items.find((i) => i.itemId === itemId) : undefined;
+      if (now?.userAnswer) {
+        app.notify('error', answeredAlready(now.sequenceNumber, now.userAnswer), { detail: err.code });
+        return false;
+      }
+    }
+    report(err, 'Could not send the answer');
+    return false;
+  }
+}
+
+/** The refusal of a second answer, with the first one's words. */
+export function answeredAlready(sequenceNumber: number, first: string): string {
+  const words = first.length > 120 ? `${first.slice(0, 119)}…` : first;
+  return `Your answer was not sent: the question on #${sequenceNumber} was already answered (by voice or in another window): “${words}”.`;
+}
 
 export const resolveItem = (itemId: string, status: 'resolved' | 'wont_fix') =>
   itemCall('Could not resolve the annotation', (sid) => transport.api.resolve(itemId, sid, status));

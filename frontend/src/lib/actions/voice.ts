@@ -1,7 +1,7 @@
 // Talk while you point: starting and stopping the voice session, the microphone and
-// its chunks, mute, spoken replies, the key, the anchors that tell the interviewer what
-// was clicked, and the voice-* events of the stream (registerVoice, the one place they
-// arrive).
+// its chunks, mute, spoken replies, the mode, the key, the anchors that tell the
+// interviewer what was clicked, and the voice-* events of the stream (registerVoice,
+// the one place they arrive).
 import { ApiError } from '../api';
 import type { On } from '../dispatch';
 import { app } from '../state/app.svelte';
@@ -13,7 +13,7 @@ import { MicError, startCapture, type Capture } from '../voice/capture';
 import { NO_KEY_HELP, inDesktopWindow, micHelp, platformOf } from '../voice/help';
 import { ReplyPlayer } from '../voice/player';
 import { AudioSender } from '../voice/sender';
-import type { VoiceAnchor, VoiceSession } from '../voice/types';
+import type { VoiceAnchor, VoiceMode, VoiceSession } from '../voice/types';
 import { report } from './report';
 import { ensureSession } from './sessions';
 
@@ -108,7 +108,7 @@ export async function startTalk(): Promise<void> {
     player.prepare(); // inside the Talk gesture, so the browser lets it play later
     let s: VoiceSession;
     try {
-      s = await transport.api.startVoice(sessionId, serial, voice.spokenReplies);
+      s = await transport.api.startVoice(sessionId, serial, voice.spokenReplies, voice.mode);
     } catch (err) {
       void closeAudio();
       voice.mic = 'off';
@@ -201,6 +201,23 @@ export async function setSpokenReplies(on: boolean): Promise<void> {
   }
 }
 
+/**
+ * How units reach the agent. While Talk is on the app is told at once (and the
+ * session's answer is what shows); otherwise the choice is kept for the next Talk.
+ */
+export async function setVoiceMode(mode: VoiceMode): Promise<void> {
+  const before = voice.mode;
+  voice.setMode(mode);
+  const s = voice.session;
+  if (!s || !voice.talking) return;
+  try {
+    voice.applyState(await transport.api.updateVoice(s.voiceSessionId, { mode }));
+  } catch (err) {
+    voice.setMode(before);
+    report(err, 'Could not switch how spoken changes reach the agent', 'The mode is unchanged.');
+  }
+}
+
 /** Stores a key the user pasted; the page forgets it as soon as the app has it. */
 export async function saveVoiceKey(key: string): Promise<boolean> {
   const k = key.trim();
@@ -254,4 +271,6 @@ export function registerVoice(on: On): void {
     if (voice.session?.voiceSessionId === d.voiceSessionId && voice.spokenReplies && voice.talking && d.pcm) player.play(d.pcm);
   });
   on('voice-error', (e) => void voice.applyError(e));
+  on('voice-unit', (u) => void voice.applyUnit(u, app.session?.items));
+  on('voice-question', (q) => void voice.applyQuestion(q));
 }

@@ -1,17 +1,22 @@
 // Talk while you point: the voice settings the server reports, this console's voice
-// session, the microphone's state and the transcript. The capture and playback
-// machinery lives in actions/voice.ts; this holds what the view shows.
+// session, the microphone's state and the transcript (spoken lines, the units they
+// became and the agents' questions about them). The capture and playback machinery
+// lives in actions/voice.ts; this holds what the view shows.
+import type { Item } from '../types';
+import { VoiceModeValues } from '../wire.gen';
 import type { MicProblem } from '../voice/capture';
-import type { VoiceConfig, VoiceError, VoiceSession, VoiceTranscript } from '../voice/types';
+import type { VoiceConfig, VoiceError, VoiceMode, VoiceQuestion, VoiceSession, VoiceTranscript, VoiceUnit } from '../voice/types';
+import { applyUnit, followItems, questionRow, type TranscriptRow } from '../voice/units';
 
 /** `#micState`'s data-state. */
 export type MicState = 'off' | 'granted' | 'denied' | 'muted' | 'unmuted';
 
-export interface TranscriptRow {
-  key: number;
-  role: 'riffer' | 'interviewer';
-  text: string;
-  turnId: string;
+export type { TranscriptRow };
+
+export const VOICE_MODES: readonly VoiceMode[] = VoiceModeValues;
+
+function isMode(v: unknown): v is VoiceMode {
+  return typeof v === 'string' && (VOICE_MODES as readonly string[]).includes(v);
 }
 
 /** Why Talk did not start, or stopped, and what to do about it (shown under the control). */
@@ -21,6 +26,7 @@ export interface VoiceNotice {
 }
 
 const KEEP_ROWS = 200;
+const MODE_KEY = 'fixthis.voiceMode';
 
 export class VoiceStore {
   config = $state<VoiceConfig | null>(null);
@@ -28,6 +34,10 @@ export class VoiceStore {
   mic = $state<MicState>('off');
   micProblem = $state<MicProblem | ''>('');
   rows = $state<TranscriptRow[]>([]);
+  /** The FixThis session the transcript's units were recorded in. */
+  rowsSessionId = $state('');
+  /** How units reach the agent: this session's mode, or the next one's. */
+  mode = $state<VoiceMode>('smart');
   partial = $state<{ role: 'riffer' | 'interviewer'; text: string; turnId: string } | null>(null);
   /** The interviewer heard speech start (voice-speech). */
   speaking = $state(false);
@@ -62,7 +72,9 @@ export class VoiceStore {
   begin(s: VoiceSession): void {
     this.session = s;
     this.spokenReplies = s.spokenReplies;
+    this.takeMode(s);
     this.rows = [];
+    this.rowsSessionId = s.sessionId;
     this.partial = null;
     this.speaking = false;
     this.lastError = null;
@@ -96,7 +108,33 @@ export class VoiceStore {
       return 'ended';
     }
     this.session = s;
+    this.takeMode(s);
     return 'applied';
+  }
+
+  /** Chooses the mode (kept in this browser for the next Talk). */
+  setMode(m: VoiceMode): void {
+    this.mode = m;
+    try {
+      localStorage.setItem(MODE_KEY, m);
+    } catch {
+      // No storage (private mode, tests): the choice lasts this page.
+    }
+  }
+
+  /** The mode this browser chose last time, if any. */
+  restoreMode(): void {
+    try {
+      const m = localStorage.getItem(MODE_KEY);
+      if (isMode(m)) this.mode = m;
+    } catch {
+      // No storage: the default stays.
+    }
+  }
+
+  /** The mode a session answer carries, when it carries one. */
+  takeMode(s: VoiceSession): void {
+    if (isMode(s.mode)) this.mode = s.mode;
   }
 
   /** A voice-transcript event: a partial replaces the live line, a final adds a row. */
@@ -107,10 +145,38 @@ export class VoiceStore {
       return true;
     }
     if (t.text.trim()) {
-      this.rows = [...this.rows, { key: this.nextKey++, role: t.role, text: t.text, turnId: t.turnId }].slice(-KEEP_ROWS);
+      this.rows = [...this.rows, { kind: 'line' as const, key: this.nextKey++, role: t.role, text: t.text, turnId: t.turnId }].slice(-KEEP_ROWS);
     }
     if (this.partial && (this.partial.turnId === t.turnId || this.partial.role === t.role)) this.partial = null;
     return true;
+  }
+
+  /**
+   * A voice-unit event: the unit's row, added or updated in place. `items` are the
+   * active session's, so the row shows its item's phase when the item is already there.
+   */
+  applyUnit(u: VoiceUnit, items: readonly Item[] | undefined): boolean {
+    if (!this.ours(u.voiceSessionId)) return false;
+    const r = applyUnit(this.rows, u, this.nextKey, items);
+    if (r.added) this.nextKey++;
+    this.rows = r.rows.slice(-KEEP_ROWS);
+    return true;
+  }
+
+  /** A voice-question event: the agent's question shows as a row. */
+  applyQuestion(q: VoiceQuestion): boolean {
+    if (!this.ours(q.voiceSessionId)) return false;
+    this.rows = [...this.rows, questionRow(q, this.nextKey++)].slice(-KEEP_ROWS);
+    return true;
+  }
+
+  /**
+   * The session's items changed: each unit row follows its item's phase, after Talk
+   * stopped too. Items of another session say nothing about these rows.
+   */
+  followItems(sessionId: string, items: readonly Item[] | undefined): void {
+    if (!items || !sessionId || sessionId !== this.rowsSessionId) return;
+    this.rows = followItems(this.rows, items);
   }
 
   applySpeech(voiceSessionId: string, speaking: boolean): boolean {

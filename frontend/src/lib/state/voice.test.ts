@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Item } from '../types';
 import type { VoiceSession } from '../voice/types';
 import { VoiceStore } from './voice.svelte';
 
@@ -9,6 +10,7 @@ const sess = (over: Partial<VoiceSession> = {}): VoiceSession => ({
   state: 'listening',
   muted: false,
   spokenReplies: true,
+  mode: 'smart',
   startedAt: '',
   holder: 'console',
   ...over,
@@ -27,7 +29,7 @@ describe('VoiceStore', () => {
     v.applyTranscript(tr('riffer', 'Make the button blue.', true));
     expect(v.partial).toBeNull();
     v.applyTranscript(tr('interviewer', 'Which button?', true, 't2'));
-    expect(v.rows.map((r) => [r.role, r.text])).toEqual([
+    expect(v.rows.map((r) => r.kind === 'line' && [r.role, r.text])).toEqual([
       ['riffer', 'Make the button blue.'],
       ['interviewer', 'Which button?'],
     ]);
@@ -68,6 +70,34 @@ describe('VoiceStore', () => {
     expect(v.sending).toBe(true);
     v.end();
     expect(v.sending).toBe(false);
+  });
+
+  it('shows units and questions of its own session and follows their items', () => {
+    const v = new VoiceStore();
+    v.begin(sess());
+    const u = { voiceSessionId: 'v1', unitId: 'unit_0001', itemId: 'i1', sequenceNumber: 1, statement: 'Bigger title', excerpt: 'make the title bigger', action: 'recorded' as const };
+    expect(v.applyUnit({ ...u, voiceSessionId: 'other' }, undefined)).toBe(false);
+    expect(v.applyUnit(u, undefined)).toBe(true);
+    expect(v.applyQuestion({ voiceSessionId: 'v1', unitId: 'unit_0001', itemId: 'i1', question: 'Which title?' })).toBe(true);
+    expect(v.rows.map((r) => r.kind)).toEqual(['unit', 'question']);
+    const items = [{ itemId: 'i1', phase: 'needs_clarification', sequenceNumber: 1 }] as Item[];
+    v.followItems('another-session', items);
+    expect(v.rows[0]).toMatchObject({ phase: '' });
+    v.followItems('s1', items);
+    expect(v.rows[0]).toMatchObject({ phase: 'needs_clarification' });
+    // After Talk stops the rows still follow their items.
+    v.end();
+    v.followItems('s1', []);
+    expect(v.rows[0]).toMatchObject({ action: 'withdrawn' });
+  });
+
+  it('takes the mode the session answers with', () => {
+    const v = new VoiceStore();
+    expect(v.mode).toBe('smart');
+    v.begin(sess({ mode: 'collect' }));
+    expect(v.mode).toBe('collect');
+    v.applyState(sess({ mode: 'instant' }));
+    expect(v.mode).toBe('instant');
   });
 
   it('keeps a denied microphone denied after Talk ends', () => {
