@@ -2,6 +2,7 @@ package display
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -77,6 +78,9 @@ type raw struct {
 	Package         string            `json:"package,omitempty"`
 	Locales         *string           `json:"locales,omitempty"` // nil: not read (old Android, no app)
 	Animation       map[string]string `json:"animation"`
+	// LocaleRefused is what the phone said when it would not tell the app's
+	// languages (an app it does not have): the rest of the read still stands.
+	LocaleRefused error `json:"-"`
 }
 
 // readRaw reads every setting, in parallel: `cmd uimode night`, `settings get
@@ -136,15 +140,21 @@ func readRaw(ctx context.Context, t Target, sdk int) (raw, error) {
 				return errcode.Wrap(errcode.InvalidInput, err, "%v", err)
 			}
 			out, err := run(ctx, t.Shell, "cmd", "locale", "get-app-locales", t.Package)
-			if err != nil {
+			if err == nil {
+				var tags string
+				if tags, err = ParseAppLocales(out); err == nil {
+					mu.Lock()
+					r.Package, r.Locales = t.Package, &tags
+					mu.Unlock()
+					return nil
+				}
+				err = refused("cmd locale get-app-locales "+t.Package, err.Error())
+			}
+			if ctx.Err() != nil {
 				return err
 			}
-			tags, err := ParseAppLocales(out)
-			if err != nil {
-				return refused("cmd locale get-app-locales "+t.Package, err.Error())
-			}
 			mu.Lock()
-			r.Package, r.Locales = t.Package, &tags
+			r.Package, r.LocaleRefused = t.Package, err
 			mu.Unlock()
 			return nil
 		})
@@ -184,6 +194,12 @@ func (r raw) state(sdk int) State {
 	}
 	if !s.LocaleSupported {
 		s.LocaleReason = fmt.Sprintf("per-app languages need Android 13 (API %d); this phone runs API %d", LocaleSDK, sdk)
+	} else if r.LocaleRefused != nil {
+		s.LocaleSupported, s.LocaleReason = false, r.LocaleRefused.Error()
+		var ce *errcode.Error
+		if errors.As(r.LocaleRefused, &ce) {
+			s.LocaleReason = ce.Msg
+		}
 	}
 	return s
 }

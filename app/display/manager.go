@@ -126,6 +126,9 @@ func (m *Manager) Set(ctx context.Context, t Target, c Change) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
+	if c.Locale != nil && cur.LocaleRefused != nil {
+		return State{}, cur.LocaleRefused // nothing is changed, nothing saved
+	}
 	if err := c.Validate(cur.PhysicalDensity); err != nil {
 		return State{}, err
 	}

@@ -8,7 +8,8 @@ import { report } from './report';
 
 export async function loadDisplay(): Promise<void> {
   const serial = app.selectedSerial;
-  if (!serial) {
+  // Only an online phone can say: asking a gone one is answered 409.
+  if (!serial || !app.deviceReady) {
     displayPanel.set(null);
     return;
   }
