@@ -108,6 +108,8 @@ suite('runtime diagnostics', { server: { demo: false } }, (env) => {
     await page.locator('#runtimeEvidencePolicy button[data-value="off"]').click();
     await waitFor(async () => await button.isDisabled(), { what: 'button disabled under Off' });
     await section.locator('[data-reason="off"]').waitFor();
+    // The page shows Off as soon as it is clicked; the refusal below needs it stored.
+    await waitFor(async () => (await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session.runtimeEvidencePolicy === 'off', { what: 'Off stored' });
     const refused = await api(server, 'POST', `/api/items/${itemId}/runtime-evidence/collect`);
     assert.equal(refused.status, 409);
     assert.equal(refused.body.error, 'runtime_evidence_off');
