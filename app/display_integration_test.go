@@ -81,9 +81,15 @@ func TestDisplayRefusalIsAClearError(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg.Package = "com.not.there"
-	_, err = env.app.displays.Read(context.Background(), tg)
+	// The other settings still read; the language control says what the phone said.
+	st, err := env.app.displays.Read(context.Background(), tg)
+	if err != nil || st.LocaleSupported || !strings.Contains(st.LocaleReason, "Unknown package com.not.there") {
+		t.Fatalf("read with a missing app: %+v %v", st, err)
+	}
+	ar := "ar"
+	_, err = env.app.displays.Set(context.Background(), tg, display.Change{Locale: &ar})
 	if err == nil || !strings.Contains(err.Error(), "DISPLAY_REFUSED: the phone refused") || !strings.Contains(err.Error(), "Unknown package com.not.there") {
-		t.Fatalf("read with a missing app: %v", err)
+		t.Fatalf("language for a missing app: %v", err)
 	}
 	r := env.do("GET", "/api/display?serial=nope", nil, nil)
 	if r.Status == http.StatusOK {
