@@ -39,6 +39,9 @@ export const TOOL_NAMES = [
   'fixthis_get_runtime_evidence',
   'fixthis_capture_runtime_evidence',
   'fixthis_run_app',
+  'fixthis_set_display',
+  'fixthis_restore_display',
+  'fixthis_record_screen',
 ];
 
 // These checks need no device. fixthis starts an adb server when none answers, so each
