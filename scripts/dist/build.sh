@@ -33,17 +33,15 @@ wails_dir=$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)
 # so they do not ship).
 echo "dist: console source maps"
 maps=$work/console-maps
-(cd frontend && npx --no-install vite build --sourcemap --outDir "$OLDPWD/$maps" --emptyOutDir --logLevel warn)
-# The maps only describe the embedded console if both builds made the same code, the
-# map comments aside; a frontend/dist older than its sources would not.
-# Chunk names carry content hashes, which the map comments change: they are masked.
-js_sums() {
-  for f in "$1"/assets/*.js; do
-    grep -v '^//# sourceMappingURL=' "$f" | sed -E 's/-[A-Za-z0-9_-]{8}\.(js|css)/-HASH.\1/g' | sha256sum
-  done | sort
-}
-[ "$(js_sums "$maps")" = "$(js_sums frontend/dist)" ] ||
-  { echo "dist: frontend/dist differs from a fresh build of the console (run make frontend)" >&2; exit 1; }
+# Hidden maps leave the code as the embedded build made it (no map comment, so the
+# same chunk hashes and the same minified names): the maps describe the embedded
+# console only if every script is byte for byte the one in frontend/dist, which a
+# frontend/dist older than its sources is not.
+(cd frontend && npx --no-install vite build --sourcemap hidden --outDir "$OLDPWD/$maps" --emptyOutDir --logLevel warn)
+for f in frontend/dist/assets/*.js; do
+  cmp -s "$f" "$maps/assets/${f##*/}" ||
+    { echo "dist: frontend/dist differs from a fresh build of the console (run make frontend)" >&2; exit 1; }
+done
 # notices BINARY OUT: the licences of everything BINARY is built from.
 notices() {
   "$disttool" notices -binary "$1" -sourcemaps "$maps" -vite frontend/node_modules/vite -out "$2"
