@@ -97,6 +97,12 @@ func callOutput(callID string, result any) []byte {
 func (iv *Interviewer) lookAtScreen(callID string) {
 	res := iv.attachScreen()
 	iv.write(callOutput(callID, res))
+	iv.requestResponse()
+}
+
+// requestResponse asks the interviewer to respond: now when it is not responding,
+// else once its response is done (responseDone sends the deferred request).
+func (iv *Interviewer) requestResponse() {
 	iv.mu.Lock()
 	if iv.responding {
 		iv.createNext = true

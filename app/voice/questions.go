@@ -50,14 +50,7 @@ func (iv *Interviewer) sendQuestion(msg []byte) {
 		iv.mu.Unlock()
 		return
 	}
-	iv.mu.Lock()
-	if iv.responding {
-		iv.createNext = true
-		iv.mu.Unlock()
-		return
-	}
-	iv.mu.Unlock()
-	iv.write([]byte(`{"type":"response.create"}`))
+	iv.requestResponse()
 }
 
 // flushQuestions sends the question notes that waited for a connection, unless
