@@ -41,14 +41,8 @@ type captureOut struct {
 // running app when this is the sidecar.
 func (t *toolset) deviceTool(handler func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error)) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if t.deps.Forward != nil {
-			res, err := t.deps.Forward(ctx, req)
-			if err == nil {
-				return res, nil
-			}
-			if !errors.Is(err, ErrAppNotRunning) {
-				return nil, err
-			}
+		if res, handled, err := t.forward(ctx, req); handled {
+			return res, err
 		}
 		if t.deps.Device == nil {
 			return mcp.NewToolResultError(errcode.New(errcode.DeviceNotAvailable,
@@ -56,6 +50,19 @@ func (t *toolset) deviceTool(handler func(ctx context.Context, req mcp.CallToolR
 		}
 		return handler(ctx, req)
 	}
+}
+
+// forward offers a call to the running app when this process is the sidecar.
+// handled is false when there is no app to forward to, so the caller answers itself.
+func (t *toolset) forward(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, handled bool, err error) {
+	if t.deps.Forward == nil {
+		return nil, false, nil
+	}
+	res, err = t.deps.Forward(ctx, req)
+	if errors.Is(err, ErrAppNotRunning) {
+		return nil, false, nil
+	}
+	return res, true, err
 }
 
 func serialArg() mcp.ToolOption {

@@ -120,14 +120,8 @@ func (t *toolset) captureRuntimeEvidence() server.ServerTool {
 		}
 		if t.deps.Evidence == nil {
 			// The sidecar: the app knows which device the developer selected.
-			if t.deps.Forward != nil {
-				res, err := t.deps.Forward(ctx, req)
-				if err == nil {
-					return res, nil
-				}
-				if !errors.Is(err, ErrAppNotRunning) {
-					return nil, err
-				}
+			if res, handled, err := t.forward(ctx, req); handled {
+				return res, err
 			}
 			return mcp.NewToolResultError("DEVICE_NOT_AVAILABLE: the FixThis app is not running for this project, and runtime " +
 				"evidence is captured by the app; start it, or read what fixthis_get_runtime_evidence has"), nil

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -59,14 +58,8 @@ func (t *toolset) recordScreen() server.ServerTool {
 		mcp.WithOutputSchema[RecordedClip](),
 	)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if t.deps.Forward != nil {
-			res, err := t.deps.Forward(ctx, req)
-			if err == nil {
-				return res, nil
-			}
-			if !errors.Is(err, ErrAppNotRunning) {
-				return nil, err
-			}
+		if res, handled, err := t.forward(ctx, req); handled {
+			return res, err
 		}
 		if t.deps.Recorder == nil {
 			return toolResult(errcode.New(errcode.ClipUnavailable,
