@@ -21,11 +21,7 @@ import (
 // error answers and an item carrying the clip.
 func TestClipOfTheLiveVideo(t *testing.T) {
 	e := newTestEnv(t)
-	waitFor(t, 10*time.Second, "the sim selected", func() bool {
-		var l device.List
-		e.mustJSON("GET", "/api/devices", nil, &l)
-		return l.SelectedSerial == e.sim.Serial()
-	})
+	e.waitSimSelected()
 	var sess store.Session
 	e.mustJSON("POST", "/api/sessions", map[string]any{"title": "clips"}, &sess)
 
@@ -47,23 +43,7 @@ func TestClipOfTheLiveVideo(t *testing.T) {
 		t.Fatalf("GET /api/preview/stream: %v %v", res, err)
 	}
 	defer res.Body.Close()
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		se := e.sim.Session()
-		for i := 0; ; i++ {
-			dy := 150
-			if i/5%2 == 1 {
-				dy = -150
-			}
-			se.Swipe(540, 1500, 540, 1500-dy, 300*time.Millisecond)
-			select {
-			case <-stop:
-				return
-			case <-time.After(50 * time.Millisecond):
-			}
-		}
-	}()
+	defer e.keepScrolling(5, 300*time.Millisecond, 50*time.Millisecond)()
 	// Read the stream until it has carried 2.5 s of pictures.
 	br := bufio.NewReader(res.Body)
 	var first time.Time
@@ -129,31 +109,11 @@ func TestClipOfTheLiveVideo(t *testing.T) {
 // made from the raw frames that arrived, through the same route.
 func TestClipOfRawFrames(t *testing.T) {
 	e := newTestEnv(t, func(o *Options) { o.Preview = device.VideoJPEG })
-	waitFor(t, 10*time.Second, "the sim selected", func() bool {
-		var l device.List
-		e.mustJSON("GET", "/api/devices", nil, &l)
-		return l.SelectedSerial == e.sim.Serial()
-	})
+	e.waitSimSelected()
 	var sess store.Session
 	e.mustJSON("POST", "/api/sessions", map[string]any{"title": "raw clips"}, &sess)
 	sse := e.subscribe() // a console watching: the raw-frame loop runs
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		se := e.sim.Session()
-		for i := 0; ; i++ {
-			dy := 150
-			if i/4%2 == 1 {
-				dy = -150
-			}
-			se.Swipe(540, 1500, 540, 1500-dy, 250*time.Millisecond)
-			select {
-			case <-stop:
-				return
-			case <-time.After(50 * time.Millisecond):
-			}
-		}
-	}()
+	defer e.keepScrolling(4, 250*time.Millisecond, 50*time.Millisecond)()
 	// Wait until the frames that arrived span 3.5 s.
 	var first time.Time
 	for {

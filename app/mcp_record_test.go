@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/app/device"
 	"fixthis/internal/h264/h264test"
 )
 
@@ -16,28 +15,8 @@ import (
 // scrolling phone, and shows in the activity list.
 func TestRecordScreenWithoutAConsole(t *testing.T) {
 	e := newTestEnv(t)
-	waitFor(t, 10*time.Second, "the sim selected", func() bool {
-		var l device.List
-		e.mustJSON("GET", "/api/devices", nil, &l)
-		return l.SelectedSerial == e.sim.Serial()
-	})
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		se := e.sim.Session()
-		for i := 0; ; i++ {
-			dy := 150
-			if i/4%2 == 1 {
-				dy = -150
-			}
-			se.Swipe(540, 1500, 540, 1500-dy, 250*time.Millisecond)
-			select {
-			case <-stop:
-				return
-			case <-time.After(50 * time.Millisecond):
-			}
-		}
-	}()
+	e.waitSimSelected()
+	defer e.keepScrolling(4, 250*time.Millisecond, 50*time.Millisecond)()
 	rec := mcpRecorder{a: e.app}
 	if _, err := rec.RecordScreen(context.Background(), "emulator-9999", 2); err == nil {
 		t.Error("a device that is not selected was recorded")

@@ -29,11 +29,7 @@ func TestPreviewStreamSendsDecodableVideoWhileScrolling(t *testing.T) {
 	// A long quiet spell: on a loaded machine a picture can stall mid-way for longer
 	// than the default, and this test checks that every picture decodes.
 	e := newTestEnv(t, func(o *Options) { o.Video.TimeLimit, o.Video.Quiet = 2*time.Second, 500*time.Millisecond })
-	waitFor(t, 10*time.Second, "the sim selected", func() bool {
-		var l device.List
-		e.mustJSON("GET", "/api/devices", nil, &l)
-		return l.SelectedSerial == e.sim.Serial()
-	})
+	e.waitSimSelected()
 	req, _ := http.NewRequest("GET", e.srv.URL+"/api/preview/stream", nil)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -56,23 +52,7 @@ func TestPreviewStreamSendsDecodableVideoWhileScrolling(t *testing.T) {
 	if cfg.Width%16 != 0 || cfg.Height%16 != 0 || cfg.DisplayWidth != 1080 || cfg.ContentHeight == 0 {
 		t.Fatalf("config %+v", cfg)
 	}
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		se := e.sim.Session()
-		for i := 0; ; i++ {
-			dy := 150
-			if i/5%2 == 1 {
-				dy = -150
-			}
-			se.Swipe(540, 1500, 540, 1500-dy, 300*time.Millisecond)
-			select {
-			case <-stop:
-				return
-			case <-time.After(80 * time.Millisecond):
-			}
-		}
-	}()
+	defer e.keepScrolling(5, 300*time.Millisecond, 80*time.Millisecond)()
 	// Read until 15 pictures and two key frames (one restart) have come: how fast
 	// they come depends on the machine's load, which benchmarks measure, not this test.
 	var stream []byte
@@ -109,11 +89,7 @@ func TestPreviewStreamSendsDecodableVideoWhileScrolling(t *testing.T) {
 
 func TestPreviewStreamRefusedWithJPEGAndSaysWhy(t *testing.T) {
 	e := newTestEnv(t, func(o *Options) { o.Preview = device.VideoJPEG })
-	waitFor(t, 10*time.Second, "the sim selected", func() bool {
-		var l device.List
-		e.mustJSON("GET", "/api/devices", nil, &l)
-		return l.SelectedSerial == e.sim.Serial()
-	})
+	e.waitSimSelected()
 	r := e.do("GET", "/api/preview/stream", nil, nil)
 	var body ErrorBody
 	r.decode(t, &body)

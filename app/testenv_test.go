@@ -100,6 +100,39 @@ func newTestEnvAt(t *testing.T, dir string, simOpts sim.Options, tweaks ...func(
 }
 
 // waitFor polls cond until it holds or timeout passes.
+// waitSimSelected waits until the simulated phone is the selected device.
+func (e *testEnv) waitSimSelected() {
+	e.t.Helper()
+	waitFor(e.t, 10*time.Second, "the sim selected", func() bool {
+		var l device.List
+		e.mustJSON("GET", "/api/devices", nil, &l)
+		return l.SelectedSerial == e.sim.Serial()
+	})
+}
+
+// keepScrolling swipes the simulated phone's list by 150 px, `turn` swipes down then
+// `turn` up, each swipe taking `swipe` and followed by `pause`, until the returned
+// stop is called: a screen that keeps changing for the video tests.
+func (e *testEnv) keepScrolling(turn int, swipe, pause time.Duration) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		se := e.sim.Session()
+		for i := 0; ; i++ {
+			dy := 150
+			if i/turn%2 == 1 {
+				dy = -150
+			}
+			se.Swipe(540, 1500, 540, 1500-dy, swipe)
+			select {
+			case <-done:
+				return
+			case <-time.After(pause):
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
 func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
