@@ -7,14 +7,11 @@
 // also prints how long a record_unit the fake sent takes to show as an item in the
 // console; `make bench` (frontend/scripts/bench-voice-units.mjs) holds it to its budget.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { api, openConsole, prerequisites, shotPath, waitFor } from './harness.mjs';
 import { waitLive } from './steps.mjs';
 import { McpClient } from './mcp.mjs';
-import { callToItemMs, itemText, launchWithMic, serverWith, sessionItems, speechWavParts, startFake, stats, unitRows, voicePageInit, voicePrerequisites } from './voice.mjs';
+import { callToItemMs, itemText, sessionItems, speechWavParts, startVoice, stopVoice, stats, unitRows, voicePageInit, voicePrerequisites } from './voice.mjs';
 
 const missing = [...prerequisites(), ...voicePrerequisites()];
 const KEY = 'sk-test-voice-modes-0123456789';
@@ -54,20 +51,12 @@ describe('spoken units reach the agent by the mode', { skip: missing.length ? `m
   let browser;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fixthis-voice-modes-'));
-    const speech = speechWavParts(dir, PHRASES, { leadS: 3 });
+    let speech;
+    ({ dir, speech, fake, server, browser } = await startVoice('fixthis-voice-modes-', { script: SCRIPT, key: KEY, mic: (d) => speechWavParts(d, PHRASES, { leadS: 3 }) }));
     assert.equal(speech.spans.length, PHRASES.length, `one span of speech per phrase: ${JSON.stringify(speech.spans)}`);
-    fake = await startFake(dir, SCRIPT, KEY);
-    server = await serverWith({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.url });
-    browser = await launchWithMic(speech.wav);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopVoice({ dir, fake, server, browser }));
 
   /** Chooses the mode, talks until the three units show, and returns this Talk's items. */
   async function talk(page, mode) {

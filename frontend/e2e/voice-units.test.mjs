@@ -8,14 +8,11 @@
 // wait returns; a typed answer that comes second is refused and says why; after a
 // reload the voice items are in the session with what was said.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { api, openConsole, prerequisites, shotPath, waitFor } from './harness.mjs';
 import { McpClient } from './mcp.mjs';
 import { clickNode, freeze, waitLive, waitSessionShown } from './steps.mjs';
-import { itemText, launchWithMic, serverWith, sessionItems, speechWavParts, startFake, unitRows, voicePageInit, voicePrerequisites } from './voice.mjs';
+import { itemText, sessionItems, speechWavParts, startVoice, stopVoice, unitRows, voicePageInit, voicePrerequisites } from './voice.mjs';
 
 const missing = [...prerequisites(), ...voicePrerequisites()];
 const KEY = 'sk-test-voice-units-0123456789';
@@ -64,20 +61,11 @@ describe('what you say becomes items', { skip: missing.length ? `missing ${missi
   let speech;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fixthis-voice-units-'));
-    speech = speechWavParts(dir, PHRASES, { leadS: 6 });
+    ({ dir, speech, fake, server, browser } = await startVoice('fixthis-voice-units-', { script: SCRIPT, key: KEY, mic: (d) => speechWavParts(d, PHRASES, { leadS: 6 }) }));
     assert.equal(speech.spans.length, PHRASES.length, `one span of speech per phrase: ${JSON.stringify(speech.spans)}`);
-    fake = await startFake(dir, SCRIPT, KEY);
-    server = await serverWith({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.url });
-    browser = await launchWithMic(speech.wav);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopVoice({ dir, fake, server, browser }));
 
   it('records, hands off on Save to MCP, withdraws, relays the answer and keeps it all', async () => {
     const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900, init: voicePageInit });

@@ -2,7 +2,8 @@
 // a fake microphone plays, the span of speech in it measured the way the fake Realtime
 // server measures what it receives, and that fake server itself.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, api, repoRoot, startServer } from './harness.mjs';
@@ -179,6 +180,29 @@ export async function startFake(dir, script, key) {
       await new Promise((r) => child.on('exit', r));
     },
   };
+}
+
+/**
+ * One voice suite's setup: a temporary folder, the fake Realtime server with its
+ * script, fixthis serve pointed at it with serverKey (undefined: no key) and Chromium
+ * whose microphone plays what mic(dir) returns (a speech WAV's {wav, spans} or a path).
+ */
+export async function startVoice(prefix, { script, key, serverKey = key, mic, allow = true }) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const made = mic(dir);
+  const speech = typeof made === 'string' ? null : made;
+  const fake = await startFake(dir, script, key);
+  const server = await serverWith({ OPENAI_API_KEY: serverKey, OPENAI_BASE_URL: fake.url });
+  const browser = await launchWithMic(speech ? speech.wav : made, { allow });
+  return { dir, speech, fake, server, browser };
+}
+
+/** Undoes startVoice, whatever part of it ran. */
+export async function stopVoice(env) {
+  await env.browser?.close();
+  await env.server?.stop();
+  await env.fake?.stop();
+  if (env.dir) rmSync(env.dir, { recursive: true, force: true });
 }
 
 /** The text of a conversation.item.create the client sent (system notes, user text). */

@@ -3,13 +3,10 @@
 // chunks) -> fixthis serve -> the fake Realtime server, which finds the speech by
 // energy and answers from a script.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { api, openConsole, prerequisites, shotPath, waitFor } from './harness.mjs';
 import { clickNode, freeze, waitLive } from './steps.mjs';
-import { itemText, launchWithMic, serverWith, speechWav, startFake, voicePrerequisites } from './voice.mjs';
+import { itemText, speechWav, startVoice, stopVoice, voicePrerequisites } from './voice.mjs';
 
 const missing = [...prerequisites(), ...voicePrerequisites()];
 const KEY = 'sk-test-voice-e2e-0123456789';
@@ -34,20 +31,11 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
   let browser;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fixthis-voice-'));
-    speech = speechWav(dir, PHRASE);
+    ({ dir, speech, fake, server, browser } = await startVoice('fixthis-voice-', { script: SCRIPT, key: KEY, mic: (d) => speechWav(d, PHRASE) }));
     assert.equal(speech.spans.length, 1, `the reference WAV should hold one span of speech: ${JSON.stringify(speech.spans)}`);
-    fake = await startFake(dir, SCRIPT, KEY);
-    server = await serverWith({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.url });
-    browser = await launchWithMic(speech.wav);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopVoice({ dir, fake, server, browser }));
 
   it('hears the speech, shows the transcript, announces clicks, mutes and stops', async () => {
     const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900 });
@@ -176,18 +164,10 @@ describe('talk with the microphone refused', { skip: missing.length ? `missing $
   let browser;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fixthis-voice-denied-'));
-    fake = await startFake(dir, SCRIPT, KEY);
-    server = await serverWith({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.url });
-    browser = await launchWithMic(speechWav(dir, 'hello').wav, { allow: false });
+    ({ dir, fake, server, browser } = await startVoice('fixthis-voice-denied-', { script: SCRIPT, key: KEY, mic: (d) => speechWav(d, 'hello'), allow: false }));
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopVoice({ dir, fake, server, browser }));
 
   it('shows denied, says how to allow it and starts no session', async () => {
     const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900 });
@@ -211,18 +191,10 @@ describe('talk without a key', { skip: missing.length ? `missing ${missing.join(
   let fake;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fixthis-voice-nokey-'));
-    fake = await startFake(dir, SCRIPT, KEY);
-    server = await serverWith({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: fake.url });
-    browser = await launchWithMic('/dev/null');
+    ({ dir, fake, server, browser } = await startVoice('fixthis-voice-nokey-', { script: SCRIPT, key: KEY, serverKey: undefined, mic: () => '/dev/null' }));
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopVoice({ dir, fake, server, browser }));
 
   it('explains how to add one and starts nothing', async (t) => {
     const cfg = (await api(server, 'GET', '/api/voice')).body;
