@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"fixthis/app/display"
-	"fixthis/app/errcode"
 )
 
 // The console's #displaySettings panel: read, change and restore the selected
@@ -65,8 +64,8 @@ func (a *App) putDisplay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if req.Change.Empty() {
-		writeError(w, errcode.New(errcode.OutOfRange, "name at least one of night, fontScale, density, locale, animationScale"))
+	if err := req.Change.RequireSome(); err != nil {
+		writeError(w, err)
 		return
 	}
 	t, err := a.displayTarget(r.Context(), strings.TrimSpace(req.Serial))

@@ -53,8 +53,8 @@ func (p *Phone) SetDisplay(ctx context.Context, serial string, c display.Change)
 	if err != nil {
 		return nil, err
 	}
-	if c.Empty() {
-		return nil, errcode.New(errcode.InvalidInput, "name at least one of night, fontScale, density, locale, animationScale")
+	if err := c.RequireSome(); err != nil {
+		return nil, err
 	}
 	if err := p.allowed(ctx, t); err != nil {
 		p.record(ctx, t.Serial, "display", "was not allowed to change the display settings", "refused")

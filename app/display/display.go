@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"fixthis/app/errcode"
 	"fixthis/app/store"
@@ -72,6 +73,15 @@ type Change struct {
 // Empty reports whether c changes nothing.
 func (c Change) Empty() bool {
 	return c.Night == nil && c.FontScale == nil && c.Density == nil && c.Locale == nil && c.AnimationScale == nil
+}
+
+// RequireSome refuses a change that names nothing, with the one message the
+// console's route and the agent's tool both give.
+func (c Change) RequireSome() error {
+	if c.Empty() {
+		return errcode.New(errcode.OutOfRange, "name at least one of night, fontScale, density, locale, animationScale")
+	}
+	return nil
 }
 
 // A BCP 47 language tag as Android's LocaleList takes it: a 2-3 letter language
@@ -163,7 +173,12 @@ func fmtSetting(f float64) string {
 func refused(cmd string, out string) error {
 	out = strings.TrimSpace(out)
 	if len(out) > 300 {
-		out = out[:300] + "…"
+		// Cut at a rune boundary so the message stays valid UTF-8.
+		cut := 300
+		for cut > 0 && !utf8.RuneStart(out[cut]) {
+			cut--
+		}
+		out = out[:cut] + "…"
 	}
 	return errcode.New(errcode.DisplayRefused, "the phone refused `%s`: %s", cmd, out)
 }

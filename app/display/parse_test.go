@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func testdata(t *testing.T, name string) string {
@@ -116,5 +117,27 @@ func TestLineAndRTL(t *testing.T) {
 		if RTL(tag) != want {
 			t.Errorf("RTL(%q) = %v", tag, !want)
 		}
+	}
+}
+
+func TestRefusedCutsAtARune(t *testing.T) {
+	// 299 ASCII bytes put the 300th byte inside a two-byte rune.
+	out := strings.Repeat("a", 299) + strings.Repeat("é", 50)
+	msg := refused("cmd locale set-app-locales", out).Error()
+	if !utf8.ValidString(msg) {
+		t.Fatalf("message is not valid UTF-8: %q", msg[len(msg)-10:])
+	}
+	if !strings.HasSuffix(msg, strings.Repeat("a", 299)+"…") {
+		t.Fatalf("cut in the wrong place: …%q", msg[len(msg)-12:])
+	}
+}
+
+func TestRequireSome(t *testing.T) {
+	if err := (Change{}).RequireSome(); err == nil || !strings.Contains(err.Error(), "name at least one of") {
+		t.Fatalf("empty change: %v", err)
+	}
+	night := true
+	if err := (Change{Night: &night}).RequireSome(); err != nil {
+		t.Fatalf("night only: %v", err)
 	}
 }

@@ -33,7 +33,7 @@ const (
 	InvalidInput        Code = "invalid_input"
 	InvalidJSON         Code = "invalid_json"
 	InvalidQuery        Code = "invalid_query" // a query parameter that does not parse
-	OutOfRange          Code = "out_of_range"  // a value outside its allowed range (the message names it), or no language tag
+	OutOfRange          Code = "out_of_range"  // a value outside its allowed range (the message names it), no language tag, or a display change naming nothing
 	StalePreview        Code = "stale_preview"
 	FingerprintMismatch Code = "screen_fingerprint_mismatch"
 	StorageFull         Code = "storage_full"
