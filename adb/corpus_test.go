@@ -86,6 +86,14 @@ func TestParseGetpropOnePlus(t *testing.T) {
 	}
 }
 
+// A phone with its size overridden to half: the override is the size apps get.
+func TestParseWMSizeReal(t *testing.T) {
+	w, h, err := parseWMSize(devicetest.Read(t, "wm_size_override_unity_pr192.txt"))
+	if err != nil || w != 540 || h != 1170 {
+		t.Errorf("wm size = %dx%d, %v; want 540x1170", w, h, err)
+	}
+}
+
 func TestParseDevicesCLINoise(t *testing.T) {
 	text := "* daemon not running; starting now at tcp:5037\n* daemon started successfully\n" +
 		"List of devices attached\nadb server version (41) doesn't match this client (39); killing...\n" +
@@ -101,7 +109,7 @@ func TestAdbParsersGolden(t *testing.T) {
 		devicetest.Golden(t, f, parseGetprop(devicetest.Read(t, f)), *update)
 	}
 	type size struct{ W, H int }
-	for _, f := range []string{"wm_size.txt", "wm_size_override.txt", "wm_size_override_crlf.txt"} {
+	for _, f := range []string{"wm_size.txt", "wm_size_override.txt", "wm_size_override_crlf.txt", "wm_size_override_unity_pr192.txt"} {
 		w, h, err := parseWMSize(devicetest.Read(t, f))
 		if err != nil {
 			t.Fatal(err)
@@ -168,7 +176,7 @@ func FuzzParseGetprop(f *testing.F) {
 }
 
 func FuzzParseWM(f *testing.F) {
-	devicetest.Seed(f, "wm_size.txt", "wm_size_override.txt", "wm_density.txt", "wm_density_override.txt")
+	devicetest.Seed(f, "wm_size.txt", "wm_size_override.txt", "wm_density.txt", "wm_density_override.txt", "wm_size_override_unity_pr192.txt")
 	f.Fuzz(func(t *testing.T, s string) {
 		if w, h, err := parseWMSize(s); err == nil && (w <= 0 || h <= 0) {
 			t.Fatalf("size %dx%d without error", w, h)
