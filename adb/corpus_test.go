@@ -61,6 +61,39 @@ func TestParseGetpropSamsung(t *testing.T) {
 	}
 }
 
+// A whole getprop of a OnePlus Nord N10 on Android 11: every one of its 1,122 lines
+// is a property but the two that continue the boot reason history, which stay in
+// that value.
+func TestParseGetpropOnePlus(t *testing.T) {
+	p := parseGetprop(devicetest.Read(t, "getprop_oneplus_n10.txt"))
+	want := map[string]string{
+		"ro.product.manufacturer":         "OnePlus",
+		"ro.product.model":                "BE2028",
+		"ro.build.version.release":        "11",
+		"ro.build.version.sdk":            "30",
+		"ro.serialno":                     "00000000",
+		"gsm.operator.alpha":              "",
+		"persist.sys.boot.reason.history": "reboot,ota,1691858645\nreboot,unattended,ota_update,1691858601\nreboot,ota,1691857091",
+		"wifi.interface":                  "wlan0",
+	}
+	if len(p) != 1120 {
+		t.Errorf("%d properties, want 1120", len(p))
+	}
+	for k, v := range want {
+		if got, ok := p[k]; !ok || got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+}
+
+// A phone with its size overridden to half: the override is the size apps get.
+func TestParseWMSizeReal(t *testing.T) {
+	w, h, err := parseWMSize(devicetest.Read(t, "wm_size_override_unity_pr192.txt"))
+	if err != nil || w != 540 || h != 1170 {
+		t.Errorf("wm size = %dx%d, %v; want 540x1170", w, h, err)
+	}
+}
+
 func TestParseDevicesCLINoise(t *testing.T) {
 	text := "* daemon not running; starting now at tcp:5037\n* daemon started successfully\n" +
 		"List of devices attached\nadb server version (41) doesn't match this client (39); killing...\n" +
@@ -72,11 +105,11 @@ func TestParseDevicesCLINoise(t *testing.T) {
 }
 
 func TestAdbParsersGolden(t *testing.T) {
-	for _, f := range []string{"getprop.txt", "getprop_crlf.txt", "getprop_samsung_sc04e.txt"} {
+	for _, f := range []string{"getprop.txt", "getprop_crlf.txt", "getprop_samsung_sc04e.txt", "getprop_oneplus_n10.txt"} {
 		devicetest.Golden(t, f, parseGetprop(devicetest.Read(t, f)), *update)
 	}
 	type size struct{ W, H int }
-	for _, f := range []string{"wm_size.txt", "wm_size_override.txt", "wm_size_override_crlf.txt"} {
+	for _, f := range []string{"wm_size.txt", "wm_size_override.txt", "wm_size_override_crlf.txt", "wm_size_override_unity_pr192.txt"} {
 		w, h, err := parseWMSize(devicetest.Read(t, f))
 		if err != nil {
 			t.Fatal(err)
@@ -132,7 +165,7 @@ func FuzzParseDevices(f *testing.F) {
 }
 
 func FuzzParseGetprop(f *testing.F) {
-	devicetest.Seed(f, "getprop.txt", "getprop_crlf.txt")
+	devicetest.Seed(f, "getprop.txt", "getprop_crlf.txt", "getprop_oneplus_n10.txt")
 	f.Fuzz(func(t *testing.T, s string) {
 		for k := range parseGetprop(s) {
 			if strings.Contains(k, "\n") {
@@ -143,7 +176,7 @@ func FuzzParseGetprop(f *testing.F) {
 }
 
 func FuzzParseWM(f *testing.F) {
-	devicetest.Seed(f, "wm_size.txt", "wm_size_override.txt", "wm_density.txt", "wm_density_override.txt")
+	devicetest.Seed(f, "wm_size.txt", "wm_size_override.txt", "wm_density.txt", "wm_density_override.txt", "wm_size_override_unity_pr192.txt")
 	f.Fuzz(func(t *testing.T, s string) {
 		if w, h, err := parseWMSize(s); err == nil && (w <= 0 || h <= 0) {
 			t.Fatalf("size %dx%d without error", w, h)

@@ -113,6 +113,32 @@ func TestFocusRealSnippets(t *testing.T) {
 	}
 }
 
+// A MediaTek tablet on Android 13 with the screen off and the keyguard up: each
+// output says so, and the merged state reports the lock screen, not a pulled-down
+// shade, and no keyboard.
+func TestMediatekTabletLocked(t *testing.T) {
+	win := ParseWindow(readTestdata(t, "dumpsys_window_api33_mtk_tablet_locked.txt"))
+	if win.FocusWindow != "NotificationShade" || !win.Keyguard || !win.RotationKnown || win.Rotation != 0 {
+		t.Errorf("window = %+v", win)
+	}
+	act := ParseActivities(readTestdata(t, "dumpsys_activity_api33_mtk_tablet_asleep.txt"))
+	if act.Package != "com.mediatek.camera" || act.Activity != "com.mediatek.camera.CameraLauncher" || !act.KeyguardShowing || act.KeyguardOccluded {
+		t.Errorf("activities = %+v", act)
+	}
+	pow := ParsePower(readTestdata(t, "dumpsys_power_api33_mtk_tablet_asleep.txt"))
+	if pow.Wakefulness != "Asleep" || pow.ScreenOn || !pow.Known {
+		t.Errorf("power = %+v", pow)
+	}
+	ime := ParseIMEShown(readTestdata(t, "dumpsys_input_method_api33_mtk_tablet.txt"))
+	if ime {
+		t.Error("keyboard shown; the dump says mInputShown=false")
+	}
+	st := mergeState(act, win, pow, 0, ime)
+	if st.SystemUIKind != "" || !st.Keyguard || st.ScreenOn || st.Package != "com.mediatek.camera" {
+		t.Errorf("state = %+v", st)
+	}
+}
+
 // Bad input never panics, and never yields a window that could not be on screen.
 func TestScreenStateParsersBadInput(t *testing.T) {
 	for _, file := range []string{"dumpsys_window_windows_api33_appium.txt", "dumpsys_activity_api34.txt", "dumpsys_power_api34.txt", "dumpsys_input_method_shown.txt", "wm_density.txt"} {
@@ -163,7 +189,8 @@ func TestDumpOutputBadInput(t *testing.T) {
 // panic, and the state they give is one a screen can be in.
 func FuzzScreenState(f *testing.F) {
 	devicetest.Seed(f, "dumpsys_activity_api34.txt", "dumpsys_activity_api26.txt", "dumpsys_window_api34.txt",
-		"dumpsys_window_focus_samsung_flip.txt", "dumpsys_power_api34.txt", "dumpsys_input_method_shown.txt", "wm_density.txt")
+		"dumpsys_window_focus_samsung_flip.txt", "dumpsys_power_api34.txt", "dumpsys_input_method_shown.txt", "wm_density.txt",
+		"dumpsys_input_method_api33_mtk_tablet.txt", "dumpsys_window_api33_mtk_tablet_locked.txt")
 	f.Fuzz(func(t *testing.T, s string) {
 		win := ParseWindow(s)
 		st := mergeState(ParseActivities(s), win, ParsePower(s), ParseDensity(s), ParseIMEShown(s))

@@ -48,6 +48,16 @@ func TestParseWindowListRealDevices(t *testing.T) {
 			{Title: "InputMethod", Type: WindowIME, Package: "com.google.android.inputmethod.latin", Bounds: bx(0, 2148, 1080, 2280)},
 			{Title: "com.android.systemui.ImageWallpaper", Type: WindowWallpaper, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 2280), Visible: true},
 		}},
+		// A whole `dumpsys window` of a MediaTek tablet on Android 13, screen off
+		// behind the keyguard: the shade is focused and shown, every app is hidden.
+		{"dumpsys_window_api33_mtk_tablet_locked.txt", 16, []Window{
+			{Title: "NotificationShade", Type: WindowNotificationShade, Package: "com.android.systemui", Bounds: bx(0, 0, 480, 800), Visible: true, Focused: true},
+			{Title: "StatusBar", Type: WindowStatusBar, Package: "com.android.systemui", Bounds: bx(0, 0, 480, 36), Visible: true},
+			{Title: "NavigationBar0", Type: WindowNavigationBar, Package: "com.android.systemui", Bounds: bx(0, 728, 480, 800)},
+			{Title: "InputMethod", Type: WindowIME, Package: "com.android.inputmethod.latin", Bounds: bx(0, 728, 480, 800)},
+			{Title: "com.mediatek.camera/com.mediatek.camera.CameraLauncher", Type: WindowApp, Package: "com.mediatek.camera", Bounds: bx(0, 0, 480, 800)},
+			{Title: "com.android.systemui.ImageWallpaper", Type: WindowWallpaper, Package: "com.android.systemui", Bounds: bx(0, 0, 480, 800), Visible: true},
+		}},
 		{"dumpsys_window_windows_api30_appium.txt", 10, []Window{
 			{Title: "NavigationBar0", Type: WindowNavigationBar, Package: "com.android.systemui", Bounds: bx(0, 1794, 1080, 1920), Visible: true},
 			{Title: "StatusBar", Type: WindowStatusBar, Package: "com.android.systemui", Bounds: bx(0, 0, 1080, 63), Visible: true},
