@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 func TestPinnedOutputsAnswerByLongestPrefix(t *testing.T) {

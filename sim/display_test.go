@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // The display commands answer as Android 14 does and dumpsys reports what they set.

@@ -3,8 +3,8 @@ package sim
 import (
 	"fmt"
 
-	"fixthis/adb/sim/scenario"
 	"fixthis/internal/sidekick"
+	"fixthis/sim/scenario"
 )
 
 // loadPhone builds the phone from Options: an injected one, or a scenario session.

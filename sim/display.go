@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"fixthis/adb/sim/scenario"
+	"fixthis/sim/scenario"
 )
 
 // The display settings of the simulated phone, answered as Android 14 answers them:

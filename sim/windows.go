@@ -5,7 +5,7 @@ import (
 	"image"
 	"strings"
 
-	"fixthis/adb/sim/scenario"
+	"fixthis/sim/scenario"
 )
 
 // simWindow is one entry of WindowManager's window list.

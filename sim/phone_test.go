@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // testPhone is a two-screen phone for transport tests: tapping the top half of the

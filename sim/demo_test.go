@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 func TestDemoScenarioThroughADB(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 func testOptions() sim.Options {

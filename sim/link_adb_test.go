@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // A raw 1080x2400 frame is 10 MB: over usb2 (35 MB/s) it needs about 0.3 s through

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // The demo switches scenario on its broadcast; rotation follows wm user-rotation and

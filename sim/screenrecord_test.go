@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/internal/h264"
 	"fixthis/internal/h264/h264test"
+	"fixthis/sim"
 )
 
 func TestScreenrecordBadArgsPrintWhatAndroidPrints(t *testing.T) {

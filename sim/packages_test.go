@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/internal/apktest"
+	"fixthis/sim"
 )
 
 func writeAPK(t *testing.T, a apktest.App) string {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // BenchmarkUIAutomatorDumpPaths compares the three ways to get a uiautomator tree
