@@ -1,3 +1,5 @@
+// Running a device for `fixthis sim`: registering it with the adb server and
+// waiting until the server lists it online.
 package sim
 
 import (
