@@ -1,3 +1,5 @@
+// The whole device through a real adb server: shell, exec, screencap, push and
+// pull, forwards, uiautomator with taps, reverse forwards and refused services.
 package sim_test
 
 import (

@@ -1,11 +1,11 @@
+// The demo scenario through a real adb server, and its sidekick bridge answering
+// as the upstream library does.
 package sim_test
 
 import (
 	"bufio"
 	"encoding/binary"
 	"encoding/json"
-	"fixthis/internal/sidekick"
-	"fixthis/internal/sidekick/sidekicktest"
 	"image/png"
 	"io"
 	"net"
@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
+	"fixthis/internal/sidekick"
+	"fixthis/internal/sidekick/sidekicktest"
 	"fixthis/sim"
 )
 

@@ -1,3 +1,4 @@
+// The link model as the adb server sees it.
 package sim_test
 
 import (

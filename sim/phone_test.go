@@ -1,13 +1,14 @@
+// A small injected Phone and Profile for tests of the transport and shell.
 package sim_test
 
 import (
-	"fixthis/internal/sidekick"
 	"fmt"
 	"image"
 	"image/color"
 	"sync"
 	"time"
 
+	"fixthis/internal/sidekick"
 	"fixthis/sim"
 )
 

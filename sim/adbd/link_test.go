@@ -1,3 +1,4 @@
+// The link model's throughput and latency, and the named links.
 package adbd
 
 import (

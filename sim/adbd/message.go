@@ -27,7 +27,6 @@ const (
 	// the data checksum, older ones verify it.
 	protocolVersion     = 0x01000001
 	versionSkipChecksum = 0x01000001
-	protocolVersionMin  = 0x01000000
 	headerSize          = 24
 	deviceMaxData       = 256 * 1024
 	// maxAcceptedData bounds what the reader accepts from a peer: adb's own MAX_PAYLOAD

@@ -162,4 +162,3 @@ func (srv *Server) reverseService(s *stream, req string) error {
 	}
 	return fail("unknown reverse request: " + req)
 }
-

@@ -57,8 +57,8 @@ func statOf(fi iofs.FileInfo) fileStat {
 
 type syncConn struct {
 	fs FileSystem
-	r *bufio.Reader
-	w *bufio.Writer
+	r  *bufio.Reader
+	w  *bufio.Writer
 }
 
 // syncService is `sync:`: a sequence of requests until QUIT or the host closes.

@@ -1,3 +1,5 @@
+// The app's process (its pid while it runs) and the programs that start, stop and
+// find it: am, monkey, pidof, run-as.
 package android
 
 import (

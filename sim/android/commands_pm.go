@@ -1,11 +1,13 @@
+// pm: list, path, install, uninstall, clear, and `dumpsys package`.
 package android
 
 import (
-	"fixthis/sim/shell"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"fixthis/sim/shell"
 )
 
 // systemPackages are listed by `pm list packages` besides the installed apps.

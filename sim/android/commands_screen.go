@@ -1,3 +1,5 @@
+// The screen's programs: screencap, uiautomator dump, wm (size, density, user-rotation),
+// input (tap, swipe, keyevent, text).
 package android
 
 import (

@@ -1,3 +1,4 @@
+// An app crash as Android reports it: `am crash` and Device.CrashApp.
 package android
 
 import (

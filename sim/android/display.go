@@ -1,3 +1,5 @@
+// The display settings: uimode, locale, settings, wm density, and the
+// configuration they put into dumpsys.
 package android
 
 import (

@@ -1,3 +1,4 @@
+// The display commands through adb, and what dumpsys reports after them.
 package android_test
 
 import (

@@ -1,3 +1,4 @@
+// The three ways to get a uiautomator tree, compared over adb.
 package android_test
 
 import (

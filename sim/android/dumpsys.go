@@ -1,3 +1,4 @@
+// dumpsys and its window and activity sections: focus, resumed activity.
 package android
 
 import (

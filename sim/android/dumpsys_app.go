@@ -1,3 +1,4 @@
+// dumpsys meminfo and gfxinfo for the app.
 package android
 
 import (

@@ -1,3 +1,4 @@
+// Pinned outputs, and `am crash` in the log and the process list.
 package android_test
 
 import (

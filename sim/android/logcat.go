@@ -1,12 +1,14 @@
+// The log buffers (main, system, crash) and logcat over them.
 package android
 
 import (
-	"fixthis/internal/sidekick"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"fixthis/internal/sidekick"
 )
 
 // logBuffer holds the device's log buffers (main, system, crash) as one ring of

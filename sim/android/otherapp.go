@@ -1,3 +1,5 @@
+// Other installed apps in front of the scenario's: a placeholder window launched
+// by am start, closed by HOME and BACK.
 package android
 
 import (

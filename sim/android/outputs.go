@@ -1,3 +1,4 @@
+// Pinned command outputs: answers and delays read from the --outputs directory.
 package android
 
 import (

@@ -1,3 +1,5 @@
+// The package manager's database: the packages a phone boots with, APK parsing,
+// install and uninstall.
 package android
 
 import (

@@ -1,3 +1,4 @@
+// Installing and launching an APK over adb, and dumpsys package's shape.
 package android_test
 
 import (

@@ -1,9 +1,11 @@
+// The Phone the scenario provides, and the device's static Profile.
 package android
 
 import (
-	"fixthis/internal/sidekick"
 	"image"
 	"time"
+
+	"fixthis/internal/sidekick"
 )
 
 // Phone is the running phone behind the device: what the screen shows and how input

@@ -1,3 +1,5 @@
+// screenrecord: its arguments as Android checks them, and the H.264 stream of the
+// screen, scaled and letterboxed.
 package android
 
 import (

@@ -1,3 +1,4 @@
+// screenrecord's geometry: the content rectangle and the scaler.
 package android
 
 import (

@@ -1,3 +1,4 @@
+// screenrecord over adb: Android's argument errors, and a stream ffmpeg decodes.
 package android_test
 
 import (

@@ -1,9 +1,11 @@
+// The demo app's answers to the FixThis bridge: status, heartbeat, inspection.
 package android
 
 import (
-	"fixthis/internal/sidekick"
 	"strconv"
 	"time"
+
+	"fixthis/internal/sidekick"
 )
 
 // The demo app's answers to the bridge methods, in the shapes of the upstream

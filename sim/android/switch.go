@@ -1,3 +1,4 @@
+// The demo's scenario switch broadcast, and rotation through wm and settings.
 package android
 
 import "strconv"

@@ -1,3 +1,4 @@
+// Scenario switches and rotation over adb.
 package android_test
 
 import (

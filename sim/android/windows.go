@@ -1,3 +1,5 @@
+// WindowManager's window list: the windows the screen shows and dumpsys window
+// windows and input_method.
 package android
 
 import (

@@ -1,3 +1,5 @@
+// The shell's lexer and parser: words, quotes, operators, redirections and
+// command substitutions, turned into pipelines.
 package shell
 
 import (
