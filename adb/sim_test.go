@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"fixthis/adb"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // connectSim starts a demo simulated device, registers it with the server

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/adb/sim/scenario"
 	"fixthis/capture"
+	"fixthis/sim/scenario"
 )
 
 // rawScreencap is what `exec:screencap` returns on Android 9+: width, height, format

@@ -12,8 +12,8 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"fixthis/adb/sim"
 	"fixthis/app/mcp"
+	"fixthis/sim"
 )
 
 // plantedSecrets writes what leaky apps log into the simulated phone's log,

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/adb/sim"
 	"fixthis/app/evidence"
 	"fixthis/app/store"
+	"fixthis/sim"
 )
 
 // setPolicy sets a session's runtime diagnostics policy through the API.

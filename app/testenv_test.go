@@ -15,9 +15,9 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/device"
 	"fixthis/app/store"
+	"fixthis/sim"
 )
 
 // testEnv is one FixThis app wired end to end for integration tests: a private adb

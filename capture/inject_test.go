@@ -7,8 +7,8 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/capture"
+	"fixthis/sim"
 )
 
 // The package a sidekick is looked up for and the display a frame is taken of come

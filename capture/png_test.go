@@ -9,7 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"fixthis/adb/sim/scenario"
+	"fixthis/sim/scenario"
 )
 
 // demoFrame is a realistic 1080×2400 screen: the simulated phone's demo app.

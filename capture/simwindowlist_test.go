@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/capture"
+	"fixthis/sim"
 )
 
 // The simulated phone prints its window list in Android 13's record style, so the

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/capture"
+	"fixthis/sim"
 )
 
 type captureDoc struct {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 func TestDoctorSaysWhetherTheDeviceStreamsVideo(t *testing.T) {

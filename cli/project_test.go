@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/targetrun"
 	"fixthis/internal/apktest"
+	"fixthis/sim"
 )
 
 func TestProjectCommand(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // runSim runs a simulated Android device until interrupted. With --connect it

@@ -141,7 +141,7 @@ DEMO_SERIAL=$SERIAL DEMO_PID=$SIM_PID
 
 # The same demo app without the sidekick: fixthis falls back to uiautomator.
 mkdir -p "$WORK/scenario"
-cp -r adb/sim/scenario/demo "$WORK/scenario/nosidekick"
+cp -r sim/scenario/demo "$WORK/scenario/nosidekick"
 sed -i 's/"sidekick": *true/"sidekick": false/' "$WORK/scenario/nosidekick/scenario.json"
 start_sim nosidekick --scenario "$WORK/scenario/nosidekick"
 PLAIN_SERIAL=$SERIAL PLAIN_PID=$SIM_PID
@@ -223,7 +223,7 @@ go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evi
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
-go test -run '^$' -bench UIAutomatorDumpPaths -benchtime 5x ./adb/sim/ >"$WORK/bench.dumppaths" 2>&1 || die "uiautomator path benchmarks failed: $(tail "$WORK/bench.dumppaths")"
+go test -run '^$' -bench UIAutomatorDumpPaths -benchtime 5x ./sim/android/ >"$WORK/bench.dumppaths" 2>&1 || die "uiautomator path benchmarks failed: $(tail "$WORK/bench.dumppaths")"
 go test -run '^$' -bench Cut5s -benchtime 5x ./capture/clip/ >"$WORK/bench.clip" 2>&1 || die "clip benchmarks failed: $(tail "$WORK/bench.clip")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 go test -count=1 -run 'TestVoiceUnitToItemLatency' -v ./app/ >"$WORK/bench.unit" 2>&1 || die "spoken unit latency test failed: $(tail "$WORK/bench.unit")"

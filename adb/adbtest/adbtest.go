@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"fixthis/adb"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // Server is a private adb server on a free loopback port.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 func TestServerLifecycle(t *testing.T) {

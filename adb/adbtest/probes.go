@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // Probe is one hostile value for a device command argument: Value is a valid base

@@ -6,9 +6,9 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/device"
 	"fixthis/app/store"
+	"fixthis/sim"
 )
 
 // simEnv is what a Phone drives in tests: the demo sim on a private adb server, a

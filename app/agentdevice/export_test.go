@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/adb/sim"
 	"fixthis/app/store"
+	"fixthis/sim"
 )
 
 // NewSimPhone is a Phone on newSimEnv's simulated phone, with control allowed, for

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/capture"
+	"fixthis/sim"
 )
 
 // A capture with no earlier state check (`fixthis capture`) reads the screen state

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"fixthis/adb/sim"
+	"fixthis/sim"
 )
 
 // Demo says when the built-in simulated device starts.

@@ -10,8 +10,8 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/events"
+	"fixthis/sim"
 )
 
 func TestIsNetworkSerial(t *testing.T) {

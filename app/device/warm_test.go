@@ -7,9 +7,9 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/events"
 	"fixthis/capture"
+	"fixthis/sim"
 )
 
 // warmService runs a Service on a simulated phone whose app has no sidekick, as most

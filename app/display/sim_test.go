@@ -12,10 +12,10 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/display"
 	"fixthis/app/errcode"
 	"fixthis/capture"
+	"fixthis/sim"
 )
 
 const demoPkg = "com.fixthis.demo"

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/evidence"
+	"fixthis/sim"
 )
 
 // The package runtime evidence is collected for comes from a saved screen: a value

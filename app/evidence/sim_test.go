@@ -10,8 +10,8 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/evidence"
+	"fixthis/sim"
 )
 
 // simDevice is a simulated phone on a private adb server with the real

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"fixthis/adb/sim/scenario"
 	"fixthis/app/agentdevice"
 	"fixthis/app/errcode"
 	"fixthis/capture"
+	"fixthis/sim/scenario"
 )
 
 func TestReadFeedback(t *testing.T) {

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/app/project"
 	"fixthis/app/targetrun"
 	"fixthis/internal/apktest"
+	"fixthis/sim"
 )
 
 // trailhead is the demo phone's app as a newer debug build.

@@ -10,9 +10,9 @@ import (
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
-	"fixthis/adb/sim"
 	"fixthis/capture/video"
 	"fixthis/internal/h264/h264test"
+	"fixthis/sim"
 )
 
 type env struct {

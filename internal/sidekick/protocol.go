@@ -2,7 +2,7 @@
 // fixthis-compose-sidekick library inside a Compose debug build: the session file the
 // app writes, the request and response envelopes, the error codes, the framing, and
 // the models of its answers (models.go). The host client (package capture) and the
-// simulated device's demo app (adb/sim) both use these types; the golden files in
+// simulated device's demo app (sim/android) both use these types; the golden files in
 // testdata, written from the upstream Kotlin models, keep both ends honest.
 package sidekick
 

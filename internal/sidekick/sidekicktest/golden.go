@@ -1,6 +1,6 @@
 // Package sidekicktest loads the golden bridge messages of internal/sidekick/testdata
 // and compares messages with them, for the tests of both ends of the protocol: the
-// host client (package capture) and the simulated device's demo app (adb/sim).
+// host client (package capture) and the simulated device's demo app (sim/android).
 package sidekicktest
 
 import (

@@ -1,0 +1,204 @@
+// The demo app's answers to the FixThis bridge: status, heartbeat, inspection.
+package android
+
+import (
+	"strconv"
+	"time"
+
+	"fixthis/internal/sidekick"
+)
+
+// The demo app's answers to the bridge methods, in the shapes of the upstream
+// sidekick's models (internal/sidekick/models.go; goldens in its testdata).
+
+// sidekickRestarted: the app's process started again, and its sidekick wrote a new
+// session with a new token, as SessionTokenStore does on every start. Called with
+// d.proc.mu held.
+func (d *Device) sidekickRestarted() {
+	token, err := randomToken()
+	if err != nil {
+		return
+	}
+	d.mu.Lock()
+	d.token, d.createdAt = token, time.Now()
+	d.mu.Unlock()
+	file := "/data/user/0/" + d.profile.App.Package + "/" + sidekickSessionFile
+	if err := d.fs.WriteFile(file, d.sidekickSession(), 0o600); err != nil {
+		d.logf("sim: rewrite %s: %v", file, err)
+	}
+}
+
+// sidekickConnectedWindow is how long after a heartbeat the app shows the host
+// connected (BridgeConnectionState).
+const sidekickConnectedWindow = 6 * time.Second
+
+// noteHeartbeat records a heartbeat; the first after a silence logs that the app's
+// status pill turned to connected.
+func (d *Device) noteHeartbeat() {
+	now := time.Now()
+	d.mu.Lock()
+	was := !d.lastBeat.IsZero() && now.Sub(d.lastBeat) <= sidekickConnectedWindow
+	d.lastBeat = now
+	d.mu.Unlock()
+	if !was {
+		d.log("I", "FixThisBridge", d.appPid(), "host connected")
+	}
+}
+
+// SidekickConnected reports whether the app shows the host connected: a heartbeat
+// came within the last six seconds.
+func (d *Device) SidekickConnected() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return !d.lastBeat.IsZero() && time.Since(d.lastBeat) <= sidekickConnectedWindow
+}
+
+func (d *Device) sidekickStatus() sidekick.Status {
+	st := d.phone.State()
+	front := d.appInFront(st)
+	f := false
+	s := sidekick.Status{
+		SidekickVersion: simSidekickVersion, BridgeProtocolVersion: sidekick.Version,
+		Capabilities:      sidekick.Capabilities{TargetEvidence: true, DetailModes: []string{"compact", "precise", "full"}},
+		ScreenInteractive: &st.ScreenOn, KeyguardLocked: &st.Locked, AppForeground: &front, PictureInPicture: &f,
+	}
+	name := d.sidekickBound
+	installed, built := d.createdAt.UnixMilli(), d.createdAt.Truncate(time.Minute).UnixMilli()
+	s.SocketName, s.InstallEpochMillis, s.SidekickBuildEpochMs = &name, &installed, &built
+	if front {
+		act := st.Activity
+		s.Activity = &act
+		if len(d.composeNodes()) > 0 {
+			s.RootsCount = 1
+		}
+	}
+	return s
+}
+
+// appInFront: the app is the resumed activity on an unlocked, lit screen.
+func (d *Device) appInFront(st PhoneState) bool {
+	return st.ForegroundPackage == d.profile.App.Package && st.ScreenOn && !st.Locked
+}
+
+// composeNodes are the Compose nodes of the app's window (a Views screen has none).
+func (d *Device) composeNodes() []sidekick.Node {
+	var out []sidekick.Node
+	for _, n := range d.phone.ActivityNodes() {
+		if n.Compose {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// sidekickInspect answers inspectCurrentScreen: one Compose root over the app's
+// window with its merged and unmerged semantics, or NO_ACTIVITY when the app is not
+// resumed, and no root for a screen without Compose.
+func (d *Device) sidekickInspect() sidekick.ScreenInspection {
+	st := d.phone.State()
+	if !d.appInFront(st) {
+		return sidekick.ScreenInspection{Roots: []sidekick.InspectedRoot{}, Errors: []sidekick.InspectionError{
+			{Code: "NO_ACTIVITY", Message: "No resumed Activity is available", Details: map[string]string{}},
+		}}
+	}
+	act := st.Activity
+	insp := sidekick.ScreenInspection{Activity: &act, Roots: []sidekick.InspectedRoot{}, Errors: []sidekick.InspectionError{}}
+	nodes := d.composeNodes()
+	if len(nodes) == 0 {
+		return insp
+	}
+	w, h := d.screenSize(st)
+	window := sidekick.Rect{Right: float64(w), Bottom: float64(h)}
+	insp.Roots = append(insp.Roots, sidekick.InspectedRoot{
+		RootIndex:      0,
+		BoundsInWindow: window,
+		MergedNodes:    composeTree(nodes, window, sidekick.TreeMerged),
+		UnmergedNodes:  composeTree(nodes, window, sidekick.TreeUnmerged),
+	})
+	return insp
+}
+
+// composeRoles maps the console's roles to Compose's Role names.
+var composeRoles = map[string]string{
+	"Button": "Button", "Checkbox": "Checkbox", "Switch": "Switch", "RadioButton": "RadioButton",
+	"Image": "Image", "DropdownList": "DropdownList", "Tab": "Tab",
+}
+
+// Redaction placeholders of the sidekick's RedactionPolicy.
+const (
+	redactedPassword = "<redacted-password>"
+	redactedEditable = "<redacted-editable-text>"
+)
+
+// composeTree turns the app's nodes (screen pixels; the app's window fills the
+// screen, so window pixels too) into semantics nodes under a root node with id 1.
+func composeTree(nodes []sidekick.Node, window sidekick.Rect, kind string) []sidekick.ComposeNode {
+	prefix := "compose:0:"
+	if kind == sidekick.TreeMerged {
+		prefix += "merged:"
+	} else {
+		prefix += "unmerged:"
+	}
+	root := sidekick.ComposeNode{
+		UID: prefix + "1", ComposeNodeID: 1, TreeKind: kind, BoundsInWindow: window,
+		Text: []string{}, ContentDescription: []string{}, Enabled: true, Actions: []string{},
+		Path: []string{"root"}, RawProperties: map[string]string{},
+	}
+	out := []sidekick.ComposeNode{root}
+	paths := map[string][]string{} // node uid → its path
+	for i, n := range nodes {
+		id := i + 2
+		parent, ok := paths[n.ParentUID]
+		if !ok {
+			parent = root.Path
+		}
+		path := append(append([]string(nil), parent...), "node:"+strconv.Itoa(id))
+		paths[n.UID] = path
+		cn := sidekick.ComposeNode{
+			UID: prefix + strconv.Itoa(id), ComposeNodeID: id, TreeKind: kind,
+			BoundsInWindow: sidekick.Rect{Left: float64(n.Bounds.Left), Top: float64(n.Bounds.Top),
+				Right: float64(n.Bounds.Right), Bottom: float64(n.Bounds.Bottom)},
+			Text: []string{}, ContentDescription: []string{}, Enabled: n.Enabled, Actions: []string{},
+			IsPassword: n.Password, IsSensitive: n.Password || n.Editable,
+			Path: path, RawProperties: map[string]string{},
+		}
+		switch {
+		case n.Password:
+			cn.Text = []string{redactedPassword}
+			cn.EditableText = ptr(redactedPassword)
+		case n.Editable:
+			cn.EditableText = ptr(redactedEditable)
+		case n.Text != "":
+			cn.Text = []string{n.Text}
+			cn.Actions = append(cn.Actions, "GetTextLayoutResult")
+		}
+		if n.ContentDescription != "" {
+			cn.ContentDescription = []string{n.ContentDescription}
+			if n.Password {
+				cn.ContentDescription = []string{redactedPassword}
+			}
+		}
+		if r, ok := composeRoles[n.Role]; ok {
+			cn.Role = ptr(r)
+		}
+		if n.TestTag != "" {
+			cn.TestTag = ptr(n.TestTag)
+		}
+		if n.Selected {
+			cn.Selected = ptr(true)
+		}
+		if n.Clickable {
+			cn.Actions = append(cn.Actions, sidekick.ActionOnClick)
+		}
+		if n.Scrollable {
+			cn.Actions = append(cn.Actions, sidekick.ActionScrollBy)
+		}
+		if n.Editable || n.Password {
+			cn.Actions = append(cn.Actions, sidekick.ActionSetText, sidekick.ActionRequestFocus)
+		}
+		out = append(out, cn)
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
