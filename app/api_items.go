@@ -71,7 +71,9 @@ func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	if fr, ok := a.device.Frozen(req.FrozenID); ok {
-		if req.FrozenFingerprint != "" && !req.ForceMismatchOverride {
+		// A clip records a screen in motion: that the phone has moved on since
+		// is what the note is about, not a sign it describes a screen left behind.
+		if req.FrozenFingerprint != "" && !req.ForceMismatchOverride && !store.ClipNotes(req.Items) {
 			if err := a.checkFingerprint(r.Context(), fr); err != nil {
 				writeError(w, err)
 				return

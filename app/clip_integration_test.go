@@ -3,6 +3,7 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"image/png"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"fixthis/app/device"
 	"fixthis/app/store"
+	"fixthis/capture"
 	"fixthis/internal/h264/h264test"
 )
 
@@ -102,6 +104,36 @@ func TestClipOfTheLiveVideo(t *testing.T) {
 			"comment": "the list stutters when I fling it", "clipId": got.ClipID}}}, &saved)
 	if it := saved.Items[0]; it.Clip == nil || it.Clip.ClipID != got.ClipID || it.Clip.Path != got.Clip.Path || it.Clip.FrameStripPath == "" {
 		t.Errorf("saved item's clip: %+v", it.Clip)
+	}
+
+	// A clip note on a frozen screen is saved although the phone has moved on since
+	// (the motion is what it shows); a node item on the same frame is refused.
+	fr := e.freeze()
+	e.sim.Session().Key("HOME") // the launcher: a screen the frame no longer matches
+	waitFor(t, 10*time.Second, "the screen to move", func() bool {
+		snap, err := e.app.device.Capturer.Glance(context.Background(), e.sim.Serial())
+		then, perr := capture.ParseFingerprint(fr.Screen.Fingerprint)
+		if err != nil || perr != nil {
+			return false
+		}
+		now := snap.Fingerprint
+		then.Structure, now.Structure = "", ""
+		return !then.Matches(now)
+	})
+	onFrame := func(item map[string]any) map[string]any {
+		return map[string]any{"sessionId": sess.SessionID, "workspaceId": "ws", "frozenId": fr.FrozenID,
+			"frozenFingerprint": fr.Screen.Fingerprint, "items": []map[string]any{item}}
+	}
+	r = e.do("POST", "/api/items/batch", onFrame(map[string]any{"draftItemId": "d0", "target": map[string]any{"type": "screen"},
+		"severity": "med", "comment": "the list jumps back", "clipId": frozen.ClipID}), map[string]string{"If-Match": `"1"`})
+	if r.Status != http.StatusOK {
+		t.Fatalf("clip note on a frame the phone has left: %d %s", r.Status, r.Body)
+	}
+	n := fr.Nodes[0]
+	r = e.do("POST", "/api/items/batch", onFrame(map[string]any{"draftItemId": "d9", "severity": "med", "comment": "wrong colour",
+		"target": map[string]any{"type": "node", "nodeUid": n.UID, "bounds": n.Bounds}}), map[string]string{"If-Match": r.Header.Get("ETag")})
+	if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), "screen_fingerprint_mismatch") {
+		t.Errorf("node item on a frame the phone has left: %d %s", r.Status, r.Body)
 	}
 }
 
