@@ -62,3 +62,50 @@ func TestSimWindowListIsAndroid13Records(t *testing.T) {
 		t.Errorf("whole dump: focused app %q, %d windows", full.FocusedApp, len(full.Windows))
 	}
 }
+
+// The simulated phone's activity and keyboard dumps follow a real Android 13 phone's
+// records (dumpsys_activity_api33_mtk_tablet_asleep.txt, dumpsys_input_method_api33_…):
+// asleep, the task names its last paused activity and no top resumed one; awake, it
+// names the resumed one; the parser reads from either the package the window
+// dump names as the focused app.
+func TestSimActivityAndKeyboardAreAndroid13Records(t *testing.T) {
+	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", Logf: adbtest.Quiet})
+	dev := p.Client.Device(p.Serial())
+	ctx := context.Background()
+	shell := func(cmd string) string {
+		t.Helper()
+		res, err := dev.Shell(ctx, cmd)
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		return string(res.Stdout)
+	}
+	for _, c := range []struct {
+		key          string
+		want, reject []string
+	}{
+		{"WAKEUP", []string{"\n    mResumedActivity: ActivityRecord{", "\n  topResumedActivity=ActivityRecord{", "\n    Resumed: ActivityRecord{", "\n  ResumedActivity: ActivityRecord{", "\nActivityTaskSupervisor state:\n"}, []string{"mResumedActivity=", "isSleeping=true"}},
+		{"SLEEP", []string{"\n    mLastPausedActivity: ActivityRecord{", "\n    isSleeping=true", "\n  ResumedActivity: ActivityRecord{"}, []string{"topResumedActivity=", "mResumedActivity:"}},
+	} {
+		shell("input keyevent " + c.key)
+		text := shell("dumpsys activity activities")
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: no %q", c.key, w)
+			}
+		}
+		for _, r := range c.reject {
+			if strings.Contains(text, r) {
+				t.Errorf("%s: %q, which Android 13 does not print here", c.key, r)
+			}
+		}
+		focused := capture.ParseWindowList(shell("dumpsys window")).FocusedApp
+		if got := capture.ParseActivities(text); got.Package == "" || got.Package != focused {
+			t.Errorf("%s: package %q, the window dump's focused app %q", c.key, got.Package, focused)
+		}
+	}
+	ime := shell("dumpsys input_method")
+	if !strings.Contains(ime, "mShowForced=false mInputShown=false\n") || capture.ParseIMEShown(ime) {
+		t.Errorf("input_method: %q", ime)
+	}
+}

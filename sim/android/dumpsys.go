@@ -102,19 +102,37 @@ func dumpActivity(e *cmdEnv, d *Device) int {
 	if len(e.Args) > 2 && e.Args[2] != "activities" && e.Args[2] != "a" && e.Args[2] != "top" {
 		return e.Errorf(0, "Bad activity command, or no activities match: %s\n", e.Args[2])
 	}
-	_, record, st := d.focus()
+	window, record, st := d.focus()
 	pkg := st.ForegroundPackage
 	if pkg == "" {
 		pkg = "com.google.android.apps.nexuslauncher"
 	}
+	// The record layout of Android 13 (testdata/dumpsys_activity_api33_mtk_tablet_asleep.txt
+	// in capture): a sleeping phone's task names its last paused activity and has
+	// no top resumed activity; an awake one names its resumed activity in the task
+	// and as topResumedActivity (what many tools grep for).
+	task := fmt.Sprintf("Task{c0ffee1 #31 type=standard A=10187:%s U=0 visible=%v visibleRequested=%v mode=fullscreen translucent=false sz=1}", pkg, st.ScreenOn, st.ScreenOn)
+	state := "RESUMED"
 	e.Printf("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n")
 	e.Printf("Display #0 (activities from top to bottom):\n")
-	e.Printf("  * Task{c0ffee1 #31 type=standard A=10187:%s U=0 visible=%v visibleRequested=%v mode=fullscreen translucent=false sz=1}\n", pkg, st.ScreenOn, st.ScreenOn)
-	e.Printf("    mResumedActivity=%s\n", record)
+	e.Printf("  * %s\n", task)
+	if st.ScreenOn {
+		e.Printf("    mResumedActivity: %s\n", record)
+	} else {
+		state = "STOPPED"
+		e.Printf("    mLastPausedActivity: %s\n    isSleeping=true\n", record)
+	}
 	e.Printf("    * Hist  #0: %s\n", record)
-	e.Printf("\n  Resumed activities in task display areas (from top to bottom):\n    ResumedActivity: %s\n", record)
-	e.Printf("\n  mFocusedApp=%s\n", record)
-	e.Printf("  topResumedActivity=%s\n", record)
-	e.Printf("  mResumedActivity: %s\n", record)
+	e.Printf("      packageName=%s processName=%s\n", pkg, pkg)
+	e.Printf("      state=%s stopped=%v delayedResume=false finishing=false\n", state, !st.ScreenOn)
+	e.Printf("\n  Resumed activities in task display areas (from top to bottom):\n    Resumed: %s\n", record)
+	e.Printf("\n  ResumedActivity: %s\n", record)
+	e.Printf("\nActivityTaskSupervisor state:\n  topDisplayFocusedRootTask=%s\n", task)
+	if st.ScreenOn {
+		e.Printf("  topResumedActivity=%s\n", record)
+	}
+	w, h := d.screenSize(st)
+	e.Printf("  Display: mDisplayId=0 rootTasks=1\n    init=%dx%d %ddpi cur=%dx%d\n", d.profile.Width, d.profile.Height, d.density(), w, h)
+	e.Printf("\n  mCurrentFocus=%s\n  mFocusedApp=%s\n", window, record)
 	return 0
 }

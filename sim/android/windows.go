@@ -252,10 +252,14 @@ func dumpInputMethod(e *cmdEnv, d *Device) int {
 		focused = focus.String()
 	}
 	e.Printf("Current Input Method Manager state:\n")
+	// Gboard's service class lies outside its package, so Android prints the
+	// component in full (an AOSP keyboard's would be ".../.LatinIME").
 	e.Printf("  mCurMethodId=%s/com.android.inputmethod.latin.LatinIME\n", imePackage)
 	e.Printf("  mCurFocusedWindow=%s softInputMode=STATE_UNSPECIFIED|ADJUST_RESIZE|IS_FORWARD_NAVIGATION\n", focused)
 	e.Printf("  mCurId=%s/com.android.inputmethod.latin.LatinIME mHaveConnection=true mBoundToMethod=true mVisibleBound=%v\n", imePackage, shown)
-	e.Printf("  mInputShown=%v mShowRequested=%v mShowExplicitlyRequested=false mShowForced=false\n", shown, shown)
+	// mInputShown comes last on its line, as Android 13 prints it
+	// (capture/testdata/dumpsys_input_method_api33_mtk_tablet.txt).
+	e.Printf("  mShowRequested=%v mShowExplicitlyRequested=false mShowForced=false mInputShown=%v\n", shown, shown)
 	e.Printf("  mInFullscreenMode=false\n")
 	return 0
 }
