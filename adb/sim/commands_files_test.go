@@ -1,0 +1,57 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"testing"
+)
+
+// The sequence mobilecli runs to stage its agent in a debuggable app, answered as
+// toybox on a phone answers it.
+func TestFileCommandsAsMobilecliRunsThem(t *testing.T) {
+	d, err := Start(context.Background(), Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	const app = "/data/user/0/com.fixthis.demo"
+	run := func(script string) (string, int) {
+		t.Helper()
+		var out, errs bytes.Buffer
+		st := d.runScript(context.Background(), script, bytes.NewReader(nil), &out, &errs)
+		return out.String() + errs.String(), st
+	}
+	if err := d.fs.writeFile("/data/local/tmp/agent.so.tmp", []byte("ELF"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		script string
+		out    string
+		status int
+	}{
+		{"mv -f /data/local/tmp/agent.so.tmp /data/local/tmp/agent.so", "", 0},
+		{"run-as com.fixthis.demo pwd", app + "\n", 0},
+		{"run-as com.fixthis.demo mkdir -p " + app + "/agent", "", 0},
+		{"run-as com.fixthis.demo cp /data/local/tmp/agent.so " + app + "/agent/agent.so", "", 0},
+		{"run-as com.fixthis.demo chmod 755 " + app + "/agent/agent.so", "", 0},
+		{"cp /data/local/tmp/agent.so " + app + "/stolen.so", "cp: " + app + "/stolen.so: Permission denied\n", 1},
+		{"mv /data/local/tmp/missing /data/local/tmp/x", "mv: /data/local/tmp/missing: No such file or directory\n", 1},
+		{"pkill -f '[D]eviceServer'; echo $?", "1\n", 0},
+		{"appops set com.android.shell android:mock_location default", "", 0},
+	}
+	for _, s := range steps {
+		out, st := run(s.script)
+		if out != s.out || st != s.status {
+			t.Errorf("%q: %q, exit %d; want %q, exit %d", s.script, out, st, s.out, s.status)
+		}
+	}
+	files := d.Files()
+	if slices.Contains(files, "/data/local/tmp/agent.so.tmp") || !slices.Contains(files, "/data/local/tmp/agent.so") {
+		t.Errorf("mv left %v", files)
+	}
+	fi, err := d.fs.stat(app + "/agent/agent.so")
+	if err != nil || fi.Mode&0o777 != 0o755 {
+		t.Errorf("copied agent: %+v, %v; want mode 755", fi, err)
+	}
+}
