@@ -3,7 +3,9 @@ package sim
 import (
 	"bytes"
 	"context"
+	"io"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +55,27 @@ func TestFileCommandsAsMobilecliRunsThem(t *testing.T) {
 	fi, err := d.fs.stat(app + "/agent/agent.so")
 	if err != nil || fi.Mode&0o777 != 0o755 {
 		t.Errorf("copied agent: %+v, %v; want mode 755", fi, err)
+	}
+}
+
+// Each dump leaves the runtime's start in logcat, as on a phone, so a bench can count
+// the dumps from outside.
+func TestUIAutomatorDumpLogsItsRuntime(t *testing.T) {
+	d, err := Start(context.Background(), Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	count := func() int {
+		var out bytes.Buffer
+		d.runScript(context.Background(), "logcat -d -s AndroidRuntime", bytes.NewReader(nil), &out, io.Discard)
+		return strings.Count(out.String(), "Calling main entry com.android.commands.uiautomator.Launcher")
+	}
+	before := count()
+	for range 2 {
+		d.runScript(context.Background(), "uiautomator dump /dev/tty", bytes.NewReader(nil), io.Discard, io.Discard)
+	}
+	if got := count() - before; got != 2 {
+		t.Errorf("logcat shows %d uiautomator runtimes after 2 dumps, want 2", got)
 	}
 }
