@@ -79,3 +79,17 @@ func TestUIAutomatorDumpLogsItsRuntime(t *testing.T) {
 		t.Errorf("logcat shows %d uiautomator runtimes after 2 dumps, want 2", got)
 	}
 }
+
+// `adb logcat` wraps its command line in export and exec.
+func TestLogcatAsTheADBClientSendsIt(t *testing.T) {
+	d, err := Start(context.Background(), Options{Scenario: "demo", LatencyScale: 0, Logf: func(string, ...any) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var out, errs bytes.Buffer
+	st := d.runScript(context.Background(), `export ANDROID_LOG_TAGS="''"; exec logcat -d -s ActivityManager`, bytes.NewReader(nil), &out, &errs)
+	if st != 0 || errs.Len() > 0 || !strings.Contains(out.String(), "ActivityManager") {
+		t.Errorf("exit %d, stderr %q, stdout %q", st, errs.String(), out.String())
+	}
+}
