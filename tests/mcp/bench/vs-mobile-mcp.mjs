@@ -158,12 +158,14 @@ try {
   const fa = a.at(-1);
   const fb = b.at(-1);
   console.log(`  (load average ${la}; ${runs} interleaved runs each)`);
-  row(`fixthis_capture_screen via the app (${fa.img.mime}, ${Math.round(fa.img.bytes / 1024)} KB, ${fa.nodes} nodes)`, a.map((r) => r.ms));
-  row(`mobile-mcp 1.0.4 screenshot + element list (${fb.img.mime}, ${Math.round(fb.img.bytes / 1024)} KB, ${fb.nodes} elements)`, b.map((r) => r.ms));
+  row('fixthis_capture_screen, through the running app', a.map((r) => r.ms));
+  row('mobile-mcp 1.0.4: mobile_take_screenshot + list_elements', b.map((r) => r.ms));
   row('  … of which mobile_take_screenshot', b.map((r) => r.shotMs));
   row('  … of which mobile_list_elements_on_screen', b.map((r) => r.listMs));
   const ratio = quantile(b.map((r) => r.ms), 0.5) / quantile(a.map((r) => r.ms), 0.5);
   console.log(`  ${'mobile-mcp ÷ fixthis (median)'.padEnd(58)} ${ratio.toFixed(1).padStart(6)}×   budget ≥ ${BUDGET}× ${ratio >= BUDGET ? 'ok' : 'MISSED'}`);
+  const kb = (img) => `${img.mime} ${Math.round(img.bytes / 1024)} KB`;
+  console.log(`  both answer with an image and the screen's elements: fixthis ${kb(fa.img)} + ${fa.nodes} nodes, mobile-mcp ${kb(fb.img)} + ${fb.nodes} elements`);
   console.log(`  uiautomator dumps on the phone in these runs: ${dumpsInRuns} (mobile-mcp's element lists: ${runs})`);
 
   // Dumps per screen change: FixThis alone, the screen moved then still each time.
