@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Performance figures for FixThis against the simulated device, in one run:
 #   (i)   one capture (frame + UI tree) as a whole process: `fixthis capture` versus the
-#         adb CLI pair most tools use (screencap -p, then uiautomator dump), and the MCP
-#         tool fixthis_capture_screen called on a running sidecar against the same pair;
+#         adb CLI pair most tools use (screencap -p, then uiautomator dump), the MCP
+#         tool fixthis_capture_screen called on a running sidecar against the same pair
+#         and against mobile-mcp 1.0.4 (with the phone's uiautomator runs per screen
+#         change), and Freeze → nodes in Chromium's console, for an app without sidekick;
 #   (ii)  the live preview as a browser sees it: capturedAt → preview-ready over SSE,
 #         capturedAt → JPEG received, frames per second while the screen changes, and a
 #         display settings toggle (dark theme) → the new frame;
@@ -30,6 +32,7 @@ command -v adb >/dev/null || die "adb is not installed (Debian/Ubuntu: apt-get i
 command -v go >/dev/null || die "go is not installed"
 [[ -x $BIN ]] || die "$BIN not found; run \`make build\` first or set FIXTHIS_BIN"
 [[ -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]] || die "the MCP client is not installed; run \`make deps-node\`"
+[[ -d tests/mcp/node_modules/@mobilenext/mobile-mcp ]] || die "mobile-mcp (the comparison) is not installed; run \`make deps-node\`"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fixthis-bench.XXXXXX")
 ADB_PORT=""
@@ -157,7 +160,21 @@ BIN_REAL=$(realpath "$BIN")
 (cd tests/mcp && FIXTHIS_BIN="$BIN_REAL" node bench/capture.mjs "$DEMO_SERIAL" "$RUNS" "$WORK/mcp-project") ||
   die "the MCP capture benchmark failed"
 compare "no sidekick" "$PLAIN_SERIAL"
+# Side by side with mobile-mcp 1.0.4 on the same sidekick-less phone, FixThis running as
+# a user has it (the app with the phone selected and a console watching, the agent's
+# sidecar forwarding to it); then the phone's uiautomator runs per screen change.
+echo
+echo "(i-b) fixthis_capture_screen against mobile-mcp 1.0.4 (screenshot + element list), no sidekick, N=$RUNS"
+printf "  %-58s %7s %7s\n" "" "median" "p90 (ms)"
+mkdir -p "$WORK/vs"
+(cd tests/mcp && FIXTHIS_BIN="$BIN_REAL" node bench/vs-mobile-mcp.mjs "$PLAIN_SERIAL" "$RUNS" "$WORK/vs") ||
+  die "the mobile-mcp comparison failed"
 stop "$PLAIN_PID"
+# Freeze in the console (Chromium) on a screen still for 2 s, the same sidekick-less app.
+echo
+echo "(i-c) Freeze → nodes in the console, no sidekick, screen still 2 s, N=$RUNS"
+printf "  %-58s %7s %7s\n" "" "median" "p90 (ms)"
+(cd frontend && FIXTHIS_BIN="$BIN_REAL" BENCH_FREEZES="$RUNS" node scripts/bench-freeze.mjs) || die "the freeze benchmark failed"
 
 # Process start of a CLI call. On Linux fixthis links no GTK or WebKitGTK; its window,
 # fixthis-window, is the same program built with them, i.e. what every command used to

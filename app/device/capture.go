@@ -15,8 +15,9 @@ import (
 type Capturer struct {
 	client    *adb.Client
 	sidekicks *sidekicks
-	// warm, when set, offers a tree dumped while the screen was still (warm.go).
-	warm func(serial string) *capture.WarmTree
+	// warm, when set, offers a tree dumped while the screen was still (warm.go),
+	// waiting for one being dumped under the current screen.
+	warm func(ctx context.Context, serial string) *capture.WarmTree
 }
 
 // NewCapturer returns a Capturer on client.
@@ -32,7 +33,7 @@ func (c *Capturer) Capture(ctx context.Context, serial string) (*capture.Snapsho
 	sk, state := c.sidekicks.forDevice(ctx, serial)
 	opts := capture.Options{Sidekick: sk, State: state}
 	if sk == nil && c.warm != nil {
-		opts.Warm = c.warm(serial)
+		opts.Warm = c.warm(ctx, serial)
 	}
 	snap, err := capture.Capture(ctx, c.client.Device(serial), opts)
 	if sk != nil && (err != nil || (snap.SidekickErr != nil && !errors.Is(snap.SidekickErr, capture.ErrSidekickTreeUnused))) {

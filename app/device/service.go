@@ -70,7 +70,9 @@ func New(opts Options) *Service {
 		Video:    vid,
 		frozen:   NewRing(keptFrozenFrames, func(f *FrozenFrame) string { return f.ID }),
 	}
-	capt.warm = func(serial string) *capture.WarmTree { return s.warm.current(serial, preview.changes.Load()) }
+	capt.warm = func(ctx context.Context, serial string) *capture.WarmTree {
+		return s.warm.await(ctx, serial, preview.changes.Load)
+	}
 	return s
 }
 

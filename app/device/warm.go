@@ -29,10 +29,18 @@ type warmEntry struct {
 	changes uint64 // the preview's change count when the tree was known current
 }
 
+// warmFlight is a warm dump under way, for the screen the preview counted changes to.
+type warmFlight struct {
+	serial  string
+	changes uint64
+	done    chan struct{} // closed once the dump is kept or dropped
+}
+
 // warmer keeps the latest warm tree of the selected device.
 type warmer struct {
-	mu    sync.Mutex
-	entry *warmEntry
+	mu     sync.Mutex
+	entry  *warmEntry
+	flight *warmFlight
 	// tried is the change count of the last look, so a still screen is looked at once.
 	tried uint64
 	dumps int // dumps made, for tests and the debug log
@@ -50,6 +58,24 @@ func (w *warmer) current(serial string, changes uint64) *capture.WarmTree {
 	}
 	t := w.entry.tree
 	return &t
+}
+
+// await is current, after waiting for a warm dump under way for this very screen: a
+// capture that arrives while it runs (the screen stood still, but not long enough for
+// the dump to finish) would otherwise dump the same screen a second time beside it,
+// and wait longer for its own dump than for the rest of this one. A dump of a screen
+// that changed since is not waited for; a dropped one leaves the capture to dump.
+func (w *warmer) await(ctx context.Context, serial string, changes func() uint64) *capture.WarmTree {
+	w.mu.Lock()
+	f := w.flight
+	w.mu.Unlock()
+	if f != nil && f.serial == serial && f.changes == changes() {
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+		}
+	}
+	return w.current(serial, changes())
 }
 
 // forget drops the warm tree (another device, a resume after the user acted).
@@ -96,6 +122,18 @@ func (s *Service) warmOnce(ctx context.Context) error {
 	if still < warmStillFor || changes == tried || s.Capturer.sidekicks.known(dev.Serial) {
 		return nil
 	}
+	flight := &warmFlight{serial: dev.Serial, changes: changes, done: make(chan struct{})}
+	w.mu.Lock()
+	w.flight = flight
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		if w.flight == flight {
+			w.flight = nil
+		}
+		w.mu.Unlock()
+		close(flight.done)
+	}()
 	d := s.adb.Device(dev.Serial)
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,5 +112,39 @@ func TestWarmTreeIsNeverStale(t *testing.T) {
 	}
 	if capture.StructureHash(old.Hierarchy.Nodes) == capture.StructureHash(fresh.Nodes) {
 		t.Fatal("the tap did not change the screen; the test proves nothing")
+	}
+}
+
+// A capture that arrives while the warm dump of the same still screen is under way
+// waits for it instead of dumping the screen a second time: one dump per screen change.
+func TestCaptureJoinsTheWarmDumpUnderWay(t *testing.T) {
+	s, dev, client := warmService(t, 1) // uiautomator takes ~800 ms, as on a phone
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s.warm.mu.Lock()
+		f := s.warm.flight
+		s.warm.mu.Unlock()
+		if f != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no warm dump started on a still screen")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	snap, err := s.Capturer.Capture(context.Background(), dev.Serial())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !snap.TreeWarm || len(snap.Nodes) == 0 {
+		t.Fatalf("capture during the warm dump: warm=%v, %d nodes (%v)", snap.TreeWarm, len(snap.Nodes), snap.TreeErr)
+	}
+	// The phone's own count: each uiautomator run logs its runtime's start.
+	res, err := client.Device(dev.Serial()).Shell(context.Background(), "logcat -d -s AndroidRuntime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(res.Stdout), "com.android.commands.uiautomator.Launcher"); n != 1 {
+		t.Errorf("the phone dumped its tree %d times for one still screen, want 1", n)
 	}
 }

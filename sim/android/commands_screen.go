@@ -105,6 +105,7 @@ func writeRawFrame(w io.Writer, img *image.RGBA) {
 // cmdUiautomator is `uiautomator dump [--compressed] [FILE]`. The misspelling
 // "hierchary" is what real devices print, and parsers match it.
 func cmdUiautomator(e *cmdEnv) int {
+	e.dev.logRuntimeStart("com.android.commands.uiautomator.Launcher")
 	args := e.Args[1:]
 	if len(args) == 0 || args[0] != "dump" {
 		return e.Errorf(1, "Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\nhelp: displays help message\n\nruntest: executes UI automation tests\n\ndump: creates an XML dump of current UI hierarchy\n\nevents: prints out accessibility events until terminated\n")

@@ -19,6 +19,7 @@ var builtins = map[string]Command{
 	"echo": cmdEcho, "true": func(*Env) int { return 0 }, "false": func(*Env) int { return 1 },
 	"exit": cmdExit, "sleep": cmdSleep, "ls": cmdLs, "cat": cmdCat, "rm": cmdRm, "mkdir": cmdMkdir,
 	"touch": cmdTouch, "date": cmdDate, "grep": cmdGrep, "head": cmdHead, "tail": cmdTail, "wc": cmdWc,
+	"mv": cmdMv, "cp": cmdCp, "chmod": cmdChmod, "pwd": cmdPwd, "export": cmdExport, "exec": cmdExec,
 }
 
 // Resolve makes a path absolute against the command's working directory.
