@@ -123,7 +123,8 @@ export function startSim(server, { outputs = '' } = {}) {
   });
 }
 
-export async function launchBrowser() {
+/** Debian's Chromium, quiet (no updates, sync or QUIC); `extraArgs` add switches (a fake microphone). */
+export async function launchBrowser(extraArgs = []) {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -134,6 +135,7 @@ export async function launchBrowser() {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }

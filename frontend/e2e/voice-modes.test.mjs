@@ -7,13 +7,12 @@
 // also prints how long a record_unit the fake sent takes to show as an item in the
 // console; `make bench` (frontend/scripts/bench-voice-units.mjs) holds it to its budget.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, openConsole, prerequisites, shotPath, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, waitFor } from './harness.mjs';
 import { waitLive } from './steps.mjs';
 import { McpClient } from './mcp.mjs';
-import { callToItemMs, itemText, sessionItems, speechWavParts, startVoice, stopVoice, stats, unitRows, voicePageInit, voicePrerequisites } from './voice.mjs';
+import { callToItemMs, itemText, sessionItems, speechWavParts, stats, unitRows, voicePageInit, voiceSuite } from './voice.mjs';
 
-const missing = [...prerequisites(), ...voicePrerequisites()];
 const KEY = 'sk-test-voice-modes-0123456789';
 const PHRASES = [
   { text: 'Make the list rows taller.', gapS: 1.5 },
@@ -44,20 +43,7 @@ const ms = (iso) => (iso ? Date.parse(iso) : NaN);
 /** The items of one voice session, in order. */
 const mine = (items, v) => items.filter((i) => i.voice?.voiceSessionId === v.voiceSessionId).sort((a, b) => a.sequenceNumber - b.sequenceNumber);
 
-describe('spoken units reach the agent by the mode', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let dir;
-  let fake;
-  let server;
-  let browser;
-
-  before(async () => {
-    let speech;
-    ({ dir, speech, fake, server, browser } = await startVoice('fixthis-voice-modes-', { script: SCRIPT, key: KEY, mic: (d) => speechWavParts(d, PHRASES, { leadS: 3 }) }));
-    assert.equal(speech.spans.length, PHRASES.length, `one span of speech per phrase: ${JSON.stringify(speech.spans)}`);
-  });
-
-  after(() => stopVoice({ dir, fake, server, browser }));
-
+voiceSuite('spoken units reach the agent by the mode', 'fixthis-voice-modes-', { script: SCRIPT, key: KEY, mic: (d) => speechWavParts(d, PHRASES, { leadS: 3 }), spans: PHRASES.length }, (env) => {
   /** Chooses the mode, talks until the three units show, and returns this Talk's items. */
   async function talk(page, mode) {
     await page.locator('#voiceSettingsButton').click(); // the panel, with its mode control
@@ -71,7 +57,7 @@ describe('spoken units reach the agent by the mode', { skip: missing.length ? `m
     // Rows of this Talk only (a new Talk starts the transcript over).
     await waitFor(
       async () => {
-        const ids = mine(await sessionItems(server, s.sessionId), s).map((i) => i.itemId);
+        const ids = mine(await sessionItems(env.server, s.sessionId), s).map((i) => i.itemId);
         const rows = await unitRows(page);
         return rows.length === 3 && rows.every((r) => ids.includes(r.itemId));
       },
@@ -82,17 +68,17 @@ describe('spoken units reach the agent by the mode', { skip: missing.length ? `m
 
   async function stop(page) {
     await page.keyboard.press('t');
-    await waitFor(async () => (await api(server, 'GET', '/api/voice')).body.active === null, { what: 'no active voice session' });
+    await waitFor(async () => (await api(env.server, 'GET', '/api/voice')).body.active === null, { what: 'no active voice session' });
   }
 
   it('hands off at once in Instant, at the silence checkpoint in Smart; a typed answer first stands', async () => {
-    const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900, init: voicePageInit });
-    await waitLive(page, server);
+    const { page, errors, context } = await openConsole(env.browser, env.server, { width: 1440, height: 900, init: voicePageInit });
+    await waitLive(page, env.server);
 
     // Instant: each unit is handed off as it is recorded, before the next is said.
     const instant = await talk(page, 'instant');
     await waitFor(async () => (await unitRows(page)).every((r) => r.state === 'sent'), { timeout: 10000, what: 'instant units sent' });
-    const a = mine(await sessionItems(server, instant.sessionId), instant);
+    const a = mine(await sessionItems(env.server, instant.sessionId), instant);
     assert.equal(a.length, 3);
     for (let i = 0; i < 3; i++) {
       assert.equal(a[i].delivery, 'sent');
@@ -104,7 +90,7 @@ describe('spoken units reach the agent by the mode', { skip: missing.length ? `m
     const smart = await talk(page, 'smart');
     assert.equal(smart.sessionId, instant.sessionId);
     await waitFor(async () => (await unitRows(page)).every((r) => r.state === 'sent'), { timeout: 20000, what: 'smart units sent' });
-    const b = mine(await sessionItems(server, smart.sessionId), smart);
+    const b = mine(await sessionItems(env.server, smart.sessionId), smart);
     assert.equal(b.length, 3);
     const last = ms(b[2].createdAt);
     for (const it of b) {
@@ -114,7 +100,7 @@ describe('spoken units reach the agent by the mode', { skip: missing.length ? `m
 
     // Typed answers keep working on a spoken item: typed first wins, the spoken
     // answer that comes after is refused and the unit's row says so.
-    const agent = new McpClient(server.mcpUrl, server.mcpToken);
+    const agent = new McpClient(env.server.mcpUrl, env.server.mcpToken);
     await agent.initialize();
     const served = await agent.call('fixthis_wait_for_feedback', { sessionId: smart.sessionId, timeoutSeconds: 5 });
     if (served?.batchId) await agent.call('fixthis_ack_feedback', { batchId: served.batchId });
@@ -136,13 +122,13 @@ describe('spoken units reach the agent by the mode', { skip: missing.length ? `m
     );
     assert.equal(typed.answer, TYPED);
     await waitFor(async () => /already answered/.test(await row.innerText()), { timeout: 25000, what: 'the spoken answer refused on the unit row' });
-    assert.ok((await fake.received()).events.some((e) => e.type === 'conversation.item.create' && itemText(e).startsWith('[ENDPOINT QUESTION]')), 'the question reached the interviewer');
-    assert.equal((await sessionItems(server, smart.sessionId)).find((i) => i.itemId === b[0].itemId).userAnswer, TYPED, 'the typed answer stands');
+    assert.ok((await env.fake.received()).events.some((e) => e.type === 'conversation.item.create' && itemText(e).startsWith('[ENDPOINT QUESTION]')), 'the question reached the interviewer');
+    assert.equal((await sessionItems(env.server, smart.sessionId)).find((i) => i.itemId === b[0].itemId).userAnswer, TYPED, 'the typed answer stands');
     await row.scrollIntoViewIfNeeded();
     await page.screenshot({ path: shotPath('voice-typed-first-1440.png') });
     await stop(page);
 
-    const lat = stats(await callToItemMs(fake, page, await sessionItems(server, smart.sessionId)));
+    const lat = stats(await callToItemMs(env.fake, page, await sessionItems(env.server, smart.sessionId)));
     console.log(`voice units e2e: record_unit sent by the fake → its item in the console: p50 ${lat.p50} ms, p90 ${lat.p90} ms (N=${lat.n}; budget 300 ms p50, held by make bench)`);
     assert.deepEqual(errors, []);
     await context.close();

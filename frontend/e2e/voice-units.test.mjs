@@ -8,13 +8,12 @@
 // wait returns; a typed answer that comes second is refused and says why; after a
 // reload the voice items are in the session with what was said.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, openConsole, prerequisites, shotPath, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, waitFor } from './harness.mjs';
 import { McpClient } from './mcp.mjs';
 import { clickNode, freeze, waitLive, waitSessionShown } from './steps.mjs';
-import { itemText, sessionItems, speechWavParts, startVoice, stopVoice, unitRows, voicePageInit, voicePrerequisites } from './voice.mjs';
+import { itemText, sessionItems, speechWavParts, unitRows, voicePageInit, voiceSuite } from './voice.mjs';
 
-const missing = [...prerequisites(), ...voicePrerequisites()];
 const KEY = 'sk-test-voice-units-0123456789';
 const QUESTION = 'Which blue: the brand blue or the link blue?';
 const SPOKEN_ANSWER = 'The brand blue, like the header';
@@ -53,23 +52,10 @@ async function nextBatch(agent, sessionId, what, pick) {
   );
 }
 
-describe('what you say becomes items', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let dir;
-  let fake;
-  let server;
-  let browser;
-  let speech;
-
-  before(async () => {
-    ({ dir, speech, fake, server, browser } = await startVoice('fixthis-voice-units-', { script: SCRIPT, key: KEY, mic: (d) => speechWavParts(d, PHRASES, { leadS: 6 }) }));
-    assert.equal(speech.spans.length, PHRASES.length, `one span of speech per phrase: ${JSON.stringify(speech.spans)}`);
-  });
-
-  after(() => stopVoice({ dir, fake, server, browser }));
-
+voiceSuite('what you say becomes items', 'fixthis-voice-units-', { script: SCRIPT, key: KEY, mic: (d) => speechWavParts(d, PHRASES, { leadS: 6 }), spans: PHRASES.length }, (env) => {
   it('records, hands off on Save to MCP, withdraws, relays the answer and keeps it all', async () => {
-    const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900, init: voicePageInit });
-    await waitLive(page, server);
+    const { page, errors, context } = await openConsole(env.browser, env.server, { width: 1440, height: 900, init: voicePageInit });
+    await waitLive(page, env.server);
 
     // Talk, then Collect: the running voice session is told at once.
     await page.keyboard.press('t');
@@ -78,7 +64,7 @@ describe('what you say becomes items', { skip: missing.length ? `missing ${missi
     await page.locator('#voiceModeControl [data-value="collect"]').click();
     assert.equal((await (await modeResp).json()).mode, 'collect');
     assert.equal(await page.locator('#voiceModeControl').getAttribute('data-mode'), 'collect');
-    const active = (await api(server, 'GET', '/api/voice')).body.active;
+    const active = (await api(env.server, 'GET', '/api/voice')).body.active;
     assert.equal(active.mode, 'collect');
     const sessionId = active.sessionId;
 
@@ -88,13 +74,13 @@ describe('what you say becomes items', { skip: missing.length ? `missing ${missi
     const anchorResp = page.waitForResponse((r) => r.url().includes('/anchors') && r.request().method() === 'POST');
     await clickNode(page, f, node);
     const anchor = await (await anchorResp).json();
-    assert.equal(((await fake.speech()).spans ?? []).filter((s) => !s.open).length, 0, 'the click came before the first phrase ended');
+    assert.equal(((await env.fake.speech()).spans ?? []).filter((s) => !s.open).length, 0, 'the click came before the first phrase ended');
 
     // 1. "Make this button blue" → a draft item on that node, with the words said.
     const first = page.locator('#voiceTranscript [data-unit-id="unit_0001"]');
     await first.waitFor({ timeout: 30000 });
     await waitFor(async () => /→ #\d+/.test(await first.innerText()), { what: 'the first unit names its item' });
-    const items1 = await sessionItems(server, sessionId);
+    const items1 = await sessionItems(env.server, sessionId);
     const blue = items1.find((i) => i.voice?.unitId === 'unit_0001');
     assert.ok(blue, `an item for unit_0001: ${JSON.stringify(items1.map((i) => [i.sequenceNumber, i.comment, i.voice]))}`);
     assert.equal(blue.comment, 'Make this button blue');
@@ -108,7 +94,7 @@ describe('what you say becomes items', { skip: missing.length ? `missing ${missi
 
     // 2. One sentence, two changes → two items (screen notes: no click named them).
     await page.locator('#voiceTranscript [data-unit-id="unit_0003"]').waitFor({ timeout: 30000 });
-    const items2 = await sessionItems(server, sessionId);
+    const items2 = await sessionItems(env.server, sessionId);
     const title = items2.find((i) => i.voice?.unitId === 'unit_0002');
     const subtitle = items2.find((i) => i.voice?.unitId === 'unit_0003');
     assert.deepEqual([title?.comment, subtitle?.comment], ['Make the title bigger', 'Make the subtitle grey']);
@@ -120,10 +106,10 @@ describe('what you say becomes items', { skip: missing.length ? `missing ${missi
     const quietUntil = Date.parse(subtitle.createdAt) + 5000;
     await new Promise((r) => setTimeout(r, Math.max(0, quietUntil - Date.now()) + 50));
     assert.deepEqual((await unitRows(page)).map((r) => r.state), ['draft', 'draft', 'draft'], 'Collect hands nothing off by itself');
-    assert.ok((await sessionItems(server, sessionId)).every((i) => i.delivery === 'draft'));
+    assert.ok((await sessionItems(env.server, sessionId)).every((i) => i.delivery === 'draft'));
 
     // Save to MCP hands the three off; the agent's wait gets them.
-    const agent = new McpClient(server.mcpUrl, server.mcpToken);
+    const agent = new McpClient(env.server.mcpUrl, env.server.mcpToken);
     await agent.initialize();
     await page.locator('#sendAgentButton').click();
     await waitFor(async () => (await unitRows(page)).every((r) => r.state === 'sent'), { what: 'the units sent' });
@@ -149,14 +135,14 @@ describe('what you say becomes items', { skip: missing.length ? `missing ${missi
     await page.locator('#answerBox').waitFor();
     // This console falls a moment behind; the spoken answer wins meanwhile.
     await page.evaluate(() => window.__events.hold());
-    assert.ok(!(await sessionItems(server, sessionId)).find((i) => i.itemId === blue.itemId).userAnswer, 'held before the spoken answer came');
+    assert.ok(!(await sessionItems(env.server, sessionId)).find((i) => i.itemId === blue.itemId).userAnswer, 'held before the spoken answer came');
     await page.screenshot({ path: shotPath('voice-units-1440.png') });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.locator('#voiceTranscript').scrollIntoViewIfNeeded();
     await page.screenshot({ path: shotPath('voice-units-390.png') });
     await page.setViewportSize({ width: 1440, height: 900 });
     const note = await waitFor(
-      async () => (await fake.received()).events.find((e) => e.type === 'conversation.item.create' && itemText(e).startsWith('[ENDPOINT QUESTION]')),
+      async () => (await env.fake.received()).events.find((e) => e.type === 'conversation.item.create' && itemText(e).startsWith('[ENDPOINT QUESTION]')),
       { timeout: 20000, what: 'the [ENDPOINT QUESTION] note at the fake' },
     );
     assert.equal(itemText(note), `[ENDPOINT QUESTION] The coding agent asks about unit unit_0001: "${QUESTION}"`);
@@ -173,12 +159,12 @@ describe('what you say becomes items', { skip: missing.length ? `missing ${missi
     const msg = page.locator('#error .msg[data-kind="error"]');
     await msg.first().waitFor({ timeout: 10000 });
     assert.match(await msg.first().innerText(), new RegExp(`not sent: the question on #${blue.sequenceNumber} was already answered.*${SPOKEN_ANSWER}`));
-    const now = (await sessionItems(server, sessionId)).find((i) => i.itemId === blue.itemId);
+    const now = (await sessionItems(env.server, sessionId)).find((i) => i.itemId === blue.itemId);
     assert.equal(now.userAnswer, SPOKEN_ANSWER, 'the first answer stands');
 
     // 5. After a reload the voice items are in the session, with what was said.
     await page.reload();
-    await waitSessionShown(page, server);
+    await waitSessionShown(page, env.server);
     const rows = await page.locator('[data-item-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-item-id')));
     assert.deepEqual(rows.sort(), [blue.itemId, title.itemId].sort());
     assert.match(await page.locator(`[data-item-id="${blue.itemId}"] .target`).innerText(), /spoken/, 'the list marks a spoken item');

@@ -1,12 +1,13 @@
 // Real parts for the voice tests: speech made by espeak-ng, turned by sox into the WAV
 // a fake microphone plays, the span of speech in it measured the way the fake Realtime
 // server measures what it receives, and that fake server itself.
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, api, repoRoot, startServer } from './harness.mjs';
+import { after, before, describe } from 'node:test';
+import { api, launchBrowser, prerequisites, repoRoot, startServer } from './harness.mjs';
 
 export const FAKE_BIN = process.env.REALTIME_FAKE_BIN || join(repoRoot, 'build', 'bin', 'realtime-fake');
 
@@ -110,22 +111,12 @@ export function speechSpans(pcm, { thresholdDbfs = -40, silenceMs = 500 } = {}) 
 
 /** Chromium whose microphone plays `wav` once (the fake UI allows it, unless `allow` is false). */
 export async function launchWithMic(wav, { allow = true } = {}) {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      // Without the fake UI the permission prompt is dismissed, as a user refusing it.
-      ...(allow ? ['--use-fake-ui-for-media-stream'] : []),
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}%noloop`,
-    ],
-  });
+  return launchBrowser([
+    // Without the fake UI the permission prompt is dismissed, as a user refusing it.
+    ...(allow ? ['--use-fake-ui-for-media-stream'] : []),
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${wav}%noloop`,
+  ]);
 }
 
 /** Starts fixthis serve with the given environment additions (the key, the fake's URL). */
@@ -184,15 +175,15 @@ export async function startFake(dir, script, key) {
 
 /**
  * One voice suite's setup: a temporary folder, the fake Realtime server with its
- * script, fixthis serve pointed at it with serverKey (undefined: no key) and Chromium
+ * script, fixthis serve pointed at it with the key (none when `keyless`) and Chromium
  * whose microphone plays what mic(dir) returns (a speech WAV's {wav, spans} or a path).
  */
-export async function startVoice(prefix, { script, key, serverKey = key, mic, allow = true }) {
+export async function startVoice(prefix, { script, key, keyless = false, mic, allow = true }) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const made = mic(dir);
   const speech = typeof made === 'string' ? null : made;
   const fake = await startFake(dir, script, key);
-  const server = await serverWith({ OPENAI_API_KEY: serverKey, OPENAI_BASE_URL: fake.url });
+  const server = await serverWith({ OPENAI_API_KEY: keyless ? undefined : key, OPENAI_BASE_URL: fake.url });
   const browser = await launchWithMic(speech ? speech.wav : made, { allow });
   return { dir, speech, fake, server, browser };
 }
@@ -203,6 +194,27 @@ export async function stopVoice(env) {
   await env.server?.stop();
   await env.fake?.stop();
   if (env.dir) rmSync(env.dir, { recursive: true, force: true });
+}
+
+/**
+ * describe(name) around one voice setup: before starts it (startVoice(prefix, opts)),
+ * after stops it, and body(env) declares the tests, which read env.server,
+ * env.browser, env.fake, env.dir and env.speech. `spans` checks that the speech WAV
+ * holds that many spans of speech. Skipped, saying what is missing, without the tools.
+ */
+export function voiceSuite(name, prefix, { spans, ...opts }, body) {
+  const missing = [...prerequisites(), ...voicePrerequisites()];
+  describe(name, { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
+    const env = {};
+    before(async () => {
+      Object.assign(env, await startVoice(prefix, opts));
+      if (spans !== undefined) {
+        assert.equal(env.speech.spans.length, spans, `the speech WAV should hold ${spans} span(s) of speech: ${JSON.stringify(env.speech.spans)}`);
+      }
+    });
+    after(() => stopVoice(env));
+    body(env);
+  });
 }
 
 /** The text of a conversation.item.create the client sent (system notes, user text). */

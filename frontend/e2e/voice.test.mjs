@@ -3,12 +3,11 @@
 // chunks) -> fixthis serve -> the fake Realtime server, which finds the speech by
 // energy and answers from a script.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { api, openConsole, prerequisites, shotPath, waitFor } from './harness.mjs';
+import { it } from 'node:test';
+import { api, openConsole, shotPath, waitFor } from './harness.mjs';
 import { clickNode, freeze, waitLive } from './steps.mjs';
-import { itemText, speechWav, startVoice, stopVoice, voicePrerequisites } from './voice.mjs';
+import { itemText, speechWav, voiceSuite } from './voice.mjs';
 
-const missing = [...prerequisites(), ...voicePrerequisites()];
 const KEY = 'sk-test-voice-e2e-0123456789';
 const PHRASE = 'Make this button blue, and a little larger.';
 const SCRIPT = {
@@ -23,23 +22,10 @@ const SPAN_TOLERANCE_MS = 60;
 
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-describe('talk while you point', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let dir;
-  let speech;
-  let fake;
-  let server;
-  let browser;
-
-  before(async () => {
-    ({ dir, speech, fake, server, browser } = await startVoice('fixthis-voice-', { script: SCRIPT, key: KEY, mic: (d) => speechWav(d, PHRASE) }));
-    assert.equal(speech.spans.length, 1, `the reference WAV should hold one span of speech: ${JSON.stringify(speech.spans)}`);
-  });
-
-  after(() => stopVoice({ dir, fake, server, browser }));
-
+voiceSuite('talk while you point', 'fixthis-voice-', { script: SCRIPT, key: KEY, mic: (d) => speechWav(d, PHRASE), spans: 1 }, (env) => {
   it('hears the speech, shows the transcript, announces clicks, mutes and stops', async () => {
-    const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900 });
-    await waitLive(page, server);
+    const { page, errors, context } = await openConsole(env.browser, env.server, { width: 1440, height: 900 });
+    await waitLive(page, env.server);
     const posts = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && /\/api\/voice\/sessions\/[^/]+\/audio$/.test(new URL(r.url()).pathname)) posts.push({ at: Date.now(), bytes: r.postDataBuffer()?.length ?? 0 });
@@ -53,12 +39,12 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
     // The WAV plays in real time from the moment the capture opened: about 7.5 s.
     const heard = await waitFor(
       async () => {
-        const s = await fake.speech();
+        const s = await env.fake.speech();
         return s.spans.find((x) => !x.open && x.endMs > x.startMs);
       },
       { timeout: 30000, interval: 250, what: 'a closed speech span at the fake' },
     );
-    const want = speech.spans[0];
+    const want = env.speech.spans[0];
     const lenGot = heard.endMs - heard.startMs;
     const lenWant = want.endMs - want.startMs;
     const lostMs = want.startMs - heard.startMs; // the WAV's start that played before audio was sent
@@ -92,7 +78,7 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
     assert.match(anchor.anchorId, /^anchor_\d{4}$/);
     const note = await waitFor(
       async () => {
-        const r = await fake.received();
+        const r = await env.fake.received();
         return r.events.find((e) => e.type === 'conversation.item.create' && itemText(e).includes(`(anchor id: ${anchor.anchorId})`));
       },
       { timeout: 10000, what: `the [PAGE] note for ${anchor.anchorId}` },
@@ -111,7 +97,7 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
     // Select: the click taps the phone, then it is announced.
     // The pick focused the comment box, where S would be typed: use the button.
     await page.locator('#selectToolButton').click();
-    await waitLive(page, server);
+    await waitLive(page, env.server);
     // The same node again within 1 s only refreshes its anchor (no second note).
     await new Promise((r) => setTimeout(r, 1100));
     const tapResp = page.waitForResponse((r) => r.url().includes('/api/preview/tap'));
@@ -122,7 +108,7 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
     assert.equal(JSON.parse((await selectAnchor).request().postData()).mode, 'select');
     assert.notEqual(a2.anchorId, anchor.anchorId);
     await waitFor(
-      async () => (await fake.received()).events.some((e) => e.type === 'conversation.item.create' && itemText(e).includes(`(anchor id: ${a2.anchorId})`)),
+      async () => (await env.fake.received()).events.some((e) => e.type === 'conversation.item.create' && itemText(e).includes(`(anchor id: ${a2.anchorId})`)),
       { timeout: 10000, what: `the [PAGE] note for the Select-mode click ${a2.anchorId}` },
     );
 
@@ -130,7 +116,7 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
     const spokenResp = page.waitForResponse((r) => /\/api\/voice\/sessions\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === 'PUT');
     await page.locator('#voiceSpokenReplies').uncheck();
     assert.equal((await (await spokenResp).json()).spokenReplies, false);
-    assert.equal((await api(server, 'GET', '/api/voice')).body.active.spokenReplies, false);
+    assert.equal((await api(env.server, 'GET', '/api/voice')).body.active.spokenReplies, false);
 
     // Mute: nothing leaves until unmuted.
     await page.locator('#voiceMuteButton').click();
@@ -146,7 +132,7 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
     // Stop: the microphone closes, the app holds no session, nothing more is sent.
     await page.keyboard.press('t');
     await waitFor(async () => (await page.locator('#micState').getAttribute('data-state')) === 'off', { what: 'micState off' });
-    await waitFor(async () => (await api(server, 'GET', '/api/voice')).body.active === null, { what: 'no active voice session' });
+    await waitFor(async () => (await api(env.server, 'GET', '/api/voice')).body.active === null, { what: 'no active voice session' });
     await new Promise((r) => setTimeout(r, 400));
     const stoppedAt = posts.length;
     await new Promise((r) => setTimeout(r, 1000));
@@ -157,57 +143,35 @@ describe('talk while you point', { skip: missing.length ? `missing ${missing.joi
   });
 });
 
-describe('talk with the microphone refused', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let dir;
-  let fake;
-  let server;
-  let browser;
-
-  before(async () => {
-    ({ dir, fake, server, browser } = await startVoice('fixthis-voice-denied-', { script: SCRIPT, key: KEY, mic: (d) => speechWav(d, 'hello'), allow: false }));
-  });
-
-  after(() => stopVoice({ dir, fake, server, browser }));
-
+voiceSuite('talk with the microphone refused', 'fixthis-voice-denied-', { script: SCRIPT, key: KEY, mic: (d) => speechWav(d, 'hello'), allow: false }, (env) => {
   it('shows denied, says how to allow it and starts no session', async () => {
-    const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900 });
-    await waitLive(page, server);
+    const { page, errors, context } = await openConsole(env.browser, env.server, { width: 1440, height: 900 });
+    await waitLive(page, env.server);
     await page.keyboard.press('t');
     await waitFor(async () => (await page.locator('#micState').getAttribute('data-state')) === 'denied', { timeout: 15000, what: 'micState denied' });
     assert.equal(await page.locator('#voiceNotice').getAttribute('data-kind'), 'mic');
     assert.match(await page.locator('#voiceNotice').innerText(), /address bar.*Allow/);
-    assert.equal((await api(server, 'GET', '/api/voice')).body.active, null, 'no voice session was started');
-    assert.equal((await fake.received()).connects ?? 0, 0, 'nothing reached the Realtime server');
+    assert.equal((await api(env.server, 'GET', '/api/voice')).body.active, null, 'no voice session was started');
+    assert.equal((await env.fake.received()).connects ?? 0, 0, 'nothing reached the Realtime server');
     assert.equal((await page.locator('#voiceToggleButton').innerText()).replace(/\s*T$/, '').trim(), 'Talk');
     assert.deepEqual(errors, []);
     await context.close();
   });
 });
 
-describe('talk without a key', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
-  let server;
-  let browser;
-  let dir;
-  let fake;
-
-  before(async () => {
-    ({ dir, fake, server, browser } = await startVoice('fixthis-voice-nokey-', { script: SCRIPT, key: KEY, serverKey: undefined, mic: () => '/dev/null' }));
-  });
-
-  after(() => stopVoice({ dir, fake, server, browser }));
-
+voiceSuite('talk without a key', 'fixthis-voice-nokey-', { script: SCRIPT, key: KEY, keyless: true, mic: () => '/dev/null' }, (env) => {
   it('explains how to add one and starts nothing', async (t) => {
-    const cfg = (await api(server, 'GET', '/api/voice')).body;
+    const cfg = (await api(env.server, 'GET', '/api/voice')).body;
     if (cfg.keySet) return t.skip(`a key is already set here (${cfg.keySource})`);
-    const { page, errors, context } = await openConsole(browser, server, { width: 1440, height: 900 });
-    await waitLive(page, server);
+    const { page, errors, context } = await openConsole(env.browser, env.server, { width: 1440, height: 900 });
+    await waitLive(page, env.server);
     await page.keyboard.press('t');
     await page.locator('#voiceNotice[data-kind="no-key"]').waitFor({ timeout: 10000 });
     assert.match(await page.locator('#voiceNotice').innerText(), /OPENAI_API_KEY/);
     assert.equal(await page.locator('#micState').getAttribute('data-state'), 'off');
     assert.equal(await page.locator('#voiceKeyState').getAttribute('data-key-set'), 'false');
-    assert.equal((await api(server, 'GET', '/api/voice')).body.active, null);
-    assert.equal((await fake.received()).connects ?? 0, 0, 'nothing reached the Realtime server');
+    assert.equal((await api(env.server, 'GET', '/api/voice')).body.active, null);
+    assert.equal((await env.fake.received()).connects ?? 0, 0, 'nothing reached the Realtime server');
     assert.deepEqual(errors, []);
     await context.close();
   });
