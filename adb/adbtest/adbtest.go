@@ -146,12 +146,6 @@ func (s *Server) Restart(t testing.TB) {
 	s.start(t)
 }
 
-// Addr is the server's host:port, for clients of the host protocol.
-func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.Port) }
-
-// Env is the environment entry that points adb clients at this server.
-func (s *Server) Env() string { return "ANDROID_ADB_SERVER_PORT=" + strconv.Itoa(s.Port) }
-
 func (s *Server) run(ctx context.Context, args ...string) Result {
 	var out, errb bytes.Buffer
 	cmd := exec.CommandContext(ctx, s.bin, append([]string{"-P", strconv.Itoa(s.Port)}, args...)...)
@@ -231,18 +225,4 @@ func (s *Server) State(t testing.TB, serial string) string {
 		}
 	}
 	return ""
-}
-
-// WaitState polls until serial reaches state ("" = gone) or the timeout passes.
-func (s *Server) WaitState(t testing.TB, serial, state string, timeout time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	last := ""
-	for time.Now().Before(deadline) {
-		if last = s.State(t, serial); last == state {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s: state %q after %s, want %q", serial, last, timeout, state)
 }

@@ -78,14 +78,6 @@ func (w *warmer) await(ctx context.Context, serial string, changes func() uint64
 	return w.current(serial, changes())
 }
 
-// forget drops the warm tree (another device, a resume after the user acted).
-func (w *warmer) forget() {
-	w.mu.Lock()
-	w.entry = nil
-	w.tried = 0
-	w.mu.Unlock()
-}
-
 // runWarm looks every warmTick and dumps when the screen has held still.
 func (s *Service) runWarm(ctx context.Context) {
 	t := time.NewTicker(warmTick)

@@ -46,8 +46,6 @@ func (w *bitWriter) se(v int32) {
 	}
 }
 
-func (w *bitWriter) aligned() bool { return w.nacc == 0 }
-
 // alignZero pads with zero bits to the next byte boundary (pcm_alignment_zero_bit).
 func (w *bitWriter) alignZero() {
 	if w.nacc > 0 {

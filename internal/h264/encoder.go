@@ -72,9 +72,6 @@ func NewEncoder(width, height int) (*Encoder, error) {
 	return e, nil
 }
 
-// Size is the frame size the encoder codes.
-func (e *Encoder) Size() (int, int) { return e.w, e.h }
-
 // Headers returns the SPS and PPS NAL units, the stream's codec configuration.
 func (e *Encoder) Headers() []byte { return bytes.Clone(e.headers) }
 

@@ -236,32 +236,3 @@ func (d *Device) uninstall(name string) bool {
 
 // deviceTime formats t as dumpsys does: the phone's local time, no zone.
 func deviceTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
-
-// strftimeLayouts maps the `date +FORMAT` conversions scripts use to Go layouts.
-var strftimeLayouts = map[byte]string{
-	'z': "-0700", 'Z': "MST", 'Y': "2006", 'm': "01", 'd': "02", 'H': "15", 'M': "04", 'S': "05",
-}
-
-// strftime formats t for `date +FORMAT` with the conversions scripts use.
-func strftime(format string, t time.Time) string {
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' || i+1 == len(format) {
-			b.WriteByte(format[i])
-			continue
-		}
-		i++
-		switch layout, ok := strftimeLayouts[format[i]]; {
-		case ok:
-			b.WriteString(t.Format(layout))
-		case format[i] == 's':
-			b.WriteString(strconv.FormatInt(t.Unix(), 10))
-		case format[i] == '%':
-			b.WriteByte('%')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(format[i])
-		}
-	}
-	return b.String()
-}
