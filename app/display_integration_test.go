@@ -48,10 +48,14 @@ func TestDisplayAPI(t *testing.T) {
 			t.Errorf("PUT %v: %d %s", c.body, r.Status, r.Body)
 		}
 	}
+	sse := env.subscribe()
 	env.mustJSON("PUT", "/api/display", map[string]any{"night": true, "fontScale": 1.3, "locale": "ar"}, &got)
 	if got.Conditions != "night, fontScale=1.3, locale=ar" || !got.State.Changed {
 		t.Fatalf("after PUT: %+v", got)
 	}
+	// Every console showing the phone is told, so another tab's panel reads them again.
+	changed := func(ev sseEvent) bool { return strings.Contains(string(ev.Data), `"serial":"`+env.sim.Serial()+`"`) }
+	sse.next(5*time.Second, "display-changed", changed)
 
 	// A screen saved now records the conditions it was drawn under.
 	sessionID := env.createSession("Dark")
@@ -68,6 +72,7 @@ func TestDisplayAPI(t *testing.T) {
 	if n := env.simNight(); n != "Night mode: no" {
 		t.Fatalf("after deselect: %s", n)
 	}
+	sse.next(5*time.Second, "display-changed", changed) // the restore on deselect
 	if env.app.displays.Changed(env.sim.Serial()) {
 		t.Fatal("originals still kept after deselect")
 	}

@@ -24,6 +24,7 @@ func (a *App) openDisplays() *display.Manager {
 	if err != nil {
 		a.log.Warn("saved display settings", "err", err)
 	}
+	m.OnChange = func(serial string) { display.ChangedEvent.Publish(a.bus, display.Changed{Serial: serial}) }
 	return m
 }
 

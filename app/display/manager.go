@@ -20,6 +20,9 @@ import (
 // methods are safe for concurrent use; calls for one phone run one at a time.
 type Manager struct {
 	path string
+	// OnChange, when set before use, is told the serial of every phone a Set or a
+	// Restore changed (the app publishes ChangedEvent from it).
+	OnChange func(serial string)
 
 	mu    sync.Mutex
 	saved map[string]raw // serial → the values before FixThis changed any
@@ -135,10 +138,19 @@ func (m *Manager) Set(ctx context.Context, t Target, c Change) (State, error) {
 	if err := m.keep(t.Serial, cur); err != nil {
 		return State{}, err
 	}
+	// Told even when a step fails: the steps before it changed the phone.
+	defer m.changed(t.Serial)
 	if err := apply(ctx, t, c); err != nil {
 		return State{}, err
 	}
 	return m.read(ctx, t)
+}
+
+// changed tells OnChange that serial's settings may differ from a moment ago.
+func (m *Manager) changed(serial string) {
+	if m.OnChange != nil {
+		m.OnChange(serial)
+	}
 }
 
 // keep saves cur as serial's originals unless some are kept already; a locale
@@ -205,6 +217,7 @@ func (m *Manager) Restore(ctx context.Context, t Target) (restored bool, err err
 	if !ok {
 		return false, nil
 	}
+	defer m.changed(t.Serial)
 	if err := restore(ctx, t.Shell, r); err != nil {
 		return false, fmt.Errorf("restore the display settings of %s: %w", t.Serial, err)
 	}

@@ -35,6 +35,9 @@ const (
 	AppRunProgress Type = "app-run-progress"
 	// AppRunFinished says how it ended: targetwatch.RunFinishedEvent (targetwatch.RunFinished).
 	AppRunFinished Type = "app-run-finished"
+	// DisplayChanged says a phone's display settings were changed or restored, by the
+	// console, an agent or a deselect: display.ChangedEvent (display.Changed).
+	DisplayChanged Type = "display-changed"
 	// VoiceState carries voice.Session on every change of a voice session, failures included.
 	VoiceState Type = "voice-state"
 	// VoiceTranscript carries voice.Transcript: a partial or final line of either speaker.
@@ -54,4 +57,4 @@ const (
 // All lists every event type, for the generated console types and the docs.
 var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated,
 	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished,
-	VoiceState, VoiceTranscript, VoiceSpeech, VoiceAudio, VoiceError, VoiceUnit, VoiceQuestion}
+	DisplayChanged, VoiceState, VoiceTranscript, VoiceSpeech, VoiceAudio, VoiceError, VoiceUnit, VoiceQuestion}

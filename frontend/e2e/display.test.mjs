@@ -98,6 +98,11 @@ suite('display settings', { server: { demo: true } }, (env) => {
       assert.equal(bad.status, 400);
       assert.match(bad.body.message, /want 0\.85 to 2/);
 
+      // A change made elsewhere (another tab, an agent's tool) reaches this panel by its event.
+      const elsewhere = await api(env.server, 'PUT', '/api/display', { fontScale: 1.15 });
+      assert.equal(elsewhere.status, 200, JSON.stringify(elsewhere.body));
+      await waitFor(async () => (await panel.getAttribute('data-conditions')) === 'night, fontScale=1.15, locale=ar', { what: 'the change made elsewhere shown' });
+
       await page.locator('#displaySettings [data-action="restoreDisplay"]').click();
       await waitFor(async () => (await page.locator('#displaySettings').getAttribute('data-conditions')) === '', { what: 'the defaults back' });
       await waitFor(async () => Math.abs((await screenLuminance(page)) - light) < light * 0.1, { timeout: 10000, what: 'the live view light again' });

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadDisplay } from './actions/display';
 import { announceRun, loadApp } from './actions/targetApp';
 import { activate, resync } from './actions/sessions';
 import { newDiagnostics } from './diagnostics';
@@ -8,6 +9,7 @@ import { app, registerAppState } from './state/app.svelte';
 import { targetApp, registerTargetApp } from './state/targetapp.svelte';
 import { presence, runFinished, snapshotEvent } from './testing/fixtures';
 
+vi.mock('./actions/display', () => ({ loadDisplay: vi.fn(async () => undefined) }));
 vi.mock('./actions/targetApp', () => ({ announceRun: vi.fn(), loadApp: vi.fn(async () => undefined) }));
 vi.mock('./actions/sessions', () => ({ activate: vi.fn(async () => undefined), resync: vi.fn(async () => undefined) }));
 
@@ -45,6 +47,15 @@ describe('side effects wired after the reducers', () => {
     events.dispatch('app-run-finished', runFinished({ runId: 'r1', ok: true }));
     expect(announceRun).toHaveBeenCalledTimes(1);
     expect(vi.mocked(announceRun).mock.calls[0][0].runId).toBe('r1');
+  });
+
+  it("rereads the display settings when the selected phone's change, not another's", () => {
+    const { events } = wired();
+    app.selectedSerial = 'S1';
+    events.dispatch('display-changed', { serial: 'S2' });
+    expect(loadDisplay).not.toHaveBeenCalled();
+    events.dispatch('display-changed', { serial: 'S1' });
+    expect(loadDisplay).toHaveBeenCalledTimes(1);
   });
 
   it('refreshes everything on replay overflow and counts it', () => {

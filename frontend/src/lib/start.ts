@@ -1,6 +1,7 @@
 // Starts the console: token, transport, the dispatcher with every state module's
 // reducers and then the side effects, and the event stream that feeds it (docs/console.md,
 // "Live updates").
+import { loadDisplay } from './actions/display';
 import { announceRun, loadApp } from './actions/targetApp';
 import { activate, resync } from './actions/sessions';
 import { registerVoice } from './actions/voice';
@@ -51,6 +52,10 @@ export function wireSideEffects(events: Dispatcher, api: Pick<Api, 'diagnostics'
   events.on('app-run-finished', (f) => {
     // The reducer ended the run shown only when this was its end.
     if (!targetApp.run && targetApp.finished?.runId === f.runId) announceRun(f);
+  });
+  events.on('display-changed', (c) => {
+    // Whoever changed them (this tab, another, an agent, a deselect): read them again.
+    if (c.serial === app.selectedSerial) void loadDisplay();
   });
   events.on('replay-overflow', () => {
     d.replayOverflows++;
