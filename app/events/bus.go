@@ -30,6 +30,10 @@ type Bus struct {
 	nextID  uint64
 	history []Event // ring of the most recent events, oldest first
 	limit   int
+	// evicted is the id of the newest event the ring has dropped: a client that
+	// last saw an older one missed something and must resynchronise. Live events
+	// (DefineLive) never enter the ring, so their ids leave gaps but evict nothing.
+	evicted uint64
 	subs    map[*Subscription]struct{}
 }
 
@@ -48,16 +52,21 @@ func NewBus(historyLimit int) *Bus {
 	return &Bus{nextID: 1, limit: historyLimit, subs: map[*Subscription]struct{}{}}
 }
 
-// publish delivers an encoded event to every subscriber and returns its id. Callers
-// go through a Def, which fixes the payload type of each event.
-func (b *Bus) publish(typ Type, raw json.RawMessage) uint64 {
+// publish delivers an encoded event to every subscriber and returns its id, keeping
+// it for replay when keep is set. Callers go through a Def, which fixes the payload
+// type of each event.
+func (b *Bus) publish(typ Type, raw json.RawMessage, keep bool) uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	ev := Event{ID: b.nextID, Type: typ, Data: raw, At: time.Now()}
 	b.nextID++
-	b.history = append(b.history, ev)
-	if len(b.history) > b.limit {
-		b.history = append(b.history[:0:0], b.history[len(b.history)-b.limit:]...)
+	if keep {
+		b.history = append(b.history, ev)
+		if len(b.history) > b.limit {
+			drop := len(b.history) - b.limit
+			b.evicted = b.history[drop-1].ID
+			b.history = append(b.history[:0:0], b.history[drop:]...)
+		}
 	}
 	for s := range b.subs {
 		select {
@@ -88,7 +97,7 @@ func (b *Bus) Subscribe(sinceID uint64) (sub *Subscription, replay []Event, over
 	if sinceID == 0 || sinceID >= b.nextID-1 {
 		return sub, nil, false
 	}
-	if len(b.history) == 0 || b.history[0].ID > sinceID+1 {
+	if sinceID < b.evicted {
 		return sub, nil, true
 	}
 	for _, ev := range b.history {

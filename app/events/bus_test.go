@@ -82,6 +82,44 @@ func TestReplaySinceAndOverflow(t *testing.T) {
 	}
 }
 
+var audioChunk = DefineLive[frame]("audio-chunk")
+
+// A live event reaches the subscribers of the moment, is never replayed, and neither
+// evicts a kept event nor makes the gap it leaves look like an overflow.
+func TestLiveEventsAreNotKeptForReplay(t *testing.T) {
+	b := NewBus(3)
+	sub, _, _ := b.Subscribe(0)
+	defer sub.Close()
+	frameReady.Publish(b, frame{ID: "kept-1"}) // 1
+	for i := 0; i < 10; i++ {
+		audioChunk.Publish(b, frame{ID: "live"}) // 2..11
+	}
+	frameReady.Publish(b, frame{ID: "kept-2"}) // 12
+	if n := len(sub.C); n != 12 {
+		t.Fatalf("the subscriber of the moment got %d events, want 12", n)
+	}
+	for _, tc := range []struct {
+		since    uint64
+		ids      []uint64
+		overflow bool
+	}{
+		{since: 0},
+		{since: 1, ids: []uint64{12}},
+		{since: 5, ids: []uint64{12}},
+		{since: 11, ids: []uint64{12}},
+	} {
+		s, replay, overflow := b.Subscribe(tc.since)
+		s.Close()
+		var ids []uint64
+		for _, ev := range replay {
+			ids = append(ids, ev.ID)
+		}
+		if !reflect.DeepEqual(ids, tc.ids) || overflow != tc.overflow {
+			t.Errorf("since %d: replay %v overflow %v, want %v %v", tc.since, ids, overflow, tc.ids, tc.overflow)
+		}
+	}
+}
+
 func TestSlowSubscriberIsClosedNotWaitedFor(t *testing.T) {
 	b := NewBus(1024)
 	sub, _, _ := b.Subscribe(0)

@@ -16,10 +16,18 @@ import (
 // and generates the console's EventPayloads map from them.
 type Def[T any] struct {
 	typ Type
+	// live events reach the subscribers of the moment and are not kept for replay.
+	live bool
 }
 
 // Define returns the Def of typ carrying payloads of type T.
 func Define[T any](typ Type) Def[T] { return Def[T]{typ: typ} }
+
+// DefineLive is Define for an event only worth having as it happens (a spoken
+// reply's audio): it is not kept in the bus's replay history, so a large or
+// frequent payload neither fills it nor pushes out the events a reconnecting
+// console does need.
+func DefineLive[T any](typ Type) Def[T] { return Def[T]{typ: typ, live: true} }
 
 // Type is the event's name on the bus and the SSE stream.
 func (d Def[T]) Type() Type { return d.typ }
@@ -29,7 +37,7 @@ func (d Def[T]) Payload() reflect.Type { return reflect.TypeFor[T]() }
 
 // Publish delivers payload to every subscriber of b and returns the event id.
 func (d Def[T]) Publish(b *Bus, payload T) uint64 {
-	return b.publish(d.typ, d.Marshal(payload))
+	return b.publish(d.typ, d.Marshal(payload), !d.live)
 }
 
 // Marshal encodes payload as the event's data, for the events a stream writes itself

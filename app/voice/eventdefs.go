@@ -11,7 +11,9 @@ var (
 	// SpeechEvent says the user started or stopped speaking.
 	SpeechEvent = events.Define[Speech](events.VoiceSpeech)
 	// AudioEvent carries the interviewer's spoken reply.
-	AudioEvent = events.Define[Audio](events.VoiceAudio)
+	// It is live only: a reconnecting console has no use for a reply that already
+	// played, and the chunks would crowd the replay history out.
+	AudioEvent = events.DefineLive[Audio](events.VoiceAudio)
 	// ErrorEventDef carries an error from the interviewer's server.
 	ErrorEventDef = events.Define[ErrorEvent](events.VoiceError)
 	// UnitEvent says a unit tool call was handled: which item the unit became.
