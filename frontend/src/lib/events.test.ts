@@ -10,7 +10,7 @@ import {
   type SyncModel,
 } from './events';
 import type { Session } from './types';
-import { device, presence, session as sessionFx, snapshotEvent } from './testing/fixtures';
+import { device, item, presence, session as sessionFx, snapshotEvent } from './testing/fixtures';
 
 function model(): SyncModel {
   return { version: '', mode: '', devices: [], selectedSerial: '', adbError: '', sessions: [], activeSessionId: 'A', session: null, preview: null, agent: null };
@@ -47,6 +47,19 @@ describe('event reducers', () => {
     expect(applySessionUpdate(m, { sessionId: 'A', session: session('A') })).toBe('applied');
     expect(m.session?.sessionId).toBe('A');
     expect(m.sessions.map((s) => s.sessionId)).toEqual(['A']);
+  });
+
+  it('never rolls an item back to an older state than the one it holds', () => {
+    const m = model();
+    const at = (updatedAt: string, userAnswer: string) => item({ itemId: 'i1', sequenceNumber: 1, updatedAt, userAnswer });
+    const other = (updatedAt: string, comment: string) => item({ itemId: 'i2', sequenceNumber: 2, updatedAt, comment });
+    // The answer's reply put the item at 10:00:05; an update published at 10:00:04 arrives after it.
+    m.session = { ...session('A'), items: [at('2025-01-01T10:00:05.000Z', 'Twice as tall'), other('2025-01-01T10:00:00.000Z', 'old')] };
+    applySessionUpdate(m, { sessionId: 'A', session: { ...session('A'), items: [at('2025-01-01T10:00:04.000Z', ''), other('2025-01-01T10:00:04.000Z', 'new')] } });
+    expect(m.session?.items.map((i) => [i.userAnswer, i.comment])).toEqual([['Twice as tall', ''], ['', 'new']]);
+    // A later update wins, and one that drops an item drops it.
+    applySessionUpdate(m, { sessionId: 'A', session: { ...session('A'), items: [at('2025-01-01T10:00:06.000Z', 'Twice as tall, please')] } });
+    expect(m.session?.items.map((i) => i.userAnswer)).toEqual(['Twice as tall, please']);
   });
 
   it('upserts summaries newest first and reports deletion of the active one', () => {

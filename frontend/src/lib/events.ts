@@ -128,10 +128,30 @@ export function applySessionUpdate(model: SyncModel, u: SessionUpdate): Outcome 
   const sessionId = u.sessionId ?? '';
   if (!sessionId || sessionId !== model.activeSessionId) return 'ignored-other-session';
   if (u.session) {
-    model.session = u.session;
+    model.session = keepNewerItems(model.session, u.session);
     model.sessions = upsertSummary(model.sessions, summaryOf(u.session));
   }
   return 'applied';
+}
+
+/**
+ * next, with each item the console already holds in a newer state kept as it is. An
+ * update published before a change this console made (an answer, an edit, whose reply
+ * replaced the item) can arrive after that reply; it must not roll the item back.
+ */
+function keepNewerItems(prev: Session | null, next: Session): Session {
+  if (!prev || prev.sessionId !== next.sessionId || !prev.items?.length || !next.items) return next;
+  const held = new Map(prev.items.map((i) => [i.itemId, i]));
+  let kept = false;
+  const items = next.items.map((i) => {
+    const mine = held.get(i.itemId);
+    if (mine && Date.parse(mine.updatedAt) > Date.parse(i.updatedAt)) {
+      kept = true;
+      return mine;
+    }
+    return i;
+  });
+  return kept ? { ...next, items } : next;
 }
 
 /** sessions-updated: one row of the session list, or its deletion. */
