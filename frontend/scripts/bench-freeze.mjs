@@ -29,7 +29,7 @@ let sim;
 let browser;
 try {
   const scenario = join(dir, 'nosidekick');
-  cpSync(join(repoRoot, 'adb', 'sim', 'scenario', 'demo'), scenario, { recursive: true });
+  cpSync(join(repoRoot, 'sim', 'scenario', 'demo'), scenario, { recursive: true });
   const spec = join(scenario, 'scenario.json');
   writeFileSync(spec, readFileSync(spec, 'utf8').replace(/"sidekick": *true/, '"sidekick": false'));
   server = await startServer({ demo: false });
