@@ -25,7 +25,10 @@ const (
 	// Go decodes no H.264 without cgo, so while the video runs a still is captured
 	// beside it at most this often, and only after the screen changed: a strip needs
 	// 6–8 pictures of the span.
-	stillEvery  = 500 * time.Millisecond
+	stillEvery = 500 * time.Millisecond
+	// stillShare bounds the stills' part of the link: after a still that took d, the
+	// next waits stillShare×d (sampleStills).
+	stillShare  = 5
 	stillHeight = 480
 	// holdLimit ends a recording whose end never came.
 	holdLimit = clip.MaxSeconds*time.Second + 5*time.Second
@@ -69,10 +72,13 @@ func (p *Preview) keepRaw(f *previewFrame) {
 }
 
 // sampleStills captures a small still beside the video whenever the screen changed
-// since the last one, at most every stillEvery, until the stream ends.
+// since the last one, until the stream ends. A still is a whole raw frame (~10 MB
+// on a 1080×2400 phone) on the same link as the video, so it waits at least
+// stillEvery and at least stillShare times what the last one took: over USB 2 that
+// is one every 1.5 s or so, over Wi-Fi adb (~5 MB/s) one every 10 s, and the
+// video keeps five sixths of the link either way.
 func (v *Video) sampleStills(ctx context.Context, s *video.Stream, src *clipSource) {
-	t := time.NewTicker(stillEvery)
-	defer t.Stop()
+	wait := stillEvery
 	seen := ^uint64(0)
 	for {
 		if n := v.preview.changes.Load(); n != seen {
@@ -81,19 +87,29 @@ func (v *Video) sampleStills(ctx context.Context, s *video.Stream, src *clipSour
 			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			img, err := capture.CaptureFrame(cctx, v.client.Device(src.serial), "")
 			cancel()
+			wait = stillWait(time.Since(at))
 			if err == nil {
 				small := imaging.Resize(img, 0, stillHeight, imaging.Box)
 				src.stills.Add(clip.Entry[clip.Frame]{At: at, Key: true, Bytes: len(small.Pix), Value: clip.Frame{Image: small, At: at}})
 			}
 		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
 		case <-s.Done():
+			t.Stop()
 			return
 		case <-t.C:
 		}
 	}
+}
+
+// stillWait is the pause after a still that took took: stillEvery, or longer when
+// the link is slow, so stills hold it at most one part in stillShare+1.
+func stillWait(took time.Duration) time.Duration {
+	return max(stillEvery, took*stillShare)
 }
 
 // clipSourceFor is what serial's video keeps and when it ends: now while the
