@@ -36,7 +36,7 @@ func run(ctx context.Context, sh Shell, args ...string) (string, error) {
 	line := adb.Command(args...)
 	res, err := sh.Shell(ctx, line)
 	if err != nil {
-		return "", errcode.Wrap(errcode.DeviceNotAvailable, err, "run `%s`: %v", line, err)
+		return "", errcode.Wrap(errcode.DeviceNotAvailable, err, "run `%s`: %v", clip(line, maxCommandEcho), err)
 	}
 	stderr := strings.TrimSpace(string(res.Stderr))
 	if res.ExitCode != 0 || strings.Contains(stderr, "Exception") || strings.HasPrefix(stderr, "Error") {
@@ -195,13 +195,19 @@ func (r raw) state(sdk int) State {
 	if !s.LocaleSupported {
 		s.LocaleReason = fmt.Sprintf("per-app languages need Android 13 (API %d); this phone runs API %d", LocaleSDK, sdk)
 	} else if r.LocaleRefused != nil {
-		s.LocaleSupported, s.LocaleReason = false, r.LocaleRefused.Error()
-		var ce *errcode.Error
-		if errors.As(r.LocaleRefused, &ce) {
-			s.LocaleReason = ce.Msg
-		}
+		s.LocaleSupported, s.LocaleReason = false, reasonOf(r.LocaleRefused)
 	}
 	return s
+}
+
+// reasonOf is an error's message without its code's prefix, for a sentence that
+// has its own.
+func reasonOf(err error) string {
+	var ce *errcode.Error
+	if errors.As(err, &ce) {
+		return ce.Msg
+	}
+	return err.Error()
 }
 
 // setNight is `cmd uimode night yes|no|auto|custom`, which answers with the mode now

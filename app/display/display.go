@@ -88,28 +88,36 @@ func (c Change) RequireSome() error {
 // (or 4-8 for a registered one), then an optional script, region and variants.
 var localeRE = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*$`)
 
+// MaxLocaleLen is the longest language tag FixThis sends: RFC 5646 (section
+// 4.4.1) asks implementations to hold tags of 35 characters, which covers a
+// language, script, region and two variants. A longer one never reaches a phone.
+const MaxLocaleLen = 35
+
 // CheckLocale refuses a value that is not a language tag ("" is allowed: the
-// system's locale).
+// system's locale). The length is checked first, so a megabyte tag costs nothing
+// and its refusal quotes only its start.
 func CheckLocale(tag string) error {
+	if len(tag) > MaxLocaleLen {
+		return errcode.New(errcode.OutOfRange, "locale %s is too long for a language tag: at most %d characters", errcode.Quote(tag), MaxLocaleLen)
+	}
 	if tag == "" || localeRE.MatchString(tag) {
 		return nil
 	}
 	return errcode.New(errcode.OutOfRange, "locale %s is not a BCP 47 language tag (for example en, ar, pt-BR, sr-Latn)", errcode.Quote(tag))
 }
 
-// Validate checks c against the limits for a phone of the given physical density.
-func (c Change) Validate(physical int) error {
+// CheckValues checks everything in c that needs no phone to check: the font and
+// animation scales, the language tag's grammar and a density's sign. Set runs it
+// before any command, so a bad value never reaches the phone, whatever app is in
+// front; Validate adds the density range, which needs the phone's physical density.
+func (c Change) CheckValues() error {
 	if c.FontScale != nil {
 		if f := *c.FontScale; math.IsNaN(f) || f < MinFontScale || f > MaxFontScale {
 			return errcode.New(errcode.OutOfRange, "fontScale %s is out of range: want %g to %g", fmtFloat(f), MinFontScale, MaxFontScale)
 		}
 	}
-	if c.Density != nil && *c.Density != 0 {
-		lo, hi := DensityRange(physical)
-		if d := *c.Density; d < lo || d > hi {
-			return errcode.New(errcode.OutOfRange, "density %d is out of range: want %d to %d (%g to %g × the physical %d), or 0 for the phone's own",
-				d, lo, hi, minDensityFactor, maxDensityFactor, physical)
-		}
+	if c.Density != nil && *c.Density < 0 {
+		return errcode.New(errcode.OutOfRange, "density %d is out of range: want a positive density, or 0 for the phone's own", *c.Density)
 	}
 	if c.Locale != nil {
 		if err := CheckLocale(*c.Locale); err != nil {
@@ -119,6 +127,21 @@ func (c Change) Validate(physical int) error {
 	if c.AnimationScale != nil {
 		if a := *c.AnimationScale; math.IsNaN(a) || a < 0 || a > MaxAnimation {
 			return errcode.New(errcode.OutOfRange, "animationScale %s is out of range: want 0 (off) to %g", fmtFloat(a), MaxAnimation)
+		}
+	}
+	return nil
+}
+
+// Validate checks c against the limits for a phone of the given physical density.
+func (c Change) Validate(physical int) error {
+	if err := c.CheckValues(); err != nil {
+		return err
+	}
+	if c.Density != nil && *c.Density != 0 {
+		lo, hi := DensityRange(physical)
+		if d := *c.Density; d < lo || d > hi {
+			return errcode.New(errcode.OutOfRange, "density %d is out of range: want %d to %d (%g to %g × the physical %d), or 0 for the phone's own",
+				d, lo, hi, minDensityFactor, maxDensityFactor, physical)
 		}
 	}
 	return nil
@@ -169,16 +192,27 @@ func fmtSetting(f float64) string {
 	return s
 }
 
+// maxEcho is how much of a command line or of what the phone printed an error
+// quotes: enough to recognise it, never a megabyte of it.
+const (
+	maxCommandEcho = 80
+	maxOutputEcho  = 300
+)
+
+// clip cuts s to at most n bytes at a rune boundary, so a message stays valid
+// UTF-8, and marks the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // refused is the error for a command the phone would not run, with what it said.
 func refused(cmd string, out string) error {
-	out = strings.TrimSpace(out)
-	if len(out) > 300 {
-		// Cut at a rune boundary so the message stays valid UTF-8.
-		cut := 300
-		for cut > 0 && !utf8.RuneStart(out[cut]) {
-			cut--
-		}
-		out = out[:cut] + "…"
-	}
-	return errcode.New(errcode.DisplayRefused, "the phone refused `%s`: %s", cmd, out)
+	return errcode.New(errcode.DisplayRefused, "the phone refused `%s`: %s", clip(cmd, maxCommandEcho), clip(strings.TrimSpace(out), maxOutputEcho))
 }

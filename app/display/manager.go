@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"syscall"
 
 	"fixthis/app/errcode"
 )
@@ -114,6 +115,9 @@ func (m *Manager) read(ctx context.Context, t Target) (State, error) {
 // saved (file first) before the first change; a value out of range or a locale on
 // Android 12 and older changes nothing.
 func (m *Manager) Set(ctx context.Context, t Target, c Change) (State, error) {
+	if err := c.CheckValues(); err != nil {
+		return State{}, err // refused by the grammar: nothing is sent to the phone
+	}
 	defer m.lock(t.Serial)()
 	sdk, err := sdkOf(ctx, t)
 	if err != nil {
@@ -130,7 +134,10 @@ func (m *Manager) Set(ctx context.Context, t Target, c Change) (State, error) {
 		return State{}, err
 	}
 	if c.Locale != nil && cur.LocaleRefused != nil {
-		return State{}, cur.LocaleRefused // nothing is changed, nothing saved
+		// The app in front has no languages of its own to set (the phone would not
+		// even read them): the request cannot apply to it. Nothing is changed.
+		return State{}, errcode.Wrap(errcode.InvalidInput, cur.LocaleRefused, "%s has no per-app languages to set: %s",
+			t.Package, reasonOf(cur.LocaleRefused))
 	}
 	if err := c.Validate(cur.PhysicalDensity); err != nil {
 		return State{}, err
@@ -163,12 +170,23 @@ func (m *Manager) keep(serial string, cur raw) error {
 	case !ok:
 		m.saved[serial] = cur
 	case old.Locales == nil && cur.Locales != nil:
-		old.Package, old.Locales = cur.Package, cur.Locales
-		m.saved[serial] = old
+		with := old
+		with.Package, with.Locales = cur.Package, cur.Locales
+		m.saved[serial] = with
 	default:
 		return nil
 	}
-	return m.writeLocked()
+	if err := m.writeLocked(); err != nil {
+		// Not on disk, not kept: the next Set tries the file again rather than
+		// change a phone whose originals a crash would lose.
+		if ok {
+			m.saved[serial] = old
+		} else {
+			delete(m.saved, serial)
+		}
+		return withConsequence(err, "the phone's settings were not changed, since a crash could not restore them")
+	}
+	return nil
 }
 
 func apply(ctx context.Context, t Target, c Change) error {
@@ -259,14 +277,15 @@ func restore(ctx context.Context, sh Shell, r raw) error {
 }
 
 // writeLocked writes the kept originals atomically (0600), or removes the file
-// when none are kept.
+// when none are kept. A failed write leaves no temporary file behind, and its
+// error names no absolute path: it reaches the console as it is.
 func (m *Manager) writeLocked() error {
 	if m.path == "" {
 		return nil
 	}
 	if len(m.saved) == 0 {
 		if err := os.Remove(m.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("remove %s: %w", m.path, err)
+			return saveErr(err)
 		}
 		return nil
 	}
@@ -275,15 +294,72 @@ func (m *Manager) writeLocked() error {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(m.path), 0o700); err != nil {
-		return fmt.Errorf("save the display settings: %w", err)
+		return saveErr(err)
 	}
 	tmp := m.path + ".tmp" + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("save the display settings: %w", err)
+	if err := writeSynced(tmp, b); err != nil {
+		os.Remove(tmp)
+		return saveErr(err)
 	}
 	if err := os.Rename(tmp, m.path); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("save the display settings: %w", err)
+		return saveErr(err)
 	}
 	return nil
+}
+
+// writeSynced writes b to a new 0600 file at path and flushes it, so a full disk
+// shows up here and not as a short file after the rename.
+func writeSynced(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// originalsFile is how errors name the originals file: relative to the project,
+// never the user's absolute path.
+const originalsFile = ".fixthis/display-originals.json"
+
+// saveErr is the error for a failed write of the originals file: a full or
+// read-only disk gets its own code (507 and 503 on the console's routes), with
+// what to do. The caller adds what the failure means for the phone.
+func saveErr(err error) error {
+	switch {
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT):
+		return errcode.Wrap(errcode.StorageFull, err, "the disk is full: %s could not be written; free some space and retry", originalsFile)
+	case errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission):
+		return errcode.Wrap(errcode.StorageReadOnly, err, "%s cannot be written (read-only or no permission); make it writable and retry", originalsFile)
+	}
+	return errcode.Wrap(errcode.StorageFailed, err, "%s could not be written: %s", originalsFile, errName(err))
+}
+
+// withConsequence adds to a save error what it means for the phone, keeping its code.
+func withConsequence(err error, what string) error {
+	var ce *errcode.Error
+	if errors.As(err, &ce) {
+		return errcode.Wrap(ce.Code, ce.Err, "%s; %s", ce.Msg, what)
+	}
+	return err
+}
+
+// errName is an I/O error without the path it carries ("input/output error").
+func errName(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Op + ": " + le.Err.Error()
+	}
+	return err.Error()
 }
