@@ -176,13 +176,19 @@ func FuzzParseGetprop(f *testing.F) {
 }
 
 func FuzzParseWM(f *testing.F) {
-	devicetest.Seed(f, "wm_size.txt", "wm_size_override.txt", "wm_density.txt", "wm_density_override.txt", "wm_size_override_unity_pr192.txt")
+	devicetest.Seed(f, "wm_size.txt", "wm_size_override.txt", "wm_density.txt", "wm_density_override.txt", "wm_size_override_unity_pr192.txt",
+		"wm_density_awesome_adb.txt", "wm_density_override_awesome_adb.txt")
 	f.Fuzz(func(t *testing.T, s string) {
 		if w, h, err := parseWMSize(s); err == nil && (w <= 0 || h <= 0) {
 			t.Fatalf("size %dx%d without error", w, h)
 		}
 		if d, err := ParseWMDensity(s); err == nil && d <= 0 {
 			t.Fatalf("density %d without error", d)
+		}
+		if p, o, err := ParseWMDensities(s); err == nil && (p <= 0 || o < 0) {
+			t.Fatalf("physical %d, override %d without error", p, o)
+		} else if err != nil && len(err.Error()) > 400 {
+			t.Fatalf("a %d-byte error", len(err.Error()))
 		}
 	})
 }

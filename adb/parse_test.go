@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -130,20 +131,40 @@ func TestParseWMSize(t *testing.T) {
 
 func TestParseWMDensity(t *testing.T) {
 	tests := []struct {
-		file string
-		want int
+		file               string
+		physical, override int
+		renders            int
 	}{
-		{"wm_density.txt", 420},
-		{"wm_density_override.txt", 480},
+		{"wm_density.txt", 420, 0, 420},
+		{"wm_density_override.txt", 560, 480, 480},
+		{"wm_density_awesome_adb.txt", 420, 0, 420},            // real
+		{"wm_density_override_awesome_adb.txt", 480, 160, 160}, // real
 	}
 	for _, tt := range tests {
-		got, err := ParseWMDensity(readTestdata(t, tt.file))
-		if err != nil || got != tt.want {
-			t.Errorf("%s: got %d, %v; want %d", tt.file, got, err, tt.want)
+		out := readTestdata(t, tt.file)
+		p, o, err := ParseWMDensities(out)
+		if err != nil || p != tt.physical || o != tt.override {
+			t.Errorf("%s: physical %d, override %d, %v; want %d, %d", tt.file, p, o, err, tt.physical, tt.override)
+		}
+		if got, err := ParseWMDensity(out); err != nil || got != tt.renders {
+			t.Errorf("%s: renders at %d, %v; want %d", tt.file, got, err, tt.renders)
 		}
 	}
-	if _, err := ParseWMDensity("Physical density: \n"); err == nil {
-		t.Error("empty density: no error")
+	for _, bad := range []string{
+		"Physical density: \n",
+		"Physical density: x\n",
+		"Physical density: -3\n",
+		"Physical density: 420\nOverride density: big\n",
+		"Override density: 360\n", // never printed without the physical line
+		"cmd: Can't find service: window\n",
+		"Physical density: " + strings.Repeat("9", 1<<20) + "\n",
+	} {
+		_, _, err := ParseWMDensities(bad)
+		if err == nil {
+			t.Errorf("ParseWMDensities(%.40q): no error", bad)
+		} else if len(err.Error()) > 400 {
+			t.Errorf("ParseWMDensities(%.40q): a %d-byte error", bad, len(err.Error()))
+		}
 	}
 }
 

@@ -88,27 +88,41 @@ func parseWMSize(out string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// ParseWMDensity parses `wm density` ("Physical density: 420", optionally
-// "Override density: 480", which wins).
+// ParseWMDensity parses `wm density`: the density apps render at, the override
+// when there is one, else the physical one.
 func ParseWMDensity(out string) (int, error) {
-	phys, over := "", ""
+	physical, override, err := ParseWMDensities(out)
+	if override > 0 {
+		return override, err
+	}
+	return physical, err
+}
+
+// ParseWMDensities parses `wm density` (WindowManagerShellCommand.runDisplayDensity):
+// "Physical density: 420", then "Override density: 360" only when an override is
+// set (override is 0 without one). It is the one reader of this output: the device
+// description, the screen state and the display settings all use it.
+func ParseWMDensities(out string) (physical, override int, err error) {
 	for line := range strings.Lines(out) {
 		line = strings.TrimSpace(line)
+		field, n := &physical, ""
 		if v, ok := strings.CutPrefix(line, "Physical density:"); ok {
-			phys = strings.TrimSpace(v)
+			n = v
 		} else if v, ok := strings.CutPrefix(line, "Override density:"); ok {
-			over = strings.TrimSpace(v)
+			field, n = &override, v
+		} else {
+			continue
 		}
+		d, err := strconv.Atoi(strings.TrimSpace(n))
+		if err != nil || d <= 0 {
+			return 0, 0, fmt.Errorf("wm density: bad density in %s", excerpt(line))
+		}
+		*field = d
 	}
-	s := over
-	if s == "" {
-		s = phys
+	if physical == 0 {
+		return 0, 0, fmt.Errorf("wm density: no physical density in %s", excerpt(out))
 	}
-	d, err := strconv.Atoi(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("wm density: no density in %s", excerpt(out))
-	}
-	return d, nil
+	return physical, override, nil
 }
 
 // excerptMax bounds how much of a device's output an error quotes: enough to

@@ -128,7 +128,7 @@ func readRaw(ctx context.Context, t Target, sdk int) (raw, error) {
 		if err != nil {
 			return err
 		}
-		p, o, err := ParseDensity(out)
+		p, o, err := adb.ParseWMDensities(out)
 		mu.Lock()
 		r.PhysicalDensity, r.DensityOverride = p, o
 		mu.Unlock()
@@ -180,7 +180,7 @@ func readRaw(ctx context.Context, t Target, sdk int) (raw, error) {
 func (r raw) state(sdk int) State {
 	s := State{Night: r.NightMode == "yes", FontScale: 1, PhysicalDensity: r.PhysicalDensity,
 		Density: r.PhysicalDensity, AnimationScale: 1, Package: r.Package, LocaleSupported: sdk >= LocaleSDK}
-	if f, err := strconv.ParseFloat(r.FontScale, 64); err == nil {
+	if f, err := scaleValue(r.FontScale); err == nil {
 		s.FontScale = f
 	}
 	if r.DensityOverride > 0 {
@@ -189,7 +189,7 @@ func (r raw) state(sdk int) State {
 	if r.Locales != nil {
 		s.Locale, _, _ = strings.Cut(*r.Locales, ",")
 	}
-	if f, err := strconv.ParseFloat(r.Animation[animationKeys[0]], 64); err == nil {
+	if f, err := scaleValue(r.Animation[animationKeys[0]]); err == nil {
 		s.AnimationScale = f
 	}
 	if !s.LocaleSupported {

@@ -31,21 +31,6 @@ func TestParseNightMode(t *testing.T) {
 	}
 }
 
-func TestParseDensity(t *testing.T) {
-	for _, c := range []struct {
-		file     string
-		phys, ov int
-	}{{"wm_density.txt", 420, 0}, {"wm_density_override.txt", 420, 360}} {
-		p, o, err := ParseDensity(testdata(t, c.file))
-		if err != nil || p != c.phys || o != c.ov {
-			t.Errorf("%s: %d %d %v", c.file, p, o, err)
-		}
-	}
-	if _, _, err := ParseDensity("Physical density: x\n"); err == nil {
-		t.Error("a bad number parsed")
-	}
-}
-
 func TestParseSettingAndScale(t *testing.T) {
 	if v, ok := ParseSetting(testdata(t, "settings_font_scale.txt")); !ok || v != "1.3" {
 		t.Errorf("font_scale: %q %v", v, ok)
