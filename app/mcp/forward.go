@@ -41,7 +41,9 @@ func (f *forwarder) call(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 		return nil, err
 	}
 	args := req.GetArguments()
-	if f.serial != "" && args["serial"] == nil {
+	// The default device goes with the tools that take one; the app refuses an
+	// argument a tool does not declare.
+	if f.serial != "" && args["serial"] == nil && takesArg(ctx, "serial") {
 		with := make(map[string]any, len(args)+1)
 		for k, v := range args {
 			with[k] = v

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fixthis/app/errcode"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -23,6 +24,16 @@ import (
 
 // validated wraps a tool's handler with its input schema check.
 func validated(st server.ServerTool) server.ServerTool {
+	// Every tool refuses arguments it does not know: a misspelt name must not be
+	// dropped silently (the agent would believe it was honoured).
+	if st.Tool.RawInputSchema == nil && st.Tool.InputSchema.AdditionalProperties == nil {
+		st.Tool.InputSchema.AdditionalProperties = false
+	}
+	known := make([]string, 0, len(st.Tool.InputSchema.Properties))
+	for name := range st.Tool.InputSchema.Properties {
+		known = append(known, name)
+	}
+	slices.Sort(known)
 	raw, err := json.Marshal(st.Tool.InputSchema)
 	if st.Tool.RawInputSchema != nil {
 		raw, err = st.Tool.RawInputSchema, nil
@@ -45,17 +56,27 @@ func validated(st server.ServerTool) server.ServerTool {
 	}
 	next := st.Handler
 	st.Handler = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if msg := checkArgs(schema, req.Params.Arguments); msg != "" {
+		if msg := checkArgs(schema, req.Params.Arguments, st.Tool.Name, known); msg != "" {
 			return invalidArg("%s", msg), nil
 		}
-		return next(ctx, req)
+		return next(context.WithValue(ctx, knownArgsKey{}, known), req)
 	}
 	return st
 }
 
+type knownArgsKey struct{}
+
+// takesArg reports whether the tool being called declares the argument name
+// (true when unknown: outside a tool call).
+func takesArg(ctx context.Context, name string) bool {
+	known, ok := ctx.Value(knownArgsKey{}).([]string)
+	return !ok || slices.Contains(known, name)
+}
+
 // checkArgs validates args and returns the problems as sentences ("" when
-// the arguments are fine).
-func checkArgs(schema *jsonschema.Schema, args any) string {
+// the arguments are fine). An unknown argument's sentence names the tool's
+// known ones, so the agent can correct the call.
+func checkArgs(schema *jsonschema.Schema, args any, tool string, known []string) string {
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -74,6 +95,9 @@ func checkArgs(schema *jsonschema.Schema, args any) string {
 	var out []string
 	for _, leaf := range leaves(verr) {
 		out = append(out, sentence(leaf))
+		if _, ok := leaf.ErrorKind.(*kind.AdditionalProperties); ok && len(leaf.InstanceLocation) == 0 {
+			out = append(out, takes(tool, known))
+		}
 	}
 	return strings.Join(out, " ")
 }
@@ -108,7 +132,7 @@ func sentence(e *jsonschema.ValidationError) string {
 	case *kind.Required:
 		return fmt.Sprintf("%s %s required.", strings.Join(k.Missing, " and "), plural(len(k.Missing), "is", "are"))
 	case *kind.Type:
-		return fmt.Sprintf("%s must be %s, not %s.", field, orList(k.Want, "a "), "a "+k.Got)
+		return fmt.Sprintf("%s must be %s, not %s.", field, orList(k.Want), article(k.Got)+k.Got)
 	case *kind.Enum:
 		want := make([]string, 0, len(k.Want))
 		for _, w := range k.Want {
@@ -125,6 +149,7 @@ func sentence(e *jsonschema.ValidationError) string {
 		return fmt.Sprintf("%s must be at most %s.", field, k.Want.FloatString(0))
 	case *kind.AdditionalProperties:
 		names := make([]string, 0, min(len(k.Properties), maxNamed))
+		slices.Sort(k.Properties) // the same call, the same message
 		for _, p := range k.Properties[:min(len(k.Properties), maxNamed)] {
 			names = append(names, errcode.Quote(p))
 		}
@@ -136,6 +161,14 @@ func sentence(e *jsonschema.ValidationError) string {
 	return fmt.Sprintf("%s: %s.", field, e.ErrorKind.LocalizedString(english))
 }
 
+// takes is the sentence naming a tool's arguments.
+func takes(tool string, known []string) string {
+	if len(known) == 0 {
+		return tool + " takes no arguments."
+	}
+	return fmt.Sprintf("%s takes %s.", tool, strings.Join(known, ", "))
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
@@ -143,10 +176,19 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-func orList(words []string, article string) string {
+// orList joins type names with their article ("an integer or a string"); a
+// fraction for an integer reads "seconds must be an integer, not a number".
+func orList(words []string) string {
 	out := make([]string, len(words))
 	for i, w := range words {
-		out[i] = article + w
+		out[i] = article(w) + w
 	}
 	return strings.Join(out, " or ")
+}
+
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an "
+	}
+	return "a "
 }

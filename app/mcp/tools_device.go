@@ -163,8 +163,8 @@ func (t *toolset) tap() server.ServerTool {
 			mcp.WithDescription("Tap the device: a node (uid with captureId, or text / contentDescription / resourceId found on the current screen) or x,y in device pixels."),
 			mcp.WithTitleAnnotation("Tap the device"),
 			serialArg(),
-			mcp.WithNumber("x", mcp.Min(0), mcp.Max(100000), mcp.Description("X in device pixels (with y).")),
-			mcp.WithNumber("y", mcp.Min(0), mcp.Max(100000), mcp.Description("Y in device pixels (with x).")),
+			mcp.WithInteger("x", mcp.Min(0), mcp.Max(100000), mcp.Description("X in device pixels (with y).")),
+			mcp.WithInteger("y", mcp.Min(0), mcp.Max(100000), mcp.Description("Y in device pixels (with x).")),
 		}, nodeArgs()...), actionHints()...)...)
 	return server.ServerTool{Tool: tool, Handler: t.act("tap", func(req mcp.CallToolRequest) (agentdevice.Action, *mcp.CallToolResult) {
 		a := agentdevice.Action{Target: selectorFrom(req), X: optInt(req, "x"), Y: optInt(req, "y")}
@@ -182,9 +182,9 @@ func (t *toolset) swipe() server.ServerTool {
 			mcp.WithTitleAnnotation("Swipe the device"),
 			serialArg(),
 			mcp.WithString("direction", mcp.Enum("up", "down", "left", "right"), mcp.Description("Swipe direction, from the screen's middle.")),
-			mcp.WithNumber("x", mcp.Min(0), mcp.Max(100000)), mcp.WithNumber("y", mcp.Min(0), mcp.Max(100000)),
-			mcp.WithNumber("x2", mcp.Min(0), mcp.Max(100000)), mcp.WithNumber("y2", mcp.Min(0), mcp.Max(100000)),
-			mcp.WithNumber("durationMs", mcp.Min(10), mcp.Max(10000), mcp.Description("Gesture length (default 300 ms).")),
+			mcp.WithInteger("x", mcp.Min(0), mcp.Max(100000)), mcp.WithInteger("y", mcp.Min(0), mcp.Max(100000)),
+			mcp.WithInteger("x2", mcp.Min(0), mcp.Max(100000)), mcp.WithInteger("y2", mcp.Min(0), mcp.Max(100000)),
+			mcp.WithInteger("durationMs", mcp.Min(10), mcp.Max(10000), mcp.Description("Gesture length (default 300 ms).")),
 		}, actionHints()...)...)
 	return server.ServerTool{Tool: tool, Handler: t.act("swipe", func(req mcp.CallToolRequest) (agentdevice.Action, *mcp.CallToolResult) {
 		a := agentdevice.Action{Direction: req.GetString("direction", ""), X: optInt(req, "x"), Y: optInt(req, "y"),
@@ -246,7 +246,7 @@ func (t *toolset) waitForScreen() server.ServerTool {
 			mcp.WithTitleAnnotation("Wait for the screen"),
 			serialArg(),
 			mcp.WithString("fingerprintNot", mcp.MaxLength(200), mcp.Description("Return when the screen's fingerprint is no longer this one.")),
-			mcp.WithNumber("timeoutMs", mcp.Min(100), mcp.Max(50000), mcp.Description("Give up after this long (default 10000).")),
+			mcp.WithInteger("timeoutMs", mcp.Min(100), mcp.Max(50000), mcp.Description("Give up after this long (default 10000).")),
 			mcp.WithReadOnlyHintAnnotation(true),
 			mcp.WithDestructiveHintAnnotation(false),
 			mcp.WithIdempotentHintAnnotation(true),

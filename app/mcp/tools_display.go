@@ -54,7 +54,7 @@ func (t *toolset) setDisplay() server.ServerTool {
 			serialArg(),
 			mcp.WithBoolean("night", mcp.Description("Dark theme on (true) or off (false).")),
 			mcp.WithNumber("fontScale", mcp.Min(display.MinFontScale), mcp.Max(display.MaxFontScale), mcp.Description("Font scale, 0.85 to 2.0 (1 is the default).")),
-			mcp.WithNumber("density", mcp.Min(0), mcp.Max(2000), mcp.Description("Display density in dpi, 0.75 to 1.5 times the physical one; 0 resets it.")),
+			mcp.WithInteger("density", mcp.Min(0), mcp.Max(2000), mcp.Description("Display density in dpi, 0.75 to 1.5 times the physical one; 0 resets it.")),
 			mcp.WithString("locale", mcp.MaxLength(64), mcp.Description("The app's language as a BCP 47 tag (ar, he, de, pt-BR); empty follows the system.")),
 			mcp.WithNumber("animationScale", mcp.Min(0), mcp.Max(display.MaxAnimation), mcp.Description("Animation duration scale: 0 off, 1 normal, 5 five times slower.")),
 		}, displayHints()...)...)

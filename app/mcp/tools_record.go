@@ -48,7 +48,7 @@ func (t *toolset) recordScreen() server.ServerTool {
 			"changed and where the screen stalled. Reading the screen needs no control permission; the recording shows in the "+
 			"user's activity list."),
 		mcp.WithTitleAnnotation("Record the screen"),
-		mcp.WithNumber("seconds", mcp.Required(), mcp.Min(minRecordSeconds), mcp.Max(maxRecordSeconds),
+		mcp.WithInteger("seconds", mcp.Required(), mcp.Min(minRecordSeconds), mcp.Max(maxRecordSeconds),
 			mcp.Description("How long to record, 1–30.")),
 		serialArg(),
 		mcp.WithReadOnlyHintAnnotation(true),
