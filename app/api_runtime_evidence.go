@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"fixthis/app/errcode"
@@ -121,8 +122,12 @@ func (a *App) postItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
 
 // getItemEvidence lists an item's captures, newest first.
 func (a *App) getItemEvidence(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	recs, err := a.store.ItemEvidence(r.Context(), r.URL.Query().Get("sessionId"), id)
+	id, sid := r.PathValue("id"), strings.TrimSpace(r.URL.Query().Get("sessionId"))
+	if sid == "" {
+		writeError(w, errcode.New(errcode.InvalidQuery, "sessionId is required: the session of the item whose captures to list"))
+		return
+	}
+	recs, err := a.store.ItemEvidence(r.Context(), sid, id)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -25,10 +25,10 @@ func (e *testEnv) saveToMCP(sessionID string) AgentHandoff {
 	return out
 }
 
-func (e *testEnv) evidenceOf(itemID string) EvidenceDoc {
+func (e *testEnv) evidenceOf(sessionID, itemID string) EvidenceDoc {
 	e.t.Helper()
 	var doc EvidenceDoc
-	e.mustJSON("GET", "/api/items/"+itemID+"/runtime-evidence", nil, &doc)
+	e.mustJSON("GET", "/api/items/"+itemID+"/runtime-evidence?sessionId="+sessionID, nil, &doc)
 	return doc
 }
 
@@ -87,7 +87,7 @@ func TestSaveToMCPUnderAutoCollectsFirst(t *testing.T) {
 		}
 	}
 	for _, it := range saved.Items {
-		if doc := e.evidenceOf(it.ItemID); len(doc.Attempts) != 1 || doc.Attempts[0].Trigger != store.EvidenceTriggerAuto || doc.Attempts[0].ID != ev.Attempt.ID {
+		if doc := e.evidenceOf(sid, it.ItemID); len(doc.Attempts) != 1 || doc.Attempts[0].Trigger != store.EvidenceTriggerAuto || doc.Attempts[0].ID != ev.Attempt.ID {
 			t.Errorf("item %s evidence %+v", it.ItemID, doc)
 		}
 	}
@@ -104,7 +104,7 @@ func TestSaveToMCPUnderAutoCollectsFirst(t *testing.T) {
 	if strings.Contains(prev.Markdown, "runtimeEvidenceAttempt:") || !strings.Contains(prev.Markdown, "  runtimeEvidence:\n") {
 		t.Errorf("Copy Prompt:\n%s", prev.Markdown)
 	}
-	if doc := e.evidenceOf(saved.Items[0].ItemID); len(doc.Attempts) != 1 {
+	if doc := e.evidenceOf(sid, saved.Items[0].ItemID); len(doc.Attempts) != 1 {
 		t.Errorf("Copy Prompt collected: %d attempts", len(doc.Attempts))
 	}
 }
@@ -125,7 +125,7 @@ func TestManualAndOffPolicies(t *testing.T) {
 			t.Errorf("%s: prompt ends %q", policy, out.Prompt[max(0, len(out.Prompt)-120):])
 		}
 		id := saved.Items[0].ItemID
-		if doc := e.evidenceOf(id); len(doc.Attempts) != 0 {
+		if doc := e.evidenceOf(sid, id); len(doc.Attempts) != 0 {
 			t.Errorf("%s: Save to MCP collected %+v", policy, doc.Attempts)
 		}
 		r := e.do("POST", "/api/items/"+id+"/runtime-evidence/collect", nil, nil)
@@ -149,6 +149,12 @@ func TestManualAndOffPolicies(t *testing.T) {
 	}
 	if r := e.do("POST", "/api/items/nope/runtime-evidence/collect", nil, nil); r.Status != 404 {
 		t.Errorf("unknown item: %d %s", r.Status, r.Body)
+	}
+	// Reading an item's captures names its session, as the console always does.
+	for _, q := range []string{"", "?sessionId=", "?sessionId=%20"} {
+		if r := e.do("GET", "/api/items/nope/runtime-evidence"+q, nil, nil); r.Status != 400 || !strings.Contains(string(r.Body), "sessionId is required") {
+			t.Errorf("runtime evidence without a session (%q): %d %s", q, r.Status, r.Body)
+		}
 	}
 }
 

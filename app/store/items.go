@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -60,6 +62,11 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 		if err := editable(it); err != nil {
 			return err
 		}
+		if u.Target != nil {
+			if err := onItsScreen(ctx, t, it.ScreenID, u.Target.Bounds); err != nil {
+				return err
+			}
+		}
 		sets, args := []string{"updated_at = ?"}, []any{millis(t.now)}
 		if u.Comment != nil {
 			sets, args = append(sets, "comment = ?"), append(args, *u.Comment)
@@ -85,6 +92,26 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 		return err
 	})
 	return &out, err
+}
+
+// onItsScreen refuses an edited target's bounds that leave the item's saved
+// screen, the rule a save applies (an item without a screen, a clip's note,
+// keeps checkBounds' limits only).
+func onItsScreen(ctx context.Context, t *tx, screenID string, b *Bounds) error {
+	if screenID == "" || b == nil {
+		return nil
+	}
+	var w, h int
+	err := t.QueryRowContext(ctx, `SELECT width, height FROM screens WHERE id = ?`, screenID).Scan(&w, &h)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("read screen size: %w", err)
+	case w <= 0 || h <= 0:
+		return nil
+	}
+	return boundsOnScreen(b, w, h)
 }
 
 // agentHasItem says whether the agent knows about an item and must be told

@@ -493,3 +493,38 @@ func TestOpenItemIDs(t *testing.T) {
 		t.Fatalf("a finished session has open items %v", ids)
 	}
 }
+
+// TestAnEditedTargetStaysOnItsScreen: an edit is held to the rule a save is, in
+// the store, whatever route the edit came by.
+func TestAnEditedTargetStaysOnItsScreen(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	sess, items := sessionWithItems(t, s, 1) // a 1080×2400 screen
+	area := func(l, tp, r, b int) ItemUpdate {
+		return ItemUpdate{Target: &Target{Type: TargetArea, Bounds: &Bounds{Left: l, Top: tp, Right: r, Bottom: b}}}
+	}
+	for _, c := range []struct {
+		name string
+		u    ItemUpdate
+		want string // "" accepted
+	}{
+		{"inside", area(0, 0, 1080, 2400), ""},
+		{"past the right edge", area(1000, 10, 1081, 20), "leave the 1080×2400 screen"},
+		{"past the bottom", area(10, 2000, 20, 2401), "leave the 1080×2400 screen"},
+		{"2^62", area(0, 0, 1<<62, 1<<62), "beyond any screen"},
+		{"a node far off", ItemUpdate{Target: &Target{Type: TargetNode, NodeUID: "n9",
+			Bounds: &Bounds{Left: 5000, Top: 5000, Right: 6000, Bottom: 6000}}}, "leave the 1080×2400 screen"},
+	} {
+		_, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, c.u)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (!errors.Is(err, ErrInvalidInput) || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v; want INVALID_INPUT with %q", c.name, err, c.want)
+		}
+	}
+	got, err := s.ReadItem(ctx, sess.SessionID, items[0].ItemID)
+	if err != nil || got.Item.Target.Bounds == nil || got.Item.Target.Bounds.Right != 1080 {
+		t.Fatalf("a refused edit changed the item: %+v %v", got, err)
+	}
+}
