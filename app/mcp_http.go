@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -17,24 +16,12 @@ import (
 )
 
 // MCPEndpointFile is the JSON the running app writes to .fixthis/mcp-endpoint.json.
-type MCPEndpointFile struct {
-	URL   string `json:"url"`
-	Port  int    `json:"port"`
-	Token string `json:"token"`
-	PID   int    `json:"pid"`
-}
+type MCPEndpointFile = mcp.EndpointFile
 
-// ReadMCPEndpoint reads the endpoint a running (or the last) app recorded.
+// ReadMCPEndpoint reads the endpoint a running (or the last) app recorded;
+// MCPEndpointFile.Live tells whether that app still runs.
 func ReadMCPEndpoint(loc store.Locations) (MCPEndpointFile, error) {
-	var ep MCPEndpointFile
-	data, err := os.ReadFile(loc.MCPEndpoint())
-	if err != nil {
-		return ep, err
-	}
-	if err := json.Unmarshal(data, &ep); err != nil {
-		return ep, fmt.Errorf("%s: %w", loc.MCPEndpoint(), err)
-	}
-	return ep, nil
+	return mcp.ReadEndpointFile(loc.MCPEndpoint())
 }
 
 // loadMCPToken reuses the token of the last launch, so agent configs written with
@@ -48,18 +35,26 @@ func (a *App) loadMCPToken() {
 	}
 }
 
+// recordMCPEndpoint tells sidecars where this process's /mcp listens; the
+// record never names a dead process (mcp.WriteEndpointFile), and
+// forgetMCPEndpoint removes it when the listener stops.
 func (a *App) recordMCPEndpoint(url string, port int) {
 	if a.store == nil {
 		return
 	}
 	a.mcpURL = url
-	data, _ := json.MarshalIndent(MCPEndpointFile{URL: url, Port: port, Token: a.mcpToken, PID: os.Getpid()}, "", "  ")
 	path := a.store.Locations().MCPEndpoint()
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err == nil {
-		_ = os.Rename(tmp, path)
-	} else {
-		a.log.Warn("record the MCP endpoint", "path", path, "err", err)
+	if err := mcp.WriteEndpointFile(path, MCPEndpointFile{URL: url, Port: port, Token: a.mcpToken, PID: os.Getpid()}); err != nil {
+		a.log.Warn("record the MCP endpoint: agents' `fixthis mcp` sidecars will drive the phone themselves", "err", err)
+	}
+}
+
+func (a *App) forgetMCPEndpoint() {
+	if a.store == nil {
+		return
+	}
+	if err := mcp.RemoveEndpointFile(a.store.Locations().MCPEndpoint(), os.Getpid()); err != nil {
+		a.log.Warn("remove the MCP endpoint record", "err", err)
 	}
 }
 
@@ -107,6 +102,7 @@ func (a *App) serveMCP(ctx context.Context) error {
 	mux.Handle("/mcp", a.mcpHandler(ownOrigins(port, "127.0.0.1")))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	a.recordMCPEndpoint("http://127.0.0.1:"+strconv.Itoa(port)+"/mcp", port)
+	defer a.forgetMCPEndpoint()
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -64,6 +64,7 @@ func (a *App) Serve(ctx context.Context, addr string, onListen func(ServeInfo)) 
 	if a.store != nil {
 		info.MCPURL, info.MCPToken = base+"mcp", a.mcpToken
 		a.recordMCPEndpoint(info.MCPURL, port)
+		defer a.forgetMCPEndpoint()
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

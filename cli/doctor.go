@@ -102,7 +102,9 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 	default:
 		loc := st.Locations()
 		add(check{Name: "feedback store", OK: true, Detail: loc.Database()})
-		if ep, err := app.ReadMCPEndpoint(loc); err == nil {
+		if ep, err := app.ReadMCPEndpoint(loc); err == nil && ep.Live() != nil {
+			add(check{Name: "MCP endpoint", OK: true, Detail: ep.URL + " (recorded by an app that is no longer running; the next start replaces it)"})
+		} else if err == nil {
 			add(check{Name: "MCP endpoint", OK: true, Detail: ep.URL + " (last recorded)"})
 		} else if errors.Is(err, os.ErrNotExist) {
 			add(check{Name: "MCP endpoint", OK: true, Detail: "none recorded yet; stdio works without it", Fix: "fixthis mcp-config --target claude --write"})

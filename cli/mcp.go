@@ -63,6 +63,9 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 	loc := st.Locations()
 	forward := mcp.NewForwarder(func() (string, string, error) {
 		ep, err := app.ReadMCPEndpoint(loc)
+		if err == nil {
+			err = ep.Live() // a record of a crashed app: no app answers there
+		}
 		return ep.URL, ep.Token, err
 	}, *serial, env.Version)
 	phone, closePhone, err := sidecarPhone(st, af.projectDir, *serial, logger)

@@ -3,16 +3,15 @@ package display_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 
 	"fixthis/adb"
 	"fixthis/app/display"
 	"fixthis/app/errcode"
+	"fixthis/internal/fulldisk"
 )
 
 // countingShell counts the command lines that reach the phone.
@@ -87,40 +86,10 @@ func TestTheLanguageTagLimitHoldsAt35(t *testing.T) {
 	}
 }
 
-// tinyDisk mounts a 64 KiB tmpfs and fills it, as a user's full disk is. It needs
-// root (CI's containers and this project's dev machines run the suite as root);
-// without it the test is skipped, never faked.
-func tinyDisk(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a tmpfs needs root")
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("mount a tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = syscall.Unmount(dir, 0) })
-	f, err := os.Create(filepath.Join(dir, "filler"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	block := make([]byte, 4096)
-	for {
-		if _, err := f.Write(block); err != nil {
-			break // ENOSPC: the disk is full
-		}
-	}
-	return dir
-}
-
 func TestAFullDiskRefusesTheChangeAndLeavesNoTempFile(t *testing.T) {
 	p := startPhone(t)
-	disk := tinyDisk(t)
+	disk := fulldisk.Mount(t, ".fixthis")
 	data := filepath.Join(disk, ".fixthis")
-	if err := os.Mkdir(data, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	m := open(t, filepath.Join(data, "display-originals.json"))
 	before := p.frame(t)
 	for range 2 { // the second try must not think the originals are kept
@@ -144,7 +113,7 @@ func TestAFullDiskRefusesTheChangeAndLeavesNoTempFile(t *testing.T) {
 		t.Fatal("the phone changed although its originals could not be saved")
 	}
 	// Space again: the same change goes through and is restorable.
-	if err := os.Remove(filepath.Join(disk, "filler")); err != nil {
+	if err := os.Remove(filepath.Join(disk, fulldisk.Filler)); err != nil {
 		t.Fatal(err)
 	}
 	set(t, m, p.target(), display.Change{Night: ptr(true)})
