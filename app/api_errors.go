@@ -6,13 +6,11 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"fixthis/app/errcode"
 	"fixthis/app/store"
+	"fixthis/internal/jsontext"
 )
 
 // statusOf is the one table from an error code to the HTTP status the console API
@@ -181,11 +179,8 @@ func decodeOptionalJSON(r *http.Request, v any) error {
 // decodeBody decodes one JSON value from body into v, refusing invalid
 // text and trailing data.
 func decodeBody(body []byte, v any) error {
-	if !utf8.Valid(body) {
-		return errcode.New(errcode.InvalidJSON, "request body is not valid UTF-8")
-	}
-	if at := loneSurrogate(body); at >= 0 {
-		return errcode.New(errcode.InvalidJSON, "request body escapes half a UTF-16 surrogate pair at byte %d", at)
+	if err := jsontext.Check(body); err != nil {
+		return errcode.New(errcode.InvalidJSON, "request body %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
@@ -198,39 +193,4 @@ func decodeBody(body []byte, v any) error {
 		return errcode.New(errcode.InvalidJSON, "request body has data after its JSON value: %s", errcode.Quote(string(rest)))
 	}
 	return nil
-}
-
-// loneSurrogate returns the offset of a \uXXXX escape of half a surrogate
-// pair in a JSON text (which Go decodes to U+FFFD), or -1. Backslashes occur
-// only in strings, so no string tracking is needed.
-func loneSurrogate(b []byte) int {
-	hex4 := func(i int) (rune, bool) {
-		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
-			return 0, false
-		}
-		n, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 32)
-		return rune(n), err == nil
-	}
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' {
-			continue
-		}
-		r, ok := hex4(i)
-		if !ok {
-			i++ // another escape: skip the escaped byte
-			continue
-		}
-		switch {
-		case utf16.IsSurrogate(r) && r < 0xDC00:
-			if lo, ok := hex4(i + 6); !ok || lo < 0xDC00 || lo > 0xDFFF {
-				return i
-			}
-			i += 11
-		case utf16.IsSurrogate(r):
-			return i
-		default:
-			i += 5
-		}
-	}
-	return -1
 }

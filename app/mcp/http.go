@@ -1,8 +1,11 @@
 package mcp
 
 import (
+	"bytes"
 	"crypto/subtle"
 	"fixthis/internal/loopback"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -51,7 +54,23 @@ func HTTPHandler(srv *server.MCPServer, token string, ownOrigins func() []string
 			http.Error(w, "unauthorized: send Authorization: Bearer <FixThis MCP token>", http.StatusUnauthorized)
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
+			if err != nil {
+				http.Error(w, fmt.Sprintf("request body unreadable or over %d KiB", maxRequestBody>>10), http.StatusRequestEntityTooLarge)
+				return
+			}
+			if answer, bad := textRefusal(body); bad {
+				if answer == nil {
+					w.WriteHeader(http.StatusAccepted) // a notification
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write(answer)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		inner.ServeHTTP(w, r)
 	})
 }

@@ -143,7 +143,8 @@ type toolset struct {
 func ServeStdio(ctx context.Context, deps Deps, in io.Reader, out io.Writer, errLog io.Writer) error {
 	stdio := server.NewStdioServer(NewServer(deps))
 	stdio.SetErrorLogger(log.New(errLog, "fixthis mcp: ", log.LstdFlags))
-	if err := stdio.Listen(ctx, in, out); err != nil && ctx.Err() == nil && err != io.EOF {
+	w := &lockedWriter{w: out}
+	if err := stdio.Listen(ctx, checkedLines(in, w), w); err != nil && ctx.Err() == nil && err != io.EOF {
 		return fmt.Errorf("mcp stdio: %w", err)
 	}
 	return nil
