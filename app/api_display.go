@@ -64,7 +64,7 @@ func (a *App) putDisplay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if err := req.Change.RequireSome(); err != nil {
+	if err := req.Change.Precheck(); err != nil {
 		writeError(w, err)
 		return
 	}

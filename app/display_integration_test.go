@@ -93,7 +93,8 @@ func TestDisplayRefusalIsAClearError(t *testing.T) {
 	}
 	ar := "ar"
 	_, err = env.app.displays.Set(context.Background(), tg, display.Change{Locale: &ar})
-	if err == nil || !strings.Contains(err.Error(), "DISPLAY_REFUSED: the phone refused") || !strings.Contains(err.Error(), "Unknown package com.not.there") {
+	// Nothing was changed and the app has no languages to set: the request's fault (422), not the phone's (502).
+	if err == nil || !strings.Contains(err.Error(), "INVALID_INPUT: com.not.there has no per-app languages") || !strings.Contains(err.Error(), "Unknown package com.not.there") {
 		t.Fatalf("language for a missing app: %v", err)
 	}
 	r := env.do("GET", "/api/display?serial=nope", nil, nil)

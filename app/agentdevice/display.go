@@ -49,11 +49,11 @@ func (p *Phone) SetDisplay(ctx context.Context, serial string, c display.Change)
 	if err != nil {
 		return nil, err
 	}
+	if err := c.Precheck(); err != nil {
+		return nil, err // before Pick: a bad value never reaches the phone
+	}
 	t, err := p.o.Pick(ctx, serial)
 	if err != nil {
-		return nil, err
-	}
-	if err := c.RequireSome(); err != nil {
 		return nil, err
 	}
 	if err := p.allowed(ctx, t); err != nil {

@@ -84,6 +84,16 @@ func (c Change) RequireSome() error {
 	return nil
 }
 
+// Precheck is everything a change can be refused for before any phone is
+// asked (which device, which app in front): it names something, and its values
+// pass CheckValues. The console's route and the agent's tool run it first.
+func (c Change) Precheck() error {
+	if err := c.RequireSome(); err != nil {
+		return err
+	}
+	return c.CheckValues()
+}
+
 // A BCP 47 language tag as Android's LocaleList takes it: a 2-3 letter language
 // (or 4-8 for a registered one), then an optional script, region and variants.
 var localeRE = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*$`)

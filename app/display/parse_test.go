@@ -126,3 +126,21 @@ func TestRequireSome(t *testing.T) {
 		t.Fatalf("night only: %v", err)
 	}
 }
+
+func TestPrecheckNeedsNoPhone(t *testing.T) {
+	for _, c := range []struct {
+		ch   Change
+		want string
+	}{
+		{Change{}, "name at least one of"},
+		{Change{Locale: ptr("$(reboot)")}, "is not a BCP 47 language tag"},
+		{Change{Locale: ptr("en-US; reboot")}, "is not a BCP 47 language tag"},
+		{Change{FontScale: ptr(0.1)}, "fontScale 0.1 is out of range"},
+		{Change{Density: ptr(360)}, ""}, // the range needs the phone's physical density
+	} {
+		err := c.ch.Precheck()
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%+v: %v; want %q", c.ch, err, c.want)
+		}
+	}
+}
