@@ -95,21 +95,22 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 }
 
 // onItsScreen refuses an edited target's bounds that leave the item's saved
-// screen, the rule a save applies (an item without a screen, a clip's note,
-// keeps checkBounds' limits only).
+// screen, the rule a save applies; an item without a screen size (a clip's
+// note) is held to maxCoordinate.
 func onItsScreen(ctx context.Context, t *tx, screenID string, b *Bounds) error {
-	if screenID == "" || b == nil {
+	if b == nil {
 		return nil
 	}
-	var w, h int
-	err := t.QueryRowContext(ctx, `SELECT width, height FROM screens WHERE id = ?`, screenID).Scan(&w, &h)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil
-	case err != nil:
-		return fmt.Errorf("read screen size: %w", err)
-	case w <= 0 || h <= 0:
-		return nil
+	w, h := maxCoordinate, maxCoordinate
+	if screenID != "" {
+		var sw, sh int
+		err := t.QueryRowContext(ctx, `SELECT width, height FROM screens WHERE id = ?`, screenID).Scan(&sw, &sh)
+		switch {
+		case err == nil && sw > 0 && sh > 0:
+			w, h = sw, sh
+		case err != nil && !errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("read screen size: %w", err)
+		}
 	}
 	return boundsOnScreen(b, w, h)
 }

@@ -511,7 +511,7 @@ func TestAnEditedTargetStaysOnItsScreen(t *testing.T) {
 		{"inside", area(0, 0, 1080, 2400), ""},
 		{"past the right edge", area(1000, 10, 1081, 20), "leave the 1080×2400 screen"},
 		{"past the bottom", area(10, 2000, 20, 2401), "leave the 1080×2400 screen"},
-		{"2^62", area(0, 0, 1<<62, 1<<62), "beyond any screen"},
+		{"2^62", area(0, 0, 1<<62, 1<<62), "leave the 1080×2400 screen"},
 		{"a node far off", ItemUpdate{Target: &Target{Type: TargetNode, NodeUID: "n9",
 			Bounds: &Bounds{Left: 5000, Top: 5000, Right: 6000, Bottom: 6000}}}, "leave the 1080×2400 screen"},
 	} {

@@ -178,14 +178,11 @@ func checkBounds(b *Bounds) error {
 	if b.Left < 0 || b.Top < 0 || b.Right <= b.Left || b.Bottom <= b.Top {
 		return invalid("target bounds (%d,%d)-(%d,%d) are empty or negative", b.Left, b.Top, b.Right, b.Bottom)
 	}
-	if b.Right > maxCoordinate || b.Bottom > maxCoordinate {
-		return invalid("target bounds (%d,%d)-(%d,%d) are beyond any screen: at most %d px", b.Left, b.Top, b.Right, b.Bottom, maxCoordinate)
-	}
 	return nil
 }
 
-// maxCoordinate bounds a target's edges even where no screen size is known
-// (the agent's device tools take the same limit).
+// maxCoordinate bounds a target's edges where no screen size is known (the
+// agent's device tools take the same limit).
 const maxCoordinate = 100_000
 
 // boundsOnScreen refuses target bounds that leave a w×h screen (b may be
