@@ -49,7 +49,9 @@ func (f *forwarder) call(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 			with[k] = v
 		}
 		with["serial"] = f.serial
-		req.Params.Arguments = with
+		// The wire's raw arguments win over Arguments when the request is sent
+		// on; without clearing them the serial never reached the app.
+		req.Params.Arguments, req.Params.RawArguments = with, nil
 	}
 	res, err := c.CallTool(ctx, req)
 	if err != nil && isConnError(err) {
