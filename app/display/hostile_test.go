@@ -65,18 +65,6 @@ func TestBadValuesNeverReachThePhone(t *testing.T) {
 	}
 }
 
-func TestALanguageForAnAppWithoutLanguagesIsTheRequestsFault(t *testing.T) {
-	p := startPhone(t)
-	m := open(t, filepath.Join(t.TempDir(), "d.json"))
-	tg := p.target()
-	tg.Package = "com.not.installed"
-	_, err := m.Set(context.Background(), tg, display.Change{Locale: ptr("en-US")})
-	if errcode.Of(err) != errcode.InvalidInput || !strings.Contains(err.Error(), "com.not.installed has no per-app languages to set") ||
-		!strings.Contains(err.Error(), "Unknown package com.not.installed") {
-		t.Fatalf("a language for an app without any: %v", err)
-	}
-}
-
 func TestTheLanguageTagLimitHoldsAt35(t *testing.T) {
 	at := "sr-Latn-RS-abcdefgh-abcdefgh-abcde" // 34
 	for tag, ok := range map[string]bool{at: true, at + "f": true, at + "fg": false} {

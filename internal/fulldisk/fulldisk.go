@@ -15,8 +15,7 @@ const Filler = "filler"
 
 // Mount mounts a 64 KiB tmpfs, creates dirs in it (before it fills), fills it
 // and returns its path; it is unmounted when the test ends. Mounting needs root
-// (CI's containers and the project's dev containers run the suite as root);
-// without it the test is skipped, never faked.
+// (a container's usual user); without it the test is skipped, never faked.
 func Mount(t testing.TB, dirs ...string) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
