@@ -6,12 +6,15 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"fixthis/app/device"
 	"fixthis/app/display"
+	"fixthis/internal/fulldisk"
 )
 
 // simNight is what the simulated phone says its night mode is.
@@ -154,3 +157,27 @@ func TestDisplayRestoredOnQuitAndAfterACrash(t *testing.T) {
 }
 
 func displayChange(night *bool) display.Change { return display.Change{Night: night} }
+
+// PUT /api/display on a full disk: 507 with what to do and no absolute path, the
+// phone left as it was, no temporary file behind.
+func TestDisplayOnAFullDiskIs507(t *testing.T) {
+	env := newTestEnv(t)
+	disk := fulldisk.Mount(t, ".fixthis")
+	// The originals file on the full disk; the store stays where it is.
+	m, err := display.Open(filepath.Join(disk, ".fixthis", "display-originals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.app.displays = m
+	r := env.do("PUT", "/api/display", map[string]any{"night": true}, nil)
+	if r.Status != http.StatusInsufficientStorage || !strings.Contains(string(r.Body), "storage_full") ||
+		!strings.Contains(string(r.Body), "free some space") || strings.Contains(string(r.Body), disk) {
+		t.Fatalf("PUT /api/display on a full disk: %d %s", r.Status, r.Body)
+	}
+	if night := env.simNight(); night != "Night mode: no" {
+		t.Fatalf("the phone changed although its originals were not saved: %s", night)
+	}
+	if left, _ := os.ReadDir(filepath.Join(disk, ".fixthis")); len(left) != 0 {
+		t.Fatalf("left on the full disk: %v", left)
+	}
+}
