@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"fixthis/internal/jsontext"
 )
 
 type rpcAnswer struct {
@@ -148,4 +152,29 @@ func TestBadTextOverHTTP(t *testing.T) {
 	if res := post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"\udfff"}}`); res.StatusCode != http.StatusAccepted {
 		t.Fatalf("a notification with bad text: %d", res.StatusCode)
 	}
+}
+
+// FuzzTextRefusal: whatever an agent sends, a message is passed on only when its
+// text is clean, and an answer is one short line of valid JSON in valid UTF-8.
+func FuzzTextRefusal(f *testing.F) {
+	f.Add(callLine(1, "fixthis_type_text", `{"text":"\ud800"}`))
+	f.Add(callLine(2, "fixthis_type_text", `{"text":"ok"}`))
+	f.Add("{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"tools/call\",\"params\":{\"name\":\"\xfe\"}}")
+	f.Add(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"\udfff"}}`)
+	f.Add(`[{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\ud800"}}]`)
+	f.Fuzz(func(t *testing.T, msg string) {
+		answer, bad := textRefusal([]byte(msg))
+		if !bad {
+			if answer != nil || jsontext.Check([]byte(msg)) != nil {
+				t.Fatalf("%q passed with bad text", msg)
+			}
+			return
+		}
+		if answer == nil {
+			return // a notification
+		}
+		if !utf8.Valid(answer) || jsontext.Check(answer) != nil || !json.Valid(answer) || bytes.ContainsRune(answer, '\n') || len(answer) > 1024+len(msg) { // the id is echoed as sent
+			t.Fatalf("answer %q", answer)
+		}
+	})
 }
