@@ -44,11 +44,14 @@ func TestDisplayAPI(t *testing.T) {
 		{map[string]any{"fontScale": 3}, "fontScale 3 is out of range: want 0.85 to 2"},
 		{map[string]any{"density": 100}, "density 100 is out of range: want 315 to 630"},
 		{map[string]any{"locale": "not a tag"}, "is not a BCP 47 language tag"},
+		{map[string]any{"locale": "en-US; reboot"}, "is not a BCP 47 language tag"},
+		{map[string]any{"locale": "$(reboot)"}, "is not a BCP 47 language tag"},
+		{map[string]any{"locale": "en-" + strings.Repeat("abcde-", 150_000) + "abcde"}, "is too long for a language tag: at most 35 characters"},
 		{map[string]any{}, "name at least one of"},
 	} {
 		r := env.do("PUT", "/api/display", c.body, nil)
-		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), c.want) {
-			t.Errorf("PUT %v: %d %s", c.body, r.Status, r.Body)
+		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), c.want) || len(r.Body) > 400 {
+			t.Errorf("PUT %.60v: %d %.300s (%d bytes)", c.body, r.Status, r.Body, len(r.Body))
 		}
 	}
 	sse := env.subscribe()
