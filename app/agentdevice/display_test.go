@@ -65,3 +65,26 @@ func TestDisplayToolsNeedControlAndAreRecorded(t *testing.T) {
 		t.Fatalf("activity %q", got)
 	}
 }
+
+// A value the grammar refuses is refused before a phone is picked or asked, so
+// `en-US; reboot` from an agent never reaches adb.
+func TestABadDisplayValueIsRefusedBeforeAPhoneIsPicked(t *testing.T) {
+	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	picked := 0
+	p := New(Options{Display: m, Pick: func(context.Context, string) (Target, error) {
+		picked++
+		return Target{}, errcode.New(errcode.DeviceNotAvailable, "no phone in this test")
+	}})
+	for _, tag := range []string{"en-US; reboot", "$(reboot)", strings.Repeat("a", 1<<20)} {
+		_, err := p.SetDisplay(context.Background(), "", display.Change{Locale: &tag})
+		if errcode.Of(err) != errcode.OutOfRange || len(err.Error()) > 200 {
+			t.Errorf("locale %.20q: %.200v", tag, err)
+		}
+	}
+	if picked != 0 {
+		t.Fatalf("a phone was picked %d times for values the grammar refuses", picked)
+	}
+}
