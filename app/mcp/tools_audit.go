@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"fixthis/app/agentdevice"
 	"fixthis/app/audit"
 	"fixthis/app/errcode"
 	"fixthis/capture"
@@ -21,6 +22,9 @@ import (
 type DensityReader interface {
 	DisplayDensity(ctx context.Context, serial string) (int, error)
 }
+
+// The phone both the app and the sidecar drive reads its density.
+var _ DensityReader = (*agentdevice.Phone)(nil)
 
 type auditOut struct {
 	CaptureID  string `json:"captureId"`
