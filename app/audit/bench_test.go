@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fixthis/internal/bintest"
 )
 
 // avitoDump is the biggest real dump in the tests: 323 nodes, 1080×1920 at 480 dpi.
@@ -53,15 +55,7 @@ func BenchmarkStaticAudit300(b *testing.B) {
 // BenchmarkProcessAudit300 is a whole `fixthis audit --json` process on the same dump
 // and screenshot: start, parse, decode the PNG, audit, print (budget: 300 ms).
 func BenchmarkProcessAudit300(b *testing.B) {
-	bin := os.Getenv("FIXTHIS_BIN")
-	if bin == "" {
-		bin = filepath.Join(b.TempDir(), "fixthis")
-		cmd := exec.Command("go", "build", "-o", bin, ".")
-		cmd.Dir = filepath.Join("..", "..")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Skipf("cannot build fixthis for the process benchmark: %v\n%s", err, out)
-		}
-	}
+	bin := bintest.Fixthis(b, filepath.Join("..", ".."))
 	shot := filepath.Join(b.TempDir(), "screen.png")
 	f, err := os.Create(shot)
 	if err != nil {

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"iter"
 	"math"
 
 	"fixthis/capture"
@@ -132,4 +133,29 @@ func hasClass(n *capture.Node, names ...string) bool {
 		}
 	}
 	return false
+}
+
+// duplicates yields, in the order each key is first seen, every key that two or
+// more nodes share with the nodes that share it (in tree order). keyOf says a node's
+// key, or false to leave the node out.
+func duplicates[K comparable](s *screen, keyOf func(i int) (K, bool)) iter.Seq2[K, []int] {
+	groups := map[K][]int{}
+	var order []K
+	for i := range s.nodes {
+		k, ok := keyOf(i)
+		if !ok {
+			continue
+		}
+		if _, seen := groups[k]; !seen {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	return func(yield func(K, []int) bool) {
+		for _, k := range order {
+			if g := groups[k]; len(g) > 1 && !yield(k, g) {
+				return
+			}
+		}
+	}
 }

@@ -156,27 +156,14 @@ func speakableText(s *screen) []Finding {
 // clickable (reported on the first clickable), INFO otherwise (on the first node).
 func duplicateSpeakableText(s *screen) []Finding {
 	f := s.focusInfo()
-	byText := map[string][]int{}
-	var order []string
-	for i := range s.nodes {
+	var out []Finding
+	for t, g := range duplicates(s, func(i int) (string, bool) {
 		if !s.shouldFocus(f, i) {
-			continue
+			return "", false
 		}
 		t := s.speakable(i)
-		if t == "" {
-			continue
-		}
-		if _, seen := byText[t]; !seen {
-			order = append(order, t)
-		}
-		byText[t] = append(byText[t], i)
-	}
-	var out []Finding
-	for _, t := range order {
-		g := byText[t]
-		if len(g) < 2 {
-			continue
-		}
+		return t, t != ""
+	}) {
 		first, severity := g[0], SeverityInfo
 		for _, i := range g {
 			if s.nodes[i].Clickable {

@@ -168,24 +168,10 @@ func duplicateClickableBounds(s *screen) []Finding {
 		b           capture.Bounds
 		click, long bool
 	}
-	groups := map[key][]int{}
-	var order []key
-	for i := range s.nodes {
-		if !s.visible(i) || !s.clickable(i) {
-			continue
-		}
-		k := key{s.nodes[i].Bounds, s.nodes[i].Clickable, s.extras[i].LongClickable}
-		if _, seen := groups[k]; !seen {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], i)
-	}
 	var out []Finding
-	for _, k := range order {
-		g := groups[k]
-		if len(g) < 2 {
-			continue
-		}
+	for k, g := range duplicates(s, func(i int) (key, bool) {
+		return key{s.nodes[i].Bounds, s.nodes[i].Clickable, s.extras[i].LongClickable}, s.visible(i) && s.clickable(i)
+	}) {
 		b := k.b
 		out = append(out, s.finding(g[0], CheckDuplicateClickable, SeverityError,
 			fmt.Sprintf("%d clickable nodes at [%d,%d][%d,%d]", len(g), b.Left, b.Top, b.Right, b.Bottom),
