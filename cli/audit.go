@@ -75,6 +75,13 @@ func printFindings(w io.Writer, findings []audit.Finding) {
 		fmt.Fprintf(w, "%-7s %-26s %s [%d,%d][%d,%d]  %s, needs %s\n        %s\n        fix: %s\n",
 			x.Severity, x.Check, x.NodeUID, b.Left, b.Top, b.Right, b.Bottom, x.Measured, x.Required, x.Message, x.Suggestion)
 	}
-	fmt.Fprintf(w, "%d findings: %d errors, %d warnings, %d info\n", len(findings),
-		count[audit.SeverityError], count[audit.SeverityWarning], count[audit.SeverityInfo])
+	fmt.Fprintf(w, "%s: %s, %s, %d info\n", plural(len(findings), "finding"),
+		plural(count[audit.SeverityError], "error"), plural(count[audit.SeverityWarning], "warning"), count[audit.SeverityInfo])
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -76,7 +76,7 @@ func TestAuditHuman(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"speakable_text", "n0.0.0.0.0.0.0.0.0.2 [675,86][810,221]", "fix: ", "3 findings: 2 errors, 1 warnings, 0 info"} {
+	for _, want := range []string{"speakable_text", "n0.0.0.0.0.0.0.0.0.2 [675,86][810,221]", "fix: ", "3 findings: 2 errors, 1 warning, 0 info"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
