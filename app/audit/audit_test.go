@@ -324,3 +324,29 @@ func TestStableKeysAndOrder(t *testing.T) {
 		t.Errorf("no finding keyed %q in %+v", want, a)
 	}
 }
+
+func TestDumpExtras(t *testing.T) {
+	dump := "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n<hierarchy rotation=\"0\">\r\n" +
+		`<node index="0" text="" class="android.widget.FrameLayout" bounds="[0,0][1080,2400]">` +
+		"<node text=\"a\x01b\" class=\"android.widget.TextView\" focusable=\"true\" long-clickable=\"true\" bounds=\"[0,0][100,100]\"/>" +
+		`<node text="&#10; " hint="Email &amp; phone" class="android.widget.EditText" visible-to-user="false" bounds='[0,100][100,200]' />` +
+		"</node></hierarchy>\nUI hierchary dumped to: /dev/tty\n"
+	in, err := ReadDump([]byte(dump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Extra{{}, {LongClickable: true, Focusable: true, HasText: true}, {Hidden: true, Hint: "Email & phone"}}
+	if len(in.Extras) != len(want) {
+		t.Fatalf("extras %+v", in.Extras)
+	}
+	for i := range want {
+		if in.Extras[i] != want[i] {
+			t.Errorf("node %d: %+v, want %+v", i, in.Extras[i], want[i])
+		}
+	}
+	for _, bad := range []string{`<node text="x`, `<node text=x>`, `<node text`} {
+		if _, err := DumpExtras([]byte(bad)); !errors.Is(err, ErrBadInput) {
+			t.Errorf("%q: %v, want ErrBadInput", bad, err)
+		}
+	}
+}

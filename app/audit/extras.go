@@ -2,12 +2,11 @@ package audit
 
 import (
 	"bytes"
-	"encoding/xml"
-	"errors"
 	"fmt"
-	"io"
+	"html"
 	"strings"
 
+	"fixthis/app/errcode"
 	"fixthis/capture"
 )
 
@@ -15,43 +14,63 @@ import (
 // order capture.ParseDump returns), the attributes ATF's rules need that
 // capture.Node does not keep: long-clickable, focusable, visible-to-user, hint, and
 // whether there was text (the text itself stays with the parser, which redacts it).
+// It scans tags as capture's parser does rather than through encoding/xml, which
+// refuses control characters real dumps carry in their texts.
 func DumpExtras(data []byte) ([]Extra, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.Strict = false // the scanner in capture accepts what devices write; so does this
 	var out []Extra
-	for {
-		tok, err := d.Token()
-		if errors.Is(err, io.EOF) {
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte("<node"))
+		if j < 0 {
 			return out, nil
 		}
-		if err != nil {
-			// Devices append "UI hierchary dumped to: …" after the document; a parse
-			// error after the last node closed is that trailer, not a broken dump.
-			if len(out) > 0 && d.InputOffset() > int64(bytes.LastIndex(data, []byte("</node>"))) {
-				return out, nil
-			}
-			return nil, fmt.Errorf("%w: node %d: %v", ErrBadInput, len(out), err)
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok || se.Name.Local != "node" {
-			continue
+		i += j + len("<node")
+		if i < len(data) && !isTagSpace(data[i]) && data[i] != '>' && data[i] != '/' {
+			continue // a longer tag name
 		}
 		var e Extra
-		for _, a := range se.Attr {
-			switch a.Name.Local {
-			case "long-clickable":
-				e.LongClickable = a.Value == "true"
-			case "focusable":
-				e.Focusable = a.Value == "true"
-			case "visible-to-user":
-				e.Hidden = a.Value == "false"
-			case "text":
-				e.HasText = strings.TrimSpace(a.Value) != ""
-			case "hint":
-				e.Hint = a.Value
+		for {
+			for i < len(data) && isTagSpace(data[i]) {
+				i++
 			}
+			if i >= len(data) {
+				return nil, fmt.Errorf("%w: node %d: the dump ends inside its tag", ErrBadInput, len(out))
+			}
+			if data[i] == '>' || data[i] == '/' {
+				break
+			}
+			eq := bytes.IndexByte(data[i:], '=')
+			if eq < 0 || i+eq+1 >= len(data) || (data[i+eq+1] != '"' && data[i+eq+1] != '\'') {
+				return nil, fmt.Errorf("%w: node %d: an attribute without a quoted value", ErrBadInput, len(out))
+			}
+			name := string(bytes.TrimSpace(data[i : i+eq]))
+			quote := data[i+eq+1]
+			start := i + eq + 2
+			end := bytes.IndexByte(data[start:], quote)
+			if end < 0 {
+				return nil, fmt.Errorf("%w: node %d: attribute %s is not closed", ErrBadInput, len(out), errcode.Quote(name))
+			}
+			e.set(name, data[start:start+end])
+			i = start + end + 1
 		}
 		out = append(out, e)
+	}
+}
+
+func isTagSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// set records one attribute; values are XML-escaped as uiautomator writes them.
+func (e *Extra) set(name string, raw []byte) {
+	switch name {
+	case "long-clickable":
+		e.LongClickable = string(raw) == "true"
+	case "focusable":
+		e.Focusable = string(raw) == "true"
+	case "visible-to-user":
+		e.Hidden = string(raw) == "false"
+	case "text":
+		e.HasText = strings.TrimSpace(html.UnescapeString(string(raw))) != ""
+	case "hint":
+		e.Hint = html.UnescapeString(string(raw))
 	}
 }
 
