@@ -75,6 +75,10 @@ type Input struct {
 	// Width and Height are the screen's size in pixels; zero takes the screenshot's
 	// size, else the largest right and bottom edge in the tree.
 	Width, Height int
+	// Covered are screen areas another window draws over the tree's (a keyboard, the
+	// notification shade): the pixels there are not the nodes', so the contrast
+	// checks skip nodes that reach into them.
+	Covered []capture.Bounds
 }
 
 // Finding is one flaw on one node.

@@ -241,6 +241,12 @@ func TestContrast(t *testing.T) {
 	if img := run(t, in, CheckImageContrast); len(img) != 1 || img[0].NodeUID != "n0.3" {
 		t.Errorf("image_contrast: got %+v", img)
 	}
+	// A keyboard drawn over the pale text: its pixels there are the keyboard's.
+	in.Covered = []capture.Bounds{rect(0, 200, 1080, 2400)}
+	if got := run(t, in, CheckTextContrast); len(got) != 1 || got[0].NodeUID != "n0.0" {
+		t.Errorf("text_contrast under a keyboard: %+v", got)
+	}
+	in.Covered = nil
 	in.Pixels = nil
 	if got := run(t, in, CheckTextContrast); len(got) != 0 {
 		t.Errorf("contrast without pixels: %+v", got)

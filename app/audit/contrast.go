@@ -214,11 +214,17 @@ func imageContrast(s *screen) []Finding {
 }
 
 // swatchOf measures a node's pixels. Like ATF it skips a node not wholly inside the
-// screenshot and one of a single colour (a blank or censored patch: nothing to read).
+// screenshot and one of a single colour (a blank or censored patch: nothing to read),
+// and it skips a node another window covers, whose pixels are that window's.
 func (s *screen) swatchOf(i int) (swatch, bool) {
 	b := s.nodes[i].Bounds
 	if b.Left < 0 || b.Top < 0 || b.Right > s.width || b.Bottom > s.height {
 		return swatch{}, false
+	}
+	for _, c := range s.covered {
+		if !empty(intersect(b, c)) {
+			return swatch{}, false
+		}
 	}
 	s.pixels.histogram(image.Rect(b.Left, b.Top, b.Right, b.Bottom), &s.counts)
 	sw := newSwatch(&s.counts)

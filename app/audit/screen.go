@@ -17,6 +17,7 @@ type screen struct {
 	width    int
 	height   int
 	pixels   pixelReader // nil without a screenshot
+	covered  []capture.Bounds
 	counts   colorCounts // the colour histogram, reused from node to node
 }
 
@@ -41,6 +42,7 @@ func newScreen(in Input) (*screen, error) {
 		density:  float64(in.DensityDPI) / 160,
 		width:    in.Width,
 		height:   in.Height,
+		covered:  append([]capture.Bounds(nil), in.Covered...),
 	}
 	if s.extras == nil {
 		s.extras = make([]Extra, len(in.Nodes))
@@ -97,6 +99,11 @@ func newScreen(in Input) (*screen, error) {
 		}
 		s.parent[i] = -1
 		if n.ParentUID == "" {
+			// A dump that merges windows holds the keyboard as a root of its own;
+			// what lies under it is not what the screenshot shows.
+			if imePackages[n.Package] && !empty(b) {
+				s.covered = append(s.covered, b)
+			}
 			continue
 		}
 		p, ok := byUID[n.ParentUID]

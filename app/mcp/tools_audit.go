@@ -67,19 +67,20 @@ func (t *toolset) auditScreen() server.ServerTool {
 				return toolResult(err)
 			}
 		}
-		return t.auditCapture(ctx, c.CaptureID, density)
+		return t.auditCapture(ctx, c.CaptureID, density, coveringWindows(c.Display))
 	})
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if id := strings.TrimSpace(req.GetString("captureId", "")); id != "" {
-			return t.auditCapture(ctx, id, req.GetInt("density", 0))
+			return t.auditCapture(ctx, id, req.GetInt("density", 0), nil)
 		}
 		return fresh(ctx, req)
 	}}
 }
 
 // auditCapture audits a kept capture: its nodes, its frame and the density (the
-// argument, else the override its display conditions recorded).
-func (t *toolset) auditCapture(ctx context.Context, captureID string, density int) (*mcp.CallToolResult, error) {
+// argument, else the override its display conditions recorded). covered are the
+// windows drawn over the app when the capture was taken, known only for a fresh one.
+func (t *toolset) auditCapture(ctx context.Context, captureID string, density int, covered []capture.Bounds) (*mcp.CallToolResult, error) {
 	c, err := t.deps.Store.GetCapture(ctx, captureID)
 	if err != nil {
 		return toolResult(err)
@@ -93,7 +94,7 @@ func (t *toolset) auditCapture(ctx context.Context, captureID string, density in
 	if c.NodesArtifact == "" {
 		return invalidArg("capture %s has no UI tree to audit", errcode.Quote(captureID)), nil
 	}
-	in := audit.Input{DensityDPI: density, Width: c.Width, Height: c.Height}
+	in := audit.Input{DensityDPI: density, Width: c.Width, Height: c.Height, Covered: covered}
 	raw, err := t.deps.Store.ReadArtifact(ctx, c.NodesArtifact)
 	if err != nil {
 		return toolResult(err)
@@ -114,4 +115,19 @@ func (t *toolset) auditCapture(ctx context.Context, captureID string, density in
 		out.Findings = []audit.Finding{}
 	}
 	return structured(out)
+}
+
+// coveringWindows are the visible windows that draw over the app's tree: the
+// keyboard, the notification shade, toasts, overlays and the keyguard.
+func coveringWindows(d capture.Display) []capture.Bounds {
+	var out []capture.Bounds
+	for _, w := range d.Windows {
+		switch w.Type {
+		case capture.WindowIME, capture.WindowNotificationShade, capture.WindowToast, capture.WindowOverlay, capture.WindowKeyguard:
+			if w.Visible {
+				out = append(out, w.Bounds)
+			}
+		}
+	}
+	return out
 }
