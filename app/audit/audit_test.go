@@ -122,6 +122,12 @@ func TestSpeakableText(t *testing.T) {
 			node("0.0", frame, rect(100, 500, 600, 626), clickable),
 			node("0.0.0", "android.widget.ImageView", rect(120, 520, 180, 600))), nil},
 		{"plain layout is not focused", screenOf(node("0.0", frame, rect(100, 500, 600, 626))), nil},
+		{"list item cut at the list's edge: its children are out of the dump", screenOf(
+			node("0.0", "androidx.recyclerview.widget.RecyclerView", rect(0, 500, 1080, 1500), func(n *capture.Node) { n.Scrollable = true }),
+			node("0.0.0", frame, rect(0, 1480, 1080, 1500), clickable)), nil},
+		{"the same item inside the list is flagged", screenOf(
+			node("0.0", "androidx.recyclerview.widget.RecyclerView", rect(0, 500, 1080, 1500), func(n *capture.Node) { n.Scrollable = true }),
+			node("0.0.0", frame, rect(0, 1300, 1080, 1400), clickable)), []string{"n0.0.0"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

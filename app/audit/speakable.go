@@ -130,7 +130,8 @@ func joinSpoken(parts ...string) string {
 
 // speakableText follows ATF's SpeakableTextPresentCheck: a node TalkBack would focus
 // must have something to say, from itself or from the children it reads along.
-// Compose hosts and empty WebViews are left out, as ATF leaves them out.
+// Compose hosts and empty WebViews are left out, as ATF leaves them out, and so is a
+// childless node cut by a scrollable edge (below).
 func speakableText(s *screen) []Finding {
 	f := s.focusInfo()
 	var out []Finding
@@ -141,6 +142,12 @@ func speakableText(s *screen) []Finding {
 			continue
 		}
 		if !s.shouldFocus(f, i) || s.speakable(i) != "" {
+			continue
+		}
+		// A childless node at a scrollable edge may be a list item scrolled nearly
+		// out: uiautomator leaves out its children that are out of view, so the
+		// dump cannot tell an unlabelled control from a cut one.
+		if len(s.children[i]) == 0 && s.againstScrollEdge(i, n.Bounds) {
 			continue
 		}
 		out = append(out, s.finding(i, CheckSpeakableText, SeverityError,

@@ -115,7 +115,9 @@ func (s *screen) requiredTarget(i int, b capture.Bounds) (w, h int) {
 
 // againstScrollEdge is ATF's isAgainstScrollableEdge for a dump, which does not say
 // which way a container scrolls: a HorizontalScrollView, or a container the node
-// fills from top to bottom, scrolls sideways; any other scrolls up and down.
+// fills from top to bottom, scrolls sideways; any other scrolls up and down. A node
+// reaching one end of the scrolling axis may be cut there; one that spans it from
+// end to end is what fills the container, not a cut item.
 func (s *screen) againstScrollEdge(i int, b capture.Bounds) bool {
 	for p := s.parent[i]; p >= 0; p = s.parent[p] {
 		if !s.nodes[p].Scrollable {
@@ -123,9 +125,9 @@ func (s *screen) againstScrollEdge(i int, b capture.Bounds) bool {
 		}
 		pb := s.nodes[p].Bounds
 		if strings.Contains(s.nodes[p].Class, "Horizontal") || (b.Top <= pb.Top && b.Bottom >= pb.Bottom) {
-			return b.Left <= pb.Left || b.Right >= pb.Right
+			return (b.Left <= pb.Left) != (b.Right >= pb.Right)
 		}
-		return b.Top <= pb.Top || b.Bottom >= pb.Bottom
+		return (b.Top <= pb.Top) != (b.Bottom >= pb.Bottom)
 	}
 	return false
 }
