@@ -101,8 +101,8 @@ func TestAuditScreenshotContrast(t *testing.T) {
 
 func TestAuditBadInput(t *testing.T) {
 	dir := t.TempDir()
-	nul := filepath.Join(dir, "nul.xml")
-	os.WriteFile(nul, []byte("<hierarchy><node text=\"\x00\" bounds=\"[0,0][10,10]\"/></hierarchy>"), 0o600)
+	cut := filepath.Join(dir, "cut.xml")
+	os.WriteFile(cut, []byte(`<hierarchy><node text="a" bounds="[0,0][10`), 0o600)
 	empty := filepath.Join(dir, "empty.xml")
 	os.WriteFile(empty, []byte(`<?xml version='1.0' ?><hierarchy rotation="0"></hierarchy>`), 0o600)
 	big := filepath.Join(dir, "big.xml")
@@ -120,7 +120,7 @@ func TestAuditBadInput(t *testing.T) {
 		{"no density", []string{"audit", "--dump", flutterDump}, 2, "--density DPI is required"},
 		{"absurd density", []string{"audit", "--dump", flutterDump, "--density", "5"}, 1, "outside 100-800"},
 		{"missing file", []string{"audit", "--dump", filepath.Join(dir, "nope.xml"), "--density", "420"}, 1, "nope.xml"},
-		{"NUL byte", []string{"audit", "--dump", nul, "--density", "420"}, 1, "parse"},
+		{"cut short", []string{"audit", "--dump", cut, "--density", "420"}, 1, "parse"},
 		{"no nodes", []string{"audit", "--dump", empty, "--density", "420"}, 1, "no nodes"},
 		{"megabyte text, negative size", []string{"audit", "--dump", big, "--density", "420"}, 1, `node "n0" has negative size`},
 		{"screenshot of another screen", []string{"audit", "--dump", flutterDump, "--density", "420", "--screenshot", small}, 1, "outside the 720x1600 screenshot"},
@@ -136,5 +136,15 @@ func TestAuditBadInput(t *testing.T) {
 				t.Errorf("a %d-byte error", len(errOut))
 			}
 		})
+	}
+}
+
+// A NUL byte in a text is data: the dump is audited and the output stays clean.
+func TestAuditNULInText(t *testing.T) {
+	dump := filepath.Join(t.TempDir(), "nul.xml")
+	os.WriteFile(dump, []byte("<hierarchy><node text=\"a\x00b\" class=\"android.widget.Button\" clickable=\"true\" bounds=\"[0,0][10,10]\"/></hierarchy>"), 0o600)
+	code, out, errOut := run(t, nil, "audit", "--dump", dump, "--density", "420", "--json")
+	if code != 0 || !strings.Contains(out, `"check":"touch_target"`) || strings.ContainsRune(out, 0) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
