@@ -49,6 +49,7 @@ func commands() []command {
 		{"project", "show the Android project's app modules: applicationId, launcher, flavors", runProject},
 		{"run", "build, install and launch the app, and confirm it is in front", runRun},
 		{"semantics", "parse a uiautomator dump file and print its nodes", runSemantics},
+		{"audit", "find accessibility and layout flaws in a saved uiautomator dump (and screenshot)", runAudit},
 		{"prompt", "print the compact handoff prompt of a feedback session", runPrompt},
 		{"source", "index an Android project's sources or match a target (index|match)", runSource},
 		{"mcp", "serve the MCP tools on stdio (an agent starts this)", runMCP},

@@ -8,7 +8,8 @@
 #   (ii)  the live preview as a browser sees it: capturedAt → preview-ready over SSE,
 #         capturedAt → JPEG received, frames per second while the screen changes, and a
 #         display settings toggle (dark theme) → the new frame;
-#   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md);
+#   (iii) the Go micro-benchmarks behind the performance budgets (docs/benchmarks.md),
+#         the accessibility audit among them;
 #   (iv)  source matching accuracy on open-source apps, when they are checked out;
 #   (v)   the live preview painted in Chromium, H.264 video against JPEG frames, over a
 #         simulated USB 2 cable and Wi-Fi (`fixthis sim --link`), and in the desktop
@@ -242,6 +243,7 @@ go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
 go test -run '^$' -bench UIAutomatorDumpPaths -benchtime 5x ./sim/android/ >"$WORK/bench.dumppaths" 2>&1 || die "uiautomator path benchmarks failed: $(tail "$WORK/bench.dumppaths")"
 go test -run '^$' -bench Cut5s -benchtime 5x ./capture/clip/ >"$WORK/bench.clip" 2>&1 || die "clip benchmarks failed: $(tail "$WORK/bench.clip")"
+FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench Audit300 -benchtime 10x ./app/audit/ >"$WORK/bench.audit" 2>&1 || die "audit benchmarks failed: $(tail "$WORK/bench.audit")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 go test -count=1 -run 'TestVoiceUnitToItemLatency' -v ./app/ >"$WORK/bench.unit" 2>&1 || die "spoken unit latency test failed: $(tail "$WORK/bench.unit")"
 
@@ -288,6 +290,8 @@ row "$WORK/bench.store" BenchmarkSaveBatch10ItemsWithCrops "batch save, 10 items
 row "$WORK/bench.source" BenchmarkColdIndex5000 "index a 5,000-file Kotlin project, cold" 3000 ns
 row "$WORK/bench.source" BenchmarkUpdateOneFile "re-index one changed file" 100 ns
 row "$WORK/bench.source" BenchmarkMatch "match one target (no budget)" 1000 ns
+row "$WORK/bench.audit" BenchmarkStaticAudit300 "accessibility audit, 323 nodes + 1080×1920 screenshot" 50 ns
+row "$WORK/bench.audit" BenchmarkProcessAudit300 "fixthis audit --json, whole process, same screen" 300 ns
 row "$WORK/bench.evidence" BenchmarkPreset "runtime evidence preset (logcat, frames, memory)" 3000 ns
 row "$WORK/bench.source" BenchmarkProcessMatchWarmCache5000 "fixthis source match, 5,000 files, warm cache" 300 ns
 row "$WORK/bench.source" BenchmarkProcessMatchCold5000 "fixthis source match, 5,000 files, cold index" 3000 ns

@@ -112,6 +112,7 @@ func (t *toolset) tools() []server.ServerTool {
 		t.resolveFeedback(),
 		t.ask(),
 		t.captureScreen(),
+		t.auditScreen(),
 		t.recordScreen(),
 		t.tap(),
 		t.swipe(),

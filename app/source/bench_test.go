@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fixthis/internal/bintest"
 )
 
 // generateProject writes a project of n Kotlin files over ten modules, each
@@ -232,26 +234,6 @@ func BenchmarkMatchResourceID(b *testing.B) {
 	}
 }
 
-// fixthisBinary builds the command once per benchmark run, so the process
-// benchmarks time what a developer's shell runs.
-func fixthisBinary(b *testing.B) string {
-	b.Helper()
-	if bin := os.Getenv("FIXTHIS_BIN"); bin != "" {
-		abs, err := filepath.Abs(bin)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return abs // the binary `make bench` built
-	}
-	bin := filepath.Join(b.TempDir(), "fixthis")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Skipf("cannot build fixthis for the process benchmark: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // runMatch runs one process and returns the CPU time it used (user + system),
 // which a busy shared machine inflates far less than wall time.
 func runMatch(b *testing.B, bin string, args ...string) time.Duration {
@@ -281,7 +263,7 @@ func loopProcess(b *testing.B, bin string, args ...string) {
 // read the cache, stat every file for changes, match, print.
 func BenchmarkProcessMatchWarmCache5000(b *testing.B) {
 	dir := benchProject(b)
-	bin := fixthisBinary(b)
+	bin := bintest.Fixthis(b, filepath.Join("..", ".."))
 	args := []string{"source", "match", "--project-dir", dir, "--text", "Action 2417-2", "--activity", ".MainActivity"}
 	runMatch(b, bin, args...) // writes the cache
 	b.ResetTimer()
@@ -292,7 +274,7 @@ func BenchmarkProcessMatchWarmCache5000(b *testing.B) {
 // indexes the whole project first.
 func BenchmarkProcessMatchCold5000(b *testing.B) {
 	dir := benchProject(b)
-	bin := fixthisBinary(b)
+	bin := bintest.Fixthis(b, filepath.Join("..", ".."))
 	args := []string{"source", "match", "--cache=false", "--project-dir", dir, "--text", "Action 2417-2", "--activity", ".MainActivity"}
 	b.ResetTimer()
 	loopProcess(b, bin, args...)

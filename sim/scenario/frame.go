@@ -180,7 +180,7 @@ func (s *Scenario) layoutPage(pg page, area, screen image.Rectangle, centred boo
 
 func (s *Scenario) treeBuilder(sc *Screen) *treeBuilder {
 	pkg := orStr(sc.Package, s.App.Package)
-	return &treeBuilder{pkg: pkg, style: sc.Style, idPkg: pkg, asTags: sc.TestTagsAsResourceID}
+	return &treeBuilder{pkg: pkg, style: sc.Style, idPkg: pkg, asTags: sc.TestTagsAsResourceID, minTouch: s.Px(48)}
 }
 
 // window wraps a page's nodes in the decor views Android puts around an

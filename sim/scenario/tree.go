@@ -27,10 +27,11 @@ type uiNode struct {
 
 // treeBuilder maps a view tree to UI nodes for one screen's style.
 type treeBuilder struct {
-	pkg    string
-	style  string
-	idPkg  string
-	asTags bool
+	pkg      string
+	style    string
+	idPkg    string
+	asTags   bool
+	minTouch int // 48 dp in pixels: Material's minimum interactive size
 }
 
 func (t *treeBuilder) nodes(v *view) []*uiNode {
@@ -93,7 +94,7 @@ func (t *treeBuilder) node(v *view) *uiNode {
 	n := v.n
 	u := &uiNode{
 		pkg: t.pkg, desc: n.ContentDescription, testTag: n.TestTag, role: orStr(n.Role, roles[v.typ]),
-		enabled: !n.Disabled, selected: n.Selected, bounds: v.clip, compose: t.style == "compose",
+		enabled: !n.Disabled, selected: n.Selected, bounds: t.touchBounds(v), compose: t.style == "compose",
 		clickable: n.Clickable || n.OnTap != nil,
 	}
 	u.class = n.Class

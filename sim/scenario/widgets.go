@@ -94,7 +94,14 @@ func (b *builder) desugar(v *view) {
 	case "iconButton":
 		v.kind = "box"
 		n.Align = "center"
-		n.Width, n.Height = dp(48), dp(48)
+		// 48 dp, Material's minimum touch target; a screen may shrink it the way an
+		// app's Modifier.size does (the demo's search button keeps such a flaw).
+		if !n.Width.Set {
+			n.Width = dp(48)
+		}
+		if !n.Height.Set {
+			n.Height = dp(48)
+		}
 		n.Clickable = true
 		if n.Radius == 0 {
 			n.Radius = 24

@@ -30,6 +30,7 @@ export const TOOL_NAMES = [
   'fixthis_resolve_feedback',
   'fixthis_ask',
   'fixthis_capture_screen',
+  'fixthis_audit_screen',
   'fixthis_tap',
   'fixthis_swipe',
   'fixthis_type_text',

@@ -29,6 +29,7 @@ import androidx.compose.runtime.Composable
 import androidx.compose.runtime.getValue
 import androidx.compose.ui.Alignment
 import androidx.compose.ui.Modifier
+import androidx.compose.ui.graphics.Color
 import androidx.compose.ui.draw.clip
 import androidx.compose.ui.platform.testTag
 import androidx.compose.ui.res.stringResource
@@ -122,10 +123,13 @@ private fun TrailListHeader(
         horizontalArrangement = Arrangement.spacedBy(4.dp),
     ) {
         Column(modifier = Modifier.weight(1f), verticalArrangement = Arrangement.spacedBy(2.dp)) {
+            // Known flaw, kept on purpose (see README, "Accessibility flaws"): a
+            // hard-coded light grey reads at about 2.9:1 on the surface, under the
+            // 4.5:1 body text needs. `fixthis audit` reports it as text_contrast.
             Text(
                 text = stringResource(greetingFor(LocalTime.now()), firstName),
                 style = MaterialTheme.typography.labelLarge,
-                color = MaterialTheme.colorScheme.onSurfaceVariant,
+                color = Color(0xFF949494),
             )
             Text(
                 text = "Find your next trail",
@@ -133,9 +137,13 @@ private fun TrailListHeader(
                 modifier = Modifier.testTag("screen_title"),
             )
         }
-        IconButton(onClick = onSearchClick, modifier = Modifier.testTag("search_button")) {
+        // Known flaw, kept on purpose: squeezed to 36 dp to fit the header, so the
+        // touch target is under the 48 dp minimum (touch_target, 36×36 dp).
+        IconButton(onClick = onSearchClick, modifier = Modifier.size(36.dp).testTag("search_button")) {
             Icon(Icons.Outlined.Search, contentDescription = stringResource(R.string.search_trails))
         }
+        // Known flaw, kept on purpose: a 40 dp clickable avatar with no minimum
+        // touch size around it (touch_target, 40×40 dp).
         Box(
             modifier = Modifier
                 .size(40.dp)
