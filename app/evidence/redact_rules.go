@@ -113,12 +113,7 @@ func redactMessage(s string) string {
 		return m
 	})
 	s = email.ReplaceAllString(s, Redacted)
-	s = longSecret.ReplaceAllStringFunc(s, func(m string) string {
-		if looksSecret(m) {
-			return Redacted
-		}
-		return m
-	})
+	s = redactLongSecrets(s)
 	s = replaceIPv6(s)
 	return ipv4.ReplaceAllStringFunc(s, func(m string) string {
 		if a, err := netip.ParseAddr(m); err == nil && a.Is4() {
@@ -247,6 +242,47 @@ func isBasicCredential(s string) bool {
 		}
 	}
 	return false
+}
+
+// redactLongSecrets redacts long secret-looking runs. Inside a URL a run is
+// judged a path segment at a time: `/` is a base64 character, but in
+// `host/v4/audiobooks/83380/playlists` it separates words that are each
+// plain, and the path is what tells a reader which call it was.
+func redactLongSecrets(s string) string {
+	locs := longSecret.FindAllStringIndex(s, -1)
+	if locs == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, loc := range locs {
+		m := s[loc[0]:loc[1]]
+		out := m
+		switch {
+		case strings.Contains(m, "/") && inURL(s, loc[0]):
+			segs := strings.Split(m, "/")
+			for i, seg := range segs {
+				if len(seg) >= 32 && looksSecret(seg) {
+					segs[i] = Redacted
+				}
+			}
+			out = strings.Join(segs, "/")
+		case looksSecret(m):
+			out = Redacted
+		}
+		b.WriteString(s[last:loc[0]])
+		b.WriteString(out)
+		last = loc[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// inURL reports whether s[i] is part of a URL: the word it is in (back to a
+// blank or quote) holds a scheme's "://".
+func inURL(s string, i int) bool {
+	start := strings.LastIndexAny(s[:i], " \t\"'<>(") + 1
+	return strings.Contains(s[start:i], "://") || strings.HasPrefix(s[i:], "//")
 }
 
 // looksSecret keeps long words that are plainly not secrets: identifiers made
