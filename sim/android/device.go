@@ -59,6 +59,7 @@ type Device struct {
 	sidekickBound string
 	proc          appProcess
 	logs          logBuffer
+	shell         shellProcs // pids of the programs the shell runs
 	pkgs          packageDB
 	disp          displayState
 

@@ -117,6 +117,7 @@ type logcatArgs struct {
 	since       time.Time // -t/-T '<time>': entries at or after it
 	buffers     map[string]bool
 	pid         int
+	filter      logFilter
 }
 
 // parseLogcatArgs reads the options FixThis and people use; others are ignored
@@ -172,8 +173,14 @@ func parseLogcatArgs(args []string, now time.Time) (logcatArgs, error) {
 				return a, err
 			}
 			a.pid, _ = strconv.Atoi(v)
-		case arg == "-v" || arg == "-s" && i+1 < len(args) && !strings.Contains(args[i+1], ":") || arg == "-e" || arg == "-m":
+		case arg == "-s":
+			a.filter.silent()
+		case arg == "-v" || arg == "-e" || arg == "-m" || arg == "-f" || arg == "-r" || arg == "-n" || arg == "-G":
 			i++
+		case !strings.HasPrefix(arg, "-"):
+			if err := a.filter.add(arg); err != nil {
+				return a, err
+			}
 		}
 	}
 	if len(a.buffers) == 0 {
@@ -216,7 +223,7 @@ func cmdLogcat(e *cmdEnv) int {
 	}
 	var entries []logEntry
 	for _, en := range d.logs.entries {
-		if a.buffers[en.buf] && (a.pid == 0 || en.pid == a.pid) && !en.at.Before(a.since) {
+		if a.buffers[en.buf] && (a.pid == 0 || en.pid == a.pid) && !en.at.Before(a.since) && a.filter.shows(en.tag, en.level) {
 			entries = append(entries, en)
 		}
 	}
