@@ -57,7 +57,7 @@ func (b *bodyState) line(head, msg string) bool {
 		b.set(key, inKtorBody)
 	case t == "BODY END", strings.HasPrefix(t, "--> END"), strings.HasPrefix(t, "<-- END HTTP"), strings.HasPrefix(t, "<-- HTTP FAILED"):
 		delete(b.writers, key)
-	case okCallStart.MatchString(t):
+	case (strings.HasPrefix(t, "--> ") || strings.HasPrefix(t, "<-- ")) && okCallStart.MatchString(t):
 		b.set(key, inCall)
 	case mode == inCall && t == "":
 		b.set(key, inOkBody)
