@@ -2,6 +2,7 @@
 package android
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -231,14 +232,23 @@ func cmdLogcat(e *cmdEnv) int {
 	if a.tail > 0 && a.tail < len(entries) {
 		entries = entries[len(entries)-a.tail:]
 	}
+	// A dump goes out in large writes, as logcat's buffered stdout does; a
+	// write per line would cost an adb packet each.
+	var out bytes.Buffer
 	begun := map[string]bool{}
 	for _, en := range entries {
 		if !begun[en.buf] {
 			begun[en.buf] = true
-			e.Printf("--------- beginning of %s\n", en.buf)
+			fmt.Fprintf(&out, "--------- beginning of %s\n", en.buf)
 		}
-		e.Printf("%s\n", en.threadtime())
+		out.WriteString(en.threadtime())
+		out.WriteByte('\n')
+		if out.Len() >= 64<<10 {
+			_, _ = e.Stdout.Write(out.Bytes())
+			out.Reset()
+		}
 	}
+	_, _ = e.Stdout.Write(out.Bytes())
 	if a.dump {
 		return 0
 	}
