@@ -138,4 +138,7 @@ func redactAttachment(at *Attachment) {
 			a.Activity, a.Reason = RedactLine(a.Activity), RedactLine(a.Reason)
 		}
 	}
+	if n := at.Network; n != nil {
+		redactNetwork(n)
+	}
 }

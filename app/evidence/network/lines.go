@@ -103,10 +103,10 @@ func between(a, b string) *int64 {
 	return &d
 }
 
-// relevant is a cheap test that a line may belong to an HTTP log: lines
+// Relevant is a cheap test that a line may belong to an HTTP log: lines
 // without any of these words skip the format regexps, which keeps a buffer
-// of a million unrelated lines fast.
-func relevant(s string) bool {
+// of a million unrelated lines fast, and a collector can drop them unread.
+func Relevant(s string) bool {
 	for _, w := range []string{"--> ", "<-- ", "REQUEST", "RESPONSE", "METHOD: ", "FROM: ", "BODY", "Content-", "content-"} {
 		if strings.Contains(s, w) {
 			return true

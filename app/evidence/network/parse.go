@@ -50,7 +50,7 @@ func newPairer() *pairer {
 }
 
 func (p *pairer) add(s string) {
-	if !relevant(s) {
+	if !Relevant(s) {
 		return
 	}
 	l := parseLine(s)
