@@ -124,6 +124,7 @@ func (t *toolset) tools() []server.ServerTool {
 		t.runApp(),
 		t.getRuntimeEvidence(),
 		t.captureRuntimeEvidence(),
+		t.readNetwork(),
 	}
 	for i := range tools {
 		tools[i] = validated(tools[i])
