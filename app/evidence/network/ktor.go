@@ -114,12 +114,12 @@ func (p *pairer) ktorLine(l line, msg string) {
 		case b.call != nil && name == "content-type" && value != "null":
 			b.call.ContentType = clean(value, 100)
 		case b.call != nil && name == "content-length":
-			if n, err := strconv.ParseInt(value, 10, 64); err == nil && n >= 0 {
-				b.call.ResponseBytes = &n
+			if n := count(value); n != nil {
+				b.call.ResponseBytes = n
 			}
 		case b.request != nil && name == "content-length":
-			if n, err := strconv.ParseInt(value, 10, 64); err == nil && n >= 0 {
-				b.request.RequestBytes = &n
+			if n := count(value); n != nil {
+				b.request.RequestBytes = n
 			}
 		}
 	}

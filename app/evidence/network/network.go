@@ -12,6 +12,7 @@ package network
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -128,4 +129,13 @@ func clean(s string, n int) string {
 		}, s)
 	}
 	return clip(strings.TrimSpace(s), n)
+}
+
+// count reads a byte count from the log: nil unless it is a number >= 0.
+func count(s string) *int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return nil
+	}
+	return &n
 }

@@ -63,8 +63,8 @@ func (p *pairer) okhttp(l line, msg string) bool {
 		}
 		r := &Request{Method: m[1], URL: clean(m[2], MaxURL), Source: SourceOkHttp, Time: l.time, Pid: l.pid, Tid: l.tid}
 		if m[3] != "" {
-			if n, err := strconv.ParseInt(m[3], 10, 64); err == nil && n >= 0 {
-				r.RequestBytes = &n
+			if n := count(m[3]); n != nil {
+				r.RequestBytes = n
 			}
 		}
 		st := p.thread(l.thread())
@@ -117,12 +117,12 @@ func (p *pairer) okhttp(l line, msg string) bool {
 	case st.response != nil && name == "content-type":
 		st.response.ContentType = clean(value, 100)
 	case st.response != nil && name == "content-length":
-		if n, err := strconv.ParseInt(value, 10, 64); err == nil && n >= 0 {
-			st.response.ResponseBytes = &n
+		if n := count(value); n != nil {
+			st.response.ResponseBytes = n
 		}
 	case st.request != nil && name == "content-length":
-		if n, err := strconv.ParseInt(value, 10, 64); err == nil && n >= 0 {
-			st.request.RequestBytes = &n
+		if n := count(value); n != nil {
+			st.request.RequestBytes = n
 		}
 	}
 	return true
@@ -224,8 +224,8 @@ func parseStatus(msg string) (statusLine, bool) {
 			if d, err := strconv.ParseInt(m[1], 10, 64); err == nil {
 				sl.duration = &d
 			}
-			if n, err := strconv.ParseInt(m[2], 10, 64); err == nil && n >= 0 {
-				sl.bytes = &n
+			if n := count(m[2]); n != nil {
+				sl.bytes = n
 			}
 		}
 	}
