@@ -31,6 +31,9 @@ type NetworkSummary struct {
 	// most maxNetworkAttached.
 	Requests []network.Request `json:"requests"`
 	Dropped  int               `json:"dropped,omitempty"` // calls left out of Requests
+	// Notes say what the log could not tell: calls whose request had rotated
+	// out of it, calls still unanswered when it was read.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // networkCommand is `logcat -d -v threadtime -b main -t '<epoch>.<ms>'`: the
@@ -103,6 +106,24 @@ func summarizeNetwork(res network.Result) NetworkSummary {
 		s.Requests = append(s.Requests, rest[max(0, len(rest)-room):]...)
 	}
 	s.Dropped = s.Total - len(s.Requests)
+	partial, open := 0, 0
+	for _, r := range res.Requests {
+		if r.Partial {
+			partial++
+		}
+		if r.Error == network.NoResponse {
+			open++
+		}
+	}
+	if partial > 0 {
+		s.Notes = append(s.Notes, fmt.Sprintf("%d %s only the answer: the request had rotated out of the log", partial, plural(partial, "call with", "calls with")))
+	}
+	if open > 0 {
+		s.Notes = append(s.Notes, fmt.Sprintf("%d %s no answer: still waiting when the log was read, or the answer was not logged", open, plural(open, "call with", "calls with")))
+	}
+	if res.Dropped > 0 {
+		s.Notes = append(s.Notes, fmt.Sprintf("%d older %s left out: only the newest %d are read", res.Dropped, plural(res.Dropped, "call", "calls"), network.MaxRequests))
+	}
 	return s
 }
 

@@ -43,6 +43,9 @@ func TestNetworkCollector(t *testing.T) {
 	if r := n.Requests[1]; r.URL != "https://cdn.demo.test/covers/812.jpg?[REDACTED]" || !r.Slow() || r.Bad() {
 		t.Errorf("the slow call is not second (time order among notable calls): %+v", n.Requests)
 	}
+	if len(n.Notes) != 1 || n.Notes[0] != "1 call with no answer: still waiting when the log was read, or the answer was not logged" {
+		t.Errorf("notes %q", n.Notes)
+	}
 	if at.Artifact != ".fixthis/runtime-evidence/s1/c1/network.json" {
 		t.Errorf("artifact %q", at.Artifact)
 	}
@@ -74,6 +77,20 @@ func TestNetworkCollectorKeepsTheAppsCalls(t *testing.T) {
 	_, at := runNetwork(context.Background(), sh, Request{Package: "com.fixthis.demo"})
 	if n := at.Network; n == nil || n.Total != 1 || n.Requests[0].URL != "https://app.test/mine" || n.Requests[0].Status != 200 {
 		t.Errorf("network %+v", at.Network)
+	}
+}
+
+// What the log could not tell is said, not guessed.
+func TestNetworkNotes(t *testing.T) {
+	res := network.ParseLines([]string{
+		"12-01 09:41:10.113  4120  4181 I OkHttp  : <-- 200 OK https://a.test/x (3ms)",
+		"12-01 09:41:10.114  4120  4182 I OkHttp  : <-- 200 OK https://a.test/y (3ms)",
+	})
+	res.Dropped = 7
+	n := summarizeNetwork(res)
+	want := []string{"2 calls with only the answer: the request had rotated out of the log", "7 older calls left out: only the newest 500 are read"}
+	if strings.Join(n.Notes, "|") != strings.Join(want, "|") || n.Total != 9 {
+		t.Errorf("notes %q (total %d)", n.Notes, n.Total)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 func networkAttempt(id string) evidence.Attempt {
 	slow, quick := int64(1516), int64(229)
-	n := &evidence.NetworkSummary{Total: 3, Failed: 2, Slow: 1, Requests: []network.Request{
+	n := &evidence.NetworkSummary{Total: 3, Failed: 2, Slow: 1, Notes: []string{"1 call with only the answer: the request had rotated out of the log"}, Requests: []network.Request{
 		{Method: "POST", URL: "https://api.demo.test/v1/favourites", Status: 500, DurationMs: &quick, Source: network.SourceOkHttp},
 		{Method: "GET", URL: "https://api.demo.test/v1/profile", Failed: true, Error: "java.net.SocketTimeoutException: timeout", Source: network.SourceOkHttp},
 		{Method: "GET", URL: "https://cdn.demo.test/covers/812.jpg?[REDACTED]", Status: 200, DurationMs: &slow, Source: network.SourceKtor},
@@ -47,7 +47,7 @@ func TestReadNetwork(t *testing.T) {
 	if res := call(t, c, "fixthis_read_network", map[string]any{"itemId": first, "sessionId": sess.SessionID}, &got); res.IsError {
 		t.Fatalf("read: %s", text(res))
 	}
-	if got.CaptureID != "rc-net" || got.Total != 3 || len(got.Requests) != 3 || got.Artifact == "" {
+	if got.CaptureID != "rc-net" || got.Total != 3 || len(got.Requests) != 3 || got.Artifact == "" || len(got.Notes) != 1 {
 		t.Fatalf("read: %+v", got)
 	}
 	r0, r1, r2 := got.Requests[0], got.Requests[1], got.Requests[2]

@@ -34,6 +34,7 @@ type networkOut struct {
 	Total      int          `json:"total"`    // calls read; requests holds at most 100
 	Requests   []requestOut `json:"requests"` // failed and slow first, then the newest
 	Artifact   string       `json:"artifact,omitempty"`
+	Notes      []string     `json:"notes,omitempty"` // what the log could not tell
 }
 
 func (t *toolset) readNetwork() server.ServerTool {
@@ -72,7 +73,7 @@ func (t *toolset) readNetwork() server.ServerTool {
 			}
 			out.CaptureID, out.CapturedAt, out.Summary, out.Artifact = r.ID, r.CreatedAt.Format(time.RFC3339), at.Summary, at.Artifact
 			if n := at.Network; n != nil {
-				out.Total = n.Total
+				out.Total, out.Notes = n.Total, n.Notes
 				for _, c := range n.Requests {
 					out.Requests = append(out.Requests, requestOut{Method: c.Method, URL: c.URL, Status: c.Status, DurationMs: c.DurationMs,
 						Failed: c.Failed, Error: c.Error, Slow: c.Slow(), Source: string(c.Source)})
