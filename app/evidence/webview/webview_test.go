@@ -1,0 +1,165 @@
+package webview
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const chromium = "/usr/bin/chromium"
+
+// page fetches three things over and over: an answer, a 404 and a port
+// nobody listens on, as a WebView's page would while the user looks at it.
+const page = `<!doctype html><title>covers</title><script>
+setInterval(() => {
+  fetch('/api/ok').catch(() => {});
+  fetch('/api/missing').catch(() => {});
+  fetch('http://127.0.0.1:1/refused').catch(() => {});
+}, 250);
+</script>`
+
+// startChromium runs a real headless Chromium on url with DevTools on a free
+// port, and returns a Dialer to it: the protocol side is Chromium's own.
+func startChromium(t *testing.T, url string) Dialer {
+	t.Helper()
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skipf("no %s: %v", chromium, err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--remote-debugging-port=0", "--user-data-dir="+dir, url)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	var port string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
+			if p, _, ok := strings.Cut(string(b), "\n"); ok && p != "" {
+				port = p
+				break
+			}
+		}
+	}
+	if port == "" {
+		t.Fatal("Chromium never opened its DevTools port")
+	}
+	return func(ctx context.Context) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "tcp", "127.0.0.1:"+port)
+	}
+}
+
+func TestWatchARealChromium(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, page)
+		case "/api/ok":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"ok":true}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	dial := startChromium(t, srv.URL+"/")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var w *Watcher
+	var err error
+	for w == nil && ctx.Err() == nil { // the page may not be listed yet
+		if w, err = Watch(ctx, dial); err != nil {
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	if w == nil {
+		t.Fatalf("watch: %v", err)
+	}
+	defer w.Close()
+
+	seen := map[string]bool{}
+	for ctx.Err() == nil && len(seen) < 3 {
+		time.Sleep(100 * time.Millisecond)
+		for _, r := range w.Requests() {
+			switch {
+			case r.URL == srv.URL+"/api/ok" && r.Status == 200 && r.DurationMs != nil && r.ContentType == "application/json" && r.Method == "GET":
+				seen["ok"] = true
+			case r.URL == srv.URL+"/api/missing" && r.Status == 404 && r.DurationMs != nil:
+				seen["missing"] = true
+			case r.URL == "http://127.0.0.1:1/refused" && r.Failed && strings.HasPrefix(r.Error, "net::ERR_") && r.Status == 0:
+				seen["refused"] = true
+			}
+			if r.Source != SourceWebView || r.Time == "" {
+				t.Fatalf("request %+v", r)
+			}
+		}
+	}
+	if len(seen) < 3 {
+		t.Fatalf("saw %v of ok, missing, refused in %+v", seen, w.Requests())
+	}
+}
+
+// A socket that accepts and never answers costs the caller's deadline, no more.
+func TestWatchASocketThatNeverAnswers(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	dial := func(ctx context.Context) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "tcp", ln.Addr().String())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	if _, err := Watch(ctx, dial); err == nil || time.Since(t0) > 2*time.Second {
+		t.Errorf("err %v after %v", err, time.Since(t0))
+	}
+}
+
+func TestWatchRefusesWhatIsNoDevTools(t *testing.T) {
+	for name, body := range map[string]string{
+		"no page":        `[{"type":"service_worker","webSocketDebuggerUrl":"ws://localhost/devtools/page/1"}]`,
+		"not json":       "<html>",
+		"not a devtools": `[{"type":"page","webSocketDebuggerUrl":"ws://localhost/elsewhere"}]`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, body) }))
+			defer srv.Close()
+			dial := func(ctx context.Context) (net.Conn, error) {
+				var d net.Dialer
+				return d.DialContext(ctx, "tcp", srv.Listener.Addr().String())
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if w, err := Watch(ctx, dial); err == nil {
+				w.Close()
+				t.Error("watched")
+			}
+		})
+	}
+}
