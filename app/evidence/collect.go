@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"fixthis/adb"
+	"fixthis/app/evidence/network"
 )
 
 // Shell runs one shell command on the device evidence is collected from: the adb
@@ -38,6 +39,9 @@ type Request struct {
 	// Freeze is when the screen was frozen; the network window starts
 	// NetworkLookback before it. Zero takes it as DefaultLookback after Since.
 	Freeze time.Time
+	// WebView is what a webview.Watcher saw of the app's WebView between the
+	// freeze and now; the network collector reports it with the log's calls.
+	WebView []network.Request
 	// Timeout bounds each collector, Budget the whole preset (defaults above).
 	Timeout time.Duration
 	Budget  time.Duration

@@ -62,7 +62,7 @@ func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment)
 	}
 	// Only the app's own processes: other apps' calls are not this feedback's.
 	_, kept := ParseLogcat(text, req.Package, pid)
-	res := network.ParseLines(kept)
+	res := withWebView(network.ParseLines(kept), req.WebView)
 	sum := summarizeNetwork(res)
 	raw := ""
 	if len(res.Requests) > 0 {
@@ -72,6 +72,16 @@ func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment)
 		}
 	}
 	return raw, Attachment{Status: StatusComplete, Summary: sum.Line(), Network: &sum}
+}
+
+// withWebView adds the WebView's calls to the log's, keeping the newest
+// network.MaxRequests of all.
+func withWebView(res network.Result, web []network.Request) network.Result {
+	res.Requests = append(res.Requests, web...)
+	if over := len(res.Requests) - network.MaxRequests; over > 0 {
+		res.Requests, res.Dropped = res.Requests[over:], res.Dropped+over
+	}
+	return res
 }
 
 // networkLine keeps the lines the network collector reads: HTTP logging

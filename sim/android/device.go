@@ -65,6 +65,8 @@ type Device struct {
 
 	mu         sync.Mutex
 	socketDefs map[string]string // localabstract name -> protocol
+	// devtoolsAddr is where the WebView DevTools socket's connections go.
+	devtoolsAddr string
 }
 
 // New boots the Android side: the file system, the packages, the app's data and

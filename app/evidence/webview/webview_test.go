@@ -6,76 +6,24 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"fixthis/internal/chromiumtest"
 )
 
-const chromium = "/usr/bin/chromium"
-
-// page fetches three things over and over: an answer, a 404 and a port
-// nobody listens on, as a WebView's page would while the user looks at it.
-const page = `<!doctype html><title>covers</title><script>
-setInterval(() => {
-  fetch('/api/ok').catch(() => {});
-  fetch('/api/missing').catch(() => {});
-  fetch('http://127.0.0.1:1/refused').catch(() => {});
-}, 250);
-</script>`
-
-// startChromium runs a real headless Chromium on url with DevTools on a free
-// port, and returns a Dialer to it: the protocol side is Chromium's own.
-func startChromium(t *testing.T, url string) Dialer {
-	t.Helper()
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("no %s: %v", chromium, err)
-	}
-	dir := t.TempDir()
-	cmd := exec.Command(chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-		"--remote-debugging-port=0", "--user-data-dir="+dir, url)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	var port string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if b, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort")); err == nil {
-			if p, _, ok := strings.Cut(string(b), "\n"); ok && p != "" {
-				port = p
-				break
-			}
-		}
-	}
-	if port == "" {
-		t.Fatal("Chromium never opened its DevTools port")
-	}
+// tcpDialer dials addr: the DevTools port of a Chromium in the tests.
+func tcpDialer(addr string) Dialer {
 	return func(ctx context.Context) (net.Conn, error) {
 		var d net.Dialer
-		return d.DialContext(ctx, "tcp", "127.0.0.1:"+port)
+		return d.DialContext(ctx, "tcp", addr)
 	}
 }
 
 func TestWatchARealChromium(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/":
-			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, page)
-		case "/api/ok":
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, `{"ok":true}`)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer srv.Close()
-	dial := startChromium(t, srv.URL+"/")
+	srv := chromiumtest.PageServer(t)
+	dial := tcpDialer(chromiumtest.Start(t, srv.URL+"/"))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -100,7 +48,7 @@ func TestWatchARealChromium(t *testing.T) {
 				seen["ok"] = true
 			case r.URL == srv.URL+"/api/missing" && r.Status == 404 && r.DurationMs != nil:
 				seen["missing"] = true
-			case r.URL == "http://127.0.0.1:1/refused" && r.Failed && strings.HasPrefix(r.Error, "net::ERR_") && r.Status == 0:
+			case r.URL == chromiumtest.RefusedURL && r.Failed && strings.HasPrefix(r.Error, "net::ERR_") && r.Status == 0:
 				seen["refused"] = true
 			}
 			if r.Source != SourceWebView || r.Time == "" {
@@ -129,10 +77,7 @@ func TestWatchASocketThatNeverAnswers(t *testing.T) {
 			defer c.Close()
 		}
 	}()
-	dial := func(ctx context.Context) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, "tcp", ln.Addr().String())
-	}
+	dial := tcpDialer(ln.Addr().String())
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
@@ -150,10 +95,7 @@ func TestWatchRefusesWhatIsNoDevTools(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, body) }))
 			defer srv.Close()
-			dial := func(ctx context.Context) (net.Conn, error) {
-				var d net.Dialer
-				return d.DialContext(ctx, "tcp", srv.Listener.Addr().String())
-			}
+			dial := tcpDialer(srv.Listener.Addr().String())
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
 			if w, err := Watch(ctx, dial); err == nil {
