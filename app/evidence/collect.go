@@ -42,6 +42,10 @@ type Request struct {
 	// WebView is what a webview.Watcher saw of the app's WebView between the
 	// freeze and now; the network collector reports it with the log's calls.
 	WebView []network.Request
+	// WebViewNote says why there are none when a watch was tried and failed,
+	// as a fixed phrase ("the DevTools socket did not answer"), never an
+	// error's text, which may carry serials or ports; it becomes a note.
+	WebViewNote string
 	// Timeout bounds each collector, Budget the whole preset (defaults above).
 	Timeout time.Duration
 	Budget  time.Duration

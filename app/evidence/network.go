@@ -64,6 +64,9 @@ func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment)
 	_, kept := ParseLogcat(text, req.Package, pid)
 	res := withWebView(network.ParseLines(kept), req.WebView)
 	sum := summarizeNetwork(res)
+	if note := oneLine(req.WebViewNote); note != "" {
+		sum.Notes = append(sum.Notes, "WebView: "+note)
+	}
 	raw := ""
 	if len(res.Requests) > 0 {
 		b, err := json.MarshalIndent(res, "", "  ")
@@ -204,5 +207,8 @@ func redactNetwork(s *NetworkSummary) {
 	for i := range s.Requests {
 		r := &s.Requests[i]
 		r.URL, r.Error, r.ContentType, r.Method = RedactLine(r.URL), RedactLine(r.Error), RedactLine(r.ContentType), RedactLine(r.Method)
+	}
+	for i := range s.Notes {
+		s.Notes[i] = RedactLine(s.Notes[i])
 	}
 }

@@ -74,9 +74,12 @@ func TestNetworkCollectorKeepsTheAppsCalls(t *testing.T) {
 		"12-01 09:41:10.113  9999  9999 I okhttp.OkHttpClient: --> GET https://other.test/theirs\n" +
 		"12-01 09:41:10.213  4120  4181 I okhttp.OkHttpClient: <-- 200 OK https://app.test/mine (100ms)\n"
 	sh := fakeShell{answers: map[string]fakeAnswer{"pidof ": {out: "4120\n"}, "logcat ": {out: log}}}
-	_, at := runNetwork(context.Background(), sh, Request{Package: "com.fixthis.demo"})
+	_, at := runNetwork(context.Background(), sh, Request{Package: "com.fixthis.demo", WebViewNote: "the DevTools socket did not answer\nin 2 s"})
 	if n := at.Network; n == nil || n.Total != 1 || n.Requests[0].URL != "https://app.test/mine" || n.Requests[0].Status != 200 {
 		t.Errorf("network %+v", at.Network)
+	}
+	if n := at.Network; len(n.Notes) != 1 || n.Notes[0] != "WebView: the DevTools socket did not answer in 2 s" {
+		t.Errorf("notes %q", n.Notes)
 	}
 }
 
