@@ -140,7 +140,7 @@ func TestManualAndOffPolicies(t *testing.T) {
 			t.Fatalf("manual capture: %d %s", r.Status, r.Body)
 		}
 		r.decode(t, &rec)
-		if rec.Trigger != store.EvidenceTriggerManual || rec.Status != evidence.StatusComplete || len(rec.Attachments) != 3 {
+		if rec.Trigger != store.EvidenceTriggerManual || rec.Status != evidence.StatusComplete || len(rec.Attachments) != len(evidence.Kinds) {
 			t.Errorf("manual capture %+v", rec)
 		}
 		if rec.Dir != ".fixthis/runtime-evidence/"+sid+"/"+rec.ID {

@@ -238,6 +238,7 @@ go test -run '^$' -bench . -benchtime 20x ./capture/ >"$WORK/bench.capture" 2>&1
 go test -run '^$' -bench . -benchtime 20x ./app/store/ >"$WORK/bench.store" 2>&1 || die "store benchmarks failed: $(tail "$WORK/bench.store")"
 FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench . -benchtime 3x ./app/source/ >"$WORK/bench.source" 2>&1 || die "source benchmarks failed: $(tail "$WORK/bench.source")"
 go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evidence" 2>&1 || die "evidence benchmarks failed: $(tail "$WORK/bench.evidence")"
+go test -run '^$' -bench Pair10k -benchtime 20x ./app/evidence/network/ >"$WORK/bench.network" 2>&1 || die "network benchmarks failed: $(tail "$WORK/bench.network")"
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
@@ -257,6 +258,7 @@ row() {
       for (i = 2; i < NF; i++) {
         if (metric == "ns" && $(i+1) == "ns/op") v = $i / 1e6
         if (metric == "p50" && $(i+1) == "p50-ms") v = $i
+        if (metric == "network" && $(i+1) == "network-ms/op") v = $i
       }
       if (v == "") next
       printf "  %-50s %10.3f %10s   %s\n", label, v, budget, (v <= budget ? "ok" : "OVER")
@@ -292,7 +294,9 @@ row "$WORK/bench.source" BenchmarkUpdateOneFile "re-index one changed file" 100 
 row "$WORK/bench.source" BenchmarkMatch "match one target (no budget)" 1000 ns
 row "$WORK/bench.audit" BenchmarkStaticAudit300 "accessibility audit, 323 nodes + 1080×1920 screenshot" 50 ns
 row "$WORK/bench.audit" BenchmarkProcessAudit300 "fixthis audit --json, whole process, same screen" 300 ns
-row "$WORK/bench.evidence" BenchmarkPreset "runtime evidence preset (logcat, frames, memory)" 3000 ns
+row "$WORK/bench.evidence" BenchmarkPreset "runtime evidence preset (logcat, frames, memory, network)" 3000 ns
+row "$WORK/bench.evidence" BenchmarkNetworkInPreset "network collector in the preset, 5,000 log lines" 300 network
+row "$WORK/bench.network" BenchmarkPair10k "pair 10,000 OkHttp log lines" 100 ns
 row "$WORK/bench.source" BenchmarkProcessMatchWarmCache5000 "fixthis source match, 5,000 files, warm cache" 300 ns
 row "$WORK/bench.source" BenchmarkProcessMatchCold5000 "fixthis source match, 5,000 files, cold index" 3000 ns
 cross=$(sed -n 's/.*worst cross-process latency \([0-9.]*\)ms.*/\1/p' "$WORK/bench.cross" | head -1)

@@ -166,6 +166,13 @@ func (d *Device) AppLog(level, tag, msg string) error { return d.sys.AppLog(leve
 // process killed. Afterwards the app has no process, so dumpsys finds none.
 func (d *Device) CrashApp(c Crash) error { return d.sys.CrashApp(c) }
 
+// ServeWebViewDevTools makes the app's WebView debuggable, its DevTools socket
+// carried to addr (a real Chromium's remote debugging port); it returns the
+// socket's name.
+func (d *Device) ServeWebViewDevTools(addr string) (string, error) {
+	return d.sys.ServeWebViewDevTools(addr)
+}
+
 // SidekickConnected reports whether the app shows the host connected: a heartbeat
 // came within the last six seconds.
 func (d *Device) SidekickConnected() bool { return d.sys.SidekickConnected() }

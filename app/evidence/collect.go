@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"fixthis/adb"
+	"fixthis/app/evidence/network"
 )
 
 // Shell runs one shell command on the device evidence is collected from: the adb
@@ -35,6 +36,16 @@ type Request struct {
 	Package string
 	// Since is when the log window starts: shortly before the freeze.
 	Since time.Time
+	// Freeze is when the screen was frozen; the network window starts
+	// NetworkLookback before it. Zero takes it as DefaultLookback after Since.
+	Freeze time.Time
+	// WebView is what a webview.Watcher saw of the app's WebView between the
+	// freeze and now; the network collector reports it with the log's calls.
+	WebView []network.Request
+	// WebViewNote says why there are none when a watch was tried and failed,
+	// as a fixed phrase ("the DevTools socket did not answer"), never an
+	// error's text, which may carry serials or ports; it becomes a note.
+	WebViewNote string
 	// Timeout bounds each collector, Budget the whole preset (defaults above).
 	Timeout time.Duration
 	Budget  time.Duration
@@ -59,6 +70,7 @@ var preset = []collector{
 	{KindLogcat, "logcat.txt", runLogcat},
 	{KindFrames, "gfxinfo.txt", runGfxinfo},
 	{KindMemory, "meminfo.txt", runMeminfo},
+	{KindNetwork, "network.json", runNetwork},
 }
 
 // Collect runs the baseline preset: every collector at once, each under its
@@ -132,7 +144,7 @@ func unsupportedAll(r Reason) []Attachment {
 
 // describe says in words why a collector produced nothing.
 func describe(k Kind, r Reason) string {
-	what := map[Kind]string{KindLogcat: "log", KindFrames: "frame stats", KindMemory: "memory stats"}[k]
+	what := map[Kind]string{KindLogcat: "log", KindFrames: "frame stats", KindMemory: "memory stats", KindNetwork: "network calls"}[k]
 	switch r {
 	case ReasonNoDevice:
 		return "no " + what + ": no device selected"
@@ -168,6 +180,13 @@ func failed(k Kind, r Reason) Attachment {
 // shell runs cmd and returns its redacted stdout; a non-zero exit with
 // nothing on stdout is a failed command.
 func shell(ctx context.Context, sh Shell, cmd string) (string, Reason) {
+	return shellKeep(ctx, sh, cmd, nil)
+}
+
+// shellKeep is shell that first drops the lines keep refuses (nil keeps all):
+// a collector that reads a few lines of a long output redacts only those,
+// and the rest never leave the function.
+func shellKeep(ctx context.Context, sh Shell, cmd string, keep func(string) bool) (string, Reason) {
 	res, err := sh.Shell(ctx, cmd)
 	if err != nil {
 		return "", reasonFor(ctx, err)
@@ -175,7 +194,17 @@ func shell(ctx context.Context, sh Shell, cmd string) (string, Reason) {
 	if res.ExitCode != 0 && len(res.Stdout) == 0 {
 		return "", ReasonCommandFailed
 	}
-	return Redact(string(res.Stdout)), ReasonNone
+	text := string(res.Stdout)
+	if keep != nil {
+		var b strings.Builder
+		for line := range strings.Lines(text) {
+			if keep(line) {
+				b.WriteString(line)
+			}
+		}
+		text = b.String()
+	}
+	return Redact(text), ReasonNone
 }
 
 // logcatCommand is `logcat -d -v threadtime -b main,system,crash -t
@@ -199,25 +228,7 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 	if since.IsZero() {
 		since = time.Now().Add(-DefaultLookback)
 	}
-	var pid int
-	pidDone := make(chan struct{})
-	go func() {
-		defer close(pidDone)
-		// pidof exits 1 when nothing runs; that is an answer, not a failure.
-		if res, err := sh.Shell(ctx, pidofCommand(req.Package)); err == nil {
-			f := strings.Fields(string(res.Stdout))
-			if len(f) > 0 {
-				pid, _ = strconv.Atoi(f[0])
-			}
-		}
-	}()
-	text, r := shell(ctx, sh, logcatCommand(since))
-	if r == ReasonCommandFailed {
-		// Before Android 7 there is no crash buffer and -t takes no epoch time:
-		// the default buffers' newest lines are the closest a device can give.
-		text, r = shell(ctx, sh, logcatFallbackCommand)
-	}
-	<-pidDone
+	text, pid, r := appLog(ctx, sh, req, logcatCommand(since), nil)
 	if r != ReasonNone {
 		return "", failed(KindLogcat, r)
 	}
@@ -238,6 +249,31 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 		}
 	}
 	return raw, Attachment{Status: StatusComplete, Summary: sum.Line(), Logcat: &sum}
+}
+
+// appLog runs a logcat command and, at the same time, pidof for the app's
+// live process (0 when none runs). A logcat that refuses the command (before
+// Android 7 there is no crash buffer and -t takes no epoch time) gets the
+// fallback: the default buffers' newest lines, the closest a device can give.
+func appLog(ctx context.Context, sh Shell, req Request, cmd string, keep func(string) bool) (string, int, Reason) {
+	var pid int
+	pidDone := make(chan struct{})
+	go func() {
+		defer close(pidDone)
+		// pidof exits 1 when nothing runs; that is an answer, not a failure.
+		if res, err := sh.Shell(ctx, pidofCommand(req.Package)); err == nil {
+			f := strings.Fields(string(res.Stdout))
+			if len(f) > 0 {
+				pid, _ = strconv.Atoi(f[0])
+			}
+		}
+	}()
+	text, r := shellKeep(ctx, sh, cmd, keep)
+	if r == ReasonCommandFailed {
+		text, r = shellKeep(ctx, sh, logcatFallbackCommand, keep)
+	}
+	<-pidDone
+	return text, pid, r
 }
 
 // gfxinfoCommand is `dumpsys gfxinfo <pkg>`.

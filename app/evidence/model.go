@@ -1,6 +1,6 @@
 // Package evidence collects runtime evidence for a feedback item: what the app
 // was doing when the user pointed at it. A preset of allowlisted collectors
-// (logcat, frames, memory) runs over adb in parallel, each under its own
+// (logcat, frames, memory, network) runs over adb in parallel, each under its own
 // timeout; raw output is redacted before it is parsed or stored, and only
 // bounded one-line summaries and typed status metadata leave this package.
 //
@@ -22,10 +22,12 @@ const (
 	KindLogcat Kind = "logcat"
 	KindFrames Kind = "frames"
 	KindMemory Kind = "memory"
+	// KindNetwork is the HTTP calls the app logged (OkHttp, Ktor).
+	KindNetwork Kind = "network"
 )
 
 // Kinds lists the baseline preset in the order results are shown.
-var Kinds = []Kind{KindLogcat, KindFrames, KindMemory}
+var Kinds = []Kind{KindLogcat, KindFrames, KindMemory, KindNetwork}
 
 // Status is the outcome of one collector or of a whole attempt.
 type Status string
@@ -76,11 +78,12 @@ type Attachment struct {
 	Summary string `json:"summary"`
 	// Artifact is the redacted raw output's path as shown to people and
 	// agents (relative to the project); "" when nothing was stored.
-	Artifact   string         `json:"artifact,omitempty"`
-	DurationMs int64          `json:"durationMs"`
-	Logcat     *LogcatSummary `json:"logcat,omitempty"`
-	Frames     *FrameSummary  `json:"frames,omitempty"`
-	Memory     *MemorySummary `json:"memory,omitempty"`
+	Artifact   string          `json:"artifact,omitempty"`
+	DurationMs int64           `json:"durationMs"`
+	Logcat     *LogcatSummary  `json:"logcat,omitempty"`
+	Frames     *FrameSummary   `json:"frames,omitempty"`
+	Memory     *MemorySummary  `json:"memory,omitempty"`
+	Network    *NetworkSummary `json:"network,omitempty"`
 }
 
 // Attempt is one run of the preset for one item.

@@ -15,7 +15,8 @@ const Redacted = "[REDACTED]"
 // changes nothing more than redacting once.
 //
 // The rules, in the order they run on a message (see redact_rules.go):
-// private key blocks, then credentials with a known shape (vendor keys,
+// HTTP bodies that OkHttp and Ktor logging print (redact_body.go), private
+// key blocks, then credentials with a known shape (vendor keys,
 // JWTs, bearer and basic credentials, Cookie headers, URL user info, secret
 // keys' values), then URL query strings, e-mail addresses, long
 // secret-looking strings, and IP addresses.
@@ -25,8 +26,13 @@ func Redact(text string) string {
 	}
 	lines := strings.Split(text, "\n")
 	var pem pemState
+	var bodies bodyState
 	for i, line := range lines {
 		head, msg := splitLogHeader(line)
+		if bodies.line(head, msg) {
+			lines[i] = redactMessage(head) + Redacted
+			continue
+		}
 		msg, redacted := pem.line(msg)
 		if !redacted {
 			msg = redactMessage(msg)
@@ -131,5 +137,8 @@ func redactAttachment(at *Attachment) {
 		if a := l.ANR; a != nil {
 			a.Activity, a.Reason = RedactLine(a.Activity), RedactLine(a.Reason)
 		}
+	}
+	if n := at.Network; n != nil {
+		redactNetwork(n)
 	}
 }

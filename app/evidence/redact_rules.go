@@ -42,6 +42,10 @@ var secretURL = regexp.MustCompile(`(?i)(\bhttps://(?:hooks\.slack\.com/services
 const secretWords = `pass(?:word|wd|phrase)?|pwd|pw|secret|secrets|token|api[_-]?key|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|` +
 	`auth|authorization|credentials?|session|session[_-]?id|sess(?:ion)?[_-]?token|sid|cookie|signature|otp|pin[_-]?code|client[_-]?secret`
 
+// secretStems are what every one of secretWords contains; a text with none
+// of them has no secret key.
+var secretStems = []string{"pass", "pw", "secret", "token", "key", "auth", "credential", "session", "sid", "cookie", "signature", "otp", "pin"}
+
 // keyValue finds `key=value`, `key: value`, `"key": "value"` and `'key'='value'`
 // where the key is secret-shaped. Group 1 is what precedes the key, 2 the key,
 // 3 the separator (closing quote included); the value is read by valueEnd.
@@ -95,30 +99,51 @@ func redactMessage(s string) string {
 		return s
 	}
 	s = keyShapes.ReplaceAllString(s, Redacted)
-	s = secretURL.ReplaceAllString(s, "${1}"+Redacted)
-	s = urlUserinfo.ReplaceAllString(s, "${1}"+Redacted+"@")
-	s = urlQuery.ReplaceAllString(s, "${1}"+Redacted)
-	s = cookieHeader.ReplaceAllString(s, "${1}"+Redacted)
-	s = xmlSecret.ReplaceAllString(s, "${1}"+Redacted)
-	s = redactKeyValues(s, keyValue)
-	if loc := namedSecret.FindStringIndex(s); loc != nil {
-		s = s[:loc[1]] + redactKeyValues(s[loc[1]:], valueKey)
+	// Each rule below needs a word a line seldom has; checking for it first
+	// saves the regexps' time on the long logs a collector reads. Text with
+	// any non-ASCII byte runs every rule, since case folding (K, ſ) is wider
+	// than strings.ToLower.
+	lower, exotic := strings.ToLower(s), !isASCII(s)
+	has := func(words ...string) bool {
+		if exotic {
+			return true
+		}
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				return true
+			}
+		}
+		return false
 	}
-	s = bearer.ReplaceAllString(s, "${1}"+Redacted)
-	s = basic.ReplaceAllStringFunc(s, func(m string) string {
-		sub := basic.FindStringSubmatch(m)
-		if isBasicCredential(sub[2]) {
-			return sub[1] + Redacted
+	if has("://") {
+		s = secretURL.ReplaceAllString(s, "${1}"+Redacted)
+		s = urlUserinfo.ReplaceAllString(s, "${1}"+Redacted+"@")
+		s = urlQuery.ReplaceAllString(s, "${1}"+Redacted)
+	}
+	if has("cookie") {
+		s = cookieHeader.ReplaceAllString(s, "${1}"+Redacted)
+	}
+	if has(secretStems...) {
+		s = xmlSecret.ReplaceAllString(s, "${1}"+Redacted)
+		s = redactKeyValues(s, keyValue)
+		if loc := namedSecret.FindStringIndex(s); loc != nil {
+			s = s[:loc[1]] + redactKeyValues(s[loc[1]:], valueKey)
 		}
-		return m
-	})
+	}
+	if has("bearer") {
+		s = bearer.ReplaceAllString(s, "${1}"+Redacted)
+	}
+	if has("basic") {
+		s = basic.ReplaceAllStringFunc(s, func(m string) string {
+			sub := basic.FindStringSubmatch(m)
+			if isBasicCredential(sub[2]) {
+				return sub[1] + Redacted
+			}
+			return m
+		})
+	}
 	s = email.ReplaceAllString(s, Redacted)
-	s = longSecret.ReplaceAllStringFunc(s, func(m string) string {
-		if looksSecret(m) {
-			return Redacted
-		}
-		return m
-	})
+	s = redactLongSecrets(s)
 	s = replaceIPv6(s)
 	return ipv4.ReplaceAllStringFunc(s, func(m string) string {
 		if a, err := netip.ParseAddr(m); err == nil && a.Is4() {
@@ -126,6 +151,15 @@ func redactMessage(s string) string {
 		}
 		return m
 	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // redactKeyValues replaces the value of every key re finds.
@@ -247,6 +281,47 @@ func isBasicCredential(s string) bool {
 		}
 	}
 	return false
+}
+
+// redactLongSecrets redacts long secret-looking runs. Inside a URL a run is
+// judged a path segment at a time: `/` is a base64 character, but in
+// `host/v4/audiobooks/83380/playlists` it separates words that are each
+// plain, and the path is what tells a reader which call it was.
+func redactLongSecrets(s string) string {
+	locs := longSecret.FindAllStringIndex(s, -1)
+	if locs == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, loc := range locs {
+		m := s[loc[0]:loc[1]]
+		out := m
+		switch {
+		case strings.Contains(m, "/") && inURL(s, loc[0]):
+			segs := strings.Split(m, "/")
+			for i, seg := range segs {
+				if len(seg) >= 32 && looksSecret(seg) {
+					segs[i] = Redacted
+				}
+			}
+			out = strings.Join(segs, "/")
+		case looksSecret(m):
+			out = Redacted
+		}
+		b.WriteString(s[last:loc[0]])
+		b.WriteString(out)
+		last = loc[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// inURL reports whether s[i] is part of a URL: the word it is in (back to a
+// blank or quote) holds a scheme's "://".
+func inURL(s string, i int) bool {
+	start := strings.LastIndexAny(s[:i], " \t\"'<>(") + 1
+	return strings.Contains(s[start:i], "://") || strings.HasPrefix(s[i:], "//")
 }
 
 // looksSecret keeps long words that are plainly not secrets: identifiers made

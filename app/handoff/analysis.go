@@ -13,6 +13,8 @@ const (
 	maxCandidates   = 3
 	maxMatched      = 4
 	maxEvidence     = 3
+	maxNetworkCalls = 3 // per list of the network line
+	maxCallRunes    = 120
 )
 
 // screenPlan is the render order of one screen: blocks of items, where a

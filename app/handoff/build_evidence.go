@@ -18,12 +18,35 @@ func runtimeEvidence(rec store.EvidenceRecord) []RuntimeEvidence {
 		if len(out) == maxEvidence {
 			break
 		}
-		if at.Status != evidence.StatusComplete || at.Summary == "" {
+		// The network collector has a line of its own (networkCalls).
+		if at.Status != evidence.StatusComplete || at.Summary == "" || at.Kind == evidence.KindNetwork {
 			continue
 		}
 		out = append(out, RuntimeEvidence{Type: string(at.Kind), ArtifactPath: at.Artifact, Summary: at.Summary})
 	}
 	return out
+}
+
+// networkCalls maps a capture's network attachment onto the prompt's
+// network line: nil when the capture read no calls.
+func networkCalls(rec store.EvidenceRecord) *NetworkCalls {
+	for _, at := range rec.Attachments {
+		n := at.Network
+		if at.Kind != evidence.KindNetwork || at.Status != evidence.StatusComplete || n == nil || n.Total == 0 {
+			continue
+		}
+		out := &NetworkCalls{Total: n.Total}
+		for _, r := range n.Requests {
+			switch {
+			case r.Bad():
+				out.Failed = append(out.Failed, evidence.ShortCall(r))
+			case r.Slow():
+				out.Slow = append(out.Slow, evidence.ShortCall(r))
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // attachEvidence fills each item's RuntimeEvidence from the store.
@@ -35,6 +58,7 @@ func (b *Builder) attachEvidence(ctx context.Context, hs *Session) {
 	for i := range hs.Items {
 		if rec, ok := latest[hs.Items[i].ID]; ok {
 			hs.Items[i].RuntimeEvidence = runtimeEvidence(rec)
+			hs.Items[i].Network = networkCalls(rec)
 		}
 	}
 }

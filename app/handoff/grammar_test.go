@@ -45,9 +45,10 @@ var (
 	rxTargetAct   = regexp.MustCompile(`^  targetAction=(inspect-source-first|inspect-and-corroborate|treat-source-paths-as-hints|verify-manually)$`)
 	rxWarning     = regexp.MustCompile(`^  warning: \S.*$`)
 	rxVerify      = regexp.MustCompile(`^  verify: (source-first|corroborate|hint-only|manual)  because=[a-z-]+(,[a-z-]+)*$`)
-	rxVBE         = regexp.MustCompile(`^  verifyBeforeEdit: ((claim-feedback|inspect-source|compare-screenshot|check-target-summary|review-edit-surface|verify-manually|check-logcat|check-frame-summary|check-memory-summary)(,|$))+`)
+	rxVBE         = regexp.MustCompile(`^  verifyBeforeEdit: ((claim-feedback|inspect-source|compare-screenshot|check-target-summary|review-edit-surface|verify-manually|check-network|check-logcat|check-frame-summary|check-memory-summary)(,|$))+`)
 	rxEvidence    = regexp.MustCompile(`^    - \S+ -> \S.*$`)
 	rxSummary     = regexp.MustCompile(`^      summary: \S.*$`)
+	rxNetwork     = regexp.MustCompile(`^  network: calls=\d+(  failed=\[[^\[\]]+\])?(  slow=\[[^\[\]]+\])?$`)
 	rxSessionID   = regexp.MustCompile(`^session_id: .*$`)
 	rxAttempted   = regexp.MustCompile(`^  attempted=(true|false)$`)
 	rxStatus      = regexp.MustCompile(`^  status=(complete|partial|failed|unsupported|skipped)$`)
@@ -300,6 +301,7 @@ func (g *grammar) item(inGroup bool) error {
 			return g.fail("want at least one runtime evidence line")
 		}
 	}
+	g.accept(rxNetwork)
 	g.items = append(g.items, it)
 	return g.exact("")
 }

@@ -117,6 +117,8 @@ type Item struct {
 	ForcedMismatch     bool              `json:"forcedMismatch,omitempty"`
 	MissingFingerprint bool              `json:"missingFingerprint,omitempty"`
 	RuntimeEvidence    []RuntimeEvidence `json:"runtimeEvidence,omitempty"`
+	// Network is the HTTP calls of the item's newest capture, when it read any.
+	Network *NetworkCalls `json:"network,omitempty"`
 
 	// Lifecycle, carried into the full exports only.
 	Delivery      string    `json:"delivery,omitempty"`
@@ -158,6 +160,15 @@ type RuntimeEvidence struct {
 	Type         string `json:"type"` // logcat | frame | memory | …
 	ArtifactPath string `json:"artifactPath,omitempty"`
 	Summary      string `json:"summary"`
+}
+
+// NetworkCalls is what the item's newest capture read of the app's HTTP
+// calls: how many, and the failed (no response, or status >= 400) and slow
+// (> 1 s) ones in a few words each (`POST api.example.com/v1/fav 500`).
+type NetworkCalls struct {
+	Total  int      `json:"total"`
+	Failed []string `json:"failed,omitempty"`
+	Slow   []string `json:"slow,omitempty"`
 }
 
 // EvidenceAttempt records the automatic runtime-evidence decision of a

@@ -90,6 +90,15 @@ func randomSession(r *rand.Rand) Session {
 		for n := r.Intn(5); n > 0; n-- {
 			it.RuntimeEvidence = append(it.RuntimeEvidence, RuntimeEvidence{Type: pick("logcat", "frame", "memory", "odd type"), ArtifactPath: pick("", "a/b.txt"), Summary: weird()})
 		}
+		if r.Intn(2) == 0 {
+			it.Network = &NetworkCalls{Total: r.Intn(3)}
+			for n := r.Intn(6); n > 0; n-- {
+				it.Network.Failed = append(it.Network.Failed, weird())
+			}
+			for n := r.Intn(3); n > 0; n-- {
+				it.Network.Slow = append(it.Network.Slow, weird())
+			}
+		}
 		s.Items = append(s.Items, it)
 	}
 	return s

@@ -212,6 +212,9 @@ func verifyBeforeEdit(p *itemPlan, posture string, surfaces int) []string {
 	if posture == VerifyManual || posture == VerifyHintOnly {
 		tokens = append(tokens, "verify-manually")
 	}
+	if n := it.Network; n != nil && len(n.Failed)+len(n.Slow) > 0 {
+		tokens = append(tokens, "check-network")
+	}
 	seen := map[string]bool{}
 	for i, ev := range it.RuntimeEvidence {
 		if i >= maxEvidence {

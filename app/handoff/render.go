@@ -333,6 +333,37 @@ func renderReliability(w *writer, p *itemPlan, surfaces int) {
 			w.line("      summary: " + sum)
 		}
 	}
+	if n := it.Network; n != nil && n.Total > 0 {
+		w.line(networkLine(n))
+	}
+}
+
+// networkLine is `  network: calls=N  failed=[…]  slow=[…]`: up to three calls
+// in each list, `+N more` after them, each a few bounded words.
+func networkLine(n *NetworkCalls) string {
+	l := fmt.Sprintf("  network: calls=%d", n.Total)
+	for _, part := range []struct {
+		name  string
+		calls []string
+	}{{"failed", n.Failed}, {"slow", n.Slow}} {
+		if len(part.calls) == 0 {
+			continue
+		}
+		var names []string
+		for i, c := range part.calls {
+			if i == maxNetworkCalls {
+				names = append(names, fmt.Sprintf("+%d more", len(part.calls)-i))
+				break
+			}
+			c = strings.NewReplacer("[", "(", "]", ")", ";", ",").Replace(bounded(oneLine(c), maxCallRunes))
+			if c == "" {
+				c = "(unnamed call)"
+			}
+			names = append(names, c)
+		}
+		l += "  " + part.name + "=[" + strings.Join(names, "; ") + "]"
+	}
+	return l
 }
 
 func renderAttempt(w *writer, a *EvidenceAttempt) {

@@ -125,6 +125,7 @@ func (t *toolset) tools() []server.ServerTool {
 		t.runApp(),
 		t.getRuntimeEvidence(),
 		t.captureRuntimeEvidence(),
+		t.readNetwork(),
 	}
 	for i := range tools {
 		tools[i] = validated(tools[i])

@@ -11,6 +11,7 @@ import (
 	"fixthis/app/errcode"
 	"fixthis/app/events"
 	"fixthis/app/evidence"
+	"fixthis/app/evidence/network"
 	"fixthis/app/source"
 	"fixthis/app/store"
 	"fixthis/app/targetrun"
@@ -57,14 +58,15 @@ var Console = Contract{
 	// lower layer: they never refer to the app's. So are the target app's (its watch
 	// and its runs).
 	Split: map[string]string{
-		"fixthis/app/store":         "wire.store.gen",
-		"fixthis/app/source":        "wire.store.gen",
-		"fixthis/internal/sidekick": "wire.store.gen",
-		"fixthis/app/evidence":      "wire.store.gen",
-		"fixthis/app/voice":         "wire.voice.gen",
-		"fixthis/app/display":       "wire.display.gen",
-		"fixthis/app/targetwatch":   "wire.targetapp.gen",
-		"fixthis/app/targetrun":     "wire.targetapp.gen",
+		"fixthis/app/store":            "wire.store.gen",
+		"fixthis/app/source":           "wire.store.gen",
+		"fixthis/internal/sidekick":    "wire.store.gen",
+		"fixthis/app/evidence":         "wire.store.gen",
+		"fixthis/app/evidence/network": "wire.store.gen",
+		"fixthis/app/voice":            "wire.voice.gen",
+		"fixthis/app/display":          "wire.display.gen",
+		"fixthis/app/targetwatch":      "wire.targetapp.gen",
+		"fixthis/app/targetrun":        "wire.targetapp.gen",
 	},
 	Roots: []reflect.Type{
 		typeOf[app.Health](),
@@ -153,6 +155,7 @@ var Console = Contract{
 		typeOf[evidence.Kind]():           "EvidenceKind",
 		typeOf[evidence.Status]():         "EvidenceStatus",
 		typeOf[evidence.Reason]():         "EvidenceReason",
+		typeOf[network.Request]():         "NetworkRequest",
 		typeOf[targetwatch.Doc]():         "AppDoc",
 		typeOf[display.State]():           "DisplayState",
 		typeOf[display.Changed]():         "DisplayChanged",

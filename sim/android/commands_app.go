@@ -41,6 +41,7 @@ func (d *Device) appPid() int {
 			d.sidekickRestarted()
 		}
 		d.log("I", "ActivityManager", 1423, fmt.Sprintf("Start proc %d:%s/u0a187 for top-activity {%s}", d.proc.pid, d.profile.App.Package, shortComponent(d.profile.App.Package, st.Activity)))
+		d.startAppHTTP(d.proc.pid)
 	}
 	return d.proc.pid
 }

@@ -59,11 +59,14 @@ type Device struct {
 	sidekickBound string
 	proc          appProcess
 	logs          logBuffer
+	shell         shellProcs // pids of the programs the shell runs
 	pkgs          packageDB
 	disp          displayState
 
 	mu         sync.Mutex
 	socketDefs map[string]string // localabstract name -> protocol
+	// devtoolsAddr is where the WebView DevTools socket's connections go.
+	devtoolsAddr string
 }
 
 // New boots the Android side: the file system, the packages, the app's data and

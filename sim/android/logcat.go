@@ -2,6 +2,7 @@
 package android
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -117,6 +118,7 @@ type logcatArgs struct {
 	since       time.Time // -t/-T '<time>': entries at or after it
 	buffers     map[string]bool
 	pid         int
+	filter      logFilter
 }
 
 // parseLogcatArgs reads the options FixThis and people use; others are ignored
@@ -172,8 +174,14 @@ func parseLogcatArgs(args []string, now time.Time) (logcatArgs, error) {
 				return a, err
 			}
 			a.pid, _ = strconv.Atoi(v)
-		case arg == "-v" || arg == "-s" && i+1 < len(args) && !strings.Contains(args[i+1], ":") || arg == "-e" || arg == "-m":
+		case arg == "-s":
+			a.filter.silent()
+		case arg == "-v" || arg == "-e" || arg == "-m" || arg == "-f" || arg == "-r" || arg == "-n" || arg == "-G":
 			i++
+		case !strings.HasPrefix(arg, "-"):
+			if err := a.filter.add(arg); err != nil {
+				return a, err
+			}
 		}
 	}
 	if len(a.buffers) == 0 {
@@ -216,7 +224,7 @@ func cmdLogcat(e *cmdEnv) int {
 	}
 	var entries []logEntry
 	for _, en := range d.logs.entries {
-		if a.buffers[en.buf] && (a.pid == 0 || en.pid == a.pid) && !en.at.Before(a.since) {
+		if a.buffers[en.buf] && (a.pid == 0 || en.pid == a.pid) && !en.at.Before(a.since) && a.filter.shows(en.tag, en.level) {
 			entries = append(entries, en)
 		}
 	}
@@ -224,14 +232,23 @@ func cmdLogcat(e *cmdEnv) int {
 	if a.tail > 0 && a.tail < len(entries) {
 		entries = entries[len(entries)-a.tail:]
 	}
+	// A dump goes out in large writes, as logcat's buffered stdout does; a
+	// write per line would cost an adb packet each.
+	var out bytes.Buffer
 	begun := map[string]bool{}
 	for _, en := range entries {
 		if !begun[en.buf] {
 			begun[en.buf] = true
-			e.Printf("--------- beginning of %s\n", en.buf)
+			fmt.Fprintf(&out, "--------- beginning of %s\n", en.buf)
 		}
-		e.Printf("%s\n", en.threadtime())
+		out.WriteString(en.threadtime())
+		out.WriteByte('\n')
+		if out.Len() >= 64<<10 {
+			_, _ = e.Stdout.Write(out.Bytes())
+			out.Reset()
+		}
 	}
+	_, _ = e.Stdout.Write(out.Bytes())
 	if a.dump {
 		return 0
 	}

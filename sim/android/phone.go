@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fixthis/internal/sidekick"
+	"fixthis/sim/scenario"
 )
 
 // Phone is the running phone behind the device: what the screen shows and how input
@@ -64,7 +65,8 @@ type AppInfo struct {
 	VersionName      string
 	VersionCode      int
 	Sidekick         bool
-	Files            map[string]string // app-private files, relative to its data dir
+	Files            map[string]string   // app-private files, relative to its data dir
+	HTTP             []scenario.HTTPCall // calls logged when its process starts (applog_http.go)
 }
 
 // SocketSpec is a localabstract socket the phone serves: "echo" or "sidekick".

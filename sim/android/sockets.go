@@ -37,6 +37,8 @@ func (d *Device) Socket(name string) (adbd.Handler, error) {
 		}, nil
 	case "sidekick":
 		return d.sidekickService, nil
+	case "devtools":
+		return d.devtoolsService, nil
 	}
 	return nil, fmt.Errorf("socket %q has unknown protocol %q", name, proto)
 }

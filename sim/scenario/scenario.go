@@ -100,6 +100,8 @@ type App struct {
 	// Files are app-private files readable with `run-as PKG cat PATH`, relative to
 	// the app's data directory.
 	Files map[string]string `json:"files"`
+	// HTTP are the calls the app makes when its process starts (http.go).
+	HTTP []HTTPCall `json:"http,omitempty"`
 }
 
 // Socket is a localabstract socket the device serves.

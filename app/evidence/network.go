@@ -1,0 +1,214 @@
+package evidence
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"fixthis/adb"
+	"fixthis/app/evidence/network"
+)
+
+// NetworkLookback is how far before the freeze the network window starts: a
+// call that began a minute before the user pointed may be the one whose
+// answer the screen is still waiting for.
+const NetworkLookback = 60 * time.Second
+
+// maxNetworkAttached bounds the requests an attachment carries (it is stored
+// in the database with the attempt); the artifact holds every request read.
+const maxNetworkAttached = 100
+
+// NetworkSummary is the HTTP calls the app logged around the freeze, read
+// from OkHttp's and Ktor's logging lines in its log.
+type NetworkSummary struct {
+	Total  int `json:"total"`
+	Failed int `json:"failed"` // no response, or a status of 400 or more
+	Slow   int `json:"slow"`   // answered after more than a second
+	// Requests are the calls, failed and slow ones first, then the newest, at
+	// most maxNetworkAttached.
+	Requests []network.Request `json:"requests"`
+	Dropped  int               `json:"dropped,omitempty"` // calls left out of Requests
+	// Notes say what the log could not tell: calls whose request had rotated
+	// out of it, calls still unanswered when it was read.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// networkCommand is `logcat -d -v threadtime -b main -t '<epoch>.<ms>'`: the
+// main buffer, where apps log, over the network window.
+func networkCommand(since time.Time) string {
+	ms := since.UnixMilli()
+	return adb.Command("logcat", "-d", "-v", "threadtime", "-b", "main", "-t", fmt.Sprintf("%d.%03d", ms/1000, ms%1000))
+}
+
+// networkSince is where the network window starts: NetworkLookback before the
+// freeze. Without a freeze time, Since is taken as DefaultLookback before it.
+func networkSince(req Request, now time.Time) time.Time {
+	switch {
+	case !req.Freeze.IsZero():
+		return req.Freeze.Add(-NetworkLookback)
+	case !req.Since.IsZero():
+		return req.Since.Add(DefaultLookback - NetworkLookback)
+	}
+	return now.Add(-NetworkLookback)
+}
+
+func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment) {
+	text, pid, r := appLog(ctx, sh, req, networkCommand(networkSince(req, time.Now())), networkLine)
+	if r != ReasonNone {
+		return "", failed(KindNetwork, r)
+	}
+	// Only the app's own processes: other apps' calls are not this feedback's.
+	_, kept := ParseLogcat(text, req.Package, pid)
+	res := withWebView(network.ParseLines(kept), req.WebView)
+	sum := summarizeNetwork(res)
+	if note := oneLine(req.WebViewNote); note != "" {
+		sum.Notes = append(sum.Notes, "WebView: "+note)
+	}
+	raw := ""
+	if len(res.Requests) > 0 {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err == nil {
+			raw = string(b) + "\n"
+		}
+	}
+	return raw, Attachment{Status: StatusComplete, Summary: sum.Line(), Network: &sum}
+}
+
+// withWebView adds the WebView's calls to the log's, keeping the newest
+// network.MaxRequests of all.
+func withWebView(res network.Result, web []network.Request) network.Result {
+	res.Requests = append(res.Requests, web...)
+	if over := len(res.Requests) - network.MaxRequests; over > 0 {
+		res.Requests, res.Dropped = res.Requests[over:], res.Dropped+over
+	}
+	return res
+}
+
+// networkLine keeps the lines the network collector reads: HTTP logging
+// lines, empty messages (they open a logged body, which the redactor needs
+// to see) and the lines ParseLogcat finds the app's processes by. The rest of
+// the buffer is never redacted, parsed or stored here.
+func networkLine(line string) bool {
+	return network.Relevant(line) || strings.HasSuffix(strings.TrimRight(line, " \r\n"), ":") ||
+		strings.Contains(line, "Start proc ") || strings.Contains(line, "Process: ")
+}
+
+// summarizeNetwork counts the calls and picks the ones an attachment carries:
+// failed and slow first (in time order), then the newest of the rest.
+func summarizeNetwork(res network.Result) NetworkSummary {
+	s := NetworkSummary{Total: len(res.Requests) + res.Dropped, Requests: []network.Request{}}
+	var notable, rest []network.Request
+	for _, r := range res.Requests {
+		if r.Bad() {
+			s.Failed++
+		}
+		if r.Slow() {
+			s.Slow++
+		}
+		if r.Bad() || r.Slow() {
+			notable = append(notable, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	s.Requests = append(s.Requests, notable[:min(len(notable), maxNetworkAttached)]...)
+	if room := maxNetworkAttached - len(s.Requests); room > 0 && len(rest) > 0 {
+		s.Requests = append(s.Requests, rest[max(0, len(rest)-room):]...)
+	}
+	s.Dropped = s.Total - len(s.Requests)
+	partial, open := 0, 0
+	for _, r := range res.Requests {
+		if r.Partial {
+			partial++
+		}
+		if r.Error == network.NoResponse {
+			open++
+		}
+	}
+	if partial > 0 {
+		s.Notes = append(s.Notes, fmt.Sprintf("%d %s only the answer: the request had rotated out of the log", partial, plural(partial, "call with", "calls with")))
+	}
+	if open > 0 {
+		s.Notes = append(s.Notes, fmt.Sprintf("%d %s no answer: still waiting when the log was read, or the answer was not logged", open, plural(open, "call with", "calls with")))
+	}
+	if res.Dropped > 0 {
+		s.Notes = append(s.Notes, fmt.Sprintf("%d older %s left out: only the newest %d are read", res.Dropped, plural(res.Dropped, "call", "calls"), network.MaxRequests))
+	}
+	return s
+}
+
+// Line renders the summary as one bounded line: counts, then the failed
+// calls by method, path and outcome.
+func (s NetworkSummary) Line() string {
+	if s.Total == 0 {
+		return "no HTTP calls in the app's log (OkHttp or Ktor logging)"
+	}
+	out := fmt.Sprintf("%d HTTP %s, %d failed, %d slow", s.Total, plural(s.Total, "call", "calls"), s.Failed, s.Slow)
+	var bad []string
+	for _, r := range s.Requests {
+		if r.Bad() {
+			bad = append(bad, ShortCall(r))
+		}
+	}
+	if len(bad) > 0 {
+		out += ": " + strings.Join(bad[:min(len(bad), 3)], "; ")
+	}
+	return oneLine(out)
+}
+
+// ShortCall names a call in a few words: `POST /v1/favourites 500`,
+// `GET /v1/profile timeout`, `GET /covers/1.jpg 1516 ms`.
+func ShortCall(r network.Request) string {
+	method := r.Method
+	if method == "" {
+		method = "?"
+	}
+	path := r.URL
+	if u, err := url.Parse(r.URL); err == nil && u.Host != "" {
+		path = u.Host + u.EscapedPath()
+	}
+	if path == "" {
+		path = "(unknown URL)"
+	}
+	var outcome string
+	switch {
+	case r.Failed && r.Error == network.NoResponse:
+		outcome = "no response"
+	case r.Failed:
+		outcome = failureWord(r.Error)
+	case r.Status > 0:
+		outcome = fmt.Sprint(r.Status)
+	}
+	if r.DurationMs != nil && *r.DurationMs > network.SlowMs {
+		outcome += fmt.Sprintf(" %d ms", *r.DurationMs)
+	}
+	return strings.TrimSpace(method + " " + path + " " + outcome)
+}
+
+// failureWord is the exception's simple name, `SocketTimeoutException` for
+// `java.net.SocketTimeoutException: timeout`.
+func failureWord(err string) string {
+	typ, _, _ := strings.Cut(err, ":")
+	typ = strings.TrimSpace(typ)
+	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
+		typ = typ[i+1:]
+	}
+	if typ == "" || strings.ContainsAny(typ, " []") {
+		return "failed"
+	}
+	return typ
+}
+
+// redactNetwork runs RedactLine over every text a network summary carries.
+func redactNetwork(s *NetworkSummary) {
+	for i := range s.Requests {
+		r := &s.Requests[i]
+		r.URL, r.Error, r.ContentType, r.Method = RedactLine(r.URL), RedactLine(r.Error), RedactLine(r.ContentType), RedactLine(r.Method)
+	}
+	for i := range s.Notes {
+		s.Notes[i] = RedactLine(s.Notes[i])
+	}
+}

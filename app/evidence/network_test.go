@@ -1,0 +1,136 @@
+package evidence
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fixthis/app/evidence/network"
+)
+
+// The network collector reads the app's OkHttp lines over the network
+// window, stores every call 0600 beside the other evidence, and carries the
+// failed and slow ones first; nothing secret reaches the summary, the
+// attachment or the file.
+func TestNetworkCollector(t *testing.T) {
+	interleaved, err := os.ReadFile("network/testdata/okhttp_body_interleaved.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := fakeShell{answers: map[string]fakeAnswer{
+		"pidof ":                             {out: "4120\n"},
+		"logcat -d -v threadtime -b main,":   {out: readTestdata(t, "logcat_crash.txt")},
+		"logcat -d -v threadtime -b main -t": {out: string(interleaved)},
+		"dumpsys gfxinfo ":                   {out: readTestdata(t, "gfxinfo_api34.txt")},
+		"dumpsys meminfo ":                   {out: readTestdata(t, "meminfo_api34.txt")},
+	}}
+	st := testStore(t)
+	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: st, SessionID: "s1", CaptureID: "c1"})
+	at := byKind(a)[KindNetwork]
+	n := at.Network
+	if at.Status != StatusComplete || n == nil || n.Total != 4 || n.Failed != 3 || n.Slow != 1 {
+		t.Fatalf("network attachment %+v %+v", at, n)
+	}
+	want := "4 HTTP calls, 3 failed, 1 slow: POST api.demo.test/v1/favourites 500; " +
+		"GET api.demo.test/v1/profile SocketTimeoutException; GET api.demo.test/v1/recommendations no response"
+	if at.Summary != want {
+		t.Errorf("summary %q\nwant    %q", at.Summary, want)
+	}
+	if r := n.Requests[1]; r.URL != "https://cdn.demo.test/covers/812.jpg?[REDACTED]" || !r.Slow() || r.Bad() {
+		t.Errorf("the slow call is not second (time order among notable calls): %+v", n.Requests)
+	}
+	if len(n.Notes) != 1 || n.Notes[0] != "1 call with no answer: still waiting when the log was read, or the answer was not logged" {
+		t.Errorf("notes %q", n.Notes)
+	}
+	if at.Artifact != ".fixthis/runtime-evidence/s1/c1/network.json" {
+		t.Errorf("artifact %q", at.Artifact)
+	}
+	path := filepath.Join(st.Root, "s1", "c1", "network.json")
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("network.json: %v %v", fi, err)
+	}
+	raw, _ := os.ReadFile(path)
+	var stored network.Result
+	if err := json.Unmarshal(raw, &stored); err != nil || len(stored.Requests) != 4 {
+		t.Fatalf("stored %v: %s", err, raw)
+	}
+	everything, _ := json.Marshal(a)
+	for _, s := range networkSecrets {
+		if strings.Contains(string(raw), s) || strings.Contains(string(everything), s) {
+			t.Errorf("%q reached the evidence", s)
+		}
+	}
+}
+
+// Only the app's processes count: a call another app (or `adb shell log`)
+// logged is not this feedback's.
+func TestNetworkCollectorKeepsTheAppsCalls(t *testing.T) {
+	log := "12-01 09:41:10.113  4120  4181 I okhttp.OkHttpClient: --> GET https://app.test/mine\n" +
+		"12-01 09:41:10.113  9999  9999 I okhttp.OkHttpClient: --> GET https://other.test/theirs\n" +
+		"12-01 09:41:10.213  4120  4181 I okhttp.OkHttpClient: <-- 200 OK https://app.test/mine (100ms)\n"
+	sh := fakeShell{answers: map[string]fakeAnswer{"pidof ": {out: "4120\n"}, "logcat ": {out: log}}}
+	_, at := runNetwork(context.Background(), sh, Request{Package: "com.fixthis.demo", WebViewNote: "the DevTools socket did not answer\nin 2 s"})
+	if n := at.Network; n == nil || n.Total != 1 || n.Requests[0].URL != "https://app.test/mine" || n.Requests[0].Status != 200 {
+		t.Errorf("network %+v", at.Network)
+	}
+	if n := at.Network; len(n.Notes) != 1 || n.Notes[0] != "WebView: the DevTools socket did not answer in 2 s" {
+		t.Errorf("notes %q", n.Notes)
+	}
+}
+
+// What the log could not tell is said, not guessed.
+func TestNetworkNotes(t *testing.T) {
+	res := network.ParseLines([]string{
+		"12-01 09:41:10.113  4120  4181 I OkHttp  : <-- 200 OK https://a.test/x (3ms)",
+		"12-01 09:41:10.114  4120  4182 I OkHttp  : <-- 200 OK https://a.test/y (3ms)",
+	})
+	res.Dropped = 7
+	n := summarizeNetwork(res)
+	want := []string{"2 calls with only the answer: the request had rotated out of the log", "7 older calls left out: only the newest 500 are read"}
+	if strings.Join(n.Notes, "|") != strings.Join(want, "|") || n.Total != 9 {
+		t.Errorf("notes %q (total %d)", n.Notes, n.Total)
+	}
+}
+
+func TestNetworkWindow(t *testing.T) {
+	now := time.Date(2026, 12, 3, 14, 0, 0, 0, time.UTC)
+	freeze := now.Add(-10 * time.Second)
+	for _, tc := range []struct {
+		req  Request
+		want time.Time
+	}{
+		{Request{Freeze: freeze, Since: freeze.Add(-DefaultLookback)}, freeze.Add(-time.Minute)},
+		{Request{Since: freeze.Add(-DefaultLookback)}, freeze.Add(-time.Minute)},
+		{Request{}, now.Add(-time.Minute)},
+	} {
+		if got := networkSince(tc.req, now); !got.Equal(tc.want) {
+			t.Errorf("networkSince(%+v) = %v, want %v", tc.req, got, tc.want)
+		}
+	}
+	if got := networkCommand(time.UnixMilli(1733046070123)); got != "logcat -d -v threadtime -b main -t 1733046070.123" {
+		t.Errorf("command %q", got)
+	}
+}
+
+func TestShortCall(t *testing.T) {
+	d := int64(1516)
+	for _, tc := range []struct {
+		r    network.Request
+		want string
+	}{
+		{network.Request{Method: "POST", URL: "https://a.test/v1/fav?[REDACTED]", Status: 500}, "POST a.test/v1/fav 500"},
+		{network.Request{Method: "GET", URL: "https://a.test/c.jpg", Status: 200, DurationMs: &d}, "GET a.test/c.jpg 200 1516 ms"},
+		{network.Request{Method: "GET", URL: "https://a.test/p", Failed: true, Error: "java.net.SocketTimeoutException: timeout"}, "GET a.test/p SocketTimeoutException"},
+		{network.Request{Method: "GET", URL: "https://a.test/p", Failed: true, Error: network.NoResponse}, "GET a.test/p no response"},
+		{network.Request{Failed: true, Error: "CustomError[BAD REQUEST]", Partial: true}, "? (unknown URL) failed"},
+	} {
+		if got := ShortCall(tc.r); got != tc.want {
+			t.Errorf("ShortCall(%+v) = %q, want %q", tc.r, got, tc.want)
+		}
+	}
+}

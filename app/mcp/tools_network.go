@@ -1,0 +1,96 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"fixthis/app/evidence"
+)
+
+// requestOut is one HTTP call as an agent sees it: what the app's own HTTP
+// logging said, redacted (a URL's query is gone, bodies never come).
+type requestOut struct {
+	Method     string `json:"method"` // "" when only the answer was in the log
+	URL        string `json:"url"`
+	Status     int    `json:"status,omitempty"`
+	DurationMs *int64 `json:"durationMs,omitempty"`
+	Failed     bool   `json:"failed,omitempty"` // no response: it threw, or none was logged
+	Error      string `json:"error,omitempty"`  // the exception, or "no response in the log"
+	Slow       bool   `json:"slow,omitempty"`   // took more than a second
+	Source     string `json:"source"`           // okhttp | ktor
+}
+
+// networkOut is the HTTP calls of an item's newest capture that read them.
+type networkOut struct {
+	SessionID  string       `json:"sessionId"`
+	ItemID     string       `json:"itemId"`
+	CaptureID  string       `json:"captureId,omitempty"`
+	CapturedAt string       `json:"capturedAt,omitempty"`
+	Summary    string       `json:"summary"`
+	Total      int          `json:"total"`    // calls read; requests holds at most 100
+	Requests   []requestOut `json:"requests"` // failed and slow first, then the newest
+	Artifact   string       `json:"artifact,omitempty"`
+	Notes      []string     `json:"notes,omitempty"` // what the log could not tell
+}
+
+func (t *toolset) readNetwork() server.ServerTool {
+	tool := mcp.NewTool("fixthis_read_network",
+		append([]mcp.ToolOption{
+			mcp.WithDescription("HTTP calls the app made around a feedback item: from a minute before its screen was frozen to the save, " +
+				"as the app's own OkHttp or Ktor logging wrote them to logcat (a debug build with HttpLoggingInterceptor or Ktor's Logging plugin). " +
+				"Each call has method, URL (query redacted), status, duration, and whether it failed (no response) or was slow (> 1 s); " +
+				"failed and slow calls come first. From the item's newest runtime evidence capture; bodies and secrets are never included."),
+			mcp.WithTitleAnnotation("Read network calls"),
+			itemIDArg(true),
+			sessionIDArg(false, "Session of the item (optional: item ids are unique)."),
+			mcp.WithOutputSchema[networkOut](),
+		}, readOnly()...)...)
+	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		iid, err := req.RequireString("itemId")
+		if err != nil {
+			return invalidArg("%v", err), nil
+		}
+		iid = strings.TrimSpace(iid)
+		recs, err := t.deps.Store.ItemEvidence(ctx, strings.TrimSpace(req.GetString("sessionId", "")), iid)
+		if err != nil {
+			return toolResult(err)
+		}
+		d, err := t.deps.Store.ReadItem(ctx, "", iid)
+		if err != nil {
+			return toolResult(err)
+		}
+		t.presence.activity(d.Item.SessionID)
+		out := networkOut{SessionID: d.Item.SessionID, ItemID: d.Item.ItemID, Requests: []requestOut{},
+			Summary: "no network capture for this item yet: fixthis_capture_runtime_evidence takes one"}
+		for _, r := range recs { // newest first
+			at, ok := networkAttachment(r.Attachments)
+			if !ok {
+				continue
+			}
+			out.CaptureID, out.CapturedAt, out.Summary, out.Artifact = r.ID, r.CreatedAt.Format(time.RFC3339), at.Summary, at.Artifact
+			if n := at.Network; n != nil {
+				out.Total, out.Notes = n.Total, n.Notes
+				for _, c := range n.Requests {
+					out.Requests = append(out.Requests, requestOut{Method: c.Method, URL: c.URL, Status: c.Status, DurationMs: c.DurationMs,
+						Failed: c.Failed, Error: c.Error, Slow: c.Slow(), Source: string(c.Source)})
+				}
+			}
+			break
+		}
+		return structured(out)
+	}}
+}
+
+// networkAttachment finds a capture's network attachment, if it has one.
+func networkAttachment(ats []evidence.Attachment) (evidence.Attachment, bool) {
+	for _, at := range ats {
+		if at.Kind == evidence.KindNetwork {
+			return at, true
+		}
+	}
+	return evidence.Attachment{}, false
+}
