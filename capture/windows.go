@@ -52,6 +52,9 @@ type WindowList struct {
 	// nor a frame: such a window is still listed (as a system window with no
 	// bounds), and the name says what a new Android prints differently.
 	Unreadable []string
+	// SidekickStatus is the FixThis sidekick's connection pill when the dump shows
+	// it (see isSidekickStatus); it is left out of Windows.
+	SidekickStatus *Window `json:",omitempty"`
 }
 
 var (
@@ -92,11 +95,15 @@ func ParseWindowList(out string) WindowList {
 		screen = commonDisplay(blocks)
 	}
 	for _, b := range blocks {
-		w, read := b.window(screen)
+		w, read, pill := b.window(screen)
 		if !read {
 			list.Unreadable = append(list.Unreadable, b.title)
 		}
 		w.Focused = focusHash != "" && b.hash == focusHash
+		if pill {
+			list.SidekickStatus = &w
+			continue
+		}
 		list.Windows = append(list.Windows, w)
 	}
 	if list.FocusedApp == "" {
@@ -157,8 +164,9 @@ type windowBlock struct {
 	lines       []string
 }
 
-// window reads the record; read is false when it held neither a type nor a frame.
-func (b *windowBlock) window(screen Bounds) (w Window, read bool) {
+// window reads the record; read is false when it held neither a type nor a frame,
+// pill true when the record is the sidekick's status window.
+func (b *windowBlock) window(screen Bounds) (w Window, read, pill bool) {
 	w = Window{Title: b.title}
 	var typ string
 	var flags []string
@@ -237,7 +245,36 @@ func (b *windowBlock) window(screen Bounds) (w Window, read bool) {
 	if w.Bounds.Empty() {
 		w.Visible = false
 	}
-	return w, read
+	return w, read, isSidekickStatus(typ, w.Title, flags)
+}
+
+// sidekickStatusTitle is the title the FixThis sidekick gives its status window.
+const sidekickStatusTitle = "FixThis MCP status"
+
+// isSidekickStatus recognises the connection pill the FixThis sidekick adds over
+// every resumed activity (FixThisConnectionStatusHostLayout.kt:149-165 at upstream
+// v1.5.0, attached from FixThisActivityLifecycleCallbacks.kt:27): a
+// TYPE_APPLICATION_PANEL titled "FixThis MCP status" with FLAG_NOT_FOCUSABLE and
+// FLAG_NOT_TOUCHABLE. It is an instrument of the bridge, not the app's UI: it is
+// never a dialog, a target or part of a prompt. A panel with another title, or one
+// that takes focus or touches (a popup, a menu), stays what its type says.
+func isSidekickStatus(ty, title string, flags []string) bool {
+	if title != sidekickStatusTitle || (ty != "APPLICATION_PANEL" && ty != "1000") {
+		return false
+	}
+	var notFocusable, notTouchable bool
+	for _, f := range flags {
+		if hex, ok := strings.CutPrefix(f, "#"); ok { // Android 4-9
+			if v, err := strconv.ParseUint(hex, 16, 64); err == nil {
+				notFocusable = notFocusable || v&flagNotFocusable != 0
+				notTouchable = notTouchable || v&flagNotTouchable != 0
+			}
+			continue
+		}
+		notFocusable = notFocusable || f == "NOT_FOCUSABLE"
+		notTouchable = notTouchable || f == "NOT_TOUCHABLE"
+	}
+	return notFocusable && notTouchable
 }
 
 func parseRect(s string) Bounds {
@@ -255,6 +292,12 @@ func parseRect(s string) Bounds {
 // flagSecure is WindowManager.LayoutParams.FLAG_SECURE, for dumps that print the
 // flags as hex (Android 4-9: "fl=#1812100").
 const flagSecure = 0x2000
+
+// FLAG_NOT_FOCUSABLE and FLAG_NOT_TOUCHABLE, for the same hex dumps.
+const (
+	flagNotFocusable = 0x8
+	flagNotTouchable = 0x10
+)
 
 func hasSecureFlag(flags []string) bool {
 	for _, f := range flags {
