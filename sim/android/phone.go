@@ -54,6 +54,9 @@ type Profile struct {
 // Latency is the device-side cost of commands before LatencyScale.
 type Latency struct {
 	ScreencapRaw, ScreencapPNG, UIDump, Shell time.Duration
+	// SidekickInspect is the sidekick's inspectCurrentScreen (a walk of the
+	// Compose semantics on the app's main thread).
+	SidekickInspect time.Duration
 }
 
 // AppInfo describes the installed app.

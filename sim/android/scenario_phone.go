@@ -27,7 +27,7 @@ func profileOf(sc *scenario.Scenario) Profile {
 		Props: sc.Props(),
 		Latency: Latency{
 			ScreencapRaw: sc.Latency.ScreencapRaw, ScreencapPNG: sc.Latency.ScreencapPNG,
-			UIDump: sc.Latency.UIDump, Shell: sc.Latency.Shell,
+			UIDump: sc.Latency.UIDump, Shell: sc.Latency.Shell, SidekickInspect: sc.Latency.SidekickInspect,
 		},
 		App: AppInfo{
 			Package: sc.App.Package, Label: sc.App.Label, LauncherActivity: sc.App.LauncherActivity,

@@ -2,6 +2,7 @@
 package android
 
 import (
+	"context"
 	"strconv"
 	"time"
 
@@ -101,6 +102,7 @@ func (d *Device) sidekickInspect() sidekick.ScreenInspection {
 			{Code: "NO_ACTIVITY", Message: "No resumed Activity is available", Details: map[string]string{}},
 		}}
 	}
+	_ = d.delay(context.Background(), d.profile.Latency.SidekickInspect)
 	act := st.Activity
 	insp := sidekick.ScreenInspection{Activity: &act, Roots: []sidekick.InspectedRoot{}, Errors: []sidekick.InspectionError{}}
 	nodes := d.composeNodes()

@@ -85,6 +85,9 @@ type Latency struct {
 	ScreencapPNG time.Duration
 	UIDump       time.Duration
 	Shell        time.Duration
+	// SidekickInspect is what the app's FixThis sidekick takes to walk the Compose
+	// semantics for inspectCurrentScreen.
+	SidekickInspect time.Duration
 }
 
 // App is the one installed app the scenario drives.
@@ -139,6 +142,8 @@ type scenarioFile struct {
 		ScreencapPNG string `json:"screencapPng"`
 		UIDump       string `json:"uiDump"`
 		Shell        string `json:"shell"`
+		// SidekickInspect: see Latency.SidekickInspect.
+		SidekickInspect string `json:"sidekickInspect"`
 	} `json:"latency"`
 	App        App                            `json:"app"`
 	Theme      map[string]string              `json:"theme"`
@@ -203,6 +208,7 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 		{f.Latency.ScreencapPNG, &s.Latency.ScreencapPNG, 350 * time.Millisecond},
 		{f.Latency.UIDump, &s.Latency.UIDump, 800 * time.Millisecond},
 		{f.Latency.Shell, &s.Latency.Shell, 15 * time.Millisecond},
+		{f.Latency.SidekickInspect, &s.Latency.SidekickInspect, 40 * time.Millisecond},
 	}
 	for _, l := range lat {
 		*l.out = l.def
