@@ -1,5 +1,7 @@
 package sidekick
 
+import "encoding/json"
+
 // The answers of the bridge methods, field for field as the sidekick serialises them
 // (kotlinx.serialization with encodeDefaults on and explicitNulls off: every field
 // with a default is written, a null one is left out). Pointer fields are the nullable
@@ -126,3 +128,17 @@ type Status struct {
 type HeartbeatResult struct {
 	Connected bool `json:"connected"`
 }
+
+// SourceIndexResult is the result of readSourceIndex (BridgeSourceIndexResult,
+// BridgeModels.kt:168-171 at upstream v1.5.0): the Gradle plugin's source index
+// (schema 1.3; decoded by app/source) when the APK carries a readable one, else why
+// not (nothing when it carries none).
+type SourceIndexResult struct {
+	SourceIndexAvailable bool            `json:"sourceIndexAvailable"`
+	SourceIndex          json.RawMessage `json:"sourceIndex,omitempty"`
+	SourceIndexError     *string         `json:"sourceIndexError,omitempty"`
+}
+
+// MaxSourceIndexBytes is the sidekick's cap on the source index asset
+// (BridgeSourceIndexReader.kt:55).
+const MaxSourceIndexBytes = 4 << 20

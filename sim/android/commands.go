@@ -75,7 +75,7 @@ func newDeviceFS(p Profile) *shell.FS {
 	m.WriteFile("/proc/version", []byte("Linux version 5.15.123-android14-11 (build-user@build-host) #1 SMP PREEMPT\n"), 0o444)
 	if p.App.Package != "" {
 		m.MkdirAll("/data/app/"+p.App.Package+"-1", 0o755)
-		m.WriteFile("/data/app/"+p.App.Package+"-1/base.apk", []byte("PK\x03\x04"), 0o644)
+		m.WriteFile("/data/app/"+p.App.Package+"-1/base.apk", appAPK(p.App), 0o644)
 	}
 	return m
 }

@@ -68,6 +68,8 @@ type AppInfo struct {
 	VersionCode      int
 	Sidekick         bool
 	Files            map[string]string // app-private files, relative to its data dir
+	// SourceIndex is the FixThis source index its APK carries (nil: none).
+	SourceIndex []byte
 }
 
 // SocketSpec is a localabstract socket the phone serves: "echo" or "sidekick".

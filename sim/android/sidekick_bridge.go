@@ -3,6 +3,7 @@ package android
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -63,6 +64,7 @@ func (d *Device) sidekickStatus() sidekick.Status {
 		Capabilities:      sidekick.Capabilities{TargetEvidence: true, DetailModes: []string{"compact", "precise", "full"}},
 		ScreenInteractive: &st.ScreenOn, KeyguardLocked: &st.Locked, AppForeground: &front, PictureInPicture: &f,
 	}
+	s.SourceIndexAvailable = d.sidekickSourceIndex().SourceIndexAvailable
 	name := d.sidekickBound
 	installed, built := d.createdAt.UnixMilli(), d.createdAt.Truncate(time.Minute).UnixMilli()
 	s.SocketName, s.InstallEpochMillis, s.SidekickBuildEpochMs = &name, &installed, &built
@@ -74,6 +76,31 @@ func (d *Device) sidekickStatus() sidekick.Status {
 		}
 	}
 	return s
+}
+
+// sidekickSourceIndex answers readSourceIndex as BridgeSourceIndexReader.kt does at
+// upstream v1.5.0: no asset, not available (:11-12); over 4 MiB, not available with
+// the reader's message (:43, :50-55); JSON that does not decode as a SourceIndex,
+// not available with the decoder's message (:20-27).
+func (d *Device) sidekickSourceIndex() sidekick.SourceIndexResult {
+	data := d.profile.App.SourceIndex
+	switch {
+	case data == nil:
+		return sidekick.SourceIndexResult{}
+	case len(data) > sidekick.MaxSourceIndexBytes:
+		msg := "Source index asset exceeds " + strconv.Itoa(sidekick.MaxSourceIndexBytes) + " bytes"
+		return sidekick.SourceIndexResult{SourceIndexError: &msg}
+	}
+	var probe struct {
+		Entries []struct {
+			File string `json:"file"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		msg := err.Error()
+		return sidekick.SourceIndexResult{SourceIndexError: &msg}
+	}
+	return sidekick.SourceIndexResult{SourceIndexAvailable: true, SourceIndex: data}
 }
 
 // appInFront: the app is the resumed activity on an unlocked, lit screen.

@@ -141,7 +141,7 @@ func (d *Device) sidekickHandle(frame []byte) sidekick.Response {
 	case sidekick.MethodInspectCurrentScreen:
 		return sidekickOK(req.ID, d.sidekickInspect())
 	case sidekick.MethodReadSourceIndex:
-		return sidekickOK(req.ID, map[string]bool{"sourceIndexAvailable": false})
+		return sidekickOK(req.ID, d.sidekickSourceIndex())
 	}
 	return sidekickFail(req.ID, sidekick.CodeUnknownMethod, "Unknown bridge method: "+*req.Method)
 }

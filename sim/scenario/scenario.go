@@ -103,7 +103,14 @@ type App struct {
 	// Files are app-private files readable with `run-as PKG cat PATH`, relative to
 	// the app's data directory.
 	Files map[string]string `json:"files"`
+	// SourceIndex is the FixThis Gradle plugin's source index the app's debug APK
+	// carries (assets/fixthis/fixthis-source-index.json), read from the scenario's
+	// fixthis-source-index.json; nil when the scenario has none.
+	SourceIndex []byte `json:"-"`
 }
+
+// SourceIndexFile is the scenario file holding the app's source index.
+const SourceIndexFile = "fixthis-source-index.json"
 
 // Socket is a localabstract socket the device serves.
 type Socket struct {
@@ -220,6 +227,9 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 			return nil, fmt.Errorf("parse %s/scenario.json latency %q: %w", name, l.in, err)
 		}
 		*l.out = d
+	}
+	if b, err := fs.ReadFile(fsys, SourceIndexFile); err == nil {
+		s.App.SourceIndex = b
 	}
 	for id, msg := range f.Screens {
 		sc, err := decodeScreen(fsys, msg)
