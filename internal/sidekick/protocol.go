@@ -29,6 +29,15 @@ const (
 	MethodInspectCurrentScreen = "inspectCurrentScreen"
 	// MethodReadSourceIndex returns the source index the Gradle plugin put in the APK.
 	MethodReadSourceIndex = "readSourceIndex"
+	// MethodCaptureScreenSnapshot inspects the screen and saves a PNG of the
+	// activity's window in the app's cache, for readScreenshot.
+	MethodCaptureScreenSnapshot = "captureScreenSnapshot"
+	// MethodVerifyUIChange looks for a text on the current screen.
+	MethodVerifyUIChange = "verifyUiChange"
+	// MethodReadScreenshot returns the last snapshot's PNG, base64.
+	MethodReadScreenshot = "readScreenshot"
+	// MethodPerformNavigation presses back, taps or swipes in the activity's window.
+	MethodPerformNavigation = "performNavigation"
 )
 
 // Error codes of the bridge envelope.

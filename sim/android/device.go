@@ -64,6 +64,12 @@ type Device struct {
 
 	mu         sync.Mutex
 	socketDefs map[string]string // localabstract name -> protocol
+	// The sidekick's current activity, the Compose nodes it last showed, the process
+	// they belong to, and the last captureScreenSnapshot (sidekick_methods.go).
+	lastActivity    string
+	lastNodes       []sidekick.Node
+	lastActivityPid int
+	lastSnapshot    *sidekick.ScreenSnapshot
 }
 
 // New boots the Android side: the file system, the packages, the app's data and

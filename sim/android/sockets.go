@@ -143,6 +143,12 @@ func (d *Device) sidekickHandle(frame []byte) sidekick.Response {
 	case sidekick.MethodReadSourceIndex:
 		return sidekickOK(req.ID, d.sidekickSourceIndex())
 	}
+	if result, err, ok := d.sidekickCall(*req.Method, req.Params); ok {
+		if err != nil {
+			return sidekickFail(req.ID, sidekick.CodeMethodFailed, err.Error())
+		}
+		return sidekickOK(req.ID, result)
+	}
 	return sidekickFail(req.ID, sidekick.CodeUnknownMethod, "Unknown bridge method: "+*req.Method)
 }
 
