@@ -54,26 +54,31 @@ func ReadAppSourceIndex(ctx context.Context, dev Device, sk *SidekickClient, pkg
 	return readAPKSourceIndex(ctx, dev, pkg)
 }
 
-func readAPKSourceIndex(ctx context.Context, dev Device, pkg string) (AppSourceIndex, error) {
+// InstalledAPK is the path of the app's base.apk (`pm path`). A reinstall on Android
+// 11+ moves it to a new directory, so the path also tells installs apart.
+func InstalledAPK(ctx context.Context, dev Device, pkg string) (string, error) {
 	if err := adb.CheckPackage(pkg); err != nil {
-		return AppSourceIndex{}, err
+		return "", err
 	}
 	res, err := dev.Shell(ctx, adb.Command("pm", "path", pkg))
 	if err != nil {
-		return AppSourceIndex{}, fmt.Errorf("pm path %s: %w", pkg, err)
+		return "", fmt.Errorf("pm path %s: %w", pkg, err)
 	}
-	apk := ""
 	for _, l := range strings.Split(string(res.Stdout), "\n") {
 		p, ok := strings.CutPrefix(strings.TrimSpace(l), "package:")
 		if ok && strings.HasSuffix(p, "/base.apk") {
-			apk = p
-			break
+			if err := adb.CheckPath(p); err != nil {
+				return "", err
+			}
+			return p, nil
 		}
 	}
-	if res.ExitCode != 0 || apk == "" {
-		return AppSourceIndex{}, fmt.Errorf("pm path %s: no base.apk (exit %d): %s", pkg, res.ExitCode, errcode.Quote(strings.TrimSpace(string(res.Stderr))))
-	}
-	if err := adb.CheckPath(apk); err != nil {
+	return "", fmt.Errorf("pm path %s: no base.apk (exit %d): %s", pkg, res.ExitCode, errcode.Quote(strings.TrimSpace(string(res.Stderr))))
+}
+
+func readAPKSourceIndex(ctx context.Context, dev Device, pkg string) (AppSourceIndex, error) {
+	apk, err := InstalledAPK(ctx, dev, pkg)
+	if err != nil {
 		return AppSourceIndex{}, err
 	}
 	raw, err := dev.Exec(ctx, adb.Command("cat", apk))

@@ -38,6 +38,13 @@ func (s *sidekicks) notePackage(serial, pkg string) {
 	s.mu.Unlock()
 }
 
+// packageOf is the foreground package last seen on serial, "" when none was.
+func (s *sidekicks) packageOf(serial string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastPkg[serial]
+}
+
 // known says whether serial's foreground app has a sidekick connection open now.
 func (s *sidekicks) known(serial string) bool {
 	s.mu.Lock()

@@ -28,8 +28,12 @@ const AppIndexAsset = "assets/fixthis/fixthis-source-index.json"
 // SourceIndexFileName is the asset's file name.
 const SourceIndexFileName = "fixthis-source-index.json"
 
-// MaxAppIndexBytes is the sidekick's cap on the asset (BridgeSourceIndexReader.kt:55).
-const MaxAppIndexBytes = sidekick.MaxSourceIndexBytes
+// MaxAppIndexBytes bounds the JSON ParseAppIndex reads: a bridge frame. The asset
+// itself is capped at sidekick.MaxSourceIndexBytes (4 MiB) by the sidekick and by
+// the APK reader, but the sidekick serves it re-encoded, pretty-printed, which can
+// double it (BridgeSourceIndexReader.kt:20-24 decodes, BridgeProtocol.kt:16-21
+// encodes with prettyPrint).
+const MaxAppIndexBytes = sidekick.MaxFrame
 
 // AppIndex is the plugin's SourceIndexAsset.
 type AppIndex struct {
@@ -101,7 +105,7 @@ var ErrAppIndex = errors.New("app source index unreadable")
 // sidekick's decoder does.
 func ParseAppIndex(data []byte) (*AppIndex, error) {
 	if len(data) > MaxAppIndexBytes {
-		return nil, fmt.Errorf("%w: %d bytes, more than the %d the sidekick serves", ErrAppIndex, len(data), MaxAppIndexBytes)
+		return nil, fmt.Errorf("%w: %d bytes, more than the %d a bridge frame holds", ErrAppIndex, len(data), MaxAppIndexBytes)
 	}
 	var ai AppIndex
 	if err := json.Unmarshal(data, &ai); err != nil {

@@ -24,7 +24,7 @@ func TestParseAppIndex(t *testing.T) {
 		{"NUL in a file", `{"schemaVersion":"1.3","entries":[{"file":"a\u0000b.kt"}]}`, "no usable file"},
 		{"entry without file", `{"schemaVersion":"1.3","entries":[{"line":3}]}`, "no usable file"},
 		{"megabyte schema", `{"schemaVersion":"` + strings.Repeat("9", 1<<20) + `"}`, "bytes)"},
-		{"over 4 MiB", `{"schemaVersion":"1.3","x":"` + strings.Repeat("a", MaxAppIndexBytes) + `"}`, "more than the 4194304"},
+		{"over 16 MiB", `{"schemaVersion":"1.3","x":"` + strings.Repeat("a", MaxAppIndexBytes) + `"}`, "more than the 16777216"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

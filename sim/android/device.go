@@ -70,6 +70,9 @@ type Device struct {
 	lastNodes       []sidekick.Node
 	lastActivityPid int
 	lastSnapshot    *sidekick.ScreenSnapshot
+	// indexResult is readSourceIndex's answer, read once.
+	indexOnce   sync.Once
+	indexResult sidekick.SourceIndexResult
 }
 
 // New boots the Android side: the file system, the packages, the app's data and

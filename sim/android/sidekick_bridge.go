@@ -80,7 +80,11 @@ func (d *Device) sidekickStatus() sidekick.Status {
 // the reader's message (:43, :50-55); JSON that does not decode as a SourceIndex,
 // not available with the decoder's message (:20-27).
 func (d *Device) sidekickSourceIndex() sidekick.SourceIndexResult {
-	data := d.profile.App.SourceIndex
+	d.indexOnce.Do(func() { d.indexResult = readSourceIndex(d.profile.App.SourceIndex) })
+	return d.indexResult // cached, as AndroidBridgeEnvironment.kt:152-158 caches it
+}
+
+func readSourceIndex(data []byte) sidekick.SourceIndexResult {
 	switch {
 	case data == nil:
 		return sidekick.SourceIndexResult{}
