@@ -99,21 +99,7 @@ func scenarioWithIndex(tb testing.TB, index []byte) string {
 	tb.Helper()
 	src := filepath.Join("..", "..", "sim", "scenario", "demo")
 	dst := tb.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		tb.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dst, source.SourceIndexFileName), index, 0o644); err != nil {
