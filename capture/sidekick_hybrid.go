@@ -39,7 +39,15 @@ func composeAreas(insp *SidekickInspection, state ScreenState, pkg string) (area
 	if w == nil || w.Bounds.Empty() {
 		return areas, false
 	}
-	return areas, float64(covered) < hybridCover*float64(w.Bounds.Area())
+	// An app that does not draw under the system bars has its content, and so its
+	// Compose root, between them: only the rest of the window is the app's to fill.
+	usable := w.Bounds.Area()
+	for _, bar := range state.Windows {
+		if bar.Visible && (bar.Type == WindowStatusBar || bar.Type == WindowNavigationBar) {
+			usable -= bar.Bounds.Intersect(w.Bounds).Area()
+		}
+	}
+	return areas, float64(covered) < hybridCover*float64(usable)
 }
 
 // combineHybrid puts the sidekick's Compose nodes into uiautomator's tree of a

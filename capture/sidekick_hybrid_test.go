@@ -86,6 +86,19 @@ func TestHybridScreenCombinesTheTrees(t *testing.T) {
 	if _, hybrid := composeAreas(full, hybridState(), "com.example.notes"); hybrid {
 		t.Error("a full-window Compose root counted as hybrid")
 	}
+	// A Compose app that keeps out of the system bars fills what they leave.
+	inset := hybridInspection()
+	inset.Roots[0].BoundsInWindow = sidekick.Rect{Top: 120, Right: 1080, Bottom: 2232}
+	bars := hybridState()
+	bars.Windows = append(bars.Windows,
+		Window{Type: WindowStatusBar, Visible: true, Bounds: bx(0, 0, 1080, 120)},
+		Window{Type: WindowNavigationBar, Visible: true, Bounds: bx(0, 2232, 1080, 2400)})
+	if _, hybrid := composeAreas(inset, bars, "com.example.notes"); hybrid {
+		t.Error("a Compose root between the system bars counted as hybrid")
+	}
+	if _, hybrid := composeAreas(inset, hybridState(), "com.example.notes"); !hybrid {
+		t.Error("without the bars in the list, 88 % of the window is not all of it")
+	}
 	// uiautomator fails: the Compose part alone, and why.
 	failing := &scriptedDevice{exec: map[string][]reply{"uiautomator dump /dev/tty": {{out: []byte("ERROR: null root node returned by UiTestAutomationBridge.\n")}}}}
 	h, src, err, skErr = sidekickTree(context.Background(), failing, sk, hybridInspection(), nil, hybridState())
