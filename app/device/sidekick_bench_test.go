@@ -21,7 +21,7 @@ import (
 func BenchmarkFreezeSidekickStillScreen(b *testing.B) {
 	s, dev, _ := serviceOn(b, sim.Options{Scenario: "demo", LatencyScale: 1})
 	ctx := context.Background()
-	var took []time.Duration
+	var took, frames, trees []time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		time.Sleep(2 * time.Second)
@@ -37,9 +37,12 @@ func BenchmarkFreezeSidekickStillScreen(b *testing.B) {
 		if fr.Snapshot.TreeSource != capture.TreeFromSidekick {
 			b.Fatalf("tree from %q (%v)", fr.Snapshot.TreeSource, fr.Snapshot.SidekickErr)
 		}
+		frames, trees = append(frames, fr.Snapshot.Timings.Frame), append(trees, fr.Snapshot.Timings.Tree)
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(p50(took).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p50(frames).Microseconds())/1000, "frame-p50-ms")
+	b.ReportMetric(float64(p50(trees).Microseconds())/1000, "tree-p50-ms")
 }
 
 // BenchmarkReadAppSourceIndex4MiB: the first read of a 4 MiB source index (the
