@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 )
 
 // Where an app's source index was read from (AppSourceIndex.From).
@@ -34,8 +35,9 @@ type AppSourceIndex struct {
 
 // ReadAppSourceIndex reads the source index the app's debug build carries: through
 // the sidekick's readSourceIndex when sk is connected, else from the installed APK
-// (`pm path`, then the APK read with `cat` over exec, which is binary-safe, and
-// opened here; base.apk is world-readable, as `adb pull` relies on). More than
+// (`pm path`, then `unzip -p` of the one entry on the phone; where the phone has no
+// unzip, the APK read whole with `cat` over exec, which is binary-safe, and opened
+// here; base.apk is world-readable, as `adb pull` relies on). More than
 // sidekick.MaxSourceIndexBytes is refused either way, as the sidekick does.
 func ReadAppSourceIndex(ctx context.Context, dev Device, sk *SidekickClient, pkg string) (AppSourceIndex, error) {
 	if sk != nil {
@@ -67,8 +69,11 @@ func InstalledAPK(ctx context.Context, dev Device, pkg string) (string, error) {
 	for _, l := range strings.Split(string(res.Stdout), "\n") {
 		p, ok := strings.CutPrefix(strings.TrimSpace(l), "package:")
 		if ok && strings.HasSuffix(p, "/base.apk") {
-			if err := adb.CheckPath(p); err != nil {
-				return "", err
+			// Not adb.CheckPath: Android 11+ installs under /data/app/~~<base64>==/,
+			// and '~' is no character of the paths FixThis builds. adb.Command
+			// quotes the path, so it only has to be a plain absolute path.
+			if !strings.HasPrefix(p, "/") || len(p) > 1024 || strings.Contains(p, "/../") || strings.ContainsFunc(p, unicode.IsControl) {
+				return "", fmt.Errorf("pm path %s: unusable APK path %s", pkg, errcode.Quote(p))
 			}
 			return p, nil
 		}
@@ -80,6 +85,21 @@ func readAPKSourceIndex(ctx context.Context, dev Device, pkg string) (AppSourceI
 	apk, err := InstalledAPK(ctx, dev, pkg)
 	if err != nil {
 		return AppSourceIndex{}, err
+	}
+	// Android's unzip (ziptool, Android 10+) sends the one entry; an older phone has
+	// none, and the whole APK is read and opened here.
+	res, err := dev.Shell(ctx, adb.Command("unzip", "-p", apk, apkSourceIndexEntry))
+	if err == nil && res.ExitCode == 0 {
+		switch {
+		case len(res.Stdout) == 0:
+			return AppSourceIndex{}, ErrNoAppSourceIndex // ziptool: no match, no output
+		case len(res.Stdout) > sidekick.MaxSourceIndexBytes:
+			return AppSourceIndex{}, fmt.Errorf("%s: %s exceeds %d bytes", apk, apkSourceIndexEntry, sidekick.MaxSourceIndexBytes)
+		}
+		return AppSourceIndex{Data: res.Stdout, From: IndexFromAPK}, nil
+	}
+	if ctx.Err() != nil {
+		return AppSourceIndex{}, ctx.Err()
 	}
 	raw, err := dev.Exec(ctx, adb.Command("cat", apk))
 	if err != nil {

@@ -29,7 +29,7 @@ var commands = map[string]command{
 	"getprop": cmdGetprop, "wm": cmdWm, "screencap": cmdScreencap, "screenrecord": cmdScreenrecord, "uiautomator": cmdUiautomator,
 	"input": cmdInput, "am": cmdAm, "monkey": cmdMonkey, "pm": cmdPm, "pidof": cmdPidof,
 	"logcat": cmdLogcat, "run-as": cmdRunAs, "dumpsys": cmdDumpsys, "cmd": cmdCmd,
-	"settings": cmdSettings, "pkill": cmdPkill, "appops": cmdAppops,
+	"settings": cmdSettings, "pkill": cmdPkill, "appops": cmdAppops, "unzip": cmdUnzip,
 }
 
 // newShell is the device's shell: the generic programs, the Android ones, the
