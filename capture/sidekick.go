@@ -7,8 +7,8 @@ import (
 	"fixthis/adb"
 	"fixthis/internal/sidekick"
 	"fmt"
-	"io"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,11 +53,13 @@ var errClosedBeforeResponse = errors.New("bridge closed before sending a respons
 
 // SidekickClient talks to the sidekick over the app's abstract socket forwarded to a
 // local port: 4-byte big-endian length, then a JSON message, string request ids.
-// The socket named in the session is tried first, then its -1 and -2 variants (the
-// names the sidekick binds when a stale socket holds the first). One connection is
-// kept and re-dialled once when it turns out dead; an UNAUTHORIZED answer re-reads
-// the session file once (the app restarted with a new token). Calls are serialised;
-// it is safe for concurrent use.
+// The socket the app last said it is bound to (status.socketName, which upstream
+// advises hosts to use) is tried first, then the session's, then the other names the
+// sidekick binds when a stale socket holds the first (fixthis_<pkg>, -1, -2). One
+// connection is kept and re-dialled once when it turns out dead; an UNAUTHORIZED
+// answer re-reads the session file once (the app restarted with a new token). A call
+// that runs out of time is given up without closing the connection (see
+// sidekickConn). Calls are serialised; it is safe for concurrent use.
 type SidekickClient struct {
 	Session SidekickSession
 	// Dial opens a connection to the app's abstract socket of that name.
@@ -66,8 +68,10 @@ type SidekickClient struct {
 	Reread func(ctx context.Context) (SidekickSession, error)
 
 	mu     sync.Mutex
-	conn   net.Conn
+	conn   *sidekickConn
 	socket string // the socket name that answered, "" until one did
+	// bound is the name status.socketName reported, "" until a status said.
+	bound  string
 	nextID int64
 }
 
@@ -98,7 +102,7 @@ func (c *SidekickClient) Call(ctx context.Context, method string, params, out an
 		}
 		if sess.SocketName != c.Session.SocketName {
 			c.dropLocked()
-			c.socket = ""
+			c.socket, c.bound = "", ""
 		}
 		c.Session = sess
 		raw, err = c.call(ctx, method, rawParams)
@@ -114,6 +118,23 @@ func (c *SidekickClient) Call(ctx context.Context, method string, params, out an
 	return nil
 }
 
+// socketNames is the order to try the app's socket names in: the bound one the
+// app reported, the session's, then the rest of the sidekick's candidates.
+func (c *SidekickClient) socketNames() []string {
+	var names []string
+	add := func(n string) {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	add(c.bound)
+	add(c.Session.SocketName)
+	for i := range sidekick.SocketAttempts {
+		add(sidekick.SocketCandidate(sidekick.BaseSocketName(c.Session.PackageName), i))
+	}
+	return names
+}
+
 // call runs one round trip, on the kept connection when there is one (dialling once
 // more when it turns out dead), else trying the socket names in turn.
 func (c *SidekickClient) call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
@@ -126,10 +147,7 @@ func (c *SidekickClient) call(ctx context.Context, method string, params json.Ra
 	}
 	names := []string{c.socket}
 	if c.socket == "" {
-		names = names[:0]
-		for i := range sidekick.SocketAttempts {
-			names = append(names, sidekick.SocketCandidate(c.Session.SocketName, i))
-		}
+		names = c.socketNames()
 	}
 	var lastErr error
 	for _, name := range names {
@@ -144,7 +162,7 @@ func (c *SidekickClient) call(ctx context.Context, method string, params json.Ra
 			}
 			continue
 		}
-		c.conn = conn
+		c.conn = newSidekickConn(conn)
 		raw, err := c.roundTrip(ctx, method, params)
 		if err == nil || isSidekickAnswer(err) {
 			c.socket = name
@@ -170,54 +188,49 @@ func isSidekickAnswer(err error) bool {
 
 func (c *SidekickClient) dropLocked() {
 	if c.conn != nil {
-		c.conn.Close()
+		c.conn.close()
 		c.conn = nil
 	}
 }
 
+// roundTrip writes one request on the kept connection and waits for its answer.
+// When ctx ends first the call is abandoned and the connection kept: the app is
+// still working on the request and will write its answer, which the reader drops.
+// Only a connection that failed (a write error, the reader stopped) is dropped.
 func (c *SidekickClient) roundTrip(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	conn := c.conn
-	fail := func(err error) (json.RawMessage, error) {
+	sc := c.conn
+	if sc.dead() {
 		c.dropLocked()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, err
+		return nil, sc.err
 	}
-	deadline, _ := ctx.Deadline()
-	if err := conn.SetDeadline(deadline); err != nil {
-		return fail(err)
-	}
-	// A cancelled context interrupts a blocked read or write at once.
-	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-
 	c.nextID++
 	id := "req_" + strconv.FormatInt(c.nextID, 10)
 	body, err := json.Marshal(sidekick.Request{ID: id, Token: c.Session.Token, Method: method, Params: params})
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}
-	if err := sidekick.WriteFrame(conn, body); err != nil {
-		return fail(fmt.Errorf("write: %w", err))
+	answer := sc.expect(id)
+	deadline, _ := ctx.Deadline()
+	if err := sc.conn.SetWriteDeadline(deadline); err != nil {
+		c.dropLocked()
+		return nil, err
 	}
-	for {
-		msg, err := sidekick.ReadFrame(conn)
-		if errors.Is(err, io.EOF) {
-			return fail(errClosedBeforeResponse)
+	// A cancelled context interrupts a blocked write at once. A request cut halfway
+	// leaves the app waiting for the rest of a frame, not working on an answer, so
+	// that connection is closed.
+	stop := context.AfterFunc(ctx, func() { sc.conn.SetWriteDeadline(time.Unix(1, 0)) })
+	err = sidekick.WriteFrame(sc.conn, body)
+	stop()
+	if err != nil {
+		sc.abandon(id)
+		c.dropLocked()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-		if err != nil {
-			return fail(fmt.Errorf("read: %w", err))
-		}
-		var resp sidekick.Response
-		if err := json.Unmarshal(msg, &resp); err != nil {
-			return fail(fmt.Errorf("decode response: %w", err))
-		}
-		if resp.ID != nil && *resp.ID != id {
-			continue // a late answer to a call that was given up on
-		}
-		// No id: the sidekick could not read the request (BAD_REQUEST); with one call
-		// in flight per connection, the answer is ours.
+		return nil, fmt.Errorf("write: %w", err)
+	}
+	select {
+	case resp := <-answer:
 		if !resp.OK {
 			if resp.Error == nil {
 				return nil, &SidekickError{Code: "BRIDGE_ERROR", Message: "bridge request failed"}
@@ -225,10 +238,28 @@ func (c *SidekickClient) roundTrip(ctx context.Context, method string, params js
 			return nil, resp.Error
 		}
 		if resp.ID == nil {
-			return fail(errors.New("success answer without an id"))
+			c.dropLocked()
+			return nil, errors.New("success answer without an id")
 		}
 		return resp.Result, nil
+	case <-sc.done:
+		c.dropLocked()
+		return nil, sc.err
+	case <-ctx.Done():
+		sc.abandon(id)
+		return nil, ctx.Err()
 	}
+}
+
+// DroppedAnswers counts the late answers the kept connection read and threw away
+// (answers to calls that had been given up).
+func (c *SidekickClient) DroppedAnswers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == nil {
+		return 0
+	}
+	return c.conn.Dropped()
 }
 
 // Heartbeat tells the sidekick the host is connected (its status pill shows so for
@@ -242,6 +273,35 @@ func (c *SidekickClient) Heartbeat(ctx context.Context) error {
 		return errors.New("sidekick heartbeat: not connected")
 	}
 	return nil
+}
+
+// Status asks the sidekick what it is bound to and what it sees (BridgeStatus).
+func (c *SidekickClient) Status(ctx context.Context) (sidekick.Status, error) {
+	var st sidekick.Status
+	err := c.Call(ctx, sidekick.MethodStatus, nil, &st)
+	return st, err
+}
+
+// Connect opens the bridge: a heartbeat (which also proves the socket answers),
+// then status, which must report protocol exactly sidekick.Version. The socket name
+// status reports is the one later calls dial first.
+func (c *SidekickClient) Connect(ctx context.Context) (sidekick.Status, error) {
+	if err := c.Heartbeat(ctx); err != nil {
+		return sidekick.Status{}, err
+	}
+	st, err := c.Status(ctx)
+	if err != nil {
+		return st, err
+	}
+	if st.BridgeProtocolVersion != sidekick.Version {
+		return st, sidekick.VersionError(st.BridgeProtocolVersion)
+	}
+	if st.SocketName != nil && sidekick.SocketAttempt(*st.SocketName, c.Session.PackageName) >= 0 {
+		c.mu.Lock()
+		c.bound = *st.SocketName
+		c.mu.Unlock()
+	}
+	return st, nil
 }
 
 // InspectCurrentScreen asks for the Compose semantics of the resumed activity.
@@ -260,7 +320,7 @@ func (c *SidekickClient) Close() error {
 	if c.conn == nil {
 		return nil
 	}
-	err := c.conn.Close()
+	err := c.conn.close()
 	c.conn = nil
 	return err
 }

@@ -80,6 +80,11 @@ func TestParseSidekickSession(t *testing.T) {
 	}{
 		{"golden", good, true},
 		{"protocol 2", strings.Replace(good, `"bridgeProtocolVersion": "1.3"`, `"bridgeProtocolVersion": "2.0"`, 1), false},
+		{"protocol 1.2", strings.Replace(good, `"bridgeProtocolVersion": "1.3"`, `"bridgeProtocolVersion": "1.2"`, 1), false},
+		{"protocol 1.4", strings.Replace(good, `"bridgeProtocolVersion": "1.3"`, `"bridgeProtocolVersion": "1.4"`, 1), false},
+		{"bound -1", strings.Replace(good, `"socketName": "fixthis_com.example.notes"`, `"socketName": "fixthis_com.example.notes-1"`, 1), true},
+		{"bound -2", strings.Replace(good, `"socketName": "fixthis_com.example.notes"`, `"socketName": "fixthis_com.example.notes-2"`, 1), true},
+		{"no -3", strings.Replace(good, `"socketName": "fixthis_com.example.notes"`, `"socketName": "fixthis_com.example.notes-3"`, 1), false},
 		{"other package", strings.Replace(good, `"packageName": "com.example.notes"`, `"packageName": "com.other"`, 1), false},
 		{"odd socket", strings.Replace(good, `"socketName": "fixthis_com.example.notes"`, `"socketName": "other"`, 1), false},
 		{"no token", strings.Replace(good, goldenToken, "", 1), false},
@@ -94,9 +99,14 @@ func TestParseSidekickSession(t *testing.T) {
 		if err != nil && !errors.Is(err, ErrNoSidekick) {
 			t.Errorf("%s: error does not wrap ErrNoSidekick", tt.name)
 		}
-		if tt.ok && (s.Token != goldenToken || s.SocketName != "fixthis_com.example.notes" || s.CreatedAtEpochMillis != 1764547200000) {
+		if tt.ok && (s.Token != goldenToken || sidekick.SocketAttempt(s.SocketName, "com.example.notes") < 0 || s.CreatedAtEpochMillis != 1764547200000) {
 			t.Errorf("%s: session = %+v", tt.name, s)
 		}
+	}
+	// The error of a version mismatch names what the app speaks and what FixThis supports.
+	_, err := sidekick.ParseSession([]byte(strings.Replace(good, `"bridgeProtocolVersion": "1.3"`, `"bridgeProtocolVersion": "1.4"`, 1)), "com.example.notes")
+	if err == nil || !strings.Contains(err.Error(), `"1.4"`) || !strings.Contains(err.Error(), "exactly 1.3") {
+		t.Errorf("version error %v", err)
 	}
 	dev := &scriptedDevice{shell: map[string][]reply{
 		"run-as com.example.notes cat files/fixthis/session.json": {{out: []byte(good)}},
@@ -267,7 +277,7 @@ func TestSidekickClientErrorsAndRetries(t *testing.T) {
 	}
 	// The kept connection dies: the next call dials the name that answered, only.
 	client.mu.Lock()
-	client.conn.Close()
+	client.conn.close()
 	client.mu.Unlock()
 	dials = nil
 	if err := client.Heartbeat(ctx); err != nil || len(dials) != 1 || dials[0] != want[1] {
@@ -345,6 +355,52 @@ func TestSidekickClientDeadline(t *testing.T) {
 	}
 	if time.Since(start) > 2*time.Second {
 		t.Error("the deadline did not interrupt the read")
+	}
+}
+
+// A call cut by its deadline leaves the connection up (upstream's bridge would throw
+// an uncaught IOException writing into a closed socket); the late answer is read
+// and dropped, and the next call gets its own answer on the same connection.
+func TestSidekickClientKeepsTheConnectionPastADeadline(t *testing.T) {
+	var dials atomic.Int32
+	closedUnder := make(chan bool, 4) // per request: was the socket closed before the answer went out
+	client := &SidekickClient{Session: goldenSession(t), Dial: func(ctx context.Context, socket string) (net.Conn, error) {
+		dials.Add(1)
+		c, s := net.Pipe()
+		go func() {
+			defer s.Close()
+			for n := 0; ; n++ {
+				msg, err := sidekick.ReadFrame(s)
+				if err != nil {
+					return
+				}
+				var req sidekick.Request
+				_ = json.Unmarshal(msg, &req)
+				if n == 0 {
+					time.Sleep(300 * time.Millisecond) // a slow inspection
+				}
+				body, _ := json.Marshal(map[string]any{"id": req.ID, "ok": true, "result": map[string]any{"connected": true}})
+				closedUnder <- sidekick.WriteFrame(s, body) != nil
+			}
+		}()
+		return c, nil
+	}}
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := client.Heartbeat(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("slow call: %v", err)
+	}
+	if err := client.Heartbeat(context.Background()); err != nil {
+		t.Fatalf("the call after: %v", err)
+	}
+	for range 2 {
+		if <-closedUnder {
+			t.Error("the app's answer was written into a closed socket")
+		}
+	}
+	if dials.Load() != 1 || client.DroppedAnswers() != 1 {
+		t.Errorf("%d dials, %d late answers dropped; want 1 and 1", dials.Load(), client.DroppedAnswers())
 	}
 }
 

@@ -185,7 +185,17 @@ func sidekickTree(ctx context.Context, dev Device, sk *SidekickClient, insp *Sid
 	if err == nil {
 		var nodes []Node
 		if nodes, err = SidekickNodes(insp, state, sk.Session.PackageName); err == nil {
-			return &Hierarchy{Nodes: nodes}, TreeFromSidekick, nil, nil
+			areas, hybrid := composeAreas(insp, state, sk.Session.PackageName)
+			if !hybrid {
+				return &Hierarchy{Nodes: nodes}, TreeFromSidekick, nil, nil
+			}
+			// Views share the screen: uiautomator reads them, the sidekick the Compose
+			// parts. If uiautomator fails, the Compose parts alone still serve.
+			h, derr := DumpTree(ctx, dev)
+			if derr != nil {
+				return &Hierarchy{Nodes: nodes}, TreeFromSidekick, nil, fmt.Errorf("%w in part: hybrid screen, its View parts unread: %w", ErrSidekickTreeUnused, derr)
+			}
+			return &Hierarchy{Nodes: combineHybrid(nodes, areas, h.Nodes), Rotation: h.Rotation}, TreeFromHybrid, nil, nil
 		}
 	}
 	h, src, derr := dumpTree(ctx, dev, err)

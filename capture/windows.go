@@ -52,6 +52,9 @@ type WindowList struct {
 	// nor a frame: such a window is still listed (as a system window with no
 	// bounds), and the name says what a new Android prints differently.
 	Unreadable []string
+	// SidekickStatus is the FixThis sidekick's connection pill when the dump shows
+	// it (see isSidekickStatus); it is left out of Windows.
+	SidekickStatus *Window `json:",omitempty"`
 }
 
 var (
@@ -92,11 +95,15 @@ func ParseWindowList(out string) WindowList {
 		screen = commonDisplay(blocks)
 	}
 	for _, b := range blocks {
-		w, read := b.window(screen)
+		w, read, pill := b.window(screen)
 		if !read {
 			list.Unreadable = append(list.Unreadable, b.title)
 		}
 		w.Focused = focusHash != "" && b.hash == focusHash
+		if pill {
+			list.SidekickStatus = &w
+			continue
+		}
 		list.Windows = append(list.Windows, w)
 	}
 	if list.FocusedApp == "" {
@@ -157,8 +164,9 @@ type windowBlock struct {
 	lines       []string
 }
 
-// window reads the record; read is false when it held neither a type nor a frame.
-func (b *windowBlock) window(screen Bounds) (w Window, read bool) {
+// window reads the record; read is false when it held neither a type nor a frame,
+// pill true when the record is the sidekick's status window.
+func (b *windowBlock) window(screen Bounds) (w Window, read, pill bool) {
 	w = Window{Title: b.title}
 	var typ string
 	var flags []string
@@ -237,7 +245,7 @@ func (b *windowBlock) window(screen Bounds) (w Window, read bool) {
 	if w.Bounds.Empty() {
 		w.Visible = false
 	}
-	return w, read
+	return w, read, isSidekickStatus(typ, w.Title, flags)
 }
 
 func parseRect(s string) Bounds {

@@ -242,6 +242,7 @@ go test -run '^$' -bench Pair10k -benchtime 20x ./app/evidence/network/ >"$WORK/
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
+go test -run '^$' -bench 'FreezeSidekickStillScreen|ReadAppSourceIndex4MiB' -benchtime 5x ./app/device/ >"$WORK/bench.sidekick" 2>&1 || die "sidekick benchmarks failed: $(tail "$WORK/bench.sidekick")"
 go test -run '^$' -bench UIAutomatorDumpPaths -benchtime 5x ./sim/android/ >"$WORK/bench.dumppaths" 2>&1 || die "uiautomator path benchmarks failed: $(tail "$WORK/bench.dumppaths")"
 go test -run '^$' -bench Cut5s -benchtime 5x ./capture/clip/ >"$WORK/bench.clip" 2>&1 || die "clip benchmarks failed: $(tail "$WORK/bench.clip")"
 FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench Audit300 -benchtime 10x ./app/audit/ >"$WORK/bench.audit" 2>&1 || die "audit benchmarks failed: $(tail "$WORK/bench.audit")"
@@ -276,6 +277,10 @@ row "$WORK/bench.capture" BenchmarkStdPNGDemo "  same frame, image/png BestSpeed
 row "$WORK/bench.mcp" BenchmarkFitFrame "agent screenshot: 1080×2400 → 1568 px PNG" 60 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/warm "freeze on a screen still for 2 s, no sidekick" 300 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/uiautomator "  same, dumping at freeze time (no budget)" 2000 ns
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "freeze on a still screen, app with the sidekick, p50" 100 p50
+row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/sidekick "app's 4 MiB source index via the sidekick, p50" 300 p50
+row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/apk "  same, from the APK, p50" 300 p50
+row "$WORK/bench.source" BenchmarkParseAppIndex4MiB "  its parse alone (no budget)" 1000 ns
 row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/tty "  uiautomator dump /dev/tty over exec (no budget)" 2000 ns
 row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/file "  dump to a file, cat, rm (no budget)" 2000 ns
 row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/compressed "  --compressed to /dev/tty (no budget)" 2000 ns

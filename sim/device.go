@@ -40,8 +40,8 @@ type Options struct {
 	// are: the UI tree then comes from uiautomator only.
 	NoSidekick bool
 	// SidekickSocketTaken: a dead process still holds the sidekick's socket name, so
-	// the app's sidekick bound "<name>-1" instead, as the real one does; session.json
-	// still names the first.
+	// the app's sidekick bound "<name>-1" instead, as the real one does, and wrote
+	// that name into session.json.
 	SidekickSocketTaken bool
 }
 

@@ -18,6 +18,8 @@ type Capturer struct {
 	// warm, when set, offers a tree dumped while the screen was still (warm.go),
 	// waiting for one being dumped under the current screen.
 	warm func(ctx context.Context, serial string) *capture.WarmTree
+	// appIndexes caches the source index each installed app carries (appindex.go).
+	appIndexes appIndexes
 }
 
 // NewCapturer returns a Capturer on client.

@@ -77,9 +77,10 @@ func TestCaptureThroughTheSidekick(t *testing.T) {
 	}
 }
 
-// The app's sidekick found its socket name held by a dead process and bound the
-// "-1" name: the first forward hangs up unanswered, and FixThis tries the next name.
-func TestCaptureFindsTheSidekickOnItsRetriedSocket(t *testing.T) {
+// The app's sidekick found its socket name held by a dead process, bound the "-1"
+// name and wrote that name into session.json, as upstream does: FixThis dials the
+// session's name, and only that one.
+func TestCaptureUsesTheSessionsRetriedSocket(t *testing.T) {
 	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, SidekickSocketTaken: true})
 	dev, client := p.Device, p.Client
 	c := NewCapturer(client)
@@ -96,9 +97,8 @@ func TestCaptureFindsTheSidekickOnItsRetriedSocket(t *testing.T) {
 		remotes = append(remotes, f.Remote)
 	}
 	sort.Strings(remotes)
-	base := "localabstract:fixthis_" + dev.Profile().App.Package
-	if strings.Join(remotes, " ") != base+" "+base+"-1" {
-		t.Errorf("forwards to %v, want the session's name, then -1", remotes)
+	if want := "localabstract:fixthis_" + dev.Profile().App.Package + "-1"; strings.Join(remotes, " ") != want {
+		t.Errorf("forwards to %v, want only the session's %s", remotes, want)
 	}
 }
 

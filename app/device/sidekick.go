@@ -38,6 +38,13 @@ func (s *sidekicks) notePackage(serial, pkg string) {
 	s.mu.Unlock()
 }
 
+// packageOf is the foreground package last seen on serial, "" when none was.
+func (s *sidekicks) packageOf(serial string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastPkg[serial]
+}
+
 // known says whether serial's foreground app has a sidekick connection open now.
 func (s *sidekicks) known(serial string) bool {
 	s.mu.Lock()
@@ -89,8 +96,8 @@ func (s *sidekicks) forDevice(ctx context.Context, serial string) (*capture.Side
 // openSidekick connects to the FixThis sidekick of pkg on serial: it reads the app's
 // session file with run-as, forwards the sidekick's abstract socket to a local port (a
 // FixThis-owned forward, removed with the device selection; the -1 / -2 names the
-// sidekick may have bound get forwards of their own) and sends a first heartbeat,
-// which also proves the socket answers. It fails with capture.ErrNoSidekick when the
+// sidekick may have bound get forwards of their own) and connects: a first heartbeat,
+// which also proves the socket answers, and status, which must speak protocol 1.3. It fails with capture.ErrNoSidekick when the
 // app does not carry one.
 func openSidekick(ctx context.Context, client *adb.Client, serial, pkg string) (*capture.SidekickClient, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -124,7 +131,7 @@ func openSidekick(ctx context.Context, client *adb.Client, serial, pkg string) (
 			return capture.ReadSidekickSession(ctx, dev, pkg)
 		},
 	}
-	if err := c.Heartbeat(ctx); err != nil {
+	if _, err := c.Connect(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("%w: %w", capture.ErrNoSidekick, err)
 	}

@@ -18,8 +18,16 @@ import (
 // phone's latency model (0: none, 1: a mid-range phone).
 func warmService(t testing.TB, scale float64) (*Service, *sim.Device, *adb.Client) {
 	t.Helper()
+	return serviceOn(t, sim.Options{Scenario: "demo", LatencyScale: scale, NoSidekick: true})
+}
+
+// serviceOn runs a Service on a simulated phone of opts, selected and with the live
+// preview watched.
+func serviceOn(t testing.TB, opts sim.Options) (*Service, *sim.Device, *adb.Client) {
+	t.Helper()
 	srv := adbtest.StartServer(t)
-	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: scale, NoSidekick: true, Logf: func(string, ...any) {}})
+	opts.Logf = func(string, ...any) {}
+	dev := srv.ConnectSim(t, opts)
 	client, err := adb.NewClient(adb.Options{Port: srv.Port})
 	if err != nil {
 		t.Fatal(err)

@@ -46,6 +46,8 @@ type Index struct {
 	reachMu    sync.Mutex
 	reachCache map[string]map[*FileIndex]bool
 	buildTime  time.Duration
+	// app is the source index the installed app carries, nil when none was read.
+	app *AppIndex
 }
 
 type posting struct {

@@ -52,7 +52,18 @@ type Candidate struct {
 	// at a layout candidate (findViewById(R.id.x), binding.x), those in the
 	// inflating owner first.
 	Usages []string `json:"usages,omitempty"`
+	// Index says which index found it: "project" (the project folder), "app" (the
+	// source index the installed build carries; its line is the build's), or
+	// "project+app" (both: the line is the folder's, current).
+	Index string `json:"index,omitempty"`
 }
+
+// Values of Candidate.Index.
+const (
+	FromProject = "project"
+	FromApp     = "app"
+	FromBoth    = "project+app"
+)
 
 // Reason tokens of the handoff contract.
 const (

@@ -31,9 +31,7 @@ func (l *loc) addToken(t string) {
 
 // Match ranks source locations for a selected target. It returns at most ten
 // candidates, best first, or nil when nothing in the project matches.
-func (idx *Index) Match(q Query) []Candidate {
-	idx.mu.RLock()
-	defer idx.mu.RUnlock()
+func (idx *Index) matchProject(q Query) []Candidate {
 	locs := map[string]*loc{}
 	get := func(h hit) *loc {
 		key := fmt.Sprintf("%s:%d", h.file.Path, h.line)

@@ -26,7 +26,7 @@ func ReadinessOf(idx *Index, err error) Readiness {
 	switch {
 	case err != nil || idx == nil:
 		return Failed
-	case idx.Stats().Files == 0:
+	case idx.Stats().Files == 0 && idx.AppIndex() == nil:
 		return NoSources
 	}
 	return Ready

@@ -219,6 +219,7 @@ var Console = Contract{
 		{typeOf[capture.Window](), "Type", []string{capture.WindowApp, capture.WindowDialog, capture.WindowIME,
 			capture.WindowStatusBar, capture.WindowNavigationBar, capture.WindowNotificationShade, capture.WindowWallpaper,
 			capture.WindowKeyguard, capture.WindowToast, capture.WindowOverlay, capture.WindowSystem}},
+		{typeOf[source.Candidate](), "Index", []string{source.FromProject, source.FromApp, source.FromBoth}},
 		{typeOf[store.SessionSummary](), "Status", []string{store.SessionOpen, store.SessionClosed}},
 		{typeOf[store.SessionSummary](), "RuntimeEvidencePolicy", []string{store.PolicyAuto, store.PolicyManual, store.PolicyOff}},
 		{typeOf[store.EvidenceDecision](), "Status", []string{"complete", "partial", "failed", "unsupported", "skipped"}},

@@ -18,10 +18,11 @@ func seedFile(f *testing.F, name string) {
 }
 
 // FuzzParseSession: an app's session file, whatever it holds, is accepted only
-// with a 1.x protocol, its own socket name and a token, and never panics the host.
+// with protocol 1.3, one of its own socket names and a token, and never panics the host.
 func FuzzParseSession(f *testing.F) {
 	seedFile(f, "session.json")
 	f.Add([]byte(`{"bridgeProtocolVersion":"2.0"}`))
+	f.Add([]byte(`{"bridgeProtocolVersion":"1.3","packageName":"com.example.notes","socketName":"fixthis_com.example.notes-2","token":"t"}`))
 	f.Add([]byte("\x00{"))
 	f.Add([]byte(`{"bridgeProtocolVersion":"1.3","packageName":"` + strings.Repeat("x", 1<<20) + `"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -32,7 +33,7 @@ func FuzzParseSession(f *testing.F) {
 			}
 			return
 		}
-		if !strings.HasPrefix(s.BridgeProtocolVersion, "1.") || s.Token == "" || s.SocketName != "fixthis_"+s.PackageName {
+		if s.BridgeProtocolVersion != Version || s.Token == "" || SocketAttempt(s.SocketName, s.PackageName) < 0 {
 			t.Fatalf("accepted %+v", s)
 		}
 	})

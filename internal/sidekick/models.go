@@ -1,5 +1,7 @@
 package sidekick
 
+import "encoding/json"
+
 // The answers of the bridge methods, field for field as the sidekick serialises them
 // (kotlinx.serialization with encodeDefaults on and explicitNulls off: every field
 // with a default is written, a null one is left out). Pointer fields are the nullable
@@ -125,4 +127,86 @@ type Status struct {
 // HeartbeatResult is the result of heartbeat (BridgeHeartbeatResult).
 type HeartbeatResult struct {
 	Connected bool `json:"connected"`
+}
+
+// SourceIndexResult is the result of readSourceIndex (BridgeSourceIndexResult,
+// BridgeModels.kt:168-171 at upstream v1.5.0): the Gradle plugin's source index
+// (schema 1.3; decoded by app/source) when the APK carries a readable one, else why
+// not (nothing when it carries none).
+type SourceIndexResult struct {
+	SourceIndexAvailable bool            `json:"sourceIndexAvailable"`
+	SourceIndex          json.RawMessage `json:"sourceIndex,omitempty"`
+	SourceIndexError     *string         `json:"sourceIndexError,omitempty"`
+}
+
+// MaxSourceIndexBytes is the sidekick's cap on the source index asset
+// (BridgeSourceIndexReader.kt:55).
+const MaxSourceIndexBytes = 4 << 20
+
+// ScreenshotInfo is where a snapshot's PNG was saved (ScreenshotInfo, Models.kt:131-139
+// of fixthis-compose-core at upstream v1.5.0).
+type ScreenshotInfo struct {
+	FullPath            *string `json:"fullPath,omitempty"`
+	CropPath            *string `json:"cropPath,omitempty"`
+	DesktopFullPath     *string `json:"desktopFullPath,omitempty"`
+	DesktopCropPath     *string `json:"desktopCropPath,omitempty"`
+	Width               *int    `json:"width,omitempty"`
+	Height              *int    `json:"height,omitempty"`
+	CaptureFailedReason *string `json:"captureFailedReason,omitempty"`
+}
+
+// ScreenSnapshot is the result of captureScreenSnapshot (BridgeScreenSnapshot,
+// BridgeModels.kt:85-128). Params: {"currentFocusOutput": "<dumpsys window focus
+// lines>"} (optional), which lets the app tell a permission dialog or the shade.
+type ScreenSnapshot struct {
+	Activity             *string          `json:"activity,omitempty"`
+	Inspection           ScreenInspection `json:"inspection"`
+	Screenshot           *ScreenshotInfo  `json:"screenshot,omitempty"`
+	SourceIndexAvailable bool             `json:"sourceIndexAvailable"`
+	Orientation          *string          `json:"orientation,omitempty"`
+	WidthPx              *int             `json:"widthPx,omitempty"`
+	HeightPx             *int             `json:"heightPx,omitempty"`
+	DensityDpi           *int             `json:"densityDpi,omitempty"`
+	WindowMode           *string          `json:"windowMode,omitempty"`
+	SystemUIVisible      *bool            `json:"systemUiVisible,omitempty"`
+	SystemUIKind         *string          `json:"systemUiKind,omitempty"`
+	Fingerprint          *string          `json:"fingerprint,omitempty"`
+}
+
+// UIVerification is the result of verifyUiChange (BridgeUiVerificationResult,
+// BridgeModels.kt:182-188). Params: {"expectedText": "…"}.
+type UIVerification struct {
+	Verified     bool    `json:"verified"`
+	ExpectedText *string `json:"expectedText,omitempty"`
+	MatchedText  *string `json:"matchedText,omitempty"`
+	Message      *string `json:"message,omitempty"`
+}
+
+// ScreenshotRead is the result of readScreenshot (BridgeScreenshotReadResult,
+// BridgeModels.kt:190-196). Params: {"kind": "full"|"crop", "source": "screenSnapshot"}.
+type ScreenshotRead struct {
+	Path     string `json:"path"`
+	Kind     string `json:"kind"`
+	MimeType string `json:"mimeType"`
+	Base64   string `json:"base64"`
+}
+
+// NavigationRequest is performNavigation's params (BridgeNavigationRequest,
+// NavigationPerformer.kt:14-48): action back | tap (x, y in window pixels) | swipe
+// (direction up | down | left | right, distance in pixels).
+type NavigationRequest struct {
+	Action    string   `json:"action"`
+	X         *float64 `json:"x,omitempty"`
+	Y         *float64 `json:"y,omitempty"`
+	Direction *string  `json:"direction,omitempty"`
+	Distance  *float64 `json:"distance,omitempty"`
+}
+
+// NavigationResult is performNavigation's result (BridgeNavigationResult,
+// NavigationPerformer.kt:50-56).
+type NavigationResult struct {
+	Performed bool    `json:"performed"`
+	Action    string  `json:"action"`
+	Activity  *string `json:"activity,omitempty"`
+	Message   *string `json:"message,omitempty"`
 }

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 )
 
 // Version is the bridge protocol version the sidekick reports (BridgeProtocol.VERSION).
@@ -30,6 +29,15 @@ const (
 	MethodInspectCurrentScreen = "inspectCurrentScreen"
 	// MethodReadSourceIndex returns the source index the Gradle plugin put in the APK.
 	MethodReadSourceIndex = "readSourceIndex"
+	// MethodCaptureScreenSnapshot inspects the screen and saves a PNG of the
+	// activity's window in the app's cache, for readScreenshot.
+	MethodCaptureScreenSnapshot = "captureScreenSnapshot"
+	// MethodVerifyUIChange looks for a text on the current screen.
+	MethodVerifyUIChange = "verifyUiChange"
+	// MethodReadScreenshot returns the last snapshot's PNG, base64.
+	MethodReadScreenshot = "readScreenshot"
+	// MethodPerformNavigation presses back, taps or swipes in the activity's window.
+	MethodPerformNavigation = "performNavigation"
 )
 
 // Error codes of the bridge envelope.
@@ -74,24 +82,49 @@ type Session struct {
 	ProcessStartEpochMillis int64  `json:"processStartEpochMillis"`
 }
 
-// ParseSession validates a session file of pkg: bridge protocol 1.x, the package's
-// socket name (fixthis_<pkg>), and a token. Unknown fields are ignored, as upstream does.
+// BaseSocketName is the first socket name the sidekick of pkg tries
+// (AndroidBridgeEnvironment / SessionTokenStore at upstream v1.5.0: "fixthis_" + the
+// package).
+func BaseSocketName(pkg string) string { return "fixthis_" + pkg }
+
+// SocketAttempt tells which attempt bound name for pkg (0 for the base name, 1 for
+// "-1", 2 for "-2"), or -1 when it is none of the names the sidekick binds.
+func SocketAttempt(name, pkg string) int {
+	for i := range SocketAttempts {
+		if name == SocketCandidate(BaseSocketName(pkg), i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ParseSession validates a session file of pkg: bridge protocol exactly Version (as
+// upstream's own CLI insists), one of the socket names the sidekick binds
+// (fixthis_<pkg>, or its -1 / -2 variant: upstream writes the file after binding,
+// with the name it bound, BridgeRuntime.kt:59-71), and a token. Unknown fields are
+// ignored, as upstream does.
 func ParseSession(data []byte, pkg string) (Session, error) {
 	var s Session
 	if err := json.Unmarshal(data, &s); err != nil {
 		return s, fmt.Errorf("%w: session.json: %v", ErrNoSidekick, err)
 	}
 	switch {
-	case !strings.HasPrefix(s.BridgeProtocolVersion, "1."):
-		return s, fmt.Errorf("%w: bridge protocol %q is not %s-compatible", ErrNoSidekick, clip(s.BridgeProtocolVersion), Version)
+	case s.BridgeProtocolVersion != Version:
+		return s, fmt.Errorf("%w: %w", ErrNoSidekick, VersionError(s.BridgeProtocolVersion))
 	case pkg != "" && s.PackageName != pkg:
 		return s, fmt.Errorf("%w: session.json is for %q, not %q", ErrNoSidekick, clip(s.PackageName), pkg)
-	case s.SocketName != "fixthis_"+s.PackageName:
+	case SocketAttempt(s.SocketName, s.PackageName) < 0:
 		return s, fmt.Errorf("%w: unexpected socket name %q", ErrNoSidekick, clip(s.SocketName))
 	case s.Token == "":
 		return s, fmt.Errorf("%w: session.json has no token", ErrNoSidekick)
 	}
 	return s, nil
+}
+
+// VersionError says the app's sidekick speaks a bridge protocol FixThis does not:
+// it names the version found and the one supported.
+func VersionError(found string) error {
+	return fmt.Errorf("the app's sidekick speaks bridge protocol %q; FixThis supports exactly %s (update the fixthis-compose-sidekick dependency or FixThis)", clip(found), Version)
 }
 
 // clip bounds a value from the app's session file before an error repeats it: the

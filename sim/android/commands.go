@@ -29,7 +29,7 @@ var commands = map[string]command{
 	"getprop": cmdGetprop, "wm": cmdWm, "screencap": cmdScreencap, "screenrecord": cmdScreenrecord, "uiautomator": cmdUiautomator,
 	"input": cmdInput, "am": cmdAm, "monkey": cmdMonkey, "pm": cmdPm, "pidof": cmdPidof,
 	"logcat": cmdLogcat, "run-as": cmdRunAs, "dumpsys": cmdDumpsys, "cmd": cmdCmd,
-	"settings": cmdSettings, "pkill": cmdPkill, "appops": cmdAppops, "log": cmdLog,
+	"settings": cmdSettings, "pkill": cmdPkill, "appops": cmdAppops, "log": cmdLog, "unzip": cmdUnzip,
 }
 
 // newShell is the device's shell: the generic programs, the Android ones, the
@@ -75,7 +75,7 @@ func newDeviceFS(p Profile) *shell.FS {
 	m.WriteFile("/proc/version", []byte("Linux version 5.15.123-android14-11 (build-user@build-host) #1 SMP PREEMPT\n"), 0o444)
 	if p.App.Package != "" {
 		m.MkdirAll("/data/app/"+p.App.Package+"-1", 0o755)
-		m.WriteFile("/data/app/"+p.App.Package+"-1/base.apk", []byte("PK\x03\x04"), 0o644)
+		m.WriteFile("/data/app/"+p.App.Package+"-1/base.apk", appAPK(p.App), 0o644)
 	}
 	return m
 }

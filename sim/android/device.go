@@ -67,6 +67,15 @@ type Device struct {
 	socketDefs map[string]string // localabstract name -> protocol
 	// devtoolsAddr is where the WebView DevTools socket's connections go.
 	devtoolsAddr string
+	// The sidekick's current activity, the Compose nodes it last showed, the process
+	// they belong to, and the last captureScreenSnapshot (sidekick_methods.go).
+	lastActivity    string
+	lastNodes       []sidekick.Node
+	lastActivityPid int
+	lastSnapshot    *sidekick.ScreenSnapshot
+	// indexResult is readSourceIndex's answer, read once.
+	indexOnce   sync.Once
+	indexResult sidekick.SourceIndexResult
 }
 
 // New boots the Android side: the file system, the packages, the app's data and
@@ -99,19 +108,22 @@ func New(cfg Config) (*Device, error) {
 	d.sh = d.newShell()
 	d.phone = newAppsPhone(cfg.Phone, d)
 	d.bootPackages(time.Now())
-	if err := d.installApp(); err != nil {
-		return nil, err
-	}
 	for _, s := range profile.Sockets {
 		d.socketDefs[s.Name] = s.Protocol
 	}
-	d.sidekickBound = d.sidekickSocket()
+	// The sidekick binds first and writes its session after, with the name it
+	// bound (upstream v1.5.0 BridgeRuntime.kt:59-71; the names tried are
+	// BridgeSocketNameNegotiator.kt:24-29).
+	d.sidekickBound = sidekick.BaseSocketName(profile.App.Package)
 	if profile.App.Sidekick && cfg.SidekickSocketTaken {
 		delete(d.socketDefs, d.sidekickBound)
 		d.sidekickBound = sidekick.SocketCandidate(d.sidekickBound, 1)
 	}
 	if profile.App.Sidekick {
 		d.socketDefs[d.sidekickBound] = "sidekick"
+	}
+	if err := d.installApp(); err != nil {
+		return nil, err
 	}
 	d.seedLog()
 	return d, nil
@@ -205,8 +217,6 @@ func sleep(ctx context.Context, wait time.Duration) error {
 		return ctx.Err()
 	}
 }
-
-func (d *Device) sidekickSocket() string { return "fixthis_" + d.profile.App.Package }
 
 // privateData reports whether p is inside an app's data directory, which only
 // run-as may read.

@@ -55,6 +55,9 @@ type Profile struct {
 // Latency is the device-side cost of commands before LatencyScale.
 type Latency struct {
 	ScreencapRaw, ScreencapPNG, UIDump, Shell time.Duration
+	// SidekickInspect is the sidekick's inspectCurrentScreen (a walk of the
+	// Compose semantics on the app's main thread).
+	SidekickInspect time.Duration
 }
 
 // AppInfo describes the installed app.
@@ -67,6 +70,8 @@ type AppInfo struct {
 	Sidekick         bool
 	Files            map[string]string   // app-private files, relative to its data dir
 	HTTP             []scenario.HTTPCall // calls logged when its process starts (applog_http.go)
+	// SourceIndex is the FixThis source index its APK carries (nil: none).
+	SourceIndex []byte
 }
 
 // SocketSpec is a localabstract socket the phone serves: "echo" or "sidekick".

@@ -27,12 +27,12 @@ func profileOf(sc *scenario.Scenario) Profile {
 		Props: sc.Props(),
 		Latency: Latency{
 			ScreencapRaw: sc.Latency.ScreencapRaw, ScreencapPNG: sc.Latency.ScreencapPNG,
-			UIDump: sc.Latency.UIDump, Shell: sc.Latency.Shell,
+			UIDump: sc.Latency.UIDump, Shell: sc.Latency.Shell, SidekickInspect: sc.Latency.SidekickInspect,
 		},
 		App: AppInfo{
 			Package: sc.App.Package, Label: sc.App.Label, LauncherActivity: sc.App.LauncherActivity,
 			VersionName: sc.App.VersionName, VersionCode: sc.App.VersionCode,
-			Sidekick: sc.App.Sidekick, Files: sc.App.Files, HTTP: sc.App.HTTP,
+			Sidekick: sc.App.Sidekick, Files: sc.App.Files, HTTP: sc.App.HTTP, SourceIndex: sc.App.SourceIndex,
 		},
 	}
 	for _, s := range sc.Sockets {

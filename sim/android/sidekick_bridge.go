@@ -2,6 +2,8 @@
 package android
 
 import (
+	"context"
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -57,22 +59,49 @@ func (d *Device) sidekickStatus() sidekick.Status {
 	st := d.phone.State()
 	front := d.appInFront(st)
 	f := false
+	// AndroidBridgeEnvironment.status() (:57-77) inspects the screen for the activity
+	// and the roots; the handler adds the bound socket name.
+	insp := d.sidekickInspect()
 	s := sidekick.Status{
+		Activity: insp.Activity, RootsCount: len(insp.Roots),
 		SidekickVersion: simSidekickVersion, BridgeProtocolVersion: sidekick.Version,
 		Capabilities:      sidekick.Capabilities{TargetEvidence: true, DetailModes: []string{"compact", "precise", "full"}},
 		ScreenInteractive: &st.ScreenOn, KeyguardLocked: &st.Locked, AppForeground: &front, PictureInPicture: &f,
 	}
+	s.SourceIndexAvailable = d.sidekickSourceIndex().SourceIndexAvailable
 	name := d.sidekickBound
 	installed, built := d.createdAt.UnixMilli(), d.createdAt.Truncate(time.Minute).UnixMilli()
 	s.SocketName, s.InstallEpochMillis, s.SidekickBuildEpochMs = &name, &installed, &built
-	if front {
-		act := st.Activity
-		s.Activity = &act
-		if len(d.composeNodes()) > 0 {
-			s.RootsCount = 1
-		}
-	}
 	return s
+}
+
+// sidekickSourceIndex answers readSourceIndex as BridgeSourceIndexReader.kt does at
+// upstream v1.5.0: no asset, not available (:11-12); over 4 MiB, not available with
+// the reader's message (:43, :50-55); JSON that does not decode as a SourceIndex,
+// not available with the decoder's message (:20-27).
+func (d *Device) sidekickSourceIndex() sidekick.SourceIndexResult {
+	d.indexOnce.Do(func() { d.indexResult = readSourceIndex(d.profile.App.SourceIndex) })
+	return d.indexResult // cached, as AndroidBridgeEnvironment.kt:152-158 caches it
+}
+
+func readSourceIndex(data []byte) sidekick.SourceIndexResult {
+	switch {
+	case data == nil:
+		return sidekick.SourceIndexResult{}
+	case len(data) > sidekick.MaxSourceIndexBytes:
+		msg := "Source index asset exceeds " + strconv.Itoa(sidekick.MaxSourceIndexBytes) + " bytes"
+		return sidekick.SourceIndexResult{SourceIndexError: &msg}
+	}
+	var probe struct {
+		Entries []struct {
+			File string `json:"file"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		msg := err.Error()
+		return sidekick.SourceIndexResult{SourceIndexError: &msg}
+	}
+	return sidekick.SourceIndexResult{SourceIndexAvailable: true, SourceIndex: data}
 }
 
 // appInFront: the app is the resumed activity on an unlocked, lit screen.
@@ -80,34 +109,24 @@ func (d *Device) appInFront(st PhoneState) bool {
 	return st.ForegroundPackage == d.profile.App.Package && st.ScreenOn && !st.Locked
 }
 
-// composeNodes are the Compose nodes of the app's window (a Views screen has none).
-func (d *Device) composeNodes() []sidekick.Node {
-	var out []sidekick.Node
-	for _, n := range d.phone.ActivityNodes() {
-		if n.Compose {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// sidekickInspect answers inspectCurrentScreen: one Compose root over the app's
-// window with its merged and unmerged semantics, or NO_ACTIVITY when the app is not
-// resumed, and no root for a screen without Compose.
+// sidekickInspect answers inspectCurrentScreen (AndroidBridgeEnvironment.kt:83-106):
+// one Compose root over the window of the sidekick's current activity, which stays
+// the last one resumed while the app is in the background (see sidekickActivity),
+// with its merged and unmerged semantics; NO_ACTIVITY before any; no root for a
+// screen without Compose.
 func (d *Device) sidekickInspect() sidekick.ScreenInspection {
-	st := d.phone.State()
-	if !d.appInFront(st) {
+	activity, nodes, ok := d.sidekickActivity()
+	if !ok {
 		return sidekick.ScreenInspection{Roots: []sidekick.InspectedRoot{}, Errors: []sidekick.InspectionError{
 			{Code: "NO_ACTIVITY", Message: "No resumed Activity is available", Details: map[string]string{}},
 		}}
 	}
-	act := st.Activity
-	insp := sidekick.ScreenInspection{Activity: &act, Roots: []sidekick.InspectedRoot{}, Errors: []sidekick.InspectionError{}}
-	nodes := d.composeNodes()
+	_ = d.delay(context.Background(), d.profile.Latency.SidekickInspect)
+	insp := sidekick.ScreenInspection{Activity: &activity, Roots: []sidekick.InspectedRoot{}, Errors: []sidekick.InspectionError{}}
 	if len(nodes) == 0 {
 		return insp
 	}
-	w, h := d.screenSize(st)
+	w, h := d.screenSize(d.phone.State())
 	window := sidekick.Rect{Right: float64(w), Bottom: float64(h)}
 	insp.Roots = append(insp.Roots, sidekick.InspectedRoot{
 		RootIndex:      0,
@@ -146,8 +165,24 @@ func composeTree(nodes []sidekick.Node, window sidekick.Rect, kind string) []sid
 	}
 	out := []sidekick.ComposeNode{root}
 	paths := map[string][]string{} // node uid → its path
+	// In the merged tree a clickable node (Modifier.clickable and Button set
+	// mergeDescendants) takes in the texts and descriptions of its descendants, and
+	// they are not listed; a clickable descendant merges on its own. That is what
+	// SemanticsInspector.kt:63-64 asks for with mergingEnabled = true.
+	into := map[string]int{} // node uid → index in out of the node it merges into
 	for i, n := range nodes {
 		id := i + 2
+		if target, folded := into[n.ParentUID]; folded && kind == sidekick.TreeMerged && !n.Clickable {
+			into[n.UID] = target
+			m := &out[target]
+			if n.Text != "" && !n.Password && !n.Editable {
+				m.Text = append(m.Text, n.Text)
+			}
+			if n.ContentDescription != "" && !n.Password {
+				m.ContentDescription = append(m.ContentDescription, n.ContentDescription)
+			}
+			continue
+		}
 		parent, ok := paths[n.ParentUID]
 		if !ok {
 			parent = root.Path
@@ -195,6 +230,9 @@ func composeTree(nodes []sidekick.Node, window sidekick.Rect, kind string) []sid
 		}
 		if n.Editable || n.Password {
 			cn.Actions = append(cn.Actions, sidekick.ActionSetText, sidekick.ActionRequestFocus)
+		}
+		if n.Clickable {
+			into[n.UID] = len(out)
 		}
 		out = append(out, cn)
 	}

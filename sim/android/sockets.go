@@ -44,14 +44,15 @@ func (d *Device) Socket(name string) (adbd.Handler, error) {
 }
 
 // sidekickSession is files/fixthis/session.json as the sidekick's SessionTokenStore
-// writes it (pretty-printed, four spaces, as kotlinx.serialization does).
+// writes it (pretty-printed, four spaces, as kotlinx.serialization does), naming the
+// socket the bridge bound (BridgeRuntime.kt:65-71 at upstream v1.5.0).
 func (d *Device) sidekickSession() []byte {
 	d.mu.Lock()
 	now, token := d.createdAt.UnixMilli(), d.token
 	d.mu.Unlock()
 	b, _ := json.MarshalIndent(sidekick.Session{
 		SchemaVersion: "1.0", PackageName: d.profile.App.Package,
-		SocketName: d.sidekickSocket(), SocketAddress: "localabstract:" + d.sidekickSocket(),
+		SocketName: d.sidekickBound, SocketAddress: "localabstract:" + d.sidekickBound,
 		Token: token, SidekickVersion: simSidekickVersion, BridgeProtocolVersion: sidekick.Version,
 		CreatedAtEpochMillis: now, ProcessStartEpochMillis: now,
 	}, "", "    ")
@@ -87,10 +88,31 @@ func (d *Device) sidekickService(ctx context.Context, s io.ReadWriter) error {
 			return fmt.Errorf("encode sidekick response: %w", err)
 		}
 		if err := sidekick.WriteFrame(s, out); err != nil {
-			return err
+			if d.appPid() == pid {
+				// BridgeServer.kt:143-144 writes the answer outside any catch, in a
+				// coroutine without an exception handler: the IOException of a
+				// socket the host closed kills the app.
+				_ = d.CrashApp(bridgeWriteCrash)
+			}
+			return nil
 		}
 	}
 	return nil
+}
+
+// bridgeWriteCrash is the uncaught exception of the sidekick's write into a socket
+// the host closed while it worked on the request.
+var bridgeWriteCrash = Crash{
+	Exception: "java.io.IOException: Broken pipe",
+	Frames: []string{
+		"android.net.LocalSocketImpl$SocketOutputStream.write(LocalSocketImpl.java:150)",
+		"io.github.beyondwin.fixthis.compose.sidekick.bridge.BridgeProtocol.writeFrame(BridgeProtocol.kt:26)",
+		"io.github.beyondwin.fixthis.compose.sidekick.bridge.BridgeServer.handleClient(BridgeServer.kt:144)",
+		"io.github.beyondwin.fixthis.compose.sidekick.bridge.BridgeServer$acceptLoop$2.invokeSuspend(BridgeServer.kt:126)",
+		"kotlinx.coroutines.DispatchedTask.run(DispatchedTask.kt:108)",
+		"kotlinx.coroutines.internal.LimitedDispatcher$Worker.run(LimitedDispatcher.kt:115)",
+		"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.run(CoroutineScheduler.kt:793)",
+	},
 }
 
 // sidekickHandle answers one request the way BridgeServer.handleRequest does: a
@@ -121,7 +143,13 @@ func (d *Device) sidekickHandle(frame []byte) sidekick.Response {
 	case sidekick.MethodInspectCurrentScreen:
 		return sidekickOK(req.ID, d.sidekickInspect())
 	case sidekick.MethodReadSourceIndex:
-		return sidekickOK(req.ID, map[string]bool{"sourceIndexAvailable": false})
+		return sidekickOK(req.ID, d.sidekickSourceIndex())
+	}
+	if result, err, ok := d.sidekickCall(*req.Method, req.Params); ok {
+		if err != nil {
+			return sidekickFail(req.ID, sidekick.CodeMethodFailed, err.Error())
+		}
+		return sidekickOK(req.ID, result)
 	}
 	return sidekickFail(req.ID, sidekick.CodeUnknownMethod, "Unknown bridge method: "+*req.Method)
 }

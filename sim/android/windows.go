@@ -30,6 +30,7 @@ const (
 	imeUID          = 10121
 	appUID          = 10187
 	appWindowHash   = "b3f29a4"
+	pillWindowHash  = "3c7d1e9"
 	dialogHash      = "6d0e5b2"
 	shadeWindowHash = "8b1e0f1"
 )
@@ -82,6 +83,9 @@ func (d *Device) windows() ([]simWindow, *simWindow, image.Rectangle) {
 			attrs: "(0,0)(wrapxwrap) gr=CENTER sim={adjust=pan}", flags: "DIM_BEHIND SPLIT_TOUCH HARDWARE_ACCELERATED",
 			frame: geo.Dialog, visible: true, baseLayer: 21000})
 	}
+	if appFront && app.Sidekick {
+		list = append(list, d.sidekickPill(geo))
+	}
 	if st.AppRunning {
 		list = append(list, simWindow{hash: appWindowHash, title: appTitle, pkg: app.Package, uid: appUID, ty: "BASE_APPLICATION",
 			attrs: "(0,0)(fillxfill) sim={adjust=resize forwardNavigation}", flags: appFlags,
@@ -118,6 +122,24 @@ func (d *Device) windows() ([]simWindow, *simWindow, image.Rectangle) {
 		}
 	}
 	return list, focus, full
+}
+
+// sidekickPill is the status window the FixThis sidekick adds to every resumed
+// activity (upstream v1.5.0 FixThisActivityLifecycleCallbacks.kt:27 attaches it on
+// onActivityResumed and :33 removes it on onActivityPaused): a panel on the
+// activity's token, so it sits right above the activity's window, with the flags
+// and title of FixThisConnectionStatusHostLayout.kt:149-165, at the top end, 16 dp
+// from the edge and 8 dp below the status bar (:160-164, :288-302). Its size is
+// the pill's wrap_content: 10 dp padding, a 16 dp dot, 8 dp gap, about 170 dp of
+// 14 sp bold text, by 6 dp padding round a 20 dp line (:52-84, :119-127).
+func (d *Device) sidekickPill(geo scenario.Windows) simWindow {
+	dp := func(v int) int { return v * d.profile.Density / 160 }
+	w, h := dp(10+16+8+170+10), dp(6+20+6)
+	right, top := geo.Width-dp(16), geo.StatusBar.Max.Y+dp(8)
+	return simWindow{hash: pillWindowHash, title: "FixThis MCP status", pkg: d.profile.App.Package, uid: appUID, ty: "APPLICATION_PANEL",
+		attrs: fmt.Sprintf("(%d,%d)(wrapxwrap) gr=TOP END sim={adjust=pan}", dp(16), top),
+		flags: "NOT_FOCUSABLE NOT_TOUCHABLE LAYOUT_IN_SCREEN HARDWARE_ACCELERATED",
+		frame: image.Rect(right-w, top, right, top+h), visible: true, baseLayer: 21000}
 }
 
 func (w *simWindow) String() string { return fmt.Sprintf("Window{%s u0 %s}", w.hash, w.title) }

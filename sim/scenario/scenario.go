@@ -85,6 +85,9 @@ type Latency struct {
 	ScreencapPNG time.Duration
 	UIDump       time.Duration
 	Shell        time.Duration
+	// SidekickInspect is what the app's FixThis sidekick takes to walk the Compose
+	// semantics for inspectCurrentScreen.
+	SidekickInspect time.Duration
 }
 
 // App is the one installed app the scenario drives.
@@ -102,7 +105,14 @@ type App struct {
 	Files map[string]string `json:"files"`
 	// HTTP are the calls the app makes when its process starts (http.go).
 	HTTP []HTTPCall `json:"http,omitempty"`
+	// SourceIndex is the FixThis Gradle plugin's source index the app's debug APK
+	// carries (assets/fixthis/fixthis-source-index.json), read from the scenario's
+	// fixthis-source-index.json; nil when the scenario has none.
+	SourceIndex []byte `json:"-"`
 }
+
+// SourceIndexFile is the scenario file holding the app's source index.
+const SourceIndexFile = "fixthis-source-index.json"
 
 // Socket is a localabstract socket the device serves.
 type Socket struct {
@@ -141,6 +151,8 @@ type scenarioFile struct {
 		ScreencapPNG string `json:"screencapPng"`
 		UIDump       string `json:"uiDump"`
 		Shell        string `json:"shell"`
+		// SidekickInspect: see Latency.SidekickInspect.
+		SidekickInspect string `json:"sidekickInspect"`
 	} `json:"latency"`
 	App        App                            `json:"app"`
 	Theme      map[string]string              `json:"theme"`
@@ -205,6 +217,7 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 		{f.Latency.ScreencapPNG, &s.Latency.ScreencapPNG, 350 * time.Millisecond},
 		{f.Latency.UIDump, &s.Latency.UIDump, 800 * time.Millisecond},
 		{f.Latency.Shell, &s.Latency.Shell, 15 * time.Millisecond},
+		{f.Latency.SidekickInspect, &s.Latency.SidekickInspect, 40 * time.Millisecond},
 	}
 	for _, l := range lat {
 		*l.out = l.def
@@ -216,6 +229,9 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 			return nil, fmt.Errorf("parse %s/scenario.json latency %q: %w", name, l.in, err)
 		}
 		*l.out = d
+	}
+	if b, err := fs.ReadFile(fsys, SourceIndexFile); err == nil {
+		s.App.SourceIndex = b
 	}
 	for id, msg := range f.Screens {
 		sc, err := decodeScreen(fsys, msg)

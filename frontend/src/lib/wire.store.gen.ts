@@ -330,6 +330,7 @@ export interface SourceCandidate {
   resourceFile?: string;
   resourceLine?: number;
   usages?: string[];
+  index?: "project" | "app" | "project+app";
 }
 
 export interface Target {

@@ -1,0 +1,38 @@
+package device
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"fixthis/capture"
+	"fixthis/sim"
+)
+
+// The demo APK's index is read once per install: through the sidekick when one is
+// connected, from the APK when the app has none; a second ask is the same index.
+func TestAppSourceIndexOncePerInstall(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		noSidekick bool
+		from       string
+	}{{"sidekick", false, capture.IndexFromSidekick}, {"apk", true, capture.IndexFromAPK}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, dev, _ := serviceOn(t, sim.Options{Scenario: "demo", NoSidekick: tc.noSidekick})
+			ctx := context.Background()
+			pkg := dev.Profile().App.Package
+			s.Capturer.sidekicks.notePackage(dev.Serial(), pkg)
+			first, from, err := s.Capturer.AppSourceIndex(ctx, dev.Serial(), pkg)
+			if err != nil || from != tc.from || len(first.Entries) == 0 {
+				t.Fatalf("first read: %v from %q", err, from)
+			}
+			again, _, err := s.Capturer.AppSourceIndex(ctx, dev.Serial(), pkg)
+			if err != nil || again != first {
+				t.Errorf("second read: %v, same index %v", err, again == first)
+			}
+			if _, _, err := s.Capturer.AppSourceIndex(ctx, dev.Serial(), "com.android.settings"); err == nil || errors.Is(err, context.Canceled) {
+				t.Errorf("an app without an index: %v", err)
+			}
+		})
+	}
+}
