@@ -1,8 +1,11 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, type Api } from '../api';
+import { app } from '../state/app.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
+import { transport } from '../transport';
 import { addPending, pickScreen } from './annotate';
-import { attachClip } from './clips';
+import { attachClip, clipClick, cutClip } from './clips';
 import { screen } from '../testing/fixtures';
 
 const clip = (id: string) => ({ clipId: id, durationMs: 5000, videoUrl: `/api/clips/${id}/video?sessionId=S` });
@@ -45,5 +48,66 @@ describe('clips', () => {
     await attachClip(clip('c4'));
     ui.cancelPending();
     expect(ui.pendingClip).toBeNull();
+  });
+});
+
+describe('a failed cut of a recording', () => {
+  /** The clip requests the fake server saw, and what it answers each. */
+  let asked: { seconds: number; recordingId?: string; sessionId: string }[];
+  let answers: (() => unknown)[];
+
+  beforeEach(() => {
+    asked = [];
+    answers = [];
+    transport.api = {
+      clip: vi.fn(async (req: { seconds: number; recordingId?: string; sessionId: string }) => {
+        asked.push(req);
+        return answers.shift()!();
+      }),
+    } as unknown as Api;
+    app.selectedSerial = 'emu';
+    app.activeSessionId = 'S';
+    ui.keptRecording = null;
+  });
+
+  const closed = () => {
+    throw new ApiError(409, 'session_closed', 'session S is closed');
+  };
+  const cut = () => ({ clipId: 'c9', durationMs: 2500, clip: { videoUrl: '/api/clips/c9/video?sessionId=S' } });
+
+  it('keeps the recording, so the next click cuts it again', async () => {
+    answers.push(closed, cut);
+    await cutClip({ seconds: 0, recordingId: 'r1' });
+    expect(ui.keptRecording).toEqual({ recordingId: 'r1', serial: 'emu' });
+    expect(ui.pendingClip).toBeNull();
+    await clipClick();
+    expect(asked.map((r) => r.recordingId)).toEqual(['r1', 'r1']);
+    expect(asked[1].seconds).toBe(0);
+    expect(ui.keptRecording).toBeNull();
+    expect(ui.pendingClip?.clipId).toBe('c9');
+  });
+
+  it('forgets a recording the app no longer has, and a click clips the last 5 s again', async () => {
+    answers.push(closed, () => {
+      throw new ApiError(404, 'clip_not_found', 'no recording r1 of emu is running');
+    }, cut);
+    await cutClip({ seconds: 0, recordingId: 'r1' });
+    await clipClick();
+    expect(ui.keptRecording).toBeNull();
+    await clipClick();
+    expect(asked.map((r) => [r.seconds, r.recordingId])).toEqual([
+      [0, 'r1'],
+      [0, 'r1'],
+      [5, undefined],
+    ]);
+  });
+
+  it('is kept for its own device only', async () => {
+    answers.push(closed, cut);
+    await cutClip({ seconds: 0, recordingId: 'r1' });
+    app.selectedSerial = 'other';
+    await clipClick();
+    expect(asked[1]).toMatchObject({ seconds: 5 });
+    expect(ui.keptRecording).toEqual({ recordingId: 'r1', serial: 'emu' });
   });
 });

@@ -1,9 +1,12 @@
 // Screen clips: the clip button cuts the last seconds of the live screen into a clip
 // (a long press records until it is released, up to 30 s) and attaches it to the
-// pending annotation; without one, the clip becomes a note on the whole screen.
+// pending annotation; without one, the clip becomes a note on the whole screen. A cut
+// of a recording that fails (the session was closed or deleted meanwhile, the app did not
+// answer) keeps the recording: the next click on the button cuts it again.
 import { app } from '../state/app.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
+import { ApiError } from '../api';
 import { transport } from '../transport';
 import type { DraftClip } from '../workspace';
 import { annotate, pickScreen } from './annotate';
@@ -41,7 +44,10 @@ export function clipPressStart(): void {
   }, LONG_PRESS_MS);
 }
 
-/** Pointer up: a click clips the last 5 s, the end of a long press cuts the recording. */
+/**
+ * Pointer up: a click clips the last 5 s (or cuts a kept recording again), the end of
+ * a long press cuts the recording.
+ */
 export async function clipPressEnd(): Promise<void> {
   if (!pressed) return;
   pressed = false;
@@ -49,7 +55,7 @@ export async function clipPressEnd(): Promise<void> {
   if (pressTimer !== undefined) {
     clearTimeout(pressTimer);
     pressTimer = undefined;
-    await cutClip({ seconds: CLIP_SECONDS });
+    await clipClick();
     return;
   }
   const started = recording;
@@ -64,7 +70,14 @@ export async function clipPressEnd(): Promise<void> {
   await cutClip({ seconds: 0, recordingId });
 }
 
-/** Cuts a clip of the selected device and attaches it (keyboard: Enter on the button). */
+/** A click on the button (or Enter on it): the kept recording of this device, else the last 5 s. */
+export function clipClick(): Promise<void> {
+  const kept = ui.keptRecording;
+  if (kept && kept.serial === app.selectedSerial) return cutClip({ seconds: 0, recordingId: kept.recordingId });
+  return cutClip({ seconds: CLIP_SECONDS });
+}
+
+/** Cuts a clip of the selected device and attaches it. */
 export async function cutClip(req: { seconds: number; recordingId?: string }): Promise<void> {
   const serial = app.selectedSerial;
   if (!serial) {
@@ -75,11 +88,23 @@ export async function cutClip(req: { seconds: number; recordingId?: string }): P
   let clip: DraftClip;
   try {
     const sessionId = await ensureSession();
-    if (!sessionId) return;
+    if (!sessionId) {
+      // ensureSession said why; the recording waits for a session.
+      if (req.recordingId) ui.keptRecording = { recordingId: req.recordingId, serial };
+      return;
+    }
     const r = await transport.api.clip({ serial, sessionId, seconds: req.seconds, recordingId: req.recordingId });
     clip = { clipId: r.clipId, durationMs: r.durationMs, videoUrl: r.clip.videoUrl };
+    if (req.recordingId) ui.keptRecording = null;
   } catch (err) {
-    report(err, 'Could not cut a clip', 'Keep the live preview open for a few seconds and try again.');
+    const gone = err instanceof ApiError && err.code === 'clip_not_found';
+    if (req.recordingId && !gone) {
+      ui.keptRecording = { recordingId: req.recordingId, serial };
+      report(err, 'Could not cut the recording', 'The recording is kept: pick or start a session, then click the clip button to cut it again.');
+    } else {
+      if (gone) ui.keptRecording = null;
+      report(err, 'Could not cut a clip', 'Keep the live preview open for a few seconds and try again.');
+    }
     return;
   } finally {
     ui.clipBusy = '';
