@@ -10,8 +10,8 @@ import type { DraftItem } from '../workspace';
 import { checkRecovery } from './recovery';
 import { report } from './report';
 import { persistPending } from './save';
-import { announce } from './voice';
-import { ensureSession } from './sessions';
+import { announce } from '../features/voice/actions';
+import { ensureSession } from '../features/session/actions';
 
 /** Enters Annotate: freezes the latest frame with its UI tree. */
 export async function annotate(): Promise<void> {

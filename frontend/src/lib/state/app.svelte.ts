@@ -1,16 +1,4 @@
-import type { On } from '../dispatch';
-import {
-  applyDevices,
-  applyPresence,
-  applyPreview,
-  applyPreviewStatusEvent,
-  applySessionUpdate,
-  applySessionsUpdate,
-  applySnapshot,
-  summaryOf,
-  upsertSummary,
-  type SyncModel,
-} from '../events';
+import { summaryOf, upsertSummary, type SyncModel } from '../features/session/model';
 import type { Device, EvidencePolicy, Item, Presence, Preview, Session, SessionSummary } from '../types';
 
 export type StatusKind = 'error' | 'warning' | 'success' | 'info';
@@ -118,22 +106,3 @@ export class AppState implements SyncModel {
 }
 
 export const app = new AppState();
-
-/** Registers the reducers of the events that change the server-backed state. */
-export function registerAppState(on: On, state: AppState = app): void {
-  on('snapshot', (s) => {
-    const outcome = applySnapshot(state, s);
-    state.started = true;
-    return outcome;
-  });
-  on('devices-updated', (d) => applyDevices(state, d));
-  on('preview-ready', (p) => applyPreview(state, p));
-  on('preview-status', (e) => applyPreviewStatusEvent(state, e));
-  on('session-updated', (u) => {
-    const outcome = applySessionUpdate(state, u);
-    if (outcome === 'applied' && u.session?.sessionId && u.session.etag) state.etags.set(u.session.sessionId, u.session.etag);
-    return outcome;
-  });
-  on('sessions-updated', (u) => applySessionsUpdate(state, u));
-  on('agent', (p) => applyPresence(state, p));
-}

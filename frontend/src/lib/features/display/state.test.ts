@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { DisplaySettings } from '../../wire.gen';
+import { conditionsLabel, densityFor, densityStep } from './state.svelte';
+
+function settings(density: number): DisplaySettings {
+  return {
+    serial: 's', conditions: '', minFontScale: 0.85, maxFontScale: 2, minDensity: 315, maxDensity: 630,
+    state: { night: false, fontScale: 1, density, physicalDensity: 420, locale: '', package: 'p', localeSupported: true, animationScale: 1, changed: false },
+  };
+}
+
+describe('display size steps', () => {
+  it('maps steps to densities inside the range, the default to a reset', () => {
+    expect(densityFor(settings(420), 1)).toBe(0);
+    expect(densityFor(settings(420), 0.85)).toBe(357);
+    expect(densityFor(settings(420), 1.3)).toBe(546);
+    expect(densityFor(settings(420), 0.5)).toBe(315);
+  });
+  it('finds the step the phone is at', () => {
+    expect(densityStep(settings(420))).toBe(1);
+    expect(densityStep(settings(546))).toBe(3);
+    expect(densityStep(settings(400))).toBe(-1);
+  });
+});
+
+describe('conditionsLabel', () => {
+  it('names only what differs from the defaults', () => {
+    expect(conditionsLabel({ night: true, fontScale: 1.3, locale: 'ar', density: 360 })).toBe('Dark · Font 1.3× · ar · 360 dpi');
+    expect(conditionsLabel({ animationScale: 0 })).toBe('No animations');
+    expect(conditionsLabel(null)).toBe('');
+  });
+});
