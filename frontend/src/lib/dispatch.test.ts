@@ -5,7 +5,7 @@ import { AgentPhoneState } from './features/agentPhone/state.svelte';
 import { register as registerAppState } from './features/session/events';
 import { register as registerTargetApp } from './features/targetApp/events';
 import { TargetAppState } from './features/targetApp/state.svelte';
-import { AppState } from './state/app.svelte';
+import { AppState } from './features/session/state.svelte';
 import { presence, runFinished, session, snapshotEvent } from './testing/fixtures';
 import type { EventType } from './wire.gen';
 

@@ -9,7 +9,7 @@ import type { Feature } from './features/feature';
 import * as session from './features/session/events';
 import * as targetAppFeature from './features/targetApp/events';
 import { FEATURES, wireFeatures } from './start';
-import { app } from './state/app.svelte';
+import { app } from './features/session/state.svelte';
 import { targetApp } from './features/targetApp/state.svelte';
 import { presence, runFinished, snapshotEvent } from './testing/fixtures';
 

@@ -12,7 +12,7 @@ import * as targetApp from './features/targetApp/events';
 import { previewStats } from './features/video/player.svelte';
 import { startPaintReports } from './features/video/report';
 import * as voice from './features/voice/events';
-import { app } from './state/app.svelte';
+import { app } from './features/session/state.svelte';
 import { Sync } from './sync';
 import { initToken } from './token';
 import { transport } from './transport';

@@ -7,7 +7,7 @@ import { recordError } from './diagnostics';
 import type { Dispatcher } from './dispatch';
 import { applyPreview, sortSessions, summaryOf } from './features/session/model';
 import { reportHttpError } from './httpErrors';
-import type { AppState } from './state/app.svelte';
+import type { AppState } from './features/session/state.svelte';
 
 const PREVIEW_POLL_MS = 1500;
 const SESSIONS_POLL_MS = 2000;

@@ -1,7 +1,7 @@
 // Annotate and Select: freezing the screen, picking nodes, areas or the whole screen,
 // editing the pending annotations with undo/redo, and going back to live.
 import { IME_LABEL, areaAround, keyboardAt, nodeLabel, snapshotOf } from '../hittest';
-import { app } from '../state/app.svelte';
+import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
 import { transport } from '../transport';

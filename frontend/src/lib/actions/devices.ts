@@ -1,7 +1,7 @@
 // Devices: choosing one, refreshing the list, clearing the choice, taps on the live
 // preview, and the stage size and frame images the preview is drawn with.
 import { applyPreview } from '../features/session/model';
-import { app } from '../state/app.svelte';
+import { app } from '../features/session/state.svelte';
 import { ui } from '../state/ui.svelte';
 import { transport } from '../transport';
 import { report } from './report';

@@ -4,7 +4,7 @@
 import { ApiError } from '../api';
 import { autoEvidenceText } from '../evidence';
 import { promptReadiness, type Readiness } from '../readiness';
-import { app } from '../state/app.svelte';
+import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
 import { transport } from '../transport';

@@ -1,7 +1,7 @@
 // Agents on the phone: the "Agents may control the phone" answer, the activity list,
 // and the user's verdict on a verified fix (Looks right / Reopen).
 import { agentPhone } from './state.svelte';
-import { app } from '../../state/app.svelte';
+import { app } from '../session/state.svelte';
 import { transport } from '../../transport';
 import { report } from '../../actions/report';
 

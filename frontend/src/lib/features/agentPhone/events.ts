@@ -1,7 +1,7 @@
 // The agents-on-the-phone events: agent-control (kept for the selected device only) and
 // device-action (the activity list).
 import type { On } from '../../dispatch';
-import { app } from '../../state/app.svelte';
+import { app } from '../session/state.svelte';
 import { agentPhone, type AgentPhoneState } from './state.svelte';
 
 export function register(on: On, state: AgentPhoneState = agentPhone, selectedSerial = () => app.selectedSerial): void {

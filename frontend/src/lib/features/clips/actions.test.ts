@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Api } from '../../api';
-import { app } from '../../state/app.svelte';
+import { app } from '../session/state.svelte';
 import { draft } from '../../state/draft.svelte';
 import { ui } from '../../state/ui.svelte';
 import { transport } from '../../transport';

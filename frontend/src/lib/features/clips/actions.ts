@@ -3,7 +3,7 @@
 // pending annotation; without one, the clip becomes a note on the whole screen. A cut
 // of a recording that fails (the session was closed or deleted meanwhile, the app did not
 // answer) keeps the recording: the next click on the button cuts it again.
-import { app } from '../../state/app.svelte';
+import { app } from '../session/state.svelte';
 import { draft } from '../../state/draft.svelte';
 import { ui } from '../../state/ui.svelte';
 import { ApiError } from '../../api';

@@ -1,7 +1,7 @@
 // The #displaySettings panel: read the selected phone's display conditions, change one,
 // put the phone's own back.
 import { displayPanel } from './state.svelte';
-import { app } from '../../state/app.svelte';
+import { app } from '../session/state.svelte';
 import { transport } from '../../transport';
 import type { DisplayChangeRequest } from '../../wire.gen';
 import { report } from '../../actions/report';

@@ -1,7 +1,7 @@
 // The display feature's one event: display-changed says the selected phone's conditions
 // changed (this tab, another, an agent, a deselect). It carries no settings, so the
 // panel's state changes by reading them again, which is a side effect, not a reducer.
-import { app } from '../../state/app.svelte';
+import { app } from '../session/state.svelte';
 import type { FeatureContext } from '../feature';
 import { loadDisplay } from './actions';
 

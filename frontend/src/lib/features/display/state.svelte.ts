@@ -1,13 +1,47 @@
 // The selected phone's display conditions as the #displaySettings panel shows them.
 import type { DisplaySettings } from '../../wire.gen';
 
+const OPEN_KEY = 'fixthis.displayOpen';
+
+/**
+ * Windows this short or shorter fold the panel at first: open, it would push the
+ * annotation list and the editor out of sight at 768 px high.
+ */
+export const FOLD_BELOW_HEIGHT = 860;
+
 export class DisplayPanelState {
   settings = $state<DisplaySettings | null>(null);
   /** The control being applied ("night", "fontScale", …), or "" when idle. */
   busy = $state('');
+  /** The controls show; folded, the head still says the conditions and offers Restore. */
+  open = $state(true);
 
   set(s: DisplaySettings | null): void {
     this.settings = s;
+  }
+
+  /**
+   * The panel as this browser left it, else open on a tall window and folded on a
+   * short one (windowHeight in CSS pixels).
+   */
+  restoreOpen(windowHeight: number, storage: Pick<Storage, 'getItem'> | null): void {
+    let kept: string | null = null;
+    try {
+      kept = storage?.getItem(OPEN_KEY) ?? null;
+    } catch {
+      // No storage: the window's height decides.
+    }
+    this.open = kept === null ? windowHeight > FOLD_BELOW_HEIGHT : kept === 'true';
+  }
+
+  /** Opens or folds the panel, remembered in this browser. */
+  toggle(storage: Pick<Storage, 'setItem'> | null): void {
+    this.open = !this.open;
+    try {
+      storage?.setItem(OPEN_KEY, String(this.open));
+    } catch {
+      // No storage: the choice lasts this page.
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DisplaySettings } from '../../wire.gen';
-import { conditionsLabel, densityFor, densityStep } from './state.svelte';
+import { DisplayPanelState, FOLD_BELOW_HEIGHT, conditionsLabel, densityFor, densityStep } from './state.svelte';
 
 function settings(density: number): DisplaySettings {
   return {
@@ -28,5 +28,46 @@ describe('conditionsLabel', () => {
     expect(conditionsLabel({ night: true, fontScale: 1.3, locale: 'ar', density: 360 })).toBe('Dark · Font 1.3× · ar · 360 dpi');
     expect(conditionsLabel({ animationScale: 0 })).toBe('No animations');
     expect(conditionsLabel(null)).toBe('');
+  });
+});
+
+describe('the panel fold', () => {
+  const memory = () => {
+    const m = new Map<string, string>();
+    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v) };
+  };
+
+  it('starts folded on a laptop-high window and open on a tall one', () => {
+    const p = new DisplayPanelState();
+    p.restoreOpen(768, memory());
+    expect(p.open).toBe(false);
+    p.restoreOpen(FOLD_BELOW_HEIGHT, null);
+    expect(p.open).toBe(false);
+    p.restoreOpen(900, memory());
+    expect(p.open).toBe(true);
+  });
+
+  it("keeps the user's choice over the window's height", () => {
+    const store = memory();
+    const p = new DisplayPanelState();
+    p.restoreOpen(768, store);
+    p.toggle(store);
+    expect(p.open).toBe(true);
+    const next = new DisplayPanelState();
+    next.restoreOpen(768, store);
+    expect(next.open).toBe(true);
+    next.toggle(store);
+    const third = new DisplayPanelState();
+    third.restoreOpen(1200, store);
+    expect(third.open).toBe(false);
+  });
+
+  it('works without storage', () => {
+    const p = new DisplayPanelState();
+    const broken = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
+    p.restoreOpen(700, broken);
+    expect(p.open).toBe(false);
+    p.toggle(broken);
+    expect(p.open).toBe(true);
   });
 });

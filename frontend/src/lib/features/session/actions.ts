@@ -1,7 +1,7 @@
 // Sessions: which one is active, switching with a dirty draft, creating, deleting, the
 // diagnostics policy and the Markdown export. Every result is fenced by the session
 // that asked for it.
-import { app } from '../../state/app.svelte';
+import { app } from './state.svelte';
 import { draft } from '../../state/draft.svelte';
 import { ui } from '../../state/ui.svelte';
 import { transport } from '../../transport';

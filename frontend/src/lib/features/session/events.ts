@@ -4,7 +4,7 @@
 // when the replay ring overflowed, and a notice when the active session is deleted.
 import { recordError } from '../../diagnostics';
 import type { On } from '../../dispatch';
-import { app, type AppState } from '../../state/app.svelte';
+import { app, type AppState } from './state.svelte';
 import type { FeatureContext } from '../feature';
 import { activate, resync } from './actions';
 import { applyDevices, applyPresence, applyPreview, applyPreviewStatusEvent, applySessionUpdate, applySessionsUpdate, applySnapshot } from './model';

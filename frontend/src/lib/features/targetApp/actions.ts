@@ -2,7 +2,7 @@
 // launch) and bringing it back to the front. Progress and outcomes arrive as events
 // (lib/targetAppEvents.ts).
 import { targetApp } from './state.svelte';
-import { app } from '../../state/app.svelte';
+import { app } from '../session/state.svelte';
 import { transport } from '../../transport';
 import type { AppRunFinished } from '../../wire.gen';
 import { report } from '../../actions/report';

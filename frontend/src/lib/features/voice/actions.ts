@@ -2,7 +2,7 @@
 // its chunks, mute, spoken replies, the mode, the key, and the anchors that tell the
 // interviewer what was clicked. The voice-* events arrive in events.ts.
 import { ApiError } from '../../api';
-import { app } from '../../state/app.svelte';
+import { app } from '../session/state.svelte';
 import { draft } from '../../state/draft.svelte';
 import { ui } from '../../state/ui.svelte';
 import { voice } from './state.svelte';

@@ -3,7 +3,7 @@
 // then close the microphone of a session the app ended, stop or play the interviewer's
 // spoken reply, and check after a reconnect that the session still runs.
 import type { On } from '../../dispatch';
-import { app } from '../../state/app.svelte';
+import { app } from '../session/state.svelte';
 import type { FeatureContext } from '../feature';
 import { closeAudio, playReply, resyncVoice, stopReply } from './actions';
 import { voice, type VoiceStore } from './state.svelte';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Item, Session } from '../types';
-import { AppState } from './app.svelte';
-import { session as sessionFx } from '../testing/fixtures';
+import type { Item, Session } from '../../types';
+import { AppState } from './state.svelte';
+import { session as sessionFx } from '../../testing/fixtures';
 
 const item = (itemId: string, comment = 'c') => ({ itemId, comment, phase: 'draft' }) as Item;
 const session = (sessionId: string, items: Item[] = [], updatedAt = '2025-01-02T00:00:00Z'): Session =>

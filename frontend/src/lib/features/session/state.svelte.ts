@@ -1,5 +1,8 @@
-import { summaryOf, upsertSummary, type SyncModel } from '../features/session/model';
-import type { Device, EvidencePolicy, Item, Presence, Preview, Session, SessionSummary } from '../types';
+// The session feature's state, server-backed: the devices and the selected one, the preview,
+// the sessions and the active one in full, the agent's presence, the connection, and the
+// status messages every feature shows through notify().
+import { summaryOf, upsertSummary, type SyncModel } from './model';
+import type { Device, EvidencePolicy, Item, Presence, Preview, Session, SessionSummary } from '../../types';
 
 export type StatusKind = 'error' | 'warning' | 'success' | 'info';
 
