@@ -4,10 +4,11 @@ import type { DisplaySettings } from '../../wire.gen';
 const OPEN_KEY = 'fixthis.displayOpen';
 
 /**
- * Windows this short or shorter fold the panel at first: open, it would push the
- * annotation list and the editor out of sight at 768 px high.
+ * Windows this short or shorter fold the panel at first: open, its ~240 px leave the
+ * annotation list a row or two beside a saved item's editor at 900 px high, and push
+ * them out of sight at 768.
  */
-export const FOLD_BELOW_HEIGHT = 860;
+export const FOLD_BELOW_HEIGHT = 1000;
 
 export class DisplayPanelState {
   settings = $state<DisplaySettings | null>(null);

@@ -44,6 +44,8 @@ describe('the panel fold', () => {
     p.restoreOpen(FOLD_BELOW_HEIGHT, null);
     expect(p.open).toBe(false);
     p.restoreOpen(900, memory());
+    expect(p.open).toBe(false);
+    p.restoreOpen(1080, memory());
     expect(p.open).toBe(true);
   });
 
