@@ -6,7 +6,7 @@ import { AppState } from './features/session/state.svelte';
 import { Sync } from './sync';
 import { session } from './testing/fixtures';
 
-/** A fake api whose session(id) answers only when the test says. */
+/** A Sync on a fake api whose session(id) answers only when the test says. */
 function slowApi() {
   const pending = new Map<string, (v: unknown) => void>();
   const api = {
@@ -14,14 +14,14 @@ function slowApi() {
     session: vi.fn((id: string) => new Promise((resolve) => pending.set(id, resolve))),
   } as unknown as Api;
   const answer = (id: string) => pending.get(id)!({ data: session({ sessionId: id, etag: `"${id}"` }), etag: `"${id}"` });
-  return { api, answer };
+  const app = new AppState();
+  const sync = new Sync(api, app, new Dispatcher(), { onResync: () => undefined });
+  return { app, sync, answer };
 }
 
 describe('Sync.switchSession', () => {
   it('makes the session active and drops an answer still on its way for the one before', async () => {
-    const { api, answer } = slowApi();
-    const app = new AppState();
-    const sync = new Sync(api, app, new Dispatcher(), { onResync: () => undefined });
+    const { app, sync, answer } = slowApi();
     sync.switchSession('A');
     const late = sync.reloadActiveSession();
     sync.switchSession('B');
@@ -37,9 +37,7 @@ describe('Sync.switchSession', () => {
   });
 
   it('drops an answer for the same session asked before it was left and picked again', async () => {
-    const { api, answer } = slowApi();
-    const app = new AppState();
-    const sync = new Sync(api, app, new Dispatcher(), { onResync: () => undefined });
+    const { app, sync, answer } = slowApi();
     sync.switchSession('A');
     const late = sync.reloadActiveSession();
     sync.switchSession('');

@@ -4,22 +4,11 @@ import { Dispatcher } from '../../dispatch';
 import { closeAudio, playReply, stopReply } from './actions';
 import { effects, register } from './events';
 import { voice } from './state.svelte';
-import type { VoiceSession } from './types';
+import { voiceSession } from '../../testing/fixtures';
 
 vi.mock('./actions', () => ({ closeAudio: vi.fn(async () => undefined), playReply: vi.fn(), resyncVoice: vi.fn(async () => undefined), stopReply: vi.fn() }));
 
-const sess = (over: Partial<VoiceSession> = {}): VoiceSession => ({
-  voiceSessionId: 'v1',
-  sessionId: 's1',
-  serial: 'emu',
-  state: 'listening',
-  muted: false,
-  spokenReplies: true,
-  mode: 'smart',
-  startedAt: '',
-  holder: 'console',
-  ...over,
-});
+const sess = voiceSession;
 
 function wired(): Dispatcher {
   const events = new Dispatcher();

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../types';
-import type { VoiceSession } from './types';
 import { VoiceStore } from './state.svelte';
+import { voiceSession } from '../../testing/fixtures';
 
-const sess = (over: Partial<VoiceSession> = {}): VoiceSession => ({
-  voiceSessionId: 'v1',
-  sessionId: 's1',
-  serial: 'emu',
-  state: 'listening',
-  muted: false,
-  spokenReplies: true,
-  mode: 'smart',
-  startedAt: '',
-  holder: 'console',
-  ...over,
-});
+const sess = voiceSession;
 
 const tr = (role: 'riffer' | 'interviewer', text: string, final: boolean, turnId = 't1', voiceSessionId = 'v1') => ({ voiceSessionId, role, text, final, turnId });
 
