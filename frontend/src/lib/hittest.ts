@@ -20,6 +20,11 @@ export function normalizeRect(x1: number, y1: number, x2: number, y2: number, wi
   };
 }
 
+/** b in whole device pixels, as the server takes bounds. */
+export function wholeBounds(b: Bounds): Bounds {
+  return { left: Math.round(b.left), top: Math.round(b.top), right: Math.round(b.right), bottom: Math.round(b.bottom) };
+}
+
 /** The side of the area a click on an empty spot makes, in device pixels. */
 export const CLICK_AREA_PX = 48;
 

@@ -53,6 +53,13 @@ describe('persistPending', () => {
     expect(app.etags.get('S')).toBe('"2"');
   });
 
+  it('sends a fractional area kept in the browser in whole device pixels', async () => {
+    draft.add({ type: 'area', bounds: { left: 516.47, top: 260.47412353923204, right: 564.5, bottom: 308.2 } }, 'kept from before', 'low', 'Visual area');
+    answers.push(saved('"2"'));
+    await persistPending('copy', async () => undefined);
+    expect(calls[0].req.items.map((i) => i.target)).toEqual([{ type: 'screen' }, { type: 'area', bounds: { left: 516, top: 260, right: 565, bottom: 308 } }]);
+  });
+
   it('asks on a fingerprint mismatch and forces the save only when told', async () => {
     answers.push(() => {
       throw new ApiError(409, 'screen_fingerprint_mismatch', 'SCREEN_FINGERPRINT_MISMATCH: x', { frozenFingerprint: 'fp', currentFingerprint: 'fp2' });
