@@ -47,6 +47,11 @@ suite('display settings', { server: { demo: true } }, (env) => {
       await waitLive(page, env.server);
       const panel = page.locator('#displaySettings');
       await panel.waitFor();
+      // 900 px high: the panel starts folded to its head line, and opens with one click.
+      assert.equal(await panel.getAttribute('data-open'), 'false');
+      assert.equal(await panel.locator('[data-action="toggleNight"]').count(), 0);
+      await panel.locator('[data-action="toggleDisplay"]').click();
+      await panel.locator('[data-action="toggleNight"]').waitFor();
       const light = await waitFor(async () => {
         const l = await screenLuminance(page);
         return l > 0 ? l : null;

@@ -50,7 +50,7 @@ import type {
   Session,
   SessionSummary,
 } from './types';
-import type { AnchorAnswer, VoiceAnchor, VoiceConfig, VoiceMode, VoiceSession } from './voice/types';
+import type { AnchorAnswer, VoiceAnchor, VoiceConfig, VoiceMode, VoiceSession } from './features/voice/types';
 
 export class ApiError extends Error {
   constructor(

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Dispatcher, type Outcome } from './dispatch';
-import { AgentPhoneState, registerAgentPhone } from './state/agentPhone.svelte';
-import { AppState, registerAppState } from './state/app.svelte';
-import { TargetAppState, registerTargetApp } from './state/targetapp.svelte';
+import { register as registerAgentPhone } from './features/agentPhone/events';
+import { AgentPhoneState } from './features/agentPhone/state.svelte';
+import { register as registerAppState } from './features/session/events';
+import { register as registerTargetApp } from './features/targetApp/events';
+import { TargetAppState } from './features/targetApp/state.svelte';
+import { AppState } from './features/session/state.svelte';
 import { presence, runFinished, session, snapshotEvent } from './testing/fixtures';
 import type { EventType } from './wire.gen';
 

@@ -1,7 +1,7 @@
 // The console's one event dispatcher. Every event the server sends has a payload type
 // in the generated wire contract (EventPayloads, from app/events' Defs), so a handler
 // registered with on('preview-ready', …) receives a PreviewFrame and nothing else.
-// State modules register their reducers (register* in lib/state/), start.ts wires the
+// Each feature registers its reducers (register in lib/features/*/events.ts), start.ts wires the
 // side effects after them, and sync.ts dispatches what it parses off the stream.
 import type { EventPayloads, EventType } from './wire.gen';
 
@@ -11,7 +11,7 @@ export type Outcome = 'applied' | 'ignored-other-session' | 'active-session-dele
 /** A handler for one event type; a reducer may say what it did. */
 export type Handler<K extends EventType> = (payload: EventPayloads[K], id: string) => Outcome | void;
 
-/** Told of every outcome other than applied and noop (start.ts counts and acts on them). */
+/** Told of every outcome other than applied and noop (the session feature counts and acts on them). */
 export type OutcomeListener = (type: EventType, outcome: Outcome) => void;
 
 /** Registers a handler; the dispatcher and each state module's register* take it. */

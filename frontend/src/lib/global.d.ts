@@ -1,5 +1,5 @@
 import type { ConsoleEventsDiagnostics } from './diagnostics';
-import type { PreviewStats } from './video/stats';
+import type { PreviewStats } from './features/video/stats';
 
 declare global {
   interface Window {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NodeIndex, isMeaningful, keyboardAt, nodeLabel, normalizeRect, windowAt } from './hittest';
+import { CLICK_AREA_PX, NodeIndex, areaAround, isMeaningful, keyboardAt, nodeLabel, normalizeRect, windowAt } from './hittest';
 import type { ScreenWindow, UiNode } from './types';
 import { node } from './testing/fixtures';
 
@@ -76,6 +76,12 @@ describe('ancestry and crumbs', () => {
 describe('areas', () => {
   it('normalises a drag in any direction and clamps to the screen', () => {
     expect(normalizeRect(900, 500, -20, 100, 1080, 2400)).toEqual(b(0, 100, 900, 500));
+  });
+  it('makes a click area of whole pixels around a fractional point, kept on the screen', () => {
+    expect(areaAround(516.2, 260.47412353923204)).toEqual(b(492, 236, 540, 284));
+    expect(areaAround(516.2, 260.47412353923204).right - areaAround(516.2, 260.47412353923204).left).toBe(CLICK_AREA_PX);
+    expect(areaAround(3.5, 2399.6, 1080, 2400)).toEqual(b(0, 2376, 28, 2400));
+    expect(areaAround(1079.9, -0.4, 1080, 2400)).toEqual(b(1056, 0, 1080, 24));
   });
   it('finds the best-overlapping meaningful node', () => {
     expect(index.bestForArea(b(30, 210, 710, 290))?.uid).toBe('title');

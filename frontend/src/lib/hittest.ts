@@ -20,6 +20,29 @@ export function normalizeRect(x1: number, y1: number, x2: number, y2: number, wi
   };
 }
 
+/** b in whole device pixels, as the server takes bounds. */
+export function wholeBounds(b: Bounds): Bounds {
+  return { left: Math.round(b.left), top: Math.round(b.top), right: Math.round(b.right), bottom: Math.round(b.bottom) };
+}
+
+/** The side of the area a click on an empty spot makes, in device pixels. */
+export const CLICK_AREA_PX = 48;
+
+/**
+ * The area a click where no node is makes: CLICK_AREA_PX square around the point, in
+ * whole device pixels (the stage's scale is rarely whole, so the point is fractional)
+ * and kept on the screen when its size is known.
+ */
+export function areaAround(x: number, y: number, width = 0, height = 0): Bounds {
+  const half = CLICK_AREA_PX / 2;
+  const cx = Math.round(x);
+  const cy = Math.round(y);
+  const r = { left: Math.max(0, cx - half), top: Math.max(0, cy - half), right: cx + half, bottom: cy + half };
+  if (width > 0) r.right = Math.max(r.left + 1, Math.min(r.right, Math.round(width)));
+  if (height > 0) r.bottom = Math.max(r.top + 1, Math.min(r.bottom, Math.round(height)));
+  return r;
+}
+
 /** What a pick on the on-screen keyboard says: the tree under it is the app's, the keys are not. */
 export const IME_LABEL = 'Input method (keyboard), not the app';
 

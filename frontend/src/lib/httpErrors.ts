@@ -1,7 +1,7 @@
 // What the console says when the server refuses it: a stale token (401) or a failed
 // origin or token check (403). Shared by the actions' error reports and the event
 // stream's own fetches.
-import type { AppState } from './state/app.svelte';
+import type { AppState } from './features/session/state.svelte';
 
 export function reportHttpError(app: AppState, err: unknown): void {
   const e = err as { status?: number; code?: string; message?: string };

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { findCycles } from '../../scripts/import-cycles.mjs';
+import { findCycles, findRuleBreaks } from '../../scripts/imports.mjs';
+
+function consoleFiles(): Record<string, string> {
+  const raw = import.meta.glob<string>(['/src/**/*.ts', '/src/**/*.svelte'], { query: '?raw', import: 'default', eager: true });
+  return Object.fromEntries(Object.entries(raw).map(([path, text]) => [path.replace(/^\/src\//, ''), text]));
+}
 
 describe('import cycles', () => {
   it('finds none in the console', () => {
-    const raw = import.meta.glob<string>(['/src/**/*.ts', '/src/**/*.svelte'], { query: '?raw', import: 'default', eager: true });
-    const files = Object.fromEntries(Object.entries(raw).map(([path, text]) => [path.replace(/^\/src\//, ''), text]));
+    const files = consoleFiles();
     expect(Object.keys(files)).toContain('lib/sync.ts');
     expect(findCycles(files)).toEqual([]);
   });
@@ -13,11 +17,40 @@ describe('import cycles', () => {
     const files = {
       'lib/actions/run.ts': "import { transport } from '../transport';\nexport const run = () => transport;\n",
       'lib/transport.ts': "import type { Sync } from './sync';\nexport const transport: { sync?: Sync } = {};\n",
-      'lib/sync.ts': "import { run } from './actions/run';\nimport { app } from './state/app.svelte';\nexport class Sync { go = run; a = app; }\n",
+      'lib/sync.ts': "import { run } from './actions/run';\nimport { app } from './features/session/state.svelte';\nexport class Sync { go = run; a = app; }\n",
       'lib/state/app.svelte.ts': 'export const app = {};\n',
       'Panel.svelte': "<script lang=\"ts\">\n  import { app } from './lib/state/app.svelte';\n  import Self from './Panel.svelte';\n</script>\n<p>{app}</p>\n",
-      'lib/leaf.ts': "import v from './data.json?raw';\nimport { app } from './state/app.svelte';\nexport default [v, app];\n",
+      'lib/leaf.ts': "import v from './data.json?raw';\nimport { app } from './features/session/state.svelte';\nexport default [v, app];\n",
     };
     expect(findCycles(files)).toEqual([['Panel.svelte'], ['lib/actions/run.ts', 'lib/sync.ts', 'lib/transport.ts']]);
+  });
+});
+
+describe('the feature layout', () => {
+  it('holds in the console', () => {
+    const files = consoleFiles();
+    expect(Object.keys(files)).toContain('lib/features/voice/events.ts');
+    expect(findRuleBreaks(files)).toEqual([]);
+  });
+
+  it('refuses a reducer registered outside start.ts, an impure model, state that acts, and a component on the api', () => {
+    const files = {
+      'lib/start.ts': "import { register } from './features/voice/events';\nexport const s = register;\n",
+      'lib/features/voice/events.ts': "import { voice } from './state.svelte';\nexport const register = () => voice;\n",
+      'lib/features/voice/state.svelte.ts': "import { stopTalk } from './actions';\nexport const voice = { stopTalk };\n",
+      'lib/features/voice/actions.ts': "import { transport } from '../../transport';\nexport const stopTalk = () => transport;\n",
+      'lib/features/voice/model.ts': "import type { VoiceUnit } from '../../wire.voice.gen';\nimport { voice } from './state.svelte';\nexport type M = VoiceUnit | typeof voice;\n",
+      'lib/features/clips/actions.ts': "import { register } from '../voice/events';\nexport const c = register;\n",
+      'lib/features/clips/actions.test.ts': "import { register } from '../voice/events';\nexport const t = register;\n",
+      'lib/transport.ts': 'export const transport = {};\n',
+      'lib/wire.voice.gen.ts': 'export interface VoiceUnit { id: string }\n',
+      'Panel.svelte': "<script lang=\"ts\">\n  import { transport } from './lib/transport';\n</script>\n<p>{transport}</p>\n",
+    };
+    expect(findRuleBreaks(files)).toEqual([
+      'Panel.svelte -> lib/transport.ts: components reach the server and the events through actions only',
+      "lib/features/clips/actions.ts -> lib/features/voice/events.ts: a feature's reducers are registered by start.ts only",
+      "lib/features/voice/model.ts -> lib/features/voice/state.svelte.ts: a feature's model is pure: wire types and the dispatcher's types only",
+      'lib/features/voice/state.svelte.ts -> lib/features/voice/actions.ts: state never calls an action, registers a reducer or reaches the server',
+    ]);
   });
 });

@@ -2,7 +2,7 @@
 // Shift-Ctrl/Cmd-Z redo, Ctrl/Cmd-Enter Save to MCP, T Talk / Stop talking.
 import { annotate, cancelPending, redo, selectMode, undo } from './actions/annotate';
 import { saveToMcp } from './actions/save';
-import { toggleTalk } from './actions/voice';
+import { toggleTalk } from './features/voice/actions';
 import { ui } from './state/ui.svelte';
 
 function typingIn(target: EventTarget | null): boolean {

@@ -1,27 +1,48 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadDisplay } from './actions/display';
-import { announceRun, loadApp } from './actions/targetApp';
-import { activate, resync } from './actions/sessions';
+import { loadDisplay } from './features/display/actions';
+import { announceRun, loadApp } from './features/targetApp/actions';
+import { activate, resync } from './features/session/actions';
 import { newDiagnostics } from './diagnostics';
 import { Dispatcher } from './dispatch';
-import { wireSideEffects } from './start';
-import { app, registerAppState } from './state/app.svelte';
-import { targetApp, registerTargetApp } from './state/targetapp.svelte';
+import * as display from './features/display/events';
+import type { Feature } from './features/feature';
+import * as session from './features/session/events';
+import * as targetAppFeature from './features/targetApp/events';
+import { FEATURES, wireFeatures } from './start';
+import { app } from './features/session/state.svelte';
+import { targetApp } from './features/targetApp/state.svelte';
 import { presence, runFinished, snapshotEvent } from './testing/fixtures';
 
-vi.mock('./actions/display', () => ({ loadDisplay: vi.fn(async () => undefined) }));
-vi.mock('./actions/targetApp', () => ({ announceRun: vi.fn(), loadApp: vi.fn(async () => undefined) }));
-vi.mock('./actions/sessions', () => ({ activate: vi.fn(async () => undefined), resync: vi.fn(async () => undefined) }));
+vi.mock('./features/display/actions', () => ({ loadDisplay: vi.fn(async () => undefined) }));
+vi.mock('./features/targetApp/actions', () => ({ announceRun: vi.fn(), loadApp: vi.fn(async () => undefined) }));
+vi.mock('./features/session/actions', () => ({ activate: vi.fn(async () => undefined), resync: vi.fn(async () => undefined) }));
 
 function wired() {
   const events = new Dispatcher();
-  const api = { diagnostics: newDiagnostics() };
-  const sync = { refresh: vi.fn(async () => undefined) };
-  registerAppState(events.on);
-  registerTargetApp(events.on);
-  wireSideEffects(events, api, sync);
-  return { events, d: api.diagnostics, sync };
+  const d = newDiagnostics();
+  const refresh = vi.fn(async () => undefined);
+  wireFeatures(events, { on: events.on, onOutcome: (l) => events.onOutcome(l), diagnostics: d, refresh }, [session, targetAppFeature, display]);
+  return { events, d, sync: { refresh } };
 }
+
+describe('the features', () => {
+  it('register every reducer before any side effect', () => {
+    const events = new Dispatcher();
+    const order: string[] = [];
+    const feature = (name: string): Feature => ({
+      register: (on) => void on('snapshot', () => void order.push(`${name} reducer`)),
+      effects: ({ on }) => void on('snapshot', () => void order.push(`${name} effect`)),
+    });
+    wireFeatures(events, { on: events.on, onOutcome: () => undefined, diagnostics: newDiagnostics(), refresh: async () => undefined }, [feature('a'), feature('b')]);
+    events.dispatch('snapshot', snapshotEvent({}));
+    expect(order).toEqual(['a reducer', 'b reducer', 'a effect', 'b effect']);
+  });
+
+  it('are each listed once', () => {
+    expect(new Set(FEATURES).size).toBe(FEATURES.length);
+    expect(FEATURES).toContain(session);
+  });
+});
 
 describe('side effects wired after the reducers', () => {
   beforeEach(() => {

@@ -1,21 +1,27 @@
-// Starts the console: token, transport, the dispatcher with every state module's
-// reducers and then the side effects, and the event stream that feeds it (docs/console.md,
-// "Live updates").
-import { loadDisplay } from './actions/display';
-import { announceRun, loadApp } from './actions/targetApp';
-import { activate, resync } from './actions/sessions';
-import { registerVoice } from './actions/voice';
+// Starts the console: token, transport, the dispatcher with every feature's reducers and
+// then their side effects, and the event stream that feeds it (docs/console.md, "Live
+// updates").
 import { Api } from './api';
-import { recordError } from './diagnostics';
 import { Dispatcher } from './dispatch';
-import { registerAgentPhone } from './state/agentPhone.svelte';
-import { app, registerAppState } from './state/app.svelte';
-import { targetApp, registerTargetApp } from './state/targetapp.svelte';
+import * as agentPhone from './features/agentPhone/events';
+import * as display from './features/display/events';
+import type { Feature, FeatureContext } from './features/feature';
+import * as session from './features/session/events';
+import { resync } from './features/session/actions';
+import * as targetApp from './features/targetApp/events';
+import { previewStats } from './features/video/player.svelte';
+import { startPaintReports } from './features/video/report';
+import * as voice from './features/voice/events';
+import { app } from './features/session/state.svelte';
 import { Sync } from './sync';
 import { initToken } from './token';
 import { transport } from './transport';
-import { previewStats } from './video/player.svelte';
-import { startPaintReports } from './video/report';
+
+/**
+ * The features whose state or behaviour follows the event stream, in the order their
+ * reducers run. Video and clips follow no event: the stream and the cuts are requests.
+ */
+export const FEATURES: readonly Feature[] = [session, targetApp, display, agentPhone, voice];
 
 /** Starts the console: token, health, bootstrap preview, then the event stream. */
 export async function start(): Promise<void> {
@@ -25,13 +31,7 @@ export async function start(): Promise<void> {
   const sync = new Sync(api, app, events, { onResync: () => void resync() });
   transport.api = api;
   transport.sync = sync;
-
-  // State first: by the time a side effect runs, the state says what the event did.
-  registerAppState(events.on);
-  registerTargetApp(events.on);
-  registerAgentPhone(events.on);
-  registerVoice(events.on);
-  wireSideEffects(events, api, sync);
+  wireFeatures(events, { on: events.on, onOutcome: (l) => events.onOutcome(l), diagnostics: api.diagnostics, refresh: () => sync.refresh() });
 
   window.FixThisConsoleDebug = {
     consoleEventsDiagnostics: () => JSON.parse(JSON.stringify(api.diagnostics)),
@@ -41,34 +41,9 @@ export async function start(): Promise<void> {
   await sync.start();
 }
 
-/** What the console does beyond its state when an event arrives. */
-export function wireSideEffects(events: Dispatcher, api: Pick<Api, 'diagnostics'>, sync: Pick<Sync, 'refresh'>): void {
-  const d = api.diagnostics;
-  events.on('snapshot', () => {
-    // Connect or reconnect: reread what the snapshot does not carry.
-    void loadApp();
-    void resync();
-  });
-  events.on('app-run-finished', (f) => {
-    // The reducer ended the run shown only when this was its end.
-    if (!targetApp.run && targetApp.finished?.runId === f.runId) announceRun(f);
-  });
-  events.on('display-changed', (c) => {
-    // Whoever changed them (this tab, another, an agent, a deselect): read them again.
-    if (c.serial === app.selectedSerial) void loadDisplay();
-  });
-  events.on('replay-overflow', () => {
-    d.replayOverflows++;
-    recordError(d, 'replay_overflow');
-    void sync.refresh();
-  });
-  events.onOutcome((type, outcome) => {
-    if (outcome === 'ignored-other-session') {
-      d.ignoredOtherSession++;
-      console.warn(`fixthis: dropped ${type} for another session`);
-    } else if (outcome === 'active-session-deleted') {
-      app.notify('warning', 'This session was deleted elsewhere. Pick another session or start a new one.');
-      void activate('');
-    }
-  });
+/** Registers every feature's reducers, then every feature's side effects. */
+export function wireFeatures(events: Dispatcher, ctx: FeatureContext, features: readonly Feature[] = FEATURES): void {
+  // State first: by the time a side effect runs, the state says what the event did.
+  for (const f of features) f.register?.(events.on);
+  for (const f of features) f.effects?.(ctx);
 }

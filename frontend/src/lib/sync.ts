@@ -5,9 +5,9 @@
 import type { Api } from './api';
 import { recordError } from './diagnostics';
 import type { Dispatcher } from './dispatch';
-import { applyPreview, sortSessions, summaryOf } from './events';
+import { applyPreview, sortSessions, summaryOf } from './features/session/model';
 import { reportHttpError } from './httpErrors';
-import type { AppState } from './state/app.svelte';
+import type { AppState } from './features/session/state.svelte';
 
 const PREVIEW_POLL_MS = 1500;
 const SESSIONS_POLL_MS = 2000;
@@ -26,8 +26,8 @@ export class Sync {
   private reconnectDelay = 1000;
   private wasConnected = false;
   private snapshotSeen = false;
-  /** Bumped on session switch so late responses for the old session are dropped. */
-  generation = 0;
+  /** Bumped by switchSession so late responses for the old session are dropped. */
+  private generation = 0;
 
   constructor(
     private readonly api: Api,
@@ -164,6 +164,16 @@ export class Sync {
     } catch {
       // still down
     }
+  }
+
+  /**
+   * Makes sessionId the active session (or none for ''). Answers still on their way for
+   * the one before are dropped when they arrive: this is the one place the fence moves.
+   */
+  switchSession(sessionId: string): void {
+    this.generation++;
+    this.app.activeSessionId = sessionId;
+    this.app.session = null;
   }
 
   /** Fetches the active session's detail; fenced by the session switch generation. */

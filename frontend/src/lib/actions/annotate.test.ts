@@ -35,6 +35,26 @@ describe('annotate', () => {
     expect(ui.pending).toMatchObject({ target: { type: 'screen' }, label: 'Whole screen' });
   });
 
+  it('makes the area of a click on an empty spot in whole device pixels, on the screen', () => {
+    // A stage scale that is not whole turns the click into a fractional device point.
+    for (const [x, y] of [
+      [516.2, 260.47412353923204],
+      [3.5, 1999.75],
+      [999.9, 0.4],
+    ]) {
+      ui.cancelPending();
+      draft.index = null;
+      pickPoint(x, y);
+      const t = ui.pending?.target;
+      if (t?.type !== 'area') throw new Error(`no area for (${x},${y}): ${JSON.stringify(t)}`);
+      for (const v of Object.values(t.bounds)) expect(Number.isInteger(v), `${JSON.stringify(t.bounds)}`).toBe(true);
+      expect(t.bounds.left).toBeGreaterThanOrEqual(0);
+      expect(t.bounds.top).toBeGreaterThanOrEqual(0);
+      expect(t.bounds.right).toBeLessThanOrEqual(1000);
+      expect(t.bounds.bottom).toBeLessThanOrEqual(2000);
+    }
+  });
+
   it('adds the pending annotation, re-scopes it, and undoes and redoes the list', () => {
     pickPoint(200, 150);
     ui.pendingComment = '  bolder  ';

@@ -1,7 +1,7 @@
 // Annotate and Select: freezing the screen, picking nodes, areas or the whole screen,
 // editing the pending annotations with undo/redo, and going back to live.
-import { IME_LABEL, keyboardAt, nodeLabel, snapshotOf } from '../hittest';
-import { app } from '../state/app.svelte';
+import { IME_LABEL, areaAround, keyboardAt, nodeLabel, snapshotOf } from '../hittest';
+import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
 import { transport } from '../transport';
@@ -10,8 +10,8 @@ import type { DraftItem } from '../workspace';
 import { checkRecovery } from './recovery';
 import { report } from './report';
 import { persistPending } from './save';
-import { announce } from './voice';
-import { ensureSession } from './sessions';
+import { announce } from '../features/voice/actions';
+import { ensureSession } from '../features/session/actions';
 
 /** Enters Annotate: freezes the latest frame with its UI tree. */
 export async function annotate(): Promise<void> {
@@ -85,7 +85,10 @@ export function pickPoint(x: number, y: number): void {
   }
   const node = draft.index?.hitTest(x, y);
   if (node) ui.setPending(nodeTarget(node), nodeLabel(node), node.uid);
-  else ui.setPending({ type: 'area', bounds: { left: Math.max(0, x - 24), top: Math.max(0, y - 24), right: x + 24, bottom: y + 24 } }, 'Visual area');
+  else {
+    const screen = draft.workspace?.frozenScreen;
+    ui.setPending({ type: 'area', bounds: areaAround(x, y, screen?.width, screen?.height) }, 'Visual area');
+  }
   announce({ kind: 'click', x: Math.round(x), y: Math.round(y), ...(node ? { nodeUid: node.uid, bounds: { ...node.bounds } } : {}) });
 }
 

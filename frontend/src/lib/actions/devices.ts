@@ -1,11 +1,11 @@
 // Devices: choosing one, refreshing the list, clearing the choice, taps on the live
 // preview, and the stage size and frame images the preview is drawn with.
-import { applyPreview } from '../events';
-import { app } from '../state/app.svelte';
+import { applyPreview } from '../features/session/model';
+import { app } from '../features/session/state.svelte';
 import { ui } from '../state/ui.svelte';
 import { transport } from '../transport';
 import { report } from './report';
-import { announce } from './voice';
+import { announce } from '../features/voice/actions';
 
 export async function selectDevice(serial: string): Promise<void> {
   ui.devicesOpen = false;

@@ -1,7 +1,7 @@
 // Capture diagnostics on a saved item: fetch its runtime evidence captures, or run a
 // fresh one. Results are fenced by the item's session key in the evidence state.
 import { ApiError } from '../api';
-import { app } from '../state/app.svelte';
+import { app } from '../features/session/state.svelte';
 import { evidence } from '../state/evidence.svelte';
 import { transport } from '../transport';
 

@@ -2,7 +2,7 @@
 // resolving, deleting, and clearing the session's unsent draft.
 import { ApiError } from '../api';
 import { sourcesKey } from '../sources';
-import { app } from '../state/app.svelte';
+import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { sources } from '../state/sources.svelte';
 import { ui } from '../state/ui.svelte';

@@ -1,6 +1,6 @@
 // Pending work found in this browser (docs/console.md, "Recovery"): offered through the
 // banner, never restored silently.
-import { app } from '../state/app.svelte';
+import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
 import { listWorkspaces, recoveryFor, removeWorkspace } from '../workspace';

@@ -2,7 +2,7 @@
 // next (docs/console.md, "Status messages").
 import { ApiError } from '../api';
 import { reportHttpError } from '../httpErrors';
-import { app } from '../state/app.svelte';
+import { app } from '../features/session/state.svelte';
 
 function sentence(text: string): string {
   const t = text.trim();

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Api } from '../api';
-import { app } from '../state/app.svelte';
+import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
 import type { Sync } from '../sync';
@@ -51,6 +51,13 @@ describe('persistPending', () => {
     expect(calls[0].req.items.map((i) => i.comment)).toEqual(['make it blue']);
     expect(draft.items.map((i) => i.comment)).toEqual(['']);
     expect(app.etags.get('S')).toBe('"2"');
+  });
+
+  it('sends a fractional area kept in the browser in whole device pixels', async () => {
+    draft.add({ type: 'area', bounds: { left: 516.47, top: 260.47412353923204, right: 564.5, bottom: 308.2 } }, 'kept from before', 'low', 'Visual area');
+    answers.push(saved('"2"'));
+    await persistPending('copy', async () => undefined);
+    expect(calls[0].req.items.map((i) => i.target)).toEqual([{ type: 'screen' }, { type: 'area', bounds: { left: 516, top: 260, right: 565, bottom: 308 } }]);
   });
 
   it('asks on a fingerprint mismatch and forces the save only when told', async () => {

@@ -3,12 +3,13 @@
 // handing off"). Every async result is fenced by the session that asked.
 import { ApiError } from '../api';
 import { autoEvidenceText } from '../evidence';
+import { wholeBounds } from '../hittest';
 import { promptReadiness, type Readiness } from '../readiness';
-import { app } from '../state/app.svelte';
+import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
 import { transport } from '../transport';
-import type { Item, Session } from '../types';
+import type { Item, Session, Target } from '../types';
 import { report } from './report';
 
 /** Why the pending annotations are being saved: the dialogs word their choices by it. */
@@ -24,6 +25,16 @@ let retry: () => Promise<void> = async () => undefined;
  * null when the save did not happen (a dialog now asks the user, or it failed). When a
  * dialog opens, `again` runs after the user chose to go on.
  */
+/**
+ * A copy of t in whole device pixels. The console makes whole targets, but a draft kept
+ * in this browser by an earlier version may hold a fractional area, which the server
+ * refuses.
+ */
+function wholeTarget(t: Target): Target {
+  const copy = JSON.parse(JSON.stringify(t)) as Target;
+  return copy.type === 'screen' ? copy : { ...copy, bounds: wholeBounds(copy.bounds) };
+}
+
 export async function persistPending(action: PersistAction, again: () => Promise<void>): Promise<Item[] | null> {
   const ws = draft.workspace;
   const written = draft.written;
@@ -35,7 +46,7 @@ export async function persistPending(action: PersistAction, again: () => Promise
   if (sessionId !== app.activeSessionId) return null;
   const sent = written.map((i) => ({
     draftItemId: i.draftItemId,
-    target: JSON.parse(JSON.stringify(i.target)),
+    target: wholeTarget(i.target),
     severity: i.severity,
     comment: i.comment.trim(),
     ...(i.clip ? { clipId: i.clip.clipId } : {}),

@@ -34,7 +34,6 @@ export class UiState {
   /** The clip the pending annotation carries (Clip last 5 s). */
   pendingClip = $state<DraftClip | null>(null);
   /** The clip button's state: cutting a clip, or recording while it is held. */
-  clipBusy = $state<'' | 'cutting' | 'recording'>('');
   /** Node outlined while hovering the frame or a breadcrumb crumb. */
   hoverNode = $state<UiNode | null>(null);
   /** A window other than the app's under the pointer on the frozen frame (the keyboard). */

@@ -3,6 +3,7 @@
 
 import type { Device, FrozenScreen, Item, ItemSources, NodeSnapshot, Presence, Session, Snapshot, UiNode } from '../types';
 import type { AppRunFinished } from '../wire.gen';
+import type { VoiceSession } from '../features/voice/types';
 
 export function node(n: Partial<UiNode> & Pick<UiNode, 'uid' | 'bounds'>): UiNode {
   return {
@@ -62,4 +63,8 @@ export function snapshotEvent(s: Partial<Snapshot>): Snapshot {
 
 export function runFinished(f: Partial<AppRunFinished> & Pick<AppRunFinished, 'runId' | 'ok'>): AppRunFinished {
   return { result: { applicationId: 'com.fixthis.demo', serial: 'sim', built: true, installed: true, launchMs: 0, foreground: true }, ...f };
+}
+
+export function voiceSession(v: Partial<VoiceSession> = {}): VoiceSession {
+  return { voiceSessionId: 'v1', sessionId: 's1', serial: 'emu', state: 'listening', muted: false, spokenReplies: true, mode: 'smart', startedAt: '', holder: 'console', ...v };
 }

@@ -1,2 +1,0 @@
-/** Every import cycle among files (relative path → text), each as its sorted paths. */
-export function findCycles(files: Record<string, string>): string[][];

@@ -1,0 +1,141 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Api } from '../../api';
+import { transport } from '../../transport';
+import { LivePlayer } from './player.svelte';
+
+/** One message of GET /api/preview/stream: length, kind, body. */
+function message(kind: number, body: Uint8Array): Uint8Array {
+  const out = new Uint8Array(5 + body.length);
+  new DataView(out.buffer).setUint32(0, 1 + body.length);
+  out[4] = kind;
+  out.set(body, 5);
+  return out;
+}
+
+const config = message(
+  1,
+  new TextEncoder().encode(JSON.stringify({ serial: 'emu', width: 320, height: 720, displayWidth: 1080, displayHeight: 2400, contentX: 0, contentY: 0, contentWidth: 320, contentHeight: 711 })),
+);
+
+/** A key picture whose SPS has profile, constraints and level. */
+function keyPicture(profile: number, constraints: number, level: number): Uint8Array {
+  const au = [0, 0, 0, 1, 0x67, profile, constraints, level, 0xac, 0, 0, 0, 1, 0x68, 0xce, 0, 0, 0, 1, 0x65, 0x88];
+  return message(2, new Uint8Array([1, 0, 0, 0, 0, 0, 0, 0, 1, ...au]));
+}
+
+/** A stream that sends chunks and then stays open, as the server's does. */
+function serve(...chunks: Uint8Array[]): { opened: () => number } {
+  let opened = 0;
+  transport.api = {
+    previewStream: async () => {
+      opened++;
+      return new ReadableStream<Uint8Array>({
+        start(c) {
+          for (const ch of chunks) c.enqueue(ch);
+        },
+      });
+    },
+  } as unknown as Api;
+  return { opened: () => opened };
+}
+
+/** A VideoDecoder that decodes only the codecs listed. */
+function webCodecs(supports: string[]): string[] {
+  const decoded: string[] = [];
+  class FakeDecoder {
+    state = 'unconfigured';
+    codec = '';
+    static async isConfigSupported(c: { codec: string }) {
+      return { supported: supports.includes(c.codec) };
+    }
+    configure(c: { codec: string }) {
+      this.state = 'configured';
+      this.codec = c.codec;
+    }
+    decode() {
+      decoded.push(this.codec);
+    }
+    close() {
+      this.state = 'closed';
+    }
+  }
+  vi.stubGlobal('VideoDecoder', FakeDecoder);
+  vi.stubGlobal('EncodedVideoChunk', class {});
+  return decoded;
+}
+
+/** A Worker whose script reports that tinyh264 did not load. */
+function brokenWorker(): string[] {
+  const started: string[] = [];
+  vi.stubGlobal(
+    'Worker',
+    class {
+      private listeners: ((e: { data: unknown }) => void)[] = [];
+      constructor(url: URL) {
+        started.push(String(url));
+        setTimeout(() => this.listeners.forEach((l) => l({ data: { type: 'fatal', message: 'tinyh264 did not load: no memory' } })));
+      }
+      addEventListener(type: string, fn: (e: { data: unknown }) => void) {
+        if (type === 'message') this.listeners.push(fn);
+      }
+      postMessage() {}
+    },
+  );
+  return started;
+}
+
+let player: LivePlayer;
+beforeEach(() => {
+  player = new LivePlayer();
+  vi.stubGlobal('location', { search: '' });
+});
+afterEach(() => {
+  player.stop();
+  vi.unstubAllGlobals();
+});
+
+describe('LivePlayer decoder choice', () => {
+  it('uses WebCodecs when it decodes the stream, without loading the software decoder', async () => {
+    const decoded = webCodecs(['avc1.42E01F', 'avc1.42E01E']);
+    const started = brokenWorker();
+    serve(config, keyPicture(0x42, 0xe0, 0x1e));
+    player.play('emu');
+    await vi.waitFor(() => expect(decoded).toEqual(['avc1.42E01E']));
+    expect(player.decoderName).toBe('WebCodecs VideoDecoder (avc1.42E01E)');
+    expect(started).toEqual([]);
+  });
+
+  it('tries the software decoder when WebCodecs refuses the stream, and gives every reason', async () => {
+    webCodecs(['avc1.42E01F']);
+    const started = brokenWorker();
+    serve(config, keyPicture(0x42, 0xe0, 0x1e));
+    player.play('emu');
+    await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
+    expect(player.reason).toBe("WebCodecs cannot decode this stream's H.264 (avc1.42E01E); tinyh264 did not load: no memory");
+    expect(started).toHaveLength(1);
+    expect(started[0]).toMatch(/tinyh264\.worker/);
+  });
+
+  it('falls back to JPEG for a High profile stream when only the software decoder is there', async () => {
+    const started = brokenWorker();
+    serve(config, keyPicture(0x64, 0x00, 0x28));
+    player.play('emu');
+    await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
+    expect(player.reason).toBe('the software H.264 decoder handles Baseline only; this stream is High (profile_idc 100)');
+    expect(started).toEqual([]);
+  });
+
+  it('opens no stream with ?decoder=jpeg, or when the forced decoder is missing', async () => {
+    const server = serve(config, keyPicture(0x42, 0xe0, 0x1e));
+    vi.stubGlobal('location', { search: '?decoder=jpeg' });
+    player.play('emu');
+    await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
+    expect(player.reason).toBe('the console is set to JPEG frames (?decoder=jpeg)');
+    player.stop();
+    vi.stubGlobal('location', { search: '?decoder=webcodecs' });
+    player.play('emu');
+    await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
+    expect(player.reason).toBe('this browser has no WebCodecs VideoDecoder (?decoder=webcodecs)');
+    expect(server.opened()).toBe(0);
+  });
+});
