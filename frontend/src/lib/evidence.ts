@@ -3,7 +3,7 @@
 // metadata reach the browser; raw collector output stays in the local files.
 import type { EvidenceAttachment, EvidenceAttempt, EvidenceKind, EvidenceStatus, HandoffEvidence } from './wire.gen';
 
-const KIND_LABEL: Record<EvidenceKind, string> = { logcat: 'Log', frames: 'Frames', memory: 'Memory' };
+const KIND_LABEL: Record<EvidenceKind, string> = { logcat: 'Log', frames: 'Frames', memory: 'Memory', network: 'Network' };
 
 export function kindLabel(k: EvidenceKind): string {
   return KIND_LABEL[k] ?? k;

@@ -39,6 +39,7 @@ export const TOOL_NAMES = [
   'fixthis_wait_for_screen',
   'fixthis_get_runtime_evidence',
   'fixthis_capture_runtime_evidence',
+  'fixthis_read_network',
   'fixthis_run_app',
   'fixthis_set_display',
   'fixthis_restore_display',
