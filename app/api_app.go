@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"net/http"
 	"time"
 )
@@ -49,18 +48,4 @@ func (a *App) postAppRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusAccepted, started)
-}
-
-// recordAppBuild stores the app build on the selected device (and the project's git
-// state) with the session, so the handoff's prompt says which build the screenshots
-// came from. Without an installed app nothing is recorded; a failure to record is
-// logged, never a reason to fail the handoff.
-func (a *App) recordAppBuild(ctx context.Context, sessionID string) {
-	b, ok := a.appw.Build(ctx)
-	if !ok {
-		return
-	}
-	if err := a.store.RecordAppBuild(ctx, sessionID, b); err != nil {
-		a.log.Warn("record app build", "session", sessionID, "err", err)
-	}
 }

@@ -44,7 +44,7 @@ func displaySettings(serial string, st display.State) DisplaySettings {
 
 // getDisplay is GET /api/display?serial= (the selected device by default).
 func (a *App) getDisplay(w http.ResponseWriter, r *http.Request) {
-	t, err := a.displayTarget(r.Context(), strings.TrimSpace(r.URL.Query().Get("serial")))
+	t, err := a.feedback.DisplayTarget(r.Context(), strings.TrimSpace(r.URL.Query().Get("serial")))
 	if err != nil {
 		writeError(w, err)
 		return
@@ -68,7 +68,7 @@ func (a *App) putDisplay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	t, err := a.displayTarget(r.Context(), strings.TrimSpace(req.Serial))
+	t, err := a.feedback.DisplayTarget(r.Context(), strings.TrimSpace(req.Serial))
 	if err != nil {
 		writeError(w, err)
 		return
@@ -89,7 +89,7 @@ func (a *App) postDisplayRestore(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	t, err := a.displayTarget(r.Context(), strings.TrimSpace(req.Serial))
+	t, err := a.feedback.DisplayTarget(r.Context(), strings.TrimSpace(req.Serial))
 	if err != nil {
 		writeError(w, err)
 		return

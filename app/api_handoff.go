@@ -1,9 +1,10 @@
 package app
 
 import (
-	"context"
-	"fixthis/app/errcode"
 	"net/http"
+
+	"fixthis/app/errcode"
+	"fixthis/app/feedback"
 
 	"fixthis/app/source"
 	"fixthis/app/store"
@@ -29,7 +30,7 @@ type AgentHandoff struct {
 	BatchID string         `json:"batchId"`
 	Handoff store.Handoff  `json:"handoff"`
 	// RuntimeEvidence says what Save to MCP collected (Auto) or that it skipped.
-	RuntimeEvidence HandoffEvidence `json:"runtimeEvidence"`
+	RuntimeEvidence feedback.HandoffEvidence `json:"runtimeEvidence"`
 }
 
 // HandoffPreview is the answer to Copy Prompt; Session is set with markCopied.
@@ -47,98 +48,37 @@ type ItemSources struct {
 	Reason       source.Readiness     `json:"reason"`
 }
 
-// postAgentHandoffs is Save to MCP: under the Auto policy runtime evidence is collected
-// first (bounded by the preset's budget); then the items become sent and a batch is
-// queued for the agent's next wait, in one transaction. The response carries the prompt,
-// with its runtimeEvidenceAttempt block, and what was collected.
+// postAgentHandoffs is Save to MCP (feedback.Service.SaveToMCP): under the Auto
+// policy runtime evidence is collected first; then the items become sent and a batch
+// is queued for the agent's next wait. The response carries the prompt, with its
+// runtimeEvidenceAttempt block, and what was collected.
 func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	var req HandoffRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
-	res, ev, err := a.handOff(r.Context(), req.SessionID, req.ItemIDs)
+	h, err := a.feedback.SaveToMCP(r.Context(), req.SessionID, req.ItemIDs)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	ids := make([]string, 0, len(res.Items))
-	for _, it := range res.Items {
-		ids = append(ids, it.ItemID)
-	}
-	md, err := a.prompts.ReleaseMarkdown(r.Context(), req.SessionID, ids, &ev.Decision)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, AgentHandoff{Session: res.Session, Prompt: md, BatchID: res.BatchID, Handoff: res.Handoff, RuntimeEvidence: ev})
+	writeJSON(w, http.StatusOK, AgentHandoff{Session: h.Session, Prompt: h.Prompt, BatchID: h.BatchID, Handoff: h.Handoff, RuntimeEvidence: h.Evidence})
 }
 
-// handOff is the one release path: runtime evidence under the Auto policy, then the
-// release of itemIDs (every releasable item when empty) and the app build it was
-// made against. Save to MCP and the voice modes both use it.
-func (a *App) handOff(ctx context.Context, sessionID string, itemIDs []string) (*store.ReleaseResult, HandoffEvidence, error) {
-	ev := a.handoffEvidence(ctx, sessionID, itemIDs)
-	res, err := a.store.ReleaseWithEvidence(ctx, sessionID, itemIDs, &ev.Decision)
-	if err != nil {
-		return nil, ev, err
-	}
-	a.recordAppBuild(ctx, sessionID)
-	return res, ev, nil
-}
-
-// postHandoffPreview is Copy Prompt: the compact prompt for the chosen items; with
-// markCopied the items record lastHandedOffAt (it never implies delivery: sent).
+// postHandoffPreview is Copy Prompt (feedback.Service.CopyPrompt).
 func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	var req HandoffPreviewRequest
 	if err := decodeOptionalJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
-	sessionID := r.PathValue("id")
-	sess, err := a.store.GetSession(r.Context(), sessionID)
+	md, sess, err := a.feedback.CopyPrompt(r.Context(), r.PathValue("id"), req.ItemIDs, req.MarkCopied)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	if len(req.ItemIDs) == 0 {
-		// No choice made: every item the agent still has work on.
-		req.ItemIDs = sess.OpenItemIDs()
-		if len(req.ItemIDs) == 0 {
-			writeError(w, &store.Error{Code: store.CodeNoDraftFeedback, Msg: "the session has no open feedback to hand off"})
-			return
-		}
-	}
-	// An unknown id is a 404 whether or not the copy is recorded: a prompt
-	// silently missing an item would hand the agent less than the user chose.
-	known := make(map[string]bool, len(sess.Items))
-	for _, it := range sess.Items {
-		known[it.ItemID] = true
-	}
-	for _, id := range req.ItemIDs {
-		if !known[id] {
-			writeError(w, errcode.New(errcode.ItemNotFound, "no item %s in session %s", errcode.Quote(id), errcode.Quote(sessionID)))
-			return
-		}
-	}
-	if req.MarkCopied {
-		a.recordAppBuild(r.Context(), sessionID) // a copy is a handoff: its prompt names the build
-	}
-	md, err := a.prompts.Markdown(r.Context(), sessionID, req.ItemIDs)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	resp := HandoffPreview{Markdown: md}
-	if req.MarkCopied {
-		sess, err := a.store.MarkCopied(r.Context(), sessionID, req.ItemIDs)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		resp.Session = sess
-	}
-	writeJSON(w, http.StatusOK, resp)
+	writeJSON(w, http.StatusOK, HandoffPreview{Markdown: md, Session: sess})
 }
 
 // getSessionExport is the full export: JSON (default) or Markdown.

@@ -2,10 +2,10 @@ package app
 
 import (
 	"fixthis/app/errcode"
+	"fixthis/app/feedback"
 	"fixthis/app/store"
 	"net/http"
 	"strings"
-	"sync"
 )
 
 // Item routes: saving annotations and the user's side of the agent loop.
@@ -30,80 +30,16 @@ type BatchRequest struct {
 	Items                 []store.BatchItem `json:"items"`
 }
 
-// postItemsBatch persists pending annotations: the frozen frame becomes the evidence
-// screen, each node or area target gets a crop, and the store applies idempotency and
-// the ETag rules in one transaction.
+// postItemsBatch persists pending annotations (feedback.Service.SaveItems).
 func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 	var req BatchRequest
 	if err := decodeJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
-	if req.SessionID == "" {
-		writeError(w, invalidInput("sessionId is required"))
-		return
-	}
-	if req.FrozenID == "" && store.ClipNotes(req.Items) {
-		// Screen notes carried by their clips alone ("the transition is janky").
-		a.saveBatch(w, r, store.SaveBatchInput{SessionID: req.SessionID, WorkspaceID: req.WorkspaceID,
-			IfMatch: ifMatchOf(r), Items: req.Items})
-		return
-	}
-	if req.FrozenID == "" {
-		// Items are drawn on a frozen screen; without it they have no image, crop or size.
-		writeError(w, invalidInput("frozenId is required: the frozen screen the items were drawn on"))
-		return
-	}
-	in := store.SaveBatchInput{
-		SessionID:   req.SessionID,
-		FrozenID:    req.FrozenID,
-		WorkspaceID: req.WorkspaceID,
-		IfMatch:     ifMatchOf(r),
-		Items:       req.Items,
-	}
-	in.Forced = req.ForceMismatchOverride
-	// One save per frozen frame at a time: a second one (another tab, a
-	// double click) is told to retry rather than racing the first.
-	release, ok := a.savesInFlight.start(req.SessionID + "\x00" + req.FrozenID)
-	if !ok {
-		writeError(w, errcode.New(errcode.SaveInProgress, "another save of this frozen screen is running; retry in a moment"))
-		return
-	}
-	defer release()
-	if fr, ok := a.device.Frozen(req.FrozenID); ok {
-		// A clip records a screen in motion: that the phone has moved on since
-		// is what the note is about, not a sign it describes a screen left behind.
-		if req.FrozenFingerprint != "" && !req.ForceMismatchOverride && !store.ClipNotes(req.Items) {
-			if err := a.checkFingerprint(r.Context(), fr); err != nil {
-				writeError(w, err)
-				return
-			}
-		}
-		in.Screen = screenInputOf(fr)
-		in.Screen.Display.Conditions = a.screenConditions(r.Context(), fr.Serial)
-		for i := range in.Items {
-			in.Items[i].CropPNG = cropFor(fr, in.Items[i].Target)
-		}
-	} else {
-		// A draft made on a frame this process no longer has (FixThis restarted,
-		// or the frame expired) is never saved without its image; a retry of a
-		// save that already stored the screen needs no frame.
-		saved, err := a.store.PreviewScreenSaved(r.Context(), req.SessionID, req.FrozenID)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		if !saved {
-			writeError(w, errcode.New(errcode.PreviewNotFound, "the frozen screen %s is gone (FixThis restarted or it expired); "+
-				"recapture the screen and annotate again", errcode.Quote(req.FrozenID)))
-			return
-		}
-	}
-	a.saveBatch(w, r, in)
-}
-
-func (a *App) saveBatch(w http.ResponseWriter, r *http.Request, in store.SaveBatchInput) {
-	res, err := a.store.SaveBatch(r.Context(), in)
+	res, err := a.feedback.SaveItems(r.Context(), feedback.SaveRequest{SessionID: req.SessionID, FrozenID: req.FrozenID,
+		WorkspaceID: req.WorkspaceID, FrozenFingerprint: req.FrozenFingerprint,
+		ForceMismatchOverride: req.ForceMismatchOverride, IfMatch: ifMatchOf(r), Items: req.Items})
 	if err != nil {
 		writeError(w, err)
 		return
@@ -250,28 +186,4 @@ func (a *App) postItemReopen(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
-}
-
-// inFlight tracks keys with a request running.
-type inFlight struct {
-	mu   sync.Mutex
-	keys map[string]bool
-}
-
-// start marks key busy; ok is false when it already was. release frees it.
-func (f *inFlight) start(key string) (release func(), ok bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.keys[key] {
-		return nil, false
-	}
-	if f.keys == nil {
-		f.keys = map[string]bool{}
-	}
-	f.keys[key] = true
-	return func() {
-		f.mu.Lock()
-		delete(f.keys, key)
-		f.mu.Unlock()
-	}, true
 }

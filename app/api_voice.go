@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"fixthis/app/errcode"
+	"fixthis/app/feedback"
 	"fixthis/app/voice"
+	"fixthis/capture"
 )
 
 // Audio chunk limits of POST /api/voice/sessions/{id}/audio: PCM16 mono 24 kHz.
@@ -167,6 +169,27 @@ func (a *App) streamVoiceAudio(w http.ResponseWriter, r *http.Request, iv *voice
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// VoiceAnchorRequest is the body of POST /api/voice/sessions/{id}/anchors, in device
+// pixels.
+type VoiceAnchorRequest struct {
+	Kind     voice.AnchorKind `json:"kind"`
+	Mode     string           `json:"mode"`
+	Serial   string           `json:"serial"`
+	FrozenID string           `json:"frozenId"`
+	NodeUID  string           `json:"nodeUid"`
+	X        *int             `json:"x"`
+	Y        *int             `json:"y"`
+	Bounds   *capture.Bounds  `json:"bounds"`
+	Note     string           `json:"note"`
+}
+
+// VoiceAnchor is the answer of POST /api/voice/sessions/{id}/anchors.
+type VoiceAnchor struct {
+	AnchorID string `json:"anchorId"`
+	// Resolved names the node the pointing resolved to ("" when none).
+	NodeUID string `json:"nodeUid,omitempty"`
+}
+
 // postVoiceAnchors announces a click, drag or screen note to the interviewer.
 func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 	iv, ok := a.voiceSession(w, r)
@@ -199,7 +222,7 @@ func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 		writeError(w, invalidInput("this voice session is on %s, not %s", serial, req.Serial))
 		return
 	}
-	p, err := a.voicePointing(req, serial)
+	p, err := a.voicePort.Point(feedback.PointRequest(req), serial)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -208,11 +231,6 @@ func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		writeError(w, err)
 		return
-	}
-	if p.Mode == "select" && p.Snapshot != nil {
-		// A unit on this anchor saves the capture as its screen: encode it now, off
-		// the path from the interviewer's call to the stored item.
-		go func() { _, _ = a.voiceUnits.pngs.get(p.Snapshot) }()
 	}
 	res := VoiceAnchor{AnchorID: anchor.ID}
 	if anchor.Node != nil {

@@ -10,6 +10,7 @@ import (
 	"fixthis/app/device"
 	"fixthis/app/display"
 	"fixthis/app/events"
+	"fixthis/app/feedback"
 	"fixthis/app/handoff"
 	"fixthis/app/store"
 	"fixthis/app/targetwatch"
@@ -71,8 +72,6 @@ type App struct {
 	log            *slog.Logger
 	bus            *events.Bus
 	keepAliveEvery time.Duration
-	// savesInFlight holds the frozen frames a batch save is running for.
-	savesInFlight inFlight
 
 	consoleToken string
 	mcpToken     string
@@ -86,11 +85,13 @@ type App struct {
 	prompts      *handoff.Builder
 	presenceSeen presenceWatch
 	voice        *voice.Manager
-	voiceTree    voiceTrees
 	displays     *display.Manager
-	voiceUnits   *voiceUnits
-	actionSeq    atomic.Int64   // newest device action published to consoles
-	bg           sync.WaitGroup // background work started by Run
+	// feedback holds the use cases (saves, handoffs, runtime evidence) the
+	// handlers, the voice port and the MCP tools share.
+	feedback  *feedback.Service
+	voicePort *feedback.VoiceUnits
+	actionSeq atomic.Int64   // newest device action published to consoles
+	bg        sync.WaitGroup // background work started by Run
 
 	shutdownOnce sync.Once
 	shutdown     chan struct{}
@@ -136,10 +137,12 @@ func New(opts Options) *App {
 	if opts.Store != nil {
 		dataDir = opts.Store.Locations().DataDir()
 	}
-	a.voiceUnits = &voiceUnits{a: a}
-	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
-		Screen: voiceScreen{a}, Units: a.voiceUnits, Silence: opts.VoiceSilence, Log: opts.Logger, DataDir: dataDir})
 	a.displays = a.openDisplays()
+	a.feedback = feedback.New(feedback.Deps{Store: opts.Store, Device: a.device, Displays: a.displays,
+		Prompts: a.prompts, TargetApp: a.appw, Log: opts.Logger})
+	a.voicePort = a.feedback.VoiceUnits()
+	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
+		Screen: a.feedback.VoiceScreen(), Units: a.voicePort, Silence: opts.VoiceSilence, Log: opts.Logger, DataDir: dataDir})
 	a.loadMCPToken()
 	return a
 }
@@ -154,7 +157,22 @@ func (a *App) Shutdown() {
 // Call Wait to wait for it.
 func (a *App) Run(ctx context.Context) {
 	a.bg.Add(7)
-	go func() { defer a.bg.Done(); a.keepVoiceTree(ctx) }()
+	go func() {
+		defer a.bg.Done()
+		// A live voice session's phone keeps its current screen captured, so clicks
+		// and spoken units find their node without a capture on their path.
+		a.device.KeepCurrentScreen(ctx, func() string {
+			if iv := a.voice.Active(); iv != nil {
+				return iv.Doc().Serial
+			}
+			return ""
+		}, func(string) {
+			if iv := a.voice.Active(); iv != nil {
+				iv.Checkpoint("activity") // smart mode hands off when the app moved on
+			}
+		})
+		a.voice.StopAll()
+	}()
 	go func() { defer a.bg.Done(); a.appw.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
 	go func() { defer a.bg.Done(); a.runSourceIndex(ctx) }()

@@ -108,3 +108,21 @@ type SessionsUpdate struct {
 	Summary   *store.SessionSummary `json:"summary"`
 	Deleted   bool                  `json:"deleted,omitempty"`
 }
+
+// askVoiceQuestions tells the live interviewer about agent questions on its units'
+// items (the agent may ask from the MCP sidecar: the change feed brings it here).
+func (a *App) askVoiceQuestions(ctx context.Context, sessionID string) {
+	iv := a.voice.Active()
+	if iv == nil || iv.Doc().SessionID != sessionID {
+		return
+	}
+	sess, err := a.store.GetSession(ctx, sessionID)
+	if err != nil {
+		return
+	}
+	for _, it := range sess.Items {
+		if it.Voice != nil && it.Voice.VoiceSessionID == iv.ID() && it.Status == store.StatusNeedsClarification && it.AgentQuestion != "" {
+			iv.AskQuestion(it.Voice.UnitID, it.ItemID, it.AgentQuestion)
+		}
+	}
+}

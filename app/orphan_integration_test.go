@@ -26,7 +26,7 @@ func TestReadFeedbackOrphaned(t *testing.T) {
 			"snapshot": map[string]any{"class": card.Class, "text": card.Text, "testTag": card.TestTag}}}}}, &res)
 	e.mustJSON("POST", "/api/preview/resume", nil, nil)
 
-	c, err := mcpclient.NewInProcessClient(mcp.NewServer(mcp.Deps{Store: e.store, Screen: mcpScreen{a: e.app}}))
+	c, err := mcpclient.NewInProcessClient(mcp.NewServer(mcp.Deps{Store: e.store, Screen: e.app.feedback.Agent()}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -159,7 +159,7 @@ func TestPlantedSecretsReachNothingStoredOrShown(t *testing.T) {
 func callTool(t *testing.T, e *testEnv, name string, args map[string]any) string {
 	t.Helper()
 	c, err := mcpclient.NewInProcessClient(mcp.NewServer(mcp.Deps{Store: e.store, Prompt: e.app.prompts,
-		Evidence: mcpEvidence{a: e.app}, Screen: mcpScreen{a: e.app}}))
+		Evidence: e.app.feedback.Agent(), Screen: e.app.feedback.Agent()}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"fixthis/app/errcode"
+	"fixthis/app/feedback"
 	"fixthis/app/voice"
 	"fixthis/internal/realtimefake"
 )
@@ -274,7 +275,7 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	if !ok {
 		t.Fatal("nothing under the card's centre")
 	}
-	waitFor(t, 10*time.Second, "the kept tree after resume", func() bool { return e.app.currentTree(e.sim.Serial()) != nil })
+	waitFor(t, 10*time.Second, "the kept tree after resume", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
 	var a3 VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "select", "x": x, "y": y}, &a3)
@@ -307,8 +308,8 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	e.subscribe()
 	var vs voice.Session
 	e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil).decode(t, &vs)
-	waitFor(t, 10*time.Second, "the kept tree", func() bool { return e.app.currentTree(e.sim.Serial()) != nil })
-	snap := e.app.currentTree(e.sim.Serial())
+	waitFor(t, 10*time.Second, "the kept tree", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
+	snap := e.app.device.CurrentScreen(e.sim.Serial())
 	var x, y int
 	for _, n := range snap.Nodes {
 		if n.TestTag == "trail_card_1" {
@@ -326,7 +327,7 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	// frame, and a new one is kept once the new screen stands still.
 	e.mustJSON("POST", "/api/preview/tap", map[string]int{"x": x, "y": y}, nil)
 	waitFor(t, 10*time.Second, "the tree of the new screen", func() bool {
-		now := e.app.currentTree(e.sim.Serial())
+		now := e.app.device.CurrentScreen(e.sim.Serial())
 		return now != nil && now != snap && now.Fingerprint.String() != snap.Fingerprint.String()
 	})
 }
@@ -334,7 +335,7 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 // look_at_screen's frame is a new grab of the phone, at most 1,280 px wide.
 func TestVoiceLookGrabsThePhone(t *testing.T) {
 	e := newVoiceEnv(t, realtimefake.Script{})
-	f, err := voiceScreen{e.app}.Look(context.Background(), e.sim.Serial())
+	f, err := e.app.feedback.VoiceScreen().Look(context.Background(), e.sim.Serial())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +347,7 @@ func TestVoiceLookGrabsThePhone(t *testing.T) {
 		t.Fatalf("frame %dx%d fresh=%v", img.Bounds().Dx(), img.Bounds().Dy(), f.Fresh)
 	}
 	wide := image.NewNRGBA(image.Rect(0, 0, 2400, 1080))
-	if lf, err := encodeLook(wide, ".Main", time.Now(), true); err != nil || lf.Width != voice.MaxFrameWidth || lf.Height != 576 {
+	if lf, err := feedback.EncodeLook(wide, ".Main", time.Now(), true); err != nil || lf.Width != voice.MaxFrameWidth || lf.Height != 576 {
 		t.Fatalf("a landscape frame is sent %dx%d (%v)", lf.Width, lf.Height, err)
 	}
 }

@@ -161,7 +161,7 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 		t.Helper()
 		var x, y int
 		waitFor(t, 10*time.Second, "the kept tree of "+activity, func() bool {
-			snap := e.app.currentTree(e.sim.Serial())
+			snap := e.app.device.CurrentScreen(e.sim.Serial())
 			if snap == nil || !strings.HasSuffix(snap.State.Activity, activity) {
 				return false
 			}
@@ -184,7 +184,7 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 	tapTag("account_avatar", ".MainActivity") // sign-in: the same activity
 	tapTag("settings_button", ".MainActivity")
 	waitFor(t, 10*time.Second, "the tree of the settings activity", func() bool {
-		snap := e.app.currentTree(e.sim.Serial())
+		snap := e.app.device.CurrentScreen(e.sim.Serial())
 		return snap != nil && strings.HasSuffix(snap.State.Activity, ".SettingsActivity")
 	})
 	waitFor(t, 5*time.Second, "the unit sent at the activity checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })

@@ -216,7 +216,7 @@ type agentClient struct {
 func (e *voiceEnv) agent() *agentClient {
 	e.t.Helper()
 	c, err := mcpclient.NewInProcessClient(mcp.NewServer(mcp.Deps{Store: e.store, Prompt: e.app.prompts,
-		Evidence: mcpEvidence{a: e.app}, Screen: mcpScreen{a: e.app}}))
+		Evidence: e.app.feedback.Agent(), Screen: e.app.feedback.Agent()}))
 	if err != nil {
 		e.t.Fatal(err)
 	}

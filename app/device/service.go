@@ -42,6 +42,8 @@ type Service struct {
 	warm     warmer
 	// clipHolds are the recordings consoles started (StartRecording).
 	clipHolds clipHolds
+	// screens is each phone's current screen (KeepCurrentScreen).
+	screens screenCache
 }
 
 // New builds a Service; Run starts its background work.

@@ -1,4 +1,4 @@
-package app
+package feedback
 
 import (
 	"bytes"
@@ -18,22 +18,26 @@ import (
 	"fixthis/capture"
 )
 
-// voiceUnits turns the interviewer's unit tools into items on the store: the same
-// batch save, item edits, withdrawals, answers and Save to MCP the console uses.
-type voiceUnits struct {
-	a    *App
+// VoiceUnits is the voice port: it turns the interviewer's unit tools into items
+// through the same save, item edits, withdrawals, answers and handoff the console
+// uses. It implements voice.Units.
+type VoiceUnits struct {
+	s    *Service
 	pngs pngCache
 }
+
+// VoiceUnits returns the voice port of s.
+func (s *Service) VoiceUnits() *VoiceUnits { return &VoiceUnits{s: s} }
 
 // Record saves a unit as a draft item (draft key: voice session id, unit id) on the
 // screen of its first anchor, or as a screen note on the current screen. The item
 // is committed when Record returns.
-func (u *voiceUnits) Record(ctx context.Context, rec voice.UnitRecord) (voice.UnitItem, error) {
-	a := u.a
-	if it, err := a.store.VoiceItem(ctx, rec.SessionID, rec.VoiceSessionID, rec.UnitID); err == nil {
+func (u *VoiceUnits) Record(ctx context.Context, rec voice.UnitRecord) (voice.UnitItem, error) {
+	s := u.s
+	if it, err := s.store.VoiceItem(ctx, rec.SessionID, rec.VoiceSessionID, rec.UnitID); err == nil {
 		return unitItem(it), nil // a replayed call: the item the first one made
 	}
-	ev, target, err := u.evidence(rec)
+	sc, target, err := u.unitScreen(rec)
 	if err != nil {
 		return voice.UnitItem{}, err
 	}
@@ -44,11 +48,16 @@ func (u *voiceUnits) Record(ctx context.Context, rec voice.UnitRecord) (voice.Un
 	bi := store.BatchItem{DraftItemID: rec.UnitID, Target: target, Comment: rec.Statement,
 		Voice: &store.VoiceOrigin{VoiceSessionID: rec.VoiceSessionID, UnitID: rec.UnitID, Excerpt: rec.Excerpt,
 			SpanStartMs: rec.SpanStartMs, SpanEndMs: rec.SpanEndMs, Anchors: ids}}
-	if ev.frozen != nil {
-		bi.CropPNG = cropFor(ev.frozen, target)
+	if sc.frozen != nil {
+		bi.CropPNG = cropFor(sc.frozen, target)
 	}
-	res, err := a.store.SaveBatch(ctx, store.SaveBatchInput{SessionID: rec.SessionID, FrozenID: ev.frozenID,
-		WorkspaceID: rec.VoiceSessionID, IfMatch: "*", Screen: ev.screen, Items: []store.BatchItem{bi}, HoldPickup: true})
+	if saved, err := s.store.PreviewScreenSaved(ctx, rec.SessionID, sc.frozenID); err == nil && !saved {
+		// The first unit on a screen records what the phone shows it under; the
+		// units after it reuse the saved screen.
+		sc.screen.Display.Conditions = s.screenConditions(ctx, sc.serial)
+	}
+	res, err := s.saveSpoken(ctx, store.SaveBatchInput{SessionID: rec.SessionID, FrozenID: sc.frozenID,
+		WorkspaceID: rec.VoiceSessionID, Screen: sc.screen, Items: []store.BatchItem{bi}, HoldPickup: true})
 	if err != nil {
 		return voice.UnitItem{}, unitRefusal(err)
 	}
@@ -56,80 +65,86 @@ func (u *voiceUnits) Record(ctx context.Context, rec voice.UnitRecord) (voice.Un
 	return unitItem(&it), nil
 }
 
-// unitEvidence is the screen an item from speech is saved on.
-type unitEvidence struct {
+// unitScreen is the screen an item from speech is saved on.
+type unitScreen struct {
+	serial   string
 	frozenID string
 	screen   store.ScreenInput
 	frozen   *device.FrozenFrame // for the crop; nil without a full frame
 }
 
-// evidence picks the screen and target: the first anchor's frame and node (or
+// unitScreen picks the screen and target: the first anchor's frame and node (or
 // area), else a screen note on the screen shown now.
-func (u *voiceUnits) evidence(rec voice.UnitRecord) (unitEvidence, store.Target, error) {
-	a := u.a
+func (u *VoiceUnits) unitScreen(rec voice.UnitRecord) (unitScreen, store.Target, error) {
+	s := u.s
 	if len(rec.Anchors) > 0 {
 		p := rec.Anchors[0].Pointing
-		ev, err := u.pointingEvidence(rec.VoiceSessionID, p)
+		sc, err := u.pointingScreen(rec.VoiceSessionID, p)
 		if err != nil {
-			return ev, store.Target{}, err
+			return sc, store.Target{}, err
 		}
-		return ev, pointingTarget(p, ev.screen.Width, ev.screen.Height), nil
+		return sc, pointingTarget(p, sc.screen.Width, sc.screen.Height), nil
 	}
 	serial := rec.Serial
-	if a.device.Preview.Frozen() {
-		if fr, ok := a.device.LatestFrozen(serial); ok {
-			return unitEvidence{frozenID: fr.ID, screen: screenInputOf(fr), frozen: fr}, store.Target{Type: store.TargetScreen}, nil
+	screenNote := store.Target{Type: store.TargetScreen}
+	if s.device.Preview.Frozen() {
+		if fr, ok := s.device.LatestFrozen(serial); ok {
+			return keptScreen(fr), screenNote, nil
 		}
 	}
-	if snap := a.currentTree(serial); snap != nil {
-		ev, err := u.snapshotEvidence(rec.VoiceSessionID, snap)
-		return ev, store.Target{Type: store.TargetScreen}, err
+	if snap := s.device.CurrentScreen(serial); snap != nil {
+		sc, err := u.snapshotScreen(rec.VoiceSessionID, serial, snap)
+		return sc, screenNote, err
 	}
-	if live, ok := a.device.Preview.LatestFrame(serial); ok {
-		ev, err := u.frameEvidence(live.ID, live.JPEG, "")
-		return ev, store.Target{Type: store.TargetScreen}, err
+	if live, ok := s.device.Preview.LatestFrame(serial); ok {
+		sc, err := frameScreen(serial, live.ID, live.JPEG, "")
+		return sc, screenNote, err
 	}
-	return unitEvidence{}, store.Target{}, voice.Refuse("no_screen", "FixThis has no screen of the phone to put the change on")
+	return unitScreen{}, store.Target{}, voice.Refuse("no_screen", "FixThis has no screen of the phone to put the change on")
 }
 
-func (u *voiceUnits) pointingEvidence(voiceSessionID string, p voice.Pointing) (unitEvidence, error) {
+func keptScreen(fr *device.FrozenFrame) unitScreen {
+	return unitScreen{serial: fr.Serial, frozenID: fr.ID, screen: screenInputOf(fr), frozen: fr}
+}
+
+func (u *VoiceUnits) pointingScreen(voiceSessionID string, p voice.Pointing) (unitScreen, error) {
 	if p.Mode == "annotate" {
-		if fr, ok := u.a.device.Frozen(p.FrameID); ok {
-			return unitEvidence{frozenID: fr.ID, screen: screenInputOf(fr), frozen: fr}, nil
+		if fr, ok := u.s.device.Frozen(p.FrameID); ok {
+			return keptScreen(fr), nil
 		}
 	}
 	if p.Snapshot != nil && p.Snapshot.Frame != nil {
-		return u.snapshotEvidence(voiceSessionID, p.Snapshot)
+		return u.snapshotScreen(voiceSessionID, p.Serial, p.Snapshot)
 	}
 	if len(p.Frame) > 0 {
-		return u.frameEvidence(p.FrameID, p.Frame, p.Activity)
+		return frameScreen(p.Serial, p.FrameID, p.Frame, p.Activity)
 	}
-	return unitEvidence{}, voice.Refuse("no_screen", "the anchor's frame is gone; point again")
+	return unitScreen{}, voice.Refuse("no_screen", "the anchor's frame is gone; point again")
 }
 
-// snapshotEvidence saves a capture (frame + tree) like a frozen frame. Units on the
+// snapshotScreen saves a capture (frame + tree) like a frozen frame. Units on the
 // same capture share one screen.
-func (u *voiceUnits) snapshotEvidence(voiceSessionID string, snap *capture.Snapshot) (unitEvidence, error) {
+func (u *VoiceUnits) snapshotScreen(voiceSessionID, serial string, snap *capture.Snapshot) (unitScreen, error) {
 	png, err := u.pngs.get(snap)
 	if err != nil {
-		return unitEvidence{}, err
+		return unitScreen{}, err
 	}
-	fr := &device.FrozenFrame{ID: "voice-" + voiceSessionID + "-" + snap.Fingerprint.String(), PNG: png, Snapshot: snap}
-	return unitEvidence{frozenID: fr.ID, screen: screenInputOf(fr), frozen: fr}, nil
+	return keptScreen(&device.FrozenFrame{ID: "voice-" + voiceSessionID + "-" + snap.Fingerprint.String(),
+		Serial: serial, PNG: png, Snapshot: snap}), nil
 }
 
-// frameEvidence saves a bare frame (no tree was known for it): the image only.
-func (u *voiceUnits) frameEvidence(frameID string, data []byte, activity string) (unitEvidence, error) {
+// frameScreen saves a bare frame (no tree was known for it): the image only.
+func frameScreen(serial, frameID string, data []byte, activity string) (unitScreen, error) {
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return unitEvidence{}, fmt.Errorf("decode the anchor's frame: %w", err)
+		return unitScreen{}, fmt.Errorf("decode the anchor's frame: %w", err)
 	}
 	var buf bytes.Buffer
 	if err := capture.EncodeEvidencePNG(&buf, img); err != nil {
-		return unitEvidence{}, err
+		return unitScreen{}, err
 	}
 	b := img.Bounds()
-	return unitEvidence{frozenID: "voice-frame-" + frameID, screen: store.ScreenInput{
+	return unitScreen{serial: serial, frozenID: "voice-frame-" + frameID, screen: store.ScreenInput{
 		Activity: activity, Width: b.Dx(), Height: b.Dy(), ImagePNG: buf.Bytes()}}, nil
 }
 
@@ -194,8 +209,8 @@ func unitRefusal(err error) error {
 	return err
 }
 
-// pngCache keeps the evidence PNG of the last few captures, so a unit on a
-// capture whose image was already encoded (the anchor warmed it) pays nothing.
+// pngCache keeps the screen PNG of the last few captures, so a unit on a capture
+// whose image was already encoded (the anchor warmed it) pays nothing.
 type pngCache struct {
 	mu   sync.Mutex
 	keys []*capture.Snapshot
@@ -225,3 +240,7 @@ func (c *pngCache) get(snap *capture.Snapshot) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// WarmScreen encodes the PNG of a capture an anchor points at, so a unit on it
+// finds its screen image ready.
+func (u *VoiceUnits) WarmScreen(snap *capture.Snapshot) { _, _ = u.pngs.get(snap) }
