@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -30,7 +32,16 @@ func TestDecodeBody(t *testing.T) {
 		{"high surrogate at the end", `{"sessionId":"x\udbff`, false, "request body escapes half a UTF-16 surrogate pair"},
 		{"low surrogate alone", `{"sessionId":"\udc00"}`, false, "request body escapes half a UTF-16 surrogate pair"},
 		{"two high surrogates", `{"sessionId":"\ud800\ud800"}`, false, "request body escapes half a UTF-16 surrogate pair"},
-		{"not JSON", `{"sessionId":}`, false, "request body is not valid JSON"},
+		{"not JSON", `{"sessionId":}`, false, "request body is not valid JSON: it breaks off at byte 14"},
+		// An area drawn at a stage scale that is not whole (1366×768).
+		{"fractional pixel", `{"items":[{"target":{"type":"area","bounds":{"left":516,"top":260.47412353923204,"right":612,"bottom":308}}}]}`,
+			false, `items.target.bounds.top must be a whole number, not "260.47412353923204"`},
+		{"exponent pixel", `{"items":[{"target":{"bounds":{"left":1e2}}}]}`, false, `items.target.bounds.left must be a whole number, not "1e2"`},
+		{"pixel out of range", `{"items":[{"target":{"bounds":{"left":99999999999999999999}}}]}`, false, "items.target.bounds.left is out of range"},
+		{"string for a number", `{"items":[{"target":{"bounds":{"left":"5"}}}]}`, false, "items.target.bounds.left must be a whole number, not a string"},
+		{"number for a string", `{"sessionId":5}`, false, "sessionId must be a string, not a number"},
+		{"list for an object", `[]`, false, "request body must be a JSON object, not a list"},
+		{"object for a list", `{"items":{}}`, false, "items must be a list, not an object"},
 	}
 	for _, c := range cases {
 		var req BatchRequest
@@ -42,6 +53,28 @@ func TestDecodeBody(t *testing.T) {
 		if err != nil && (errcode.Of(err) != errcode.InvalidJSON || !strings.HasPrefix(err.Error(), "INVALID_INPUT: "+c.prefix)) {
 			t.Errorf("%s: %v, want INVALID_INPUT: %s", c.name, err, c.prefix)
 		}
+		// The decoder's own words name Go types and struct fields; a refusal never does.
+		if err != nil && (strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "unmarshal")) {
+			t.Errorf("%s: %v quotes the decoder", c.name, err)
+		}
+	}
+}
+
+// TestSaveAnswersAFractionalPixelInASentence: an area whose bounds are not in
+// whole device pixels is a 400 whose message names the field, quotes the number
+// briefly and says what it must be, never the decoder's text.
+func TestSaveAnswersAFractionalPixelInASentence(t *testing.T) {
+	body := `{"sessionId":"s","frozenId":"f","items":[{"draftItemId":"d","comment":"c",` +
+		`"target":{"type":"area","bounds":{"left":516,"top":260.47412353923204,"right":612,"bottom":308}}}]}`
+	rec := httptest.NewRecorder()
+	(&App{}).postItemsBatch(rec, httptest.NewRequest("POST", "/api/items/batch", strings.NewReader(body)))
+	var got ErrorBody
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := `INVALID_INPUT: items.target.bounds.top must be a whole number, not "260.47412353923204"`
+	if rec.Code != http.StatusBadRequest || got.Message != want {
+		t.Fatalf("%d %q, want 400 %q", rec.Code, got.Message, want)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -192,12 +193,73 @@ func decodeBody(body []byte, v any) error {
 		if errors.Is(err, io.EOF) {
 			return errcode.New(errcode.InvalidJSON, "request body is empty; expected a JSON object")
 		}
-		return errcode.New(errcode.InvalidJSON, "request body is not valid JSON: %v", err)
+		return decodeError(err)
 	}
 	if rest := bytes.TrimSpace(body[dec.InputOffset():]); len(rest) > 0 {
 		return errcode.New(errcode.InvalidJSON, "request body has data after its JSON value: %s", errcode.Quote(string(rest)))
 	}
 	return nil
+}
+
+// decodeError says in one sentence what is wrong with a body the JSON decoder
+// refused, never in the decoder's own words (Go struct and type names).
+func decodeError(err error) error {
+	var typ *json.UnmarshalTypeError
+	if !errors.As(err, &typ) {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return errcode.New(errcode.InvalidJSON, "request body is not valid JSON: it breaks off at byte %d", syntax.Offset)
+		}
+		return errcode.New(errcode.InvalidJSON, "request body is not valid JSON")
+	}
+	if typ.Field == "" {
+		return errcode.New(errcode.InvalidJSON, "request body must be a JSON object, not %s", jsonKindOf(typ.Value))
+	}
+	if number, ok := strings.CutPrefix(typ.Value, "number "); ok && isInteger(typ.Type.Kind()) {
+		if strings.ContainsAny(number, ".eE") {
+			// Every position and size the console sends is in whole device pixels.
+			return errcode.New(errcode.InvalidJSON, "%s must be a whole number, not %s", typ.Field, errcode.Quote(number))
+		}
+		return errcode.New(errcode.InvalidJSON, "%s is out of range: %s", typ.Field, errcode.Quote(number))
+	}
+	return errcode.New(errcode.InvalidJSON, "%s must be %s, not %s", typ.Field, goKindName(typ.Type.Kind()), jsonKindOf(typ.Value))
+}
+
+func isInteger(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Uint64
+}
+
+// jsonKindOf names the JSON value the decoder met ("number 1.5" → "a number").
+func jsonKindOf(value string) string {
+	kind, _, _ := strings.Cut(value, " ")
+	switch kind {
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	case "bool":
+		return "true or false"
+	case "":
+		return "that value"
+	}
+	return "a " + kind
+}
+
+// goKindName names what a field of kind k holds, in JSON's terms.
+func goKindName(k reflect.Kind) string {
+	switch {
+	case k == reflect.String:
+		return "a string"
+	case k == reflect.Bool:
+		return "true or false"
+	case isInteger(k):
+		return "a whole number"
+	case k == reflect.Float32 || k == reflect.Float64:
+		return "a number"
+	case k == reflect.Slice || k == reflect.Array:
+		return "a list"
+	}
+	return "an object"
 }
 
 // loneSurrogate returns the offset of a \uXXXX escape of half a surrogate
