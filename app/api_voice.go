@@ -10,6 +10,7 @@ import (
 
 	"fixthis/app/errcode"
 	"fixthis/app/feedback"
+	"fixthis/app/store"
 	"fixthis/app/voice"
 	"fixthis/capture"
 )
@@ -73,8 +74,14 @@ func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, invalidInput("sessionId is required"))
 		return
 	}
-	if _, err := a.store.GetSessionSummary(r.Context(), req.SessionID); err != nil {
+	sum, err := a.store.GetSessionSummary(r.Context(), req.SessionID)
+	if err != nil {
 		writeError(w, err)
+		return
+	}
+	if sum.Status == store.SessionClosed {
+		// Talk adds feedback; a closed session takes none (and closing one stops Talk).
+		writeError(w, errcode.New(errcode.SessionClosed, "session %s is closed; open a session to talk about", sum.SessionID))
 		return
 	}
 	dev, err := a.device.Registry.Lookup(req.Serial)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -188,4 +189,38 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 		return snap != nil && strings.HasSuffix(snap.State.Activity, ".SettingsActivity")
 	})
 	waitFor(t, 5*time.Second, "the unit sent at the activity checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+}
+
+// TestTalkEndsWithItsSession: Talk is refused on a closed or deleted session, and a
+// running voice session stops when its session is closed or deleted, whoever did it.
+func TestTalkEndsWithItsSession(t *testing.T) {
+	e := newVoiceEnv(t, realtimefake.Script{})
+	e.keys.key = fakeKey
+	for _, end := range []struct{ name, method, path string }{
+		{"closed", "POST", "/api/sessions/%s/close"},
+		{"deleted", "DELETE", "/api/sessions/%s"},
+	} {
+		t.Run(end.name, func(t *testing.T) {
+			sid := e.newSession()
+			var vs voice.Session
+			e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil).decode(t, &vs)
+			if r := e.do(end.method, fmt.Sprintf(end.path, sid), nil, nil); r.Status != http.StatusOK {
+				t.Fatalf("%s: %d %s", end.name, r.Status, r.Body)
+			}
+			waitFor(t, 5*time.Second, "Talk stopped with its session", func() bool {
+				var st voice.Status
+				e.mustJSON("GET", "/api/voice", nil, &st)
+				return st.Active == nil
+			})
+			r := e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil)
+			want := map[string]int{"closed": http.StatusConflict, "deleted": http.StatusNotFound}[end.name]
+			if r.Status != want {
+				t.Fatalf("Talk on a %s session: %d %s", end.name, r.Status, r.Body)
+			}
+			var st voice.Status
+			if e.mustJSON("GET", "/api/voice", nil, &st); st.Active != nil {
+				t.Fatalf("a refused start left a session: %+v", st.Active)
+			}
+		})
+	}
 }
