@@ -139,7 +139,12 @@ func New(opts Options) *App {
 	}
 	a.displays = a.openDisplays()
 	a.feedback = feedback.New(feedback.Deps{Store: opts.Store, Device: a.device, Displays: a.displays,
-		Prompts: a.prompts, TargetApp: a.appw, Log: opts.Logger})
+		Prompts: a.prompts, TargetApp: a.appw, Log: opts.Logger, VoiceMode: func(id string) voice.Mode {
+			if iv, err := a.voice.Get(id); err == nil {
+				return iv.Doc().Mode
+			}
+			return ""
+		}})
 	a.voicePort = a.feedback.VoiceUnits()
 	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
 		Screen: a.feedback.VoiceScreen(), Units: a.voicePort, Silence: opts.VoiceSilence, Log: opts.Logger, DataDir: dataDir})
@@ -156,7 +161,8 @@ func (a *App) Shutdown() {
 // change feed, presence timeouts) and returns at once; everything stops when ctx ends.
 // Call Wait to wait for it.
 func (a *App) Run(ctx context.Context) {
-	a.bg.Add(7)
+	a.bg.Add(8)
+	go func() { defer a.bg.Done(); a.feedback.ResumeHandoffs(ctx) }()
 	go func() {
 		defer a.bg.Done()
 		// A live voice session's phone keeps its current screen captured, so clicks

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,6 +48,11 @@ func TestVoiceModesHandOff(t *testing.T) {
 			switch tc.mode {
 			case "instant":
 				waitFor(t, 5*time.Second, "the unit sent", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+				// The note that kept the unit for a restart goes once it is handed off.
+				waitFor(t, 5*time.Second, "the waiting list cleared", func() bool {
+					_, err := os.Stat(filepath.Join(e.projectDir, store.DataDirName, "voice-handoffs.json"))
+					return os.IsNotExist(err)
+				})
 			case "smart":
 				if p := e.phases(sid); fmt.Sprint(p) != "[draft]" {
 					t.Fatalf("smart handed off before the checkpoint: %v", p)

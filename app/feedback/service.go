@@ -7,12 +7,14 @@ package feedback
 
 import (
 	"log/slog"
+	"path/filepath"
 
 	"fixthis/app/device"
 	"fixthis/app/display"
 	"fixthis/app/handoff"
 	"fixthis/app/store"
 	"fixthis/app/targetwatch"
+	"fixthis/app/voice"
 )
 
 // Deps is what the feedback core works with.
@@ -27,6 +29,9 @@ type Deps struct {
 	Prompts *handoff.Builder
 	// TargetApp knows the installed build of the user's app.
 	TargetApp *targetwatch.Watcher
+	// VoiceMode is the mode of a running voice session ("" when none runs), so a
+	// unit the instant mode will hand off is noted until it is.
+	VoiceMode func(voiceSessionID string) voice.Mode
 	Log       *slog.Logger
 }
 
@@ -38,8 +43,11 @@ type Service struct {
 	prompts   *handoff.Builder
 	targetApp *targetwatch.Watcher
 	log       *slog.Logger
+	voiceMode func(voiceSessionID string) voice.Mode
 	// savesInFlight holds the frozen frames a save is running for.
 	savesInFlight inFlight
+	// pending are the instant-mode units not yet handed off.
+	pending pendingHandoffs
 }
 
 // New builds the feedback core on d.
@@ -47,6 +55,10 @@ func New(d Deps) *Service {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	return &Service{store: d.Store, device: d.Device, displays: d.Displays, prompts: d.Prompts,
-		targetApp: d.TargetApp, log: d.Log}
+	s := &Service{store: d.Store, device: d.Device, displays: d.Displays, prompts: d.Prompts,
+		targetApp: d.TargetApp, voiceMode: d.VoiceMode, log: d.Log}
+	if d.Store != nil {
+		s.pending.path = filepath.Join(d.Store.Locations().DataDir(), pendingFile)
+	}
+	return s
 }

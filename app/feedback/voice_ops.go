@@ -108,6 +108,7 @@ func (u *VoiceUnits) HandOff(ctx context.Context, ref voice.UnitRef, itemIDs []s
 		return nil
 	}
 	_, _, err := u.s.handOff(ctx, ref.SessionID, itemIDs)
+	u.s.forgetHandedOff(ctx)
 	if c := errcode.Of(err); c == errcode.NoDraftFeedback || c == errcode.ItemNotFound {
 		return nil // the user released or deleted them meanwhile
 	}

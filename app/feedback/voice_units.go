@@ -56,6 +56,7 @@ func (u *VoiceUnits) Record(ctx context.Context, rec voice.UnitRecord) (voice.Un
 		// units after it reuse the saved screen.
 		sc.screen.Display.Conditions = s.screenConditions(ctx, sc.serial)
 	}
+	u.notePending(rec)
 	res, err := s.saveSpoken(ctx, store.SaveBatchInput{SessionID: rec.SessionID, FrozenID: sc.frozenID,
 		WorkspaceID: rec.VoiceSessionID, Screen: sc.screen, Items: []store.BatchItem{bi}, HoldPickup: true})
 	if err != nil {
