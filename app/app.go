@@ -123,7 +123,11 @@ func New(opts Options) *App {
 		store:          opts.Store,
 		adb:            opts.ADB,
 	}
-	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video})
+	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video,
+		// A kept screen records the conditions it was shown under (built below).
+		Conditions: func(ctx context.Context, serial string) *store.DisplayConditions {
+			return a.feedback.ScreenConditions(ctx, serial)
+		}})
 	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.get}
 	a.appw = targetwatch.New(targetwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,

@@ -309,7 +309,7 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	var vs voice.Session
 	e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil).decode(t, &vs)
 	waitFor(t, 10*time.Second, "the kept tree", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
-	snap := e.app.device.CurrentScreen(e.sim.Serial())
+	snap := e.app.device.CurrentScreen(e.sim.Serial()).Snapshot
 	var x, y int
 	for _, n := range snap.Nodes {
 		if n.TestTag == "trail_card_1" {
@@ -328,7 +328,7 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	e.mustJSON("POST", "/api/preview/tap", map[string]int{"x": x, "y": y}, nil)
 	waitFor(t, 10*time.Second, "the tree of the new screen", func() bool {
 		now := e.app.device.CurrentScreen(e.sim.Serial())
-		return now != nil && now != snap && now.Fingerprint.String() != snap.Fingerprint.String()
+		return now != nil && now.Snapshot != snap && now.Snapshot.Fingerprint.String() != snap.Fingerprint.String()
 	})
 }
 

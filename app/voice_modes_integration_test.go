@@ -168,11 +168,11 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 		t.Helper()
 		var x, y int
 		waitFor(t, 10*time.Second, "the kept tree of "+activity, func() bool {
-			snap := e.app.device.CurrentScreen(e.sim.Serial())
-			if snap == nil || !strings.HasSuffix(snap.State.Activity, activity) {
+			kept := e.app.device.CurrentScreen(e.sim.Serial())
+			if kept == nil || !strings.HasSuffix(kept.Snapshot.State.Activity, activity) {
 				return false
 			}
-			for _, n := range snap.Nodes {
+			for _, n := range kept.Snapshot.Nodes {
 				if n.TestTag == tag {
 					x, y = (n.Bounds.Left+n.Bounds.Right)/2, (n.Bounds.Top+n.Bounds.Bottom)/2
 					return true
@@ -191,8 +191,8 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 	tapTag("account_avatar", ".MainActivity") // sign-in: the same activity
 	tapTag("settings_button", ".MainActivity")
 	waitFor(t, 10*time.Second, "the tree of the settings activity", func() bool {
-		snap := e.app.device.CurrentScreen(e.sim.Serial())
-		return snap != nil && strings.HasSuffix(snap.State.Activity, ".SettingsActivity")
+		kept := e.app.device.CurrentScreen(e.sim.Serial())
+		return kept != nil && strings.HasSuffix(kept.Snapshot.State.Activity, ".SettingsActivity")
 	})
 	waitFor(t, 5*time.Second, "the unit sent at the activity checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
 }

@@ -197,14 +197,11 @@ func TestVoiceUnitsBecomeItems(t *testing.T) {
 		t.Fatalf("after update and replay: %+v", items)
 	}
 
-	// Handed off, a unit can no longer change; a closed session takes no new unit.
+	// Handed off, a unit can no longer change; closing the session ends Talk on it
+	// (feedback's tests hold the refusal of a unit that reaches a closed session).
 	e.mustJSON("POST", "/api/agent-handoffs", map[string]any{"sessionId": sid, "itemIds": []string{items[0].ItemID}}, nil)
 	e.mustJSON("POST", "/api/sessions/"+sid+"/close", nil, nil)
-	e.speak(vid)
-	outs = e.waitOutputs(11)
-	if o := outs[10]; o.OK || o.Reason != "session_closed" {
-		t.Fatalf("record on a closed session: %+v", o)
-	}
+	events.next(5*time.Second, "voice-state", func(ev sseEvent) bool { return strings.Contains(string(ev.Data), `"stopped"`) })
 }
 
 // agentClient is one MCP connection of a coding agent, in process.

@@ -9,7 +9,7 @@ import (
 	"fixthis/capture"
 )
 
-// screenCache keeps, per phone, one capture (frame + tree) of the screen it shows,
+// screenCache keeps, per phone, the screen it shows (a KeptScreen),
 // so a click resolves to a node, and a spoken unit finds its screen, without a
 // capture on their path. An entry is current while the preview has counted no
 // change since it was captured (raw frames and video pictures both count), so it is
@@ -20,7 +20,7 @@ type screenCache struct {
 }
 
 type cachedScreen struct {
-	snap    *capture.Snapshot
+	kept    *KeptScreen
 	changes uint64 // the preview's change count the capture belongs to
 }
 
@@ -46,8 +46,8 @@ func (c *screenCache) set(serial string, e cachedScreen) {
 }
 
 // KeepCurrentScreen runs until ctx ends. While watched names a phone and the preview
-// is not frozen, a screen that stood still for stillFor after a change gets one
-// capture in the background. Without a sidekick it waits for the warm tree, so the
+// is not frozen, a screen that stood still for stillFor after a change is kept (one
+// capture and its display conditions) in the background. Without a sidekick it waits for the warm tree, so the
 // phone never runs two uiautomator dumps at once. moved is called when the new
 // capture shows another activity than the last one of the same phone.
 func (s *Service) KeepCurrentScreen(ctx context.Context, watched func() string, moved func(serial string)) {
@@ -75,40 +75,44 @@ func (s *Service) KeepCurrentScreen(ctx context.Context, watched func() string, 
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		snap, err := s.Capturer.Capture(cctx, serial)
+		kept, err := s.keep(cctx, serial, "c"+frozenRun+"-"+strconv.FormatUint(frozenIDs.Add(1), 10))
 		cancel()
 		if err != nil {
 			s.log.Debug("background screen capture failed", "serial", serial, "err", err)
 			continue
 		}
-		if now, _ := s.Preview.Stillness(); now != changes || snap.Tree == nil {
+		if now, _ := s.Preview.Stillness(); now != changes || kept.Snapshot.Tree == nil {
 			continue // the screen moved during the capture
 		}
-		s.screens.set(serial, cachedScreen{snap: snap, changes: changes})
-		if had && prev.snap.State.Activity != "" && snap.State.Activity != "" && prev.snap.State.Activity != snap.State.Activity {
+		s.screens.set(serial, cachedScreen{kept: kept, changes: changes})
+		was, is := "", kept.Snapshot.State.Activity
+		if had {
+			was = prev.kept.Snapshot.State.Activity
+		}
+		if was != "" && is != "" && was != is {
 			moved(serial)
 		}
 	}
 }
 
-// CurrentScreen is the kept capture of the screen serial shows now: the preview has
+// CurrentScreen is the kept screen serial shows now: the preview has
 // seen no change since it was taken, or the change was small (a clock, a cursor) and
 // the newest live frame, the one that showed it, still has the capture's perceptual
 // hash. nil otherwise.
-func (s *Service) CurrentScreen(serial string) *capture.Snapshot {
+func (s *Service) CurrentScreen(serial string) *KeptScreen {
 	e, ok := s.screens.get(serial)
 	if !ok {
 		return nil
 	}
 	changes, still := s.Preview.Stillness()
 	if e.changes == changes {
-		return e.snap
+		return e.kept
 	}
 	live, ok := s.Preview.LatestFrame(serial)
 	// The newest raw frame shows the last change only when it was taken about then;
 	// while the video stream carries the changes, raw frames are older and never count.
-	if ok && time.Since(live.CapturedAt) < still+liveFrameSlack && sameScreen(e.snap, live.Perceptual) {
-		return e.snap
+	if ok && time.Since(live.CapturedAt) < still+liveFrameSlack && sameScreen(e.kept.Snapshot, live.Perceptual) {
+		return e.kept
 	}
 	return nil
 }

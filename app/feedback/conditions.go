@@ -36,9 +36,9 @@ func (s *Service) DisplayPackage(ctx context.Context, serial string) string {
 	return ""
 }
 
-// screenConditions reads the conditions a screen being saved was drawn under; nil
-// when the phone does not answer in time (the screen is saved without them).
-func (s *Service) screenConditions(ctx context.Context, serial string) *store.DisplayConditions {
+// ScreenConditions reads the display conditions serial shows now (a screen being
+// kept records them); nil when the phone does not answer in time.
+func (s *Service) ScreenConditions(ctx context.Context, serial string) *store.DisplayConditions {
 	if s.displays == nil {
 		return nil
 	}

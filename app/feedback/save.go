@@ -24,8 +24,8 @@ type SaveRequest struct {
 	Items   []store.BatchItem
 }
 
-// SaveItems persists items drawn on a frozen screen: the frame becomes the saved
-// screen (with the display conditions it was captured under), each node or area
+// SaveItems persists items drawn on a frozen screen: the kept screen becomes the
+// saved one (with the display conditions read when it was frozen), each node or area
 // target gets a crop, and the store applies idempotency and the revision rules in
 // one transaction. One save per frozen frame runs at a time; a frame this process
 // no longer has is refused unless a retry already stored its screen.
@@ -72,8 +72,11 @@ func (s *Service) SaveItems(ctx context.Context, req SaveRequest) (*store.SaveBa
 			return nil, err
 		}
 	}
-	in.Screen = s.screenInput(ctx, fr)
-	in.Items = withCrops(fr, in.Items)
+	screen, err := screenInputOf(fr)
+	if err != nil {
+		return nil, err
+	}
+	in.Screen, in.Items = screen, withCrops(fr, in.Items)
 	return s.save(ctx, in)
 }
 

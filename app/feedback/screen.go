@@ -11,14 +11,14 @@ import (
 	"fixthis/capture"
 )
 
-// Turning a kept frame into a saved screen (screenshot, tree, conditions, crops), and
+// Turning a kept screen into a saved one (screenshot, tree, conditions, crops), and
 // the check that the phone still shows what was frozen.
 
 // checkFingerprint compares the frozen screen with a lightweight capture of the phone
 // now (one frame and the foreground activity, no UI dump): a different activity or
 // orientation, or a frame that no longer looks the same, means the user is about to
 // save notes about a screen the phone has left.
-func (s *Service) checkFingerprint(ctx context.Context, fr *device.FrozenFrame) error {
+func (s *Service) checkFingerprint(ctx context.Context, fr *device.KeptScreen) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	snap, err := s.device.Capturer.Glance(ctx, fr.Serial)
@@ -41,27 +41,27 @@ func (s *Service) checkFingerprint(ctx context.Context, fr *device.FrozenFrame) 
 	return &store.FingerprintMismatchError{FrozenFingerprint: fr.Snapshot.Fingerprint.String(), CurrentFingerprint: current}
 }
 
-// screenInput is the saved screen of a kept frame, with the display conditions
-// the phone shows it under.
-func (s *Service) screenInput(ctx context.Context, fr *device.FrozenFrame) store.ScreenInput {
-	in := screenInputOf(fr)
-	in.Display.Conditions = s.screenConditions(ctx, fr.Serial)
-	return in
-}
-
-func screenInputOf(fr *device.FrozenFrame) store.ScreenInput {
-	s := fr.Snapshot
+// screenInputOf is the saved screen of a kept one: its image, tree, state and the
+// display conditions read when it was captured.
+func screenInputOf(k *device.KeptScreen) (store.ScreenInput, error) {
+	s := k.Snapshot
+	png, err := k.PNG()
+	if err != nil {
+		return store.ScreenInput{}, err
+	}
 	nodes, _ := json.Marshal(s.Nodes)
-	return store.ScreenInput{
+	in := store.ScreenInput{
 		Fingerprint: s.Fingerprint.String(),
 		Package:     s.State.Package,
 		Activity:    s.State.Activity,
 		Width:       s.Width,
 		Height:      s.Height,
-		ImagePNG:    fr.PNG,
+		ImagePNG:    png,
 		NodesJSON:   nodes,
 		Display:     displayOf(s.State),
 	}
+	in.Display.Conditions = k.Conditions
+	return in, nil
 }
 
 // displayOf keeps what the prompt needs to know about the windows of a kept screen.
@@ -77,7 +77,7 @@ func displayOf(st capture.ScreenState) store.ScreenDisplay {
 }
 
 // withCrops gives each item on fr the crop of its target.
-func withCrops(fr *device.FrozenFrame, items []store.BatchItem) []store.BatchItem {
+func withCrops(fr *device.KeptScreen, items []store.BatchItem) []store.BatchItem {
 	out := append([]store.BatchItem(nil), items...)
 	for i := range out {
 		out[i].CropPNG = cropFor(fr, out[i].Target)
@@ -87,7 +87,7 @@ func withCrops(fr *device.FrozenFrame, items []store.BatchItem) []store.BatchIte
 
 // cropFor renders the crop of a node or area target (none for screen notes, and
 // none of a FLAG_SECURE screen, whose pixels are black).
-func cropFor(fr *device.FrozenFrame, t store.Target) []byte {
+func cropFor(fr *device.KeptScreen, t store.Target) []byte {
 	if t.Bounds == nil || t.Type == store.TargetScreen || fr.Snapshot.State.Secure {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"time"
 
+	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/voice"
 	"fixthis/capture"
@@ -33,7 +34,7 @@ type PointRequest struct {
 func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, error) {
 	s := u.s
 	p := voice.Pointing{Kind: req.Kind, Mode: req.Mode, Serial: serial, X: req.X, Y: req.Y, Note: req.Note}
-	var snap *capture.Snapshot
+	var kept *device.KeptScreen
 	switch req.Mode {
 	case "annotate":
 		if req.FrozenID == "" {
@@ -43,9 +44,13 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 		if !ok {
 			return p, errcode.New(errcode.PreviewNotFound, "frozen frame %s is gone; freeze again", errcode.Quote(req.FrozenID))
 		}
-		snap, p.FrameID, p.Frame = fr.Snapshot, fr.ID, fr.PNG
+		png, err := fr.PNG()
+		if err != nil {
+			return p, err
+		}
+		kept, p.FrameID, p.Frame = fr, fr.ID, png
 	case "select":
-		snap = s.device.CurrentScreen(serial)
+		kept = s.device.CurrentScreen(serial)
 		if live, ok := s.device.Preview.LatestFrame(serial); ok {
 			p.FrameID, p.Frame = live.ID, live.JPEG
 		}
@@ -53,8 +58,9 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 		return p, errcode.New(errcode.InvalidInput, "mode must be select or annotate")
 	}
 	var tree *capture.Tree
-	if snap != nil {
-		p.Activity, p.Snapshot, tree = snap.State.Activity, snap, snap.Tree
+	if kept != nil {
+		p.Activity, p.Snapshot, tree = kept.Snapshot.State.Activity, kept.Snapshot, kept.Snapshot.Tree
+		u.pointed.add(kept)
 	}
 	switch req.Kind {
 	case voice.AnchorClick:
@@ -82,10 +88,10 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 		b := p.Node.Bounds
 		p.Bounds = &b
 	}
-	if p.Mode == "select" && p.Snapshot != nil {
-		// A unit on this anchor saves the capture as its screen: encode it now, off
-		// the path from the interviewer's call to the stored item.
-		go u.WarmScreen(p.Snapshot)
+	if p.Mode == "select" && kept != nil {
+		// A unit on this anchor saves the kept screen: encode its image now, off the
+		// path from the interviewer's call to the stored item.
+		go func() { _, _ = kept.PNG() }()
 	}
 	return p, nil
 }
@@ -102,8 +108,8 @@ func (s *Service) VoiceScreen() VoiceScreen { return VoiceScreen{s: s} }
 func (v VoiceScreen) Look(ctx context.Context, serial string) (voice.Frame, error) {
 	s := v.s
 	activity := ""
-	if snap := s.device.CurrentScreen(serial); snap != nil {
-		activity = snap.State.Activity
+	if k := s.device.CurrentScreen(serial); k != nil {
+		activity = k.Snapshot.State.Activity
 	}
 	if s.device.Preview.Frozen() {
 		if fr, ok := s.device.LatestFrozen(serial); ok {

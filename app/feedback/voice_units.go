@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image"
 	_ "image/jpeg" // live preview frames
@@ -22,8 +21,8 @@ import (
 // through the same save, item edits, withdrawals, answers and handoff the console
 // uses. It implements voice.Units.
 type VoiceUnits struct {
-	s    *Service
-	pngs pngCache
+	s       *Service
+	pointed pointedScreens
 }
 
 // VoiceUnits returns the voice port of s.
@@ -48,13 +47,16 @@ func (u *VoiceUnits) Record(ctx context.Context, rec voice.UnitRecord) (voice.Un
 	bi := store.BatchItem{DraftItemID: rec.UnitID, Target: target, Comment: rec.Statement,
 		Voice: &store.VoiceOrigin{VoiceSessionID: rec.VoiceSessionID, UnitID: rec.UnitID, Excerpt: rec.Excerpt,
 			SpanStartMs: rec.SpanStartMs, SpanEndMs: rec.SpanEndMs, Anchors: ids}}
-	if sc.frozen != nil {
-		bi.CropPNG = cropFor(sc.frozen, target)
+	if sc.kept != nil {
+		bi.CropPNG = cropFor(sc.kept, target)
 	}
-	if saved, err := s.store.PreviewScreenSaved(ctx, rec.SessionID, sc.frozenID); err == nil && !saved {
-		// The first unit on a screen records what the phone shows it under; the
-		// units after it reuse the saved screen.
-		sc.screen.Display.Conditions = s.screenConditions(ctx, sc.serial)
+	if sc.screen.Display.Conditions == nil {
+		// A bare frame, or a screen whose conditions the phone did not give in
+		// time: the first unit on it reads them (the units after it reuse the
+		// saved screen).
+		if saved, err := s.store.PreviewScreenSaved(ctx, rec.SessionID, sc.frozenID); err == nil && !saved {
+			sc.screen.Display.Conditions = s.ScreenConditions(ctx, sc.serial)
+		}
 	}
 	u.notePending(rec)
 	res, err := s.saveSpoken(ctx, store.SaveBatchInput{SessionID: rec.SessionID, FrozenID: sc.frozenID,
@@ -71,10 +73,10 @@ type unitScreen struct {
 	serial   string
 	frozenID string
 	screen   store.ScreenInput
-	frozen   *device.FrozenFrame // for the crop; nil without a full frame
+	kept     *device.KeptScreen // for the crop; nil without a full capture
 }
 
-// unitScreen picks the screen and target: the first anchor's frame and node (or
+// unitScreen picks the screen and target: the first anchor's screen and node (or
 // area), else a screen note on the screen shown now.
 func (u *VoiceUnits) unitScreen(rec voice.UnitRecord) (unitScreen, store.Target, error) {
 	s := u.s
@@ -90,11 +92,12 @@ func (u *VoiceUnits) unitScreen(rec voice.UnitRecord) (unitScreen, store.Target,
 	screenNote := store.Target{Type: store.TargetScreen}
 	if s.device.Preview.Frozen() {
 		if fr, ok := s.device.LatestFrozen(serial); ok {
-			return keptScreen(fr), screenNote, nil
+			sc, err := fromKept(fr.ID, fr)
+			return sc, screenNote, err
 		}
 	}
-	if snap := s.device.CurrentScreen(serial); snap != nil {
-		sc, err := u.snapshotScreen(rec.VoiceSessionID, serial, snap)
+	if k := s.device.CurrentScreen(serial); k != nil {
+		sc, err := fromKept(liveScreenID(rec.VoiceSessionID, k), k)
 		return sc, screenNote, err
 	}
 	if live, ok := s.device.Preview.LatestFrame(serial); ok {
@@ -104,34 +107,34 @@ func (u *VoiceUnits) unitScreen(rec voice.UnitRecord) (unitScreen, store.Target,
 	return unitScreen{}, store.Target{}, voice.Refuse("no_screen", "FixThis has no screen of the phone to put the change on")
 }
 
-func keptScreen(fr *device.FrozenFrame) unitScreen {
-	return unitScreen{serial: fr.Serial, frozenID: fr.ID, screen: screenInputOf(fr), frozen: fr}
+// liveScreenID names a screen of the live phone within a voice session: units on
+// the same screen share one saved screen.
+func liveScreenID(voiceSessionID string, k *device.KeptScreen) string {
+	return "voice-" + voiceSessionID + "-" + k.Snapshot.Fingerprint.String()
+}
+
+func fromKept(frozenID string, k *device.KeptScreen) (unitScreen, error) {
+	in, err := screenInputOf(k)
+	return unitScreen{serial: k.Serial, frozenID: frozenID, screen: in, kept: k}, err
 }
 
 func (u *VoiceUnits) pointingScreen(voiceSessionID string, p voice.Pointing) (unitScreen, error) {
 	if p.Mode == "annotate" {
 		if fr, ok := u.s.device.Frozen(p.FrameID); ok {
-			return keptScreen(fr), nil
+			return fromKept(fr.ID, fr)
 		}
 	}
 	if p.Snapshot != nil && p.Snapshot.Frame != nil {
-		return u.snapshotScreen(voiceSessionID, p.Serial, p.Snapshot)
+		k := u.pointed.find(p.Snapshot)
+		if k == nil {
+			k = device.NewKeptScreen("", p.Serial, p.Snapshot)
+		}
+		return fromKept(liveScreenID(voiceSessionID, k), k)
 	}
 	if len(p.Frame) > 0 {
 		return frameScreen(p.Serial, p.FrameID, p.Frame, p.Activity)
 	}
 	return unitScreen{}, voice.Refuse("no_screen", "the anchor's frame is gone; point again")
-}
-
-// snapshotScreen saves a capture (frame + tree) like a frozen frame. Units on the
-// same capture share one screen.
-func (u *VoiceUnits) snapshotScreen(voiceSessionID, serial string, snap *capture.Snapshot) (unitScreen, error) {
-	png, err := u.pngs.get(snap)
-	if err != nil {
-		return unitScreen{}, err
-	}
-	return keptScreen(&device.FrozenFrame{ID: "voice-" + voiceSessionID + "-" + snap.Fingerprint.String(),
-		Serial: serial, PNG: png, Snapshot: snap}), nil
 }
 
 // frameScreen saves a bare frame (no tree was known for it): the image only.
@@ -210,38 +213,36 @@ func unitRefusal(err error) error {
 	return err
 }
 
-// pngCache keeps the screen PNG of the last few captures, so a unit on a capture
-// whose image was already encoded (the anchor warmed it) pays nothing.
-type pngCache struct {
+// pointedScreens are the last few kept screens anchors pointed at, so a unit on
+// one finds it (with its conditions and encoded image) from the anchor's capture.
+type pointedScreens struct {
 	mu   sync.Mutex
-	keys []*capture.Snapshot
-	vals [][]byte
+	kept []*device.KeptScreen
 }
 
-const keptPNGs = 4
+const keptPointedScreens = 4
 
-func (c *pngCache) get(snap *capture.Snapshot) ([]byte, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i, k := range c.keys {
-		if k == snap {
-			return c.vals[i], nil
+func (p *pointedScreens) add(k *device.KeptScreen) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, have := range p.kept {
+		if have == k {
+			return
 		}
 	}
-	if snap.Frame == nil {
-		return nil, errors.New("the capture has no frame")
+	p.kept = append(p.kept, k)
+	if len(p.kept) > keptPointedScreens {
+		p.kept = p.kept[1:]
 	}
-	var buf bytes.Buffer
-	if err := capture.EncodeEvidencePNG(&buf, snap.Frame); err != nil {
-		return nil, err
-	}
-	c.keys, c.vals = append(c.keys, snap), append(c.vals, buf.Bytes())
-	if len(c.keys) > keptPNGs {
-		c.keys, c.vals = c.keys[1:], c.vals[1:]
-	}
-	return buf.Bytes(), nil
 }
 
-// WarmScreen encodes the PNG of a capture an anchor points at, so a unit on it
-// finds its screen image ready.
-func (u *VoiceUnits) WarmScreen(snap *capture.Snapshot) { _, _ = u.pngs.get(snap) }
+func (p *pointedScreens) find(snap *capture.Snapshot) *device.KeptScreen {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, k := range p.kept {
+		if k.Snapshot == snap {
+			return k
+		}
+	}
+	return nil
+}
