@@ -1,8 +1,10 @@
 package app
 
 import (
-	"fixthis/app/errcode"
 	"net/http"
+
+	"fixthis/app/errcode"
+	"fixthis/app/httpapi"
 )
 
 // APIHandler is the console API (/api/*) without authentication: the Wails window
@@ -80,7 +82,7 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/anchors", a.postVoiceAnchors)
 
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, errcode.Quote(r.URL.Path)))
+		httpapi.WriteError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, errcode.Quote(r.URL.Path)))
 	})
 	return a.logServerErrors(mux)
 }

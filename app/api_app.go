@@ -3,6 +3,8 @@ package app
 import (
 	"net/http"
 	"time"
+
+	"fixthis/app/httpapi"
 )
 
 // selectedOnline is the selected device's serial when it is online, else "".
@@ -26,17 +28,17 @@ func (s *sourceIndex) lastEdit() time.Time {
 // getApp is the user's app on the selected device: installed build, whether it is
 // in front, whether the sources changed since it was installed.
 func (a *App) getApp(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, a.appw.Doc(r.Context()))
+	httpapi.WriteJSON(w, http.StatusOK, a.appw.Doc(r.Context()))
 }
 
 // postAppLaunch brings the installed app to the front without building.
 func (a *App) postAppLaunch(w http.ResponseWriter, r *http.Request) {
 	res, err := a.appw.Launch(r.Context())
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	httpapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // postAppRun starts a build, install and launch; app-run-progress and
@@ -44,8 +46,8 @@ func (a *App) postAppLaunch(w http.ResponseWriter, r *http.Request) {
 func (a *App) postAppRun(w http.ResponseWriter, r *http.Request) {
 	started, err := a.appw.StartRun()
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, started)
+	httpapi.WriteJSON(w, http.StatusAccepted, started)
 }

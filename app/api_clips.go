@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fixthis/app/errcode"
+	"fixthis/app/httpapi"
 	"fixthis/app/store"
 	"fixthis/capture/clip"
 )
@@ -60,59 +61,59 @@ func (a *App) clipSerial(serial string) (string, error) {
 // screen is kept from now until POST /api/preview/clip ends it, up to 30 s.
 func (a *App) postPreviewClipRecord(w http.ResponseWriter, r *http.Request) {
 	var req RecordingRequest
-	if err := decodeOptionalJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	serial, err := a.clipSerial(req.Serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, RecordingResponse{RecordingID: a.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds})
+	httpapi.WriteJSON(w, http.StatusOK, RecordingResponse{RecordingID: a.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds})
 }
 
 // postPreviewClip cuts the last seconds of the selected device's live screen into a
 // clip of the session: an H.264 MP4, a frame strip and a timeline.
 func (a *App) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 	var req ClipRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	serial, err := a.clipSerial(req.Serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	d := time.Duration(req.Seconds) * time.Second
 	if req.RecordingID != "" {
 		ran, err := a.device.StopRecording(req.RecordingID, serial)
 		if err != nil {
-			writeError(w, err)
+			httpapi.WriteError(w, err)
 			return
 		}
 		d = min(max(ran, clip.MinSeconds*time.Second), clip.MaxSeconds*time.Second)
 	} else if req.Seconds < clip.MinSeconds || req.Seconds > clip.MaxSeconds {
-		writeError(w, errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", clip.MinSeconds, clip.MaxSeconds, req.Seconds))
+		httpapi.WriteError(w, errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", clip.MinSeconds, clip.MaxSeconds, req.Seconds))
 		return
 	}
 	if _, err := a.store.GetSession(r.Context(), req.SessionID); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	c, source, err := a.device.Cut(serial, d)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	saved, err := a.saveClip(r, req.SessionID, serial, source, c)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	a.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
-	writeJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
+	httpapi.WriteJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
 		Width: saved.Width, Height: saved.Height, Clip: *saved})
 }
 
@@ -135,20 +136,20 @@ func (a *App) getClipStrip(w http.ResponseWriter, r *http.Request) { a.serveClip
 func (a *App) serveClipFile(w http.ResponseWriter, r *http.Request, strip bool) {
 	c, err := a.store.GetClip(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	key, typ := c.VideoArtifact, "video/mp4"
 	if strip {
 		key, typ = c.StripArtifact, "image/png"
 		if key == "" {
-			writeError(w, errcode.New(errcode.ClipNotFound, "clip %s has no frame strip", c.ClipID))
+			httpapi.WriteError(w, errcode.New(errcode.ClipNotFound, "clip %s has no frame strip", c.ClipID))
 			return
 		}
 	}
 	data, err := a.store.ReadArtifact(r.Context(), key)
 	if err != nil {
-		writeError(w, errcode.Wrap(errcode.ClipNotFound, err, "the clip's file is missing from .fixthis/artifacts"))
+		httpapi.WriteError(w, errcode.Wrap(errcode.ClipNotFound, err, "the clip's file is missing from .fixthis/artifacts"))
 		return
 	}
 	w.Header().Set("Content-Type", typ)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fixthis/app/display"
+	"fixthis/app/httpapi"
 )
 
 // The console's #displaySettings panel: read, change and restore the selected
@@ -46,66 +47,66 @@ func displaySettings(serial string, st display.State) DisplaySettings {
 func (a *App) getDisplay(w http.ResponseWriter, r *http.Request) {
 	t, err := a.feedback.DisplayTarget(r.Context(), strings.TrimSpace(r.URL.Query().Get("serial")))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	st, err := a.displays.Read(r.Context(), t)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, displaySettings(t.Serial, st))
+	httpapi.WriteJSON(w, http.StatusOK, displaySettings(t.Serial, st))
 }
 
 // putDisplay changes what the body names; the phone's originals are saved first.
 func (a *App) putDisplay(w http.ResponseWriter, r *http.Request) {
 	var req DisplayChangeRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	if err := req.Change.RequireSome(); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	t, err := a.feedback.DisplayTarget(r.Context(), strings.TrimSpace(req.Serial))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	st, err := a.displays.Set(r.Context(), t, req.Change)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	a.device.Preview.Poke() // the live view shows the change at once
-	writeJSON(w, http.StatusOK, displaySettings(t.Serial, st))
+	httpapi.WriteJSON(w, http.StatusOK, displaySettings(t.Serial, st))
 }
 
 // postDisplayRestore puts the phone's original values back.
 func (a *App) postDisplayRestore(w http.ResponseWriter, r *http.Request) {
 	var req DisplayRestoreRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	t, err := a.feedback.DisplayTarget(r.Context(), strings.TrimSpace(req.Serial))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	restored, err := a.displays.Restore(r.Context(), t)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	st, err := a.displays.Read(r.Context(), t)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	a.device.Preview.Poke()
 	out := displaySettings(t.Serial, st)
 	out.Restored = restored
-	writeJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 }

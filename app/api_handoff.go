@@ -5,7 +5,7 @@ import (
 
 	"fixthis/app/errcode"
 	"fixthis/app/feedback"
-
+	"fixthis/app/httpapi"
 	"fixthis/app/source"
 	"fixthis/app/store"
 )
@@ -54,31 +54,31 @@ type ItemSources struct {
 // runtimeEvidenceAttempt block, and what was collected.
 func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	var req HandoffRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	h, err := a.feedback.SaveToMCP(r.Context(), req.SessionID, req.ItemIDs)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, AgentHandoff{Session: h.Session, Prompt: h.Prompt, BatchID: h.BatchID, Handoff: h.Handoff, RuntimeEvidence: h.Evidence})
+	httpapi.WriteJSON(w, http.StatusOK, AgentHandoff{Session: h.Session, Prompt: h.Prompt, BatchID: h.BatchID, Handoff: h.Handoff, RuntimeEvidence: h.Evidence})
 }
 
 // postHandoffPreview is Copy Prompt (feedback.Service.CopyPrompt).
 func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	var req HandoffPreviewRequest
-	if err := decodeOptionalJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	md, sess, err := a.feedback.CopyPrompt(r.Context(), r.PathValue("id"), req.ItemIDs, req.MarkCopied)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, HandoffPreview{Markdown: md, Session: sess})
+	httpapi.WriteJSON(w, http.StatusOK, HandoffPreview{Markdown: md, Session: sess})
 }
 
 // getSessionExport is the full export: JSON (default) or Markdown.
@@ -88,7 +88,7 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 	case "", "json":
 		data, err := a.prompts.ExportJSON(r.Context(), id)
 		if err != nil {
-			writeError(w, err)
+			httpapi.WriteError(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -97,14 +97,14 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 	case "markdown", "md":
 		md, err := a.prompts.ExportMarkdown(r.Context(), id)
 		if err != nil {
-			writeError(w, err)
+			httpapi.WriteError(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.md"`)
 		_, _ = w.Write([]byte(md))
 	default:
-		writeError(w, invalidInput("format must be json or markdown, not %s", errcode.Quote(format)))
+		httpapi.WriteError(w, httpapi.InvalidInput("format must be json or markdown, not %s", errcode.Quote(format)))
 	}
 }
 
@@ -114,7 +114,7 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 	sessionID, itemID := r.URL.Query().Get("sessionId"), r.PathValue("id")
 	it, err := a.prompts.Item(r.Context(), sessionID, itemID)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	_, reason := a.sources.get()
@@ -129,5 +129,5 @@ func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
 	if surfaces == nil {
 		surfaces = []source.EditSurface{}
 	}
-	writeJSON(w, http.StatusOK, ItemSources{ItemID: itemID, Candidates: cands, EditSurfaces: surfaces, Reason: reason})
+	httpapi.WriteJSON(w, http.StatusOK, ItemSources{ItemID: itemID, Candidates: cands, EditSurfaces: surfaces, Reason: reason})
 }

@@ -1,11 +1,13 @@
 package app
 
 import (
-	"fixthis/app/errcode"
-	"fixthis/app/feedback"
-	"fixthis/app/store"
 	"net/http"
 	"strings"
+
+	"fixthis/app/errcode"
+	"fixthis/app/feedback"
+	"fixthis/app/httpapi"
+	"fixthis/app/store"
 )
 
 // Item routes: saving annotations and the user's side of the agent loop.
@@ -33,19 +35,19 @@ type BatchRequest struct {
 // postItemsBatch persists pending annotations (feedback.Service.SaveItems).
 func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 	var req BatchRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	res, err := a.feedback.SaveItems(r.Context(), feedback.SaveRequest{SessionID: req.SessionID, FrozenID: req.FrozenID,
 		WorkspaceID: req.WorkspaceID, FrozenFingerprint: req.FrozenFingerprint,
 		ForceMismatchOverride: req.ForceMismatchOverride, IfMatch: ifMatchOf(r), Items: req.Items})
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	w.Header().Set("ETag", quoteETag(res.ETag))
-	writeJSON(w, http.StatusOK, res)
+	w.Header().Set("ETag", httpapi.QuoteETag(res.ETag))
+	httpapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // ifMatchOf is the request's If-Match: "*" (force), an ETag, or "".
@@ -64,33 +66,33 @@ type ItemUpdateRequest struct {
 
 func (a *App) putItem(w http.ResponseWriter, r *http.Request) {
 	var req ItemUpdateRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	it, err := a.store.UpdateItem(r.Context(), req.SessionID, r.PathValue("id"), req.ItemUpdate)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
+	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
 func (a *App) deleteItem(w http.ResponseWriter, r *http.Request) {
 	if err := a.store.DeleteItem(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id")); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, OK{OK: true})
+	httpapi.WriteJSON(w, http.StatusOK, OK{OK: true})
 }
 
 func (a *App) deleteDraftItems(w http.ResponseWriter, r *http.Request) {
 	n, err := a.store.DeleteDraftItems(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, Deleted{Deleted: n})
+	httpapi.WriteJSON(w, http.StatusOK, Deleted{Deleted: n})
 }
 
 // AnswerRequest is the body of POST /api/items/{id}/answer.
@@ -101,16 +103,16 @@ type AnswerRequest struct {
 
 func (a *App) postItemAnswer(w http.ResponseWriter, r *http.Request) {
 	var req AnswerRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	it, err := a.store.AnswerQuestion(r.Context(), req.SessionID, r.PathValue("id"), req.Answer)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
+	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
 // ResolveRequest is the body of POST /api/items/{id}/resolve.
@@ -121,22 +123,22 @@ type ResolveRequest struct {
 
 func (a *App) postItemResolve(w http.ResponseWriter, r *http.Request) {
 	var req ResolveRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	it, err := a.store.ResolveByUser(r.Context(), req.SessionID, r.PathValue("id"), req.Status)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
+	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
 func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
 	sess, err := a.store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	for _, it := range sess.Items {
@@ -148,7 +150,7 @@ func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", errcode.Quote(r.PathValue("id")), sess.SessionID))
+	httpapi.WriteError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", errcode.Quote(r.PathValue("id")), sess.SessionID))
 }
 
 // VerdictRequest is the body of POST /api/items/{id}/verify and /reopen (which
@@ -161,29 +163,29 @@ type VerdictRequest struct {
 // postItemVerify is "Looks right": the user agrees with the agent's verified fix.
 func (a *App) postItemVerify(w http.ResponseWriter, r *http.Request) {
 	var req VerdictRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	it, err := a.store.ConfirmFix(r.Context(), req.SessionID, r.PathValue("id"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
+	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
 // postItemReopen is "Reopen": the item goes back to the agent with the user's note.
 func (a *App) postItemReopen(w http.ResponseWriter, r *http.Request) {
 	var req VerdictRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	it, err := a.store.Reopen(r.Context(), req.SessionID, r.PathValue("id"), req.Note)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, ItemDoc{Item: it})
+	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"net/http"
 
+	"fixthis/app/httpapi"
 	"fixthis/app/store"
 )
 
@@ -21,16 +22,16 @@ func (a *App) postItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		SessionID string `json:"sessionId"`
 	}
-	if err := decodeOptionalJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	rec, err := a.feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rec)
+	httpapi.WriteJSON(w, http.StatusOK, rec)
 }
 
 // getItemEvidence lists an item's captures, newest first.
@@ -38,8 +39,8 @@ func (a *App) getItemEvidence(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	recs, err := a.store.ItemEvidence(r.Context(), r.URL.Query().Get("sessionId"), id)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, EvidenceDoc{ItemID: id, Attempts: recs})
+	httpapi.WriteJSON(w, http.StatusOK, EvidenceDoc{ItemID: id, Attempts: recs})
 }

@@ -1,9 +1,11 @@
 package app
 
 import (
-	"fixthis/app/errcode"
-	"fixthis/app/store"
 	"net/http"
+
+	"fixthis/app/errcode"
+	"fixthis/app/httpapi"
+	"fixthis/app/store"
 )
 
 // Session routes. The store owns every rule and transaction; these handlers decode,
@@ -25,13 +27,13 @@ type SessionDoc struct {
 func (a *App) getSessions(w http.ResponseWriter, r *http.Request) {
 	list, err := a.store.ListSessions(r.Context())
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	if list == nil {
 		list = []store.SessionSummary{}
 	}
-	writeJSON(w, http.StatusOK, SessionList{Sessions: list})
+	httpapi.WriteJSON(w, http.StatusOK, SessionList{Sessions: list})
 }
 
 // NewSessionRequest is the body of POST /api/sessions; it may be empty.
@@ -41,82 +43,82 @@ type NewSessionRequest struct {
 
 func (a *App) postSessions(w http.ResponseWriter, r *http.Request) {
 	var req NewSessionRequest
-	if err := decodeOptionalJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	sess, err := a.store.CreateSession(r.Context(), req.Title)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, SessionDoc{SessionID: sess.SessionID, Session: sess})
+	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{SessionID: sess.SessionID, Session: sess})
 }
 
 func (a *App) getSession(w http.ResponseWriter, r *http.Request) {
 	sess, err := a.store.GetSession(r.Context(), r.PathValue("id"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	w.Header().Set("ETag", quoteETag(sess.ETag))
-	writeJSON(w, http.StatusOK, SessionDoc{Session: sess})
+	w.Header().Set("ETag", httpapi.QuoteETag(sess.ETag))
+	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
 }
 
 func (a *App) putSession(w http.ResponseWriter, r *http.Request) {
 	var u store.SessionUpdate
-	if err := decodeJSON(r, &u); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &u); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	sess, err := a.store.UpdateSession(r.Context(), r.PathValue("id"), u)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, SessionDoc{Session: sess})
+	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
 }
 
 func (a *App) deleteSession(w http.ResponseWriter, r *http.Request) {
 	if err := a.store.DeleteSession(r.Context(), r.PathValue("id")); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, OK{OK: true})
+	httpapi.WriteJSON(w, http.StatusOK, OK{OK: true})
 }
 
 func (a *App) postSessionClose(w http.ResponseWriter, r *http.Request) {
 	sess, err := a.store.CloseSession(r.Context(), r.PathValue("id"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, SessionDoc{Session: sess})
+	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
 }
 
 func (a *App) getScreenImage(w http.ResponseWriter, r *http.Request) {
 	sess, err := a.store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	for _, sc := range sess.Screens {
 		if sc.ScreenID == r.PathValue("screenId") {
 			if sc.ImageArtifact == "" {
-				writeError(w, errcode.New(errcode.ScreenshotNotFound, "screen %s was saved without a screenshot", sc.ScreenID))
+				httpapi.WriteError(w, errcode.New(errcode.ScreenshotNotFound, "screen %s was saved without a screenshot", sc.ScreenID))
 				return
 			}
 			a.serveArtifact(w, r, sc.ImageArtifact, "image/png")
 			return
 		}
 	}
-	writeError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", errcode.Quote(r.PathValue("screenId")), sess.SessionID))
+	httpapi.WriteError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", errcode.Quote(r.PathValue("screenId")), sess.SessionID))
 }
 
 func (a *App) serveArtifact(w http.ResponseWriter, r *http.Request, key, contentType string) {
 	data, err := a.store.ReadArtifact(r.Context(), key)
 	if err != nil {
-		writeError(w, errcode.Wrap(errcode.ScreenshotNotFound, err, "the screenshot file is missing from .fixthis/artifacts"))
+		httpapi.WriteError(w, errcode.Wrap(errcode.ScreenshotNotFound, err, "the screenshot file is missing from .fixthis/artifacts"))
 		return
 	}
 	w.Header().Set("Content-Type", contentType)

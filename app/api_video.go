@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"fixthis/app/httpapi"
 	"fixthis/capture/video"
 )
 
@@ -31,14 +32,14 @@ const (
 func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 	dev, err := a.device.Registry.Selected()
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	stream, cfg, release, err := a.device.Video.Attach(dev)
 	if err != nil {
 		a.device.Preview.NoteVideo(dev.Serial)
 		a.log.Info("live video unavailable; the preview shows JPEG frames", "serial", dev.Serial, "why", err)
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	defer release()

@@ -10,6 +10,7 @@ import (
 
 	"fixthis/app/errcode"
 	"fixthis/app/feedback"
+	"fixthis/app/httpapi"
 	"fixthis/app/store"
 	"fixthis/app/voice"
 	"fixthis/capture"
@@ -23,7 +24,7 @@ const (
 
 // getVoice says whether a key is set, where from, and the running session.
 func (a *App) getVoice(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, a.voice.Status())
+	httpapi.WriteJSON(w, http.StatusOK, a.voice.Status())
 }
 
 type voiceKeyRequest struct {
@@ -33,12 +34,12 @@ type voiceKeyRequest struct {
 // putVoiceKey stores the user's key in the OS keychain. The key is never answered.
 func (a *App) putVoiceKey(w http.ResponseWriter, r *http.Request) {
 	var req voiceKeyRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	if err := a.voice.SetKey(strings.TrimSpace(req.Key)); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -46,7 +47,7 @@ func (a *App) putVoiceKey(w http.ResponseWriter, r *http.Request) {
 
 func (a *App) deleteVoiceKey(w http.ResponseWriter, r *http.Request) {
 	if err := a.voice.DeleteKey(); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -66,27 +67,27 @@ type VoiceStartRequest struct {
 // postVoiceSessions starts talking: it connects the interviewer before answering.
 func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 	var req VoiceStartRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	if req.SessionID == "" {
-		writeError(w, invalidInput("sessionId is required"))
+		httpapi.WriteError(w, httpapi.InvalidInput("sessionId is required"))
 		return
 	}
 	sum, err := a.store.GetSessionSummary(r.Context(), req.SessionID)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	if sum.Status == store.SessionClosed {
 		// Talk adds feedback; a closed session takes none (and closing one stops Talk).
-		writeError(w, errcode.New(errcode.SessionClosed, "session %s is closed; open a session to talk about", sum.SessionID))
+		httpapi.WriteError(w, errcode.New(errcode.SessionClosed, "session %s is closed; open a session to talk about", sum.SessionID))
 		return
 	}
 	dev, err := a.device.Registry.Lookup(req.Serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	holder := strings.TrimSpace(req.Holder)
@@ -102,17 +103,17 @@ func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 	spoken := req.SpokenReplies == nil || *req.SpokenReplies
 	iv, err := a.voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder, Mode: req.Mode})
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, iv.Doc())
+	httpapi.WriteJSON(w, http.StatusCreated, iv.Doc())
 }
 
 // voiceSession finds the running session of the path, answering 404 itself.
 func (a *App) voiceSession(w http.ResponseWriter, r *http.Request) (*voice.Interviewer, bool) {
 	iv, err := a.voice.Get(r.PathValue("voiceSessionId"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return nil, false
 	}
 	return iv, true
@@ -127,7 +128,7 @@ func (a *App) postVoiceAudio(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/octet-stream" {
-		writeError(w, invalidInput("audio must be sent as application/octet-stream (PCM16LE mono 24 kHz)"))
+		httpapi.WriteError(w, httpapi.InvalidInput("audio must be sent as application/octet-stream (PCM16LE mono 24 kHz)"))
 		return
 	}
 	if r.ContentLength < 0 {
@@ -135,16 +136,16 @@ func (a *App) postVoiceAudio(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > maxAudioChunk {
-		writeError(w, errcode.New(errcode.TooLarge, "an audio chunk holds at most 1 s (%d bytes); send 100–250 ms a request", maxAudioChunk))
+		httpapi.WriteError(w, errcode.New(errcode.TooLarge, "an audio chunk holds at most 1 s (%d bytes); send 100–250 ms a request", maxAudioChunk))
 		return
 	}
 	pcm, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAudioChunk))
 	if err != nil {
-		writeError(w, errcode.New(errcode.TooLarge, "an audio chunk holds at most 1 s (%d bytes)", maxAudioChunk))
+		httpapi.WriteError(w, errcode.New(errcode.TooLarge, "an audio chunk holds at most 1 s (%d bytes)", maxAudioChunk))
 		return
 	}
 	if len(pcm)%2 != 0 {
-		writeError(w, invalidInput("PCM16 audio has an even number of bytes; got %d", len(pcm)))
+		httpapi.WriteError(w, httpapi.InvalidInput("PCM16 audio has an even number of bytes; got %d", len(pcm)))
 		return
 	}
 	if len(pcm) > 0 {
@@ -168,7 +169,7 @@ func (a *App) streamVoiceAudio(w http.ResponseWriter, r *http.Request, iv *voice
 		}
 		select {
 		case <-iv.Done():
-			writeError(w, errcode.New(errcode.VoiceNotFound, "the voice session ended"))
+			httpapi.WriteError(w, errcode.New(errcode.VoiceNotFound, "the voice session ended"))
 			return
 		default:
 		}
@@ -204,46 +205,46 @@ func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req VoiceAnchorRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	if !slices.Contains(voice.AnchorKinds, req.Kind) {
-		writeError(w, invalidInput("kind must be click, area or screen"))
+		httpapi.WriteError(w, httpapi.InvalidInput("kind must be click, area or screen"))
 		return
 	}
 	if req.Kind == voice.AnchorArea && (req.Bounds == nil || req.Bounds.Empty()) {
-		writeError(w, invalidInput("an area anchor needs non-empty bounds"))
+		httpapi.WriteError(w, httpapi.InvalidInput("an area anchor needs non-empty bounds"))
 		return
 	}
 	if req.Kind == voice.AnchorClick && req.NodeUID == "" && (req.X == nil || req.Y == nil) {
-		writeError(w, invalidInput("a click anchor needs nodeUid or x and y"))
+		httpapi.WriteError(w, httpapi.InvalidInput("a click anchor needs nodeUid or x and y"))
 		return
 	}
 	if len(req.Note) > 2000 {
-		writeError(w, errcode.New(errcode.TooLarge, "a screen note holds at most 2,000 characters"))
+		httpapi.WriteError(w, errcode.New(errcode.TooLarge, "a screen note holds at most 2,000 characters"))
 		return
 	}
 	serial := iv.Doc().Serial
 	if req.Serial != "" && req.Serial != serial {
-		writeError(w, invalidInput("this voice session is on %s, not %s", serial, req.Serial))
+		httpapi.WriteError(w, httpapi.InvalidInput("this voice session is on %s, not %s", serial, req.Serial))
 		return
 	}
 	p, err := a.voicePort.Point(feedback.PointRequest(req), serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	anchor, err := iv.Announce(p)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	res := VoiceAnchor{AnchorID: anchor.ID}
 	if anchor.Node != nil {
 		res.NodeUID = anchor.Node.UID
 	}
-	writeJSON(w, http.StatusOK, res)
+	httpapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // VoiceUpdateRequest is the body of PUT /api/voice/sessions/{id}; nil fields stay.
@@ -261,16 +262,16 @@ func (a *App) putVoiceSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req VoiceUpdateRequest
-	if err := decodeOptionalJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	doc, err := iv.Update(req.Muted, req.SpokenReplies, req.Mode)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, doc)
+	httpapi.WriteJSON(w, http.StatusOK, doc)
 }
 
 // deleteVoiceSession stops talking; the upstream socket closes within a second.

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"fixthis/app/httpapi"
 )
 
 // TestRefusedRequests: requests that used to be saved or answered as if
@@ -65,7 +67,7 @@ func TestRefusedRequests(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			status, body := env.raw(c.method, c.path, c.body, "If-Match", "*")
-			var eb ErrorBody
+			var eb httpapi.ErrorBody
 			_ = json.Unmarshal(body, &eb)
 			if status != c.status || !strings.HasPrefix(eb.Message, c.prefix) {
 				t.Fatalf("%s %s: %d %.300s, want %d %q", c.method, c.path, status, body, c.status, c.prefix)
@@ -130,7 +132,7 @@ func TestBatchStringFields(t *testing.T) {
 				case status >= 500:
 					t.Fatalf("%d: %.300s", status, resp)
 				case status >= 400:
-					var eb ErrorBody
+					var eb httpapi.ErrorBody
 					if err := json.Unmarshal(resp, &eb); err != nil || eb.Error == "" || len(resp) > maxErrorBody {
 						t.Fatalf("%d: %d-byte answer %.300s", status, len(resp), resp)
 					}

@@ -11,6 +11,7 @@ import (
 	"fixthis/app/errcode"
 	"fixthis/app/events"
 	"fixthis/app/evidence"
+	"fixthis/app/httpapi"
 	"fixthis/app/source"
 	"fixthis/app/store"
 	"fixthis/app/targetrun"
@@ -69,7 +70,7 @@ var Console = Contract{
 	Roots: []reflect.Type{
 		typeOf[app.Health](),
 		typeOf[app.Snapshot](),
-		typeOf[app.ErrorBody](),
+		typeOf[httpapi.ErrorBody](),
 		typeOf[app.OK](),
 		typeOf[device.List](),
 		typeOf[app.DeviceSelection](),

@@ -1,4 +1,7 @@
-package app
+// Package httpapi is how every console API handler reads a request body and answers:
+// one bounded, strictly checked JSON decoder, one JSON writer, and one table from an
+// error's code to its HTTP status.
+package httpapi
 
 import (
 	"bytes"
@@ -92,18 +95,18 @@ type ErrorBody struct {
 	CurrentFingerprint string `json:"currentFingerprint,omitempty"` // on a 409 mismatch
 }
 
-// writeJSON encodes v. A failed write means the client went away; there is nobody to
+// WriteJSON encodes v. A failed write means the client went away; there is nobody to
 // tell, so it is dropped quietly.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeError answers any error: its code decides the status, its message (which
+// WriteError answers any error: its code decides the status, its message (which
 // starts with the code's prefix) is the text.
-func writeError(w http.ResponseWriter, err error) {
+func WriteError(w http.ResponseWriter, err error) {
 	code := errcode.Of(err)
 	status, ok := statusOf[code]
 	if !ok {
@@ -116,23 +119,24 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.As(err, &stale):
 		body.State = stale.ErrorCode().Prefix()
 		body.ServerDraft = stale.ServerDraft
-		body.ETag = quoteETag(stale.ETag)
+		body.ETag = QuoteETag(stale.ETag)
 	case errors.As(err, &mismatch):
 		body.FrozenFingerprint = mismatch.FrozenFingerprint
 		body.CurrentFingerprint = mismatch.CurrentFingerprint
 	}
-	writeJSON(w, status, body)
+	WriteJSON(w, status, body)
 }
 
-func quoteETag(tag string) string {
+// QuoteETag puts an ETag in the quotes HTTP wants (once).
+func QuoteETag(tag string) string {
 	if tag == "" || strings.HasPrefix(tag, `"`) {
 		return tag
 	}
 	return `"` + tag + `"`
 }
 
-// invalidInput is the 422 answer to a request whose fields are wrong.
-func invalidInput(format string, args ...any) error {
+// InvalidInput is the 422 answer to a request whose fields are wrong.
+func InvalidInput(format string, args ...any) error {
 	return errcode.New(errcode.InvalidInput, format, args...)
 }
 
@@ -140,12 +144,12 @@ func invalidInput(format string, args ...any) error {
 // screenshot-free JSON stays far below it).
 const maxBodyBytes = 32 << 20
 
-// decodeJSON is the one way a handler reads its body: one bounded JSON value
+// DecodeJSON is the one way a handler reads its body: one bounded JSON value
 // into v. A body over the bound is 413, never a misleading invalid_json; a
 // body that is not UTF-8 (or escapes half a surrogate pair), or carries
 // anything but white space after the value, is refused rather than stored
 // with U+FFFD in place of what was sent.
-func decodeJSON(r *http.Request, v any) error {
+func DecodeJSON(r *http.Request, v any) error {
 	tooLarge := errcode.New(errcode.TooLarge, "request body is larger than %d MiB", maxBodyBytes>>20)
 	if r.ContentLength > maxBodyBytes {
 		return tooLarge
@@ -161,8 +165,8 @@ func decodeJSON(r *http.Request, v any) error {
 	return decodeBody(body, v)
 }
 
-// decodeOptionalJSON is decodeJSON for routes whose body may be left out.
-func decodeOptionalJSON(r *http.Request, v any) error {
+// DecodeOptionalJSON is DecodeJSON for routes whose body may be left out.
+func DecodeOptionalJSON(r *http.Request, v any) error {
 	if r.ContentLength == 0 {
 		return nil
 	}
