@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"fixthis/app/httpapi"
+	"fixthis/app/targetwatch"
 )
 
 // selectedOnline is the selected device's serial when it is online, else "".
@@ -25,15 +26,18 @@ func (s *sourceIndex) lastEdit() time.Time {
 	return idx.NewestModTime()
 }
 
+// targetAppRoutes serve the target app: its state, Bring it back, Run.
+type targetAppRoutes struct{ appw *targetwatch.Watcher }
+
 // getApp is the user's app on the selected device: installed build, whether it is
 // in front, whether the sources changed since it was installed.
-func (a *App) getApp(w http.ResponseWriter, r *http.Request) {
-	httpapi.WriteJSON(w, http.StatusOK, a.appw.Doc(r.Context()))
+func (h targetAppRoutes) getApp(w http.ResponseWriter, r *http.Request) {
+	httpapi.WriteJSON(w, http.StatusOK, h.appw.Doc(r.Context()))
 }
 
 // postAppLaunch brings the installed app to the front without building.
-func (a *App) postAppLaunch(w http.ResponseWriter, r *http.Request) {
-	res, err := a.appw.Launch(r.Context())
+func (h targetAppRoutes) postAppLaunch(w http.ResponseWriter, r *http.Request) {
+	res, err := h.appw.Launch(r.Context())
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -43,8 +47,8 @@ func (a *App) postAppLaunch(w http.ResponseWriter, r *http.Request) {
 
 // postAppRun starts a build, install and launch; app-run-progress and
 // app-run-finished events follow.
-func (a *App) postAppRun(w http.ResponseWriter, r *http.Request) {
-	started, err := a.appw.StartRun()
+func (h targetAppRoutes) postAppRun(w http.ResponseWriter, r *http.Request) {
+	started, err := h.appw.StartRun()
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return

@@ -45,8 +45,8 @@ type RecordingResponse struct {
 
 // clipSerial is the device a clip request is about: the selected one, which is the
 // only one whose live screen is kept.
-func (a *App) clipSerial(serial string) (string, error) {
-	dev, err := a.device.Registry.Selected()
+func (h previewRoutes) clipSerial(serial string) (string, error) {
+	dev, err := h.device.Registry.Selected()
 	if err != nil {
 		return "", err
 	}
@@ -59,36 +59,36 @@ func (a *App) clipSerial(serial string) (string, error) {
 
 // postPreviewClipRecord starts a recording (the console's long press): the live
 // screen is kept from now until POST /api/preview/clip ends it, up to 30 s.
-func (a *App) postPreviewClipRecord(w http.ResponseWriter, r *http.Request) {
+func (h previewRoutes) postPreviewClipRecord(w http.ResponseWriter, r *http.Request) {
 	var req RecordingRequest
 	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	serial, err := a.clipSerial(req.Serial)
+	serial, err := h.clipSerial(req.Serial)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusOK, RecordingResponse{RecordingID: a.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds})
+	httpapi.WriteJSON(w, http.StatusOK, RecordingResponse{RecordingID: h.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds})
 }
 
 // postPreviewClip cuts the last seconds of the selected device's live screen into a
 // clip of the session: an H.264 MP4, a frame strip and a timeline.
-func (a *App) postPreviewClip(w http.ResponseWriter, r *http.Request) {
+func (h previewRoutes) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 	var req ClipRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	serial, err := a.clipSerial(req.Serial)
+	serial, err := h.clipSerial(req.Serial)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
 	d := time.Duration(req.Seconds) * time.Second
 	if req.RecordingID != "" {
-		ran, err := a.device.StopRecording(req.RecordingID, serial)
+		ran, err := h.device.StopRecording(req.RecordingID, serial)
 		if err != nil {
 			httpapi.WriteError(w, err)
 			return
@@ -98,43 +98,47 @@ func (a *App) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", clip.MinSeconds, clip.MaxSeconds, req.Seconds))
 		return
 	}
-	if _, err := a.store.GetSession(r.Context(), req.SessionID); err != nil {
+	if _, err := h.store.GetSession(r.Context(), req.SessionID); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	c, source, err := a.device.Cut(serial, d)
+	c, source, err := h.device.Cut(serial, d)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	saved, err := a.saveClip(r, req.SessionID, serial, source, c)
+	saved, err := h.saveClip(r, req.SessionID, serial, source, c)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	a.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
+	h.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
 	httpapi.WriteJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
 		Width: saved.Width, Height: saved.Height, Clip: *saved})
 }
 
-func (a *App) saveClip(r *http.Request, sessionID, serial, source string, c *clip.Clip) (*store.Clip, error) {
+func (h previewRoutes) saveClip(r *http.Request, sessionID, serial, source string, c *clip.Clip) (*store.Clip, error) {
 	timeline, err := json.Marshal(c.Timeline)
 	if err != nil {
 		return nil, err
 	}
-	return a.store.SaveClip(r.Context(), store.ClipInput{SessionID: sessionID, Serial: serial, Source: source,
+	return h.store.SaveClip(r.Context(), store.ClipInput{SessionID: sessionID, Serial: serial, Source: source,
 		MP4: c.MP4, Strip: c.Strip, DurationMs: c.DurationMs, Frames: c.Frames, Width: c.Width, Height: c.Height,
 		Timeline: timeline})
 }
 
 // getClipVideo serves a clip's MP4 (with byte ranges, for <video>).
-func (a *App) getClipVideo(w http.ResponseWriter, r *http.Request) { a.serveClipFile(w, r, false) }
+func (h previewRoutes) getClipVideo(w http.ResponseWriter, r *http.Request) {
+	h.serveClipFile(w, r, false)
+}
 
 // getClipStrip serves a clip's frame strip PNG.
-func (a *App) getClipStrip(w http.ResponseWriter, r *http.Request) { a.serveClipFile(w, r, true) }
+func (h previewRoutes) getClipStrip(w http.ResponseWriter, r *http.Request) {
+	h.serveClipFile(w, r, true)
+}
 
-func (a *App) serveClipFile(w http.ResponseWriter, r *http.Request, strip bool) {
-	c, err := a.store.GetClip(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id"))
+func (h previewRoutes) serveClipFile(w http.ResponseWriter, r *http.Request, strip bool) {
+	c, err := h.store.GetClip(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -147,7 +151,7 @@ func (a *App) serveClipFile(w http.ResponseWriter, r *http.Request, strip bool) 
 			return
 		}
 	}
-	data, err := a.store.ReadArtifact(r.Context(), key)
+	data, err := h.store.ReadArtifact(r.Context(), key)
 	if err != nil {
 		httpapi.WriteError(w, errcode.Wrap(errcode.ClipNotFound, err, "the clip's file is missing from .fixthis/artifacts"))
 		return

@@ -103,7 +103,7 @@ func (a *App) getCaptureImage(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, err)
 		return
 	}
-	a.serveArtifact(w, r, c.ImageArtifact, "image/png")
+	serveArtifact(w, r, a.store, c.ImageArtifact, "image/png")
 }
 
 // publishDeviceActions sends consoles the actions recorded since the last ones sent.

@@ -52,28 +52,28 @@ type ItemSources struct {
 // policy runtime evidence is collected first; then the items become sent and a batch
 // is queued for the agent's next wait. The response carries the prompt, with its
 // runtimeEvidenceAttempt block, and what was collected.
-func (a *App) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	var req HandoffRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	h, err := a.feedback.SaveToMCP(r.Context(), req.SessionID, req.ItemIDs)
+	ho, err := h.feedback.SaveToMCP(r.Context(), req.SessionID, req.ItemIDs)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusOK, AgentHandoff{Session: h.Session, Prompt: h.Prompt, BatchID: h.BatchID, Handoff: h.Handoff, RuntimeEvidence: h.Evidence})
+	httpapi.WriteJSON(w, http.StatusOK, AgentHandoff{Session: ho.Session, Prompt: ho.Prompt, BatchID: ho.BatchID, Handoff: ho.Handoff, RuntimeEvidence: ho.Evidence})
 }
 
 // postHandoffPreview is Copy Prompt (feedback.Service.CopyPrompt).
-func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	var req HandoffPreviewRequest
 	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	md, sess, err := a.feedback.CopyPrompt(r.Context(), r.PathValue("id"), req.ItemIDs, req.MarkCopied)
+	md, sess, err := h.feedback.CopyPrompt(r.Context(), r.PathValue("id"), req.ItemIDs, req.MarkCopied)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -82,11 +82,11 @@ func (a *App) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
 }
 
 // getSessionExport is the full export: JSON (default) or Markdown.
-func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) getSessionExport(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	switch format := r.URL.Query().Get("format"); format {
 	case "", "json":
-		data, err := a.prompts.ExportJSON(r.Context(), id)
+		data, err := h.prompts.ExportJSON(r.Context(), id)
 		if err != nil {
 			httpapi.WriteError(w, err)
 			return
@@ -95,7 +95,7 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.json"`)
 		_, _ = w.Write(data)
 	case "markdown", "md":
-		md, err := a.prompts.ExportMarkdown(r.Context(), id)
+		md, err := h.prompts.ExportMarkdown(r.Context(), id)
 		if err != nil {
 			httpapi.WriteError(w, err)
 			return
@@ -110,14 +110,14 @@ func (a *App) getSessionExport(w http.ResponseWriter, r *http.Request) {
 
 // getItemSources is what the inspector shows under a saved annotation: the ranked
 // source candidates and edit-surface hints the prompt will carry for this item.
-func (a *App) getItemSources(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) getItemSources(w http.ResponseWriter, r *http.Request) {
 	sessionID, itemID := r.URL.Query().Get("sessionId"), r.PathValue("id")
-	it, err := a.prompts.Item(r.Context(), sessionID, itemID)
+	it, err := h.prompts.Item(r.Context(), sessionID, itemID)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	_, reason := a.sources.get()
+	_, reason := h.sources.get()
 	cands := it.Candidates
 	if cands == nil {
 		cands = []source.Candidate{}

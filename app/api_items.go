@@ -33,13 +33,13 @@ type BatchRequest struct {
 }
 
 // postItemsBatch persists pending annotations (feedback.Service.SaveItems).
-func (a *App) postItemsBatch(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) postItemsBatch(w http.ResponseWriter, r *http.Request) {
 	var req BatchRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	res, err := a.feedback.SaveItems(r.Context(), feedback.SaveRequest{SessionID: req.SessionID, FrozenID: req.FrozenID,
+	res, err := h.feedback.SaveItems(r.Context(), feedback.SaveRequest{SessionID: req.SessionID, FrozenID: req.FrozenID,
 		WorkspaceID: req.WorkspaceID, FrozenFingerprint: req.FrozenFingerprint,
 		ForceMismatchOverride: req.ForceMismatchOverride, IfMatch: ifMatchOf(r), Items: req.Items})
 	if err != nil {
@@ -64,13 +64,13 @@ type ItemUpdateRequest struct {
 	store.ItemUpdate
 }
 
-func (a *App) putItem(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) putItem(w http.ResponseWriter, r *http.Request) {
 	var req ItemUpdateRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := a.store.UpdateItem(r.Context(), req.SessionID, r.PathValue("id"), req.ItemUpdate)
+	it, err := h.store.UpdateItem(r.Context(), req.SessionID, r.PathValue("id"), req.ItemUpdate)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -78,16 +78,16 @@ func (a *App) putItem(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
-func (a *App) deleteItem(w http.ResponseWriter, r *http.Request) {
-	if err := a.store.DeleteItem(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id")); err != nil {
+func (h feedbackRoutes) deleteItem(w http.ResponseWriter, r *http.Request) {
+	if err := h.store.DeleteItem(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id")); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
 	httpapi.WriteJSON(w, http.StatusOK, OK{OK: true})
 }
 
-func (a *App) deleteDraftItems(w http.ResponseWriter, r *http.Request) {
-	n, err := a.store.DeleteDraftItems(r.Context(), r.URL.Query().Get("sessionId"))
+func (h feedbackRoutes) deleteDraftItems(w http.ResponseWriter, r *http.Request) {
+	n, err := h.store.DeleteDraftItems(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -101,13 +101,13 @@ type AnswerRequest struct {
 	Answer    string `json:"answer"`
 }
 
-func (a *App) postItemAnswer(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) postItemAnswer(w http.ResponseWriter, r *http.Request) {
 	var req AnswerRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := a.store.AnswerQuestion(r.Context(), req.SessionID, r.PathValue("id"), req.Answer)
+	it, err := h.store.AnswerQuestion(r.Context(), req.SessionID, r.PathValue("id"), req.Answer)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -121,13 +121,13 @@ type ResolveRequest struct {
 	Status    string `json:"status"` // resolved or wont_fix
 }
 
-func (a *App) postItemResolve(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) postItemResolve(w http.ResponseWriter, r *http.Request) {
 	var req ResolveRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := a.store.ResolveByUser(r.Context(), req.SessionID, r.PathValue("id"), req.Status)
+	it, err := h.store.ResolveByUser(r.Context(), req.SessionID, r.PathValue("id"), req.Status)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -135,8 +135,8 @@ func (a *App) postItemResolve(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
-func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
-	sess, err := a.store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
+func (h feedbackRoutes) getItemCrop(w http.ResponseWriter, r *http.Request) {
+	sess, err := h.store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -146,7 +146,7 @@ func (a *App) getItemCrop(w http.ResponseWriter, r *http.Request) {
 			if it.CropArtifact == "" {
 				break
 			}
-			a.serveArtifact(w, r, it.CropArtifact, "image/png")
+			serveArtifact(w, r, h.store, it.CropArtifact, "image/png")
 			return
 		}
 	}
@@ -161,13 +161,13 @@ type VerdictRequest struct {
 }
 
 // postItemVerify is "Looks right": the user agrees with the agent's verified fix.
-func (a *App) postItemVerify(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) postItemVerify(w http.ResponseWriter, r *http.Request) {
 	var req VerdictRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := a.store.ConfirmFix(r.Context(), req.SessionID, r.PathValue("id"))
+	it, err := h.store.ConfirmFix(r.Context(), req.SessionID, r.PathValue("id"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -176,13 +176,13 @@ func (a *App) postItemVerify(w http.ResponseWriter, r *http.Request) {
 }
 
 // postItemReopen is "Reopen": the item goes back to the agent with the user's note.
-func (a *App) postItemReopen(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) postItemReopen(w http.ResponseWriter, r *http.Request) {
 	var req VerdictRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := a.store.Reopen(r.Context(), req.SessionID, r.PathValue("id"), req.Note)
+	it, err := h.store.Reopen(r.Context(), req.SessionID, r.PathValue("id"), req.Note)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return

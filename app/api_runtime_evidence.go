@@ -17,7 +17,7 @@ type EvidenceDoc struct {
 }
 
 // postItemEvidenceCollect is Capture diagnostics on a saved item's detail.
-func (a *App) postItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) postItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
 	// The body is optional; a sessionId in it must be the item's session.
 	var req struct {
 		SessionID string `json:"sessionId"`
@@ -26,7 +26,7 @@ func (a *App) postItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, err)
 		return
 	}
-	rec, err := a.feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual)
+	rec, err := h.feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -35,9 +35,9 @@ func (a *App) postItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
 }
 
 // getItemEvidence lists an item's captures, newest first.
-func (a *App) getItemEvidence(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) getItemEvidence(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	recs, err := a.store.ItemEvidence(r.Context(), r.URL.Query().Get("sessionId"), id)
+	recs, err := h.store.ItemEvidence(r.Context(), r.URL.Query().Get("sessionId"), id)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"fixthis/app/errcode"
+	"fixthis/app/feedback"
+	"fixthis/app/handoff"
 	"fixthis/app/httpapi"
 	"fixthis/app/store"
 )
@@ -12,6 +14,15 @@ import (
 // call one store operation and encode. Session events reach the console through the
 // store's change feed (see publishStoreChanges), the same path another process's
 // commits take.
+
+// feedbackRoutes serve sessions, items, handoffs and runtime evidence: each decodes,
+// calls the store or the feedback core, and encodes.
+type feedbackRoutes struct {
+	store    *store.Store
+	feedback *feedback.Service
+	prompts  *handoff.Builder
+	sources  *sourceIndex
+}
 
 // SessionList is the body of GET /api/sessions.
 type SessionList struct {
@@ -24,8 +35,8 @@ type SessionDoc struct {
 	Session   *store.Session `json:"session"`
 }
 
-func (a *App) getSessions(w http.ResponseWriter, r *http.Request) {
-	list, err := a.store.ListSessions(r.Context())
+func (h feedbackRoutes) getSessions(w http.ResponseWriter, r *http.Request) {
+	list, err := h.store.ListSessions(r.Context())
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -41,13 +52,13 @@ type NewSessionRequest struct {
 	Title string `json:"title,omitempty"`
 }
 
-func (a *App) postSessions(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) postSessions(w http.ResponseWriter, r *http.Request) {
 	var req NewSessionRequest
 	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	sess, err := a.store.CreateSession(r.Context(), req.Title)
+	sess, err := h.store.CreateSession(r.Context(), req.Title)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -55,8 +66,8 @@ func (a *App) postSessions(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{SessionID: sess.SessionID, Session: sess})
 }
 
-func (a *App) getSession(w http.ResponseWriter, r *http.Request) {
-	sess, err := a.store.GetSession(r.Context(), r.PathValue("id"))
+func (h feedbackRoutes) getSession(w http.ResponseWriter, r *http.Request) {
+	sess, err := h.store.GetSession(r.Context(), r.PathValue("id"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -65,13 +76,13 @@ func (a *App) getSession(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
 }
 
-func (a *App) putSession(w http.ResponseWriter, r *http.Request) {
+func (h feedbackRoutes) putSession(w http.ResponseWriter, r *http.Request) {
 	var u store.SessionUpdate
 	if err := httpapi.DecodeJSON(r, &u); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	sess, err := a.store.UpdateSession(r.Context(), r.PathValue("id"), u)
+	sess, err := h.store.UpdateSession(r.Context(), r.PathValue("id"), u)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -79,16 +90,16 @@ func (a *App) putSession(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
 }
 
-func (a *App) deleteSession(w http.ResponseWriter, r *http.Request) {
-	if err := a.store.DeleteSession(r.Context(), r.PathValue("id")); err != nil {
+func (h feedbackRoutes) deleteSession(w http.ResponseWriter, r *http.Request) {
+	if err := h.store.DeleteSession(r.Context(), r.PathValue("id")); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
 	httpapi.WriteJSON(w, http.StatusOK, OK{OK: true})
 }
 
-func (a *App) postSessionClose(w http.ResponseWriter, r *http.Request) {
-	sess, err := a.store.CloseSession(r.Context(), r.PathValue("id"))
+func (h feedbackRoutes) postSessionClose(w http.ResponseWriter, r *http.Request) {
+	sess, err := h.store.CloseSession(r.Context(), r.PathValue("id"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -96,8 +107,8 @@ func (a *App) postSessionClose(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
 }
 
-func (a *App) getScreenImage(w http.ResponseWriter, r *http.Request) {
-	sess, err := a.store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
+func (h feedbackRoutes) getScreenImage(w http.ResponseWriter, r *http.Request) {
+	sess, err := h.store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -108,15 +119,16 @@ func (a *App) getScreenImage(w http.ResponseWriter, r *http.Request) {
 				httpapi.WriteError(w, errcode.New(errcode.ScreenshotNotFound, "screen %s was saved without a screenshot", sc.ScreenID))
 				return
 			}
-			a.serveArtifact(w, r, sc.ImageArtifact, "image/png")
+			serveArtifact(w, r, h.store, sc.ImageArtifact, "image/png")
 			return
 		}
 	}
 	httpapi.WriteError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", errcode.Quote(r.PathValue("screenId")), sess.SessionID))
 }
 
-func (a *App) serveArtifact(w http.ResponseWriter, r *http.Request, key, contentType string) {
-	data, err := a.store.ReadArtifact(r.Context(), key)
+// serveArtifact answers with a stored artifact (a screenshot, a crop, a capture).
+func serveArtifact(w http.ResponseWriter, r *http.Request, st *store.Store, key, contentType string) {
+	data, err := st.ReadArtifact(r.Context(), key)
 	if err != nil {
 		httpapi.WriteError(w, errcode.Wrap(errcode.ScreenshotNotFound, err, "the screenshot file is missing from .fixthis/artifacts"))
 		return

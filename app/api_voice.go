@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"fixthis/app/device"
 	"fixthis/app/errcode"
 	"fixthis/app/feedback"
 	"fixthis/app/httpapi"
@@ -22,9 +23,18 @@ const (
 	streamFrame   = voice.SampleRate / 5 // 100 ms of a streamed body, in bytes
 )
 
+// voiceRoutes serve Talk: the key, the voice session, its audio and anchors.
+type voiceRoutes struct {
+	voice     *voice.Manager
+	store     *store.Store
+	device    *device.Service
+	voicePort *feedback.VoiceUnits
+	mode      Mode
+}
+
 // getVoice says whether a key is set, where from, and the running session.
-func (a *App) getVoice(w http.ResponseWriter, r *http.Request) {
-	httpapi.WriteJSON(w, http.StatusOK, a.voice.Status())
+func (h voiceRoutes) getVoice(w http.ResponseWriter, r *http.Request) {
+	httpapi.WriteJSON(w, http.StatusOK, h.voice.Status())
 }
 
 type voiceKeyRequest struct {
@@ -32,21 +42,21 @@ type voiceKeyRequest struct {
 }
 
 // putVoiceKey stores the user's key in the OS keychain. The key is never answered.
-func (a *App) putVoiceKey(w http.ResponseWriter, r *http.Request) {
+func (h voiceRoutes) putVoiceKey(w http.ResponseWriter, r *http.Request) {
 	var req voiceKeyRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	if err := a.voice.SetKey(strings.TrimSpace(req.Key)); err != nil {
+	if err := h.voice.SetKey(strings.TrimSpace(req.Key)); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (a *App) deleteVoiceKey(w http.ResponseWriter, r *http.Request) {
-	if err := a.voice.DeleteKey(); err != nil {
+func (h voiceRoutes) deleteVoiceKey(w http.ResponseWriter, r *http.Request) {
+	if err := h.voice.DeleteKey(); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
@@ -65,7 +75,7 @@ type VoiceStartRequest struct {
 }
 
 // postVoiceSessions starts talking: it connects the interviewer before answering.
-func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
+func (h voiceRoutes) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 	var req VoiceStartRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
@@ -75,7 +85,7 @@ func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, httpapi.InvalidInput("sessionId is required"))
 		return
 	}
-	sum, err := a.store.GetSessionSummary(r.Context(), req.SessionID)
+	sum, err := h.store.GetSessionSummary(r.Context(), req.SessionID)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -85,7 +95,7 @@ func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, errcode.New(errcode.SessionClosed, "session %s is closed; open a session to talk about", sum.SessionID))
 		return
 	}
-	dev, err := a.device.Registry.Lookup(req.Serial)
+	dev, err := h.device.Registry.Lookup(req.Serial)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -96,12 +106,12 @@ func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 	}
 	if holder == "" {
 		holder = "a browser console"
-		if a.mode == ModeDesktop {
+		if h.mode == ModeDesktop {
 			holder = "the desktop window"
 		}
 	}
 	spoken := req.SpokenReplies == nil || *req.SpokenReplies
-	iv, err := a.voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder, Mode: req.Mode})
+	iv, err := h.voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder, Mode: req.Mode})
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -110,8 +120,8 @@ func (a *App) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 // voiceSession finds the running session of the path, answering 404 itself.
-func (a *App) voiceSession(w http.ResponseWriter, r *http.Request) (*voice.Interviewer, bool) {
-	iv, err := a.voice.Get(r.PathValue("voiceSessionId"))
+func (h voiceRoutes) voiceSession(w http.ResponseWriter, r *http.Request) (*voice.Interviewer, bool) {
+	iv, err := h.voice.Get(r.PathValue("voiceSessionId"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return nil, false
@@ -122,8 +132,8 @@ func (a *App) voiceSession(w http.ResponseWriter, r *http.Request) (*voice.Inter
 // postVoiceAudio forwards microphone audio: raw PCM16LE mono 24 kHz, 100–250 ms a
 // request. A body without a length (a streamed upload) is forwarded 100 ms at a time
 // until it ends.
-func (a *App) postVoiceAudio(w http.ResponseWriter, r *http.Request) {
-	iv, ok := a.voiceSession(w, r)
+func (h voiceRoutes) postVoiceAudio(w http.ResponseWriter, r *http.Request) {
+	iv, ok := h.voiceSession(w, r)
 	if !ok {
 		return
 	}
@@ -132,7 +142,7 @@ func (a *App) postVoiceAudio(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength < 0 {
-		a.streamVoiceAudio(w, r, iv)
+		h.streamVoiceAudio(w, r, iv)
 		return
 	}
 	if r.ContentLength > maxAudioChunk {
@@ -154,7 +164,7 @@ func (a *App) postVoiceAudio(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (a *App) streamVoiceAudio(w http.ResponseWriter, r *http.Request, iv *voice.Interviewer) {
+func (h voiceRoutes) streamVoiceAudio(w http.ResponseWriter, r *http.Request, iv *voice.Interviewer) {
 	buf := make([]byte, streamFrame)
 	for {
 		n, err := io.ReadFull(r.Body, buf)
@@ -199,8 +209,8 @@ type VoiceAnchor struct {
 }
 
 // postVoiceAnchors announces a click, drag or screen note to the interviewer.
-func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
-	iv, ok := a.voiceSession(w, r)
+func (h voiceRoutes) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
+	iv, ok := h.voiceSession(w, r)
 	if !ok {
 		return
 	}
@@ -230,7 +240,7 @@ func (a *App) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, httpapi.InvalidInput("this voice session is on %s, not %s", serial, req.Serial))
 		return
 	}
-	p, err := a.voicePort.Point(feedback.PointRequest(req), serial)
+	p, err := h.voicePort.Point(feedback.PointRequest(req), serial)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -256,8 +266,8 @@ type VoiceUpdateRequest struct {
 
 // putVoiceSession mutes or unmutes, switches spoken replies, and tells Go the
 // console is still there.
-func (a *App) putVoiceSession(w http.ResponseWriter, r *http.Request) {
-	iv, ok := a.voiceSession(w, r)
+func (h voiceRoutes) putVoiceSession(w http.ResponseWriter, r *http.Request) {
+	iv, ok := h.voiceSession(w, r)
 	if !ok {
 		return
 	}
@@ -275,8 +285,8 @@ func (a *App) putVoiceSession(w http.ResponseWriter, r *http.Request) {
 }
 
 // deleteVoiceSession stops talking; the upstream socket closes within a second.
-func (a *App) deleteVoiceSession(w http.ResponseWriter, r *http.Request) {
-	iv, ok := a.voiceSession(w, r)
+func (h voiceRoutes) deleteVoiceSession(w http.ResponseWriter, r *http.Request) {
+	iv, ok := h.voiceSession(w, r)
 	if !ok {
 		return
 	}

@@ -102,41 +102,41 @@ func (p *pendingHandoffs) write(units []pendingUnit) error {
 	return os.Rename(tmp.Name(), p.path)
 }
 
-// add notes u before its item is saved.
-func (p *pendingHandoffs) add(u pendingUnit) error {
+// change rewrites the list through edit under the lock; with replaceUnreadable an
+// unreadable list is replaced (its error was logged on start) instead of failing.
+func (p *pendingHandoffs) change(replaceUnreadable bool, edit func([]pendingUnit) []pendingUnit) error {
 	if p.path == "" {
 		return nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	units, err := p.load()
-	if err != nil {
-		units = nil // an unreadable list is replaced; load's error was logged on start
+	if err != nil && !replaceUnreadable {
+		return err
 	}
-	return p.write(append(units, u))
+	left := edit(units)
+	if err == nil && len(left) == len(units) {
+		return nil // nothing changed
+	}
+	return p.write(left)
+}
+
+// add notes u before its item is saved.
+func (p *pendingHandoffs) add(u pendingUnit) error {
+	return p.change(true, func(units []pendingUnit) []pendingUnit { return append(units, u) })
 }
 
 // keepOnly drops the units keep refuses.
 func (p *pendingHandoffs) keepOnly(keep func(pendingUnit) bool) error {
-	if p.path == "" {
-		return nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	units, err := p.load()
-	if err != nil {
-		return err
-	}
-	var left []pendingUnit
-	for _, u := range units {
-		if keep(u) {
-			left = append(left, u)
+	return p.change(false, func(units []pendingUnit) []pendingUnit {
+		var left []pendingUnit
+		for _, u := range units {
+			if keep(u) {
+				left = append(left, u)
+			}
 		}
-	}
-	if len(left) == len(units) {
-		return nil
-	}
-	return p.write(left)
+		return left
+	})
 }
 
 // notePending notes a unit the instant mode will hand off (other modes hand off
