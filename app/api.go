@@ -5,6 +5,7 @@ import (
 
 	"fixthis/app/errcode"
 	"fixthis/app/httpapi"
+	"fixthis/app/talk"
 )
 
 // APIHandler is the console API (/api/*) without authentication: the Wails window
@@ -12,7 +13,10 @@ import (
 func (a *App) APIHandler() http.Handler {
 	mux := http.NewServeMux()
 	fb := feedbackRoutes{store: a.store, feedback: a.feedback, prompts: a.prompts, sources: &a.sources}
-	talk := voiceRoutes{voice: a.voice, store: a.store, device: a.device, voicePort: a.voicePort, mode: a.mode}
+	voiceAPI := talk.Routes{Voice: a.voice, Store: a.store, Device: a.device, Port: a.voicePort, Console: "a browser console"}
+	if a.mode == ModeDesktop {
+		voiceAPI.Console = "the desktop window"
+	}
 	disp := displayRoutes{feedback: a.feedback, displays: a.displays, device: a.device}
 	targetApp := targetAppRoutes{appw: a.appw}
 	preview := previewRoutes{device: a.device, store: a.store, log: a.log, shutdown: a.shutdown}
@@ -77,14 +81,14 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("GET /api/items/{id}/runtime-evidence", fb.getItemEvidence)
 	mux.HandleFunc("POST /api/items/{id}/runtime-evidence/collect", fb.postItemEvidenceCollect)
 
-	mux.HandleFunc("GET /api/voice", talk.getVoice)
-	mux.HandleFunc("PUT /api/voice/key", talk.putVoiceKey)
-	mux.HandleFunc("DELETE /api/voice/key", talk.deleteVoiceKey)
-	mux.HandleFunc("POST /api/voice/sessions", talk.postVoiceSessions)
-	mux.HandleFunc("PUT /api/voice/sessions/{voiceSessionId}", talk.putVoiceSession)
-	mux.HandleFunc("DELETE /api/voice/sessions/{voiceSessionId}", talk.deleteVoiceSession)
-	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/audio", talk.postVoiceAudio)
-	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/anchors", talk.postVoiceAnchors)
+	mux.HandleFunc("GET /api/voice", voiceAPI.GetVoice)
+	mux.HandleFunc("PUT /api/voice/key", voiceAPI.PutVoiceKey)
+	mux.HandleFunc("DELETE /api/voice/key", voiceAPI.DeleteVoiceKey)
+	mux.HandleFunc("POST /api/voice/sessions", voiceAPI.PostVoiceSessions)
+	mux.HandleFunc("PUT /api/voice/sessions/{voiceSessionId}", voiceAPI.PutVoiceSession)
+	mux.HandleFunc("DELETE /api/voice/sessions/{voiceSessionId}", voiceAPI.DeleteVoiceSession)
+	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/audio", voiceAPI.PostVoiceAudio)
+	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/anchors", voiceAPI.PostVoiceAnchors)
 
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, errcode.Quote(r.URL.Path)))

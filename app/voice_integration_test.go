@@ -17,6 +17,7 @@ import (
 
 	"fixthis/app/errcode"
 	"fixthis/app/feedback"
+	"fixthis/app/talk"
 	"fixthis/app/voice"
 	"fixthis/internal/realtimefake"
 )
@@ -256,14 +257,14 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	// Annotate: a node of a freeze, by uid.
 	fr := e.freeze()
 	card := fr.node(t, "trail_card_1")
-	var a1 VoiceAnchor
+	var a1 talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.FrozenID, "nodeUid": card.UID}, &a1)
 	if a1.AnchorID != "anchor_0001" || a1.NodeUID != card.UID {
 		t.Fatalf("annotate anchor: %+v", a1)
 	}
 	// Annotate: an area over the card.
-	var a2 VoiceAnchor
+	var a2 talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "area", "mode": "annotate", "frozenId": fr.FrozenID, "bounds": card.Bounds}, &a2)
 	e.mustJSON("POST", "/api/preview/resume", nil, nil)
@@ -276,7 +277,7 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 		t.Fatal("nothing under the card's centre")
 	}
 	waitFor(t, 10*time.Second, "the kept tree after resume", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
-	var a3 VoiceAnchor
+	var a3 talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "select", "x": x, "y": y}, &a3)
 	if a3.NodeUID != want.Node.UID || a3.AnchorID != "anchor_0003" {
@@ -317,7 +318,7 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 		}
 	}
 	want, _ := snap.Tree.HitTest(x, y)
-	var a VoiceAnchor
+	var a talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "select", "x": x, "y": y}, &a)
 	if a.NodeUID == "" || a.NodeUID != want.Node.UID {

@@ -10,6 +10,7 @@ import (
 
 	"fixthis/app/mcp"
 	"fixthis/app/store"
+	"fixthis/app/talk"
 	"fixthis/app/voice"
 	"fixthis/internal/realtimefake"
 
@@ -110,7 +111,7 @@ func (e *voiceEnv) startVoice(mode string) (sid, vid string, card freezeNode) {
 	}
 	fr := e.freeze()
 	card = fr.node(e.t, "trail_card_1")
-	var a VoiceAnchor
+	var a talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.FrozenID, "nodeUid": card.UID}, &a)
 	return sid, vs.VoiceSessionID, card

@@ -14,6 +14,7 @@ import (
 	"fixthis/app/httpapi"
 	"fixthis/app/source"
 	"fixthis/app/store"
+	"fixthis/app/talk"
 	"fixthis/app/targetrun"
 	"fixthis/app/targetwatch"
 	"fixthis/app/voice"
@@ -131,9 +132,9 @@ var Console = Contract{
 		typeOf[voice.ErrorEvent](),
 		typeOf[voice.Unit](),
 		typeOf[voice.Question](),
-		typeOf[app.VoiceAnchor](),
-		typeOf[app.VoiceStartRequest](),
-		typeOf[app.VoiceUpdateRequest](),
+		typeOf[talk.VoiceAnchor](),
+		typeOf[talk.VoiceStartRequest](),
+		typeOf[talk.VoiceUpdateRequest](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():             "Device",

@@ -1,4 +1,8 @@
-package app
+// Package talk serves the console's Talk routes (/api/voice…): the key, starting and
+// stopping a voice session, its microphone audio and the anchors the user points at.
+// The interviewer is app/voice's; anchors resolve through the feedback core's voice
+// port.
+package talk
 
 import (
 	"errors"
@@ -23,40 +27,42 @@ const (
 	streamFrame   = voice.SampleRate / 5 // 100 ms of a streamed body, in bytes
 )
 
-// voiceRoutes serve Talk: the key, the voice session, its audio and anchors.
-type voiceRoutes struct {
-	voice     *voice.Manager
-	store     *store.Store
-	device    *device.Service
-	voicePort *feedback.VoiceUnits
-	mode      Mode
+// Routes serve Talk: the key, the voice session, its audio and anchors.
+type Routes struct {
+	Voice  *voice.Manager
+	Store  *store.Store
+	Device *device.Service
+	Port   *feedback.VoiceUnits
+	// Console names this console in a second console's 409 when the start names
+	// none ("the desktop window", "a browser console").
+	Console string
 }
 
-// getVoice says whether a key is set, where from, and the running session.
-func (h voiceRoutes) getVoice(w http.ResponseWriter, r *http.Request) {
-	httpapi.WriteJSON(w, http.StatusOK, h.voice.Status())
+// GetVoice says whether a key is set, where from, and the running session.
+func (h Routes) GetVoice(w http.ResponseWriter, r *http.Request) {
+	httpapi.WriteJSON(w, http.StatusOK, h.Voice.Status())
 }
 
 type voiceKeyRequest struct {
 	Key string `json:"key"`
 }
 
-// putVoiceKey stores the user's key in the OS keychain. The key is never answered.
-func (h voiceRoutes) putVoiceKey(w http.ResponseWriter, r *http.Request) {
+// PutVoiceKey stores the user's key in the OS keychain. The key is never answered.
+func (h Routes) PutVoiceKey(w http.ResponseWriter, r *http.Request) {
 	var req voiceKeyRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	if err := h.voice.SetKey(strings.TrimSpace(req.Key)); err != nil {
+	if err := h.Voice.SetKey(strings.TrimSpace(req.Key)); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (h voiceRoutes) deleteVoiceKey(w http.ResponseWriter, r *http.Request) {
-	if err := h.voice.DeleteKey(); err != nil {
+func (h Routes) DeleteVoiceKey(w http.ResponseWriter, r *http.Request) {
+	if err := h.Voice.DeleteKey(); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
@@ -74,8 +80,8 @@ type VoiceStartRequest struct {
 	Holder string `json:"holder,omitempty"`
 }
 
-// postVoiceSessions starts talking: it connects the interviewer before answering.
-func (h voiceRoutes) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
+// PostVoiceSessions starts talking: it connects the interviewer before answering.
+func (h Routes) PostVoiceSessions(w http.ResponseWriter, r *http.Request) {
 	var req VoiceStartRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
@@ -85,7 +91,7 @@ func (h voiceRoutes) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, httpapi.InvalidInput("sessionId is required"))
 		return
 	}
-	sum, err := h.store.GetSessionSummary(r.Context(), req.SessionID)
+	sum, err := h.Store.GetSessionSummary(r.Context(), req.SessionID)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -95,7 +101,7 @@ func (h voiceRoutes) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, errcode.New(errcode.SessionClosed, "session %s is closed; open a session to talk about", sum.SessionID))
 		return
 	}
-	dev, err := h.device.Registry.Lookup(req.Serial)
+	dev, err := h.Device.Registry.Lookup(req.Serial)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -105,13 +111,10 @@ func (h voiceRoutes) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 		holder = holder[:80]
 	}
 	if holder == "" {
-		holder = "a browser console"
-		if h.mode == ModeDesktop {
-			holder = "the desktop window"
-		}
+		holder = h.Console
 	}
 	spoken := req.SpokenReplies == nil || *req.SpokenReplies
-	iv, err := h.voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder, Mode: req.Mode})
+	iv, err := h.Voice.Start(voice.StartRequest{SessionID: req.SessionID, Serial: dev.Serial, SpokenReplies: spoken, Holder: holder, Mode: req.Mode})
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -120,8 +123,8 @@ func (h voiceRoutes) postVoiceSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 // voiceSession finds the running session of the path, answering 404 itself.
-func (h voiceRoutes) voiceSession(w http.ResponseWriter, r *http.Request) (*voice.Interviewer, bool) {
-	iv, err := h.voice.Get(r.PathValue("voiceSessionId"))
+func (h Routes) voiceSession(w http.ResponseWriter, r *http.Request) (*voice.Interviewer, bool) {
+	iv, err := h.Voice.Get(r.PathValue("voiceSessionId"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return nil, false
@@ -129,10 +132,10 @@ func (h voiceRoutes) voiceSession(w http.ResponseWriter, r *http.Request) (*voic
 	return iv, true
 }
 
-// postVoiceAudio forwards microphone audio: raw PCM16LE mono 24 kHz, 100–250 ms a
+// PostVoiceAudio forwards microphone audio: raw PCM16LE mono 24 kHz, 100–250 ms a
 // request. A body without a length (a streamed upload) is forwarded 100 ms at a time
 // until it ends.
-func (h voiceRoutes) postVoiceAudio(w http.ResponseWriter, r *http.Request) {
+func (h Routes) PostVoiceAudio(w http.ResponseWriter, r *http.Request) {
 	iv, ok := h.voiceSession(w, r)
 	if !ok {
 		return
@@ -164,7 +167,7 @@ func (h voiceRoutes) postVoiceAudio(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (h voiceRoutes) streamVoiceAudio(w http.ResponseWriter, r *http.Request, iv *voice.Interviewer) {
+func (h Routes) streamVoiceAudio(w http.ResponseWriter, r *http.Request, iv *voice.Interviewer) {
 	buf := make([]byte, streamFrame)
 	for {
 		n, err := io.ReadFull(r.Body, buf)
@@ -208,8 +211,8 @@ type VoiceAnchor struct {
 	NodeUID string `json:"nodeUid,omitempty"`
 }
 
-// postVoiceAnchors announces a click, drag or screen note to the interviewer.
-func (h voiceRoutes) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
+// PostVoiceAnchors announces a click, drag or screen note to the interviewer.
+func (h Routes) PostVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 	iv, ok := h.voiceSession(w, r)
 	if !ok {
 		return
@@ -240,7 +243,7 @@ func (h voiceRoutes) postVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, httpapi.InvalidInput("this voice session is on %s, not %s", serial, req.Serial))
 		return
 	}
-	p, err := h.voicePort.Point(feedback.PointRequest(req), serial)
+	p, err := h.Port.Point(feedback.PointRequest(req), serial)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -264,9 +267,9 @@ type VoiceUpdateRequest struct {
 	Mode          *voice.Mode `json:"mode,omitempty"`
 }
 
-// putVoiceSession mutes or unmutes, switches spoken replies, and tells Go the
+// PutVoiceSession mutes or unmutes, switches spoken replies, and tells Go the
 // console is still there.
-func (h voiceRoutes) putVoiceSession(w http.ResponseWriter, r *http.Request) {
+func (h Routes) PutVoiceSession(w http.ResponseWriter, r *http.Request) {
 	iv, ok := h.voiceSession(w, r)
 	if !ok {
 		return
@@ -284,8 +287,8 @@ func (h voiceRoutes) putVoiceSession(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, doc)
 }
 
-// deleteVoiceSession stops talking; the upstream socket closes within a second.
-func (h voiceRoutes) deleteVoiceSession(w http.ResponseWriter, r *http.Request) {
+// DeleteVoiceSession stops talking; the upstream socket closes within a second.
+func (h Routes) DeleteVoiceSession(w http.ResponseWriter, r *http.Request) {
 	iv, ok := h.voiceSession(w, r)
 	if !ok {
 		return
