@@ -12,7 +12,7 @@ import (
 // mounts it directly; serve mode wraps it in the console guard.
 func (a *App) APIHandler() http.Handler {
 	mux := http.NewServeMux()
-	fb := feedbackRoutes{store: a.store, feedback: a.feedback, prompts: a.prompts, sources: &a.sources}
+	fb := feedbackRoutes{store: a.store, feedback: a.feedback, prompts: a.prompts, sources: a.sources}
 	voiceAPI := talk.Routes{Voice: a.voice, Store: a.store, Device: a.device, Port: a.voicePort, Console: "a browser console"}
 	if a.mode == ModeDesktop {
 		voiceAPI.Console = "the desktop window"

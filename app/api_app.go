@@ -2,7 +2,6 @@ package app
 
 import (
 	"net/http"
-	"time"
 
 	"fixthis/app/httpapi"
 	"fixthis/app/targetwatch"
@@ -15,15 +14,6 @@ func (a *App) selectedOnline() string {
 		return ""
 	}
 	return v.Serial
-}
-
-// lastEdit is the newest indexed source file's time, zero while the index builds.
-func (s *sourceIndex) lastEdit() time.Time {
-	idx, _ := s.get()
-	if idx == nil {
-		return time.Time{}
-	}
-	return idx.NewestModTime()
 }
 
 // targetAppRoutes serve the target app: its state, Bring it back, Run.

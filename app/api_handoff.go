@@ -117,7 +117,7 @@ func (h feedbackRoutes) getItemSources(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, err)
 		return
 	}
-	_, reason := h.sources.get()
+	_, reason := h.sources.Get()
 	cands := it.Candidates
 	if cands == nil {
 		cands = []source.Candidate{}

@@ -7,6 +7,7 @@ import (
 	"fixthis/app/feedback"
 	"fixthis/app/handoff"
 	"fixthis/app/httpapi"
+	"fixthis/app/source"
 	"fixthis/app/store"
 )
 
@@ -21,7 +22,7 @@ type feedbackRoutes struct {
 	store    *store.Store
 	feedback *feedback.Service
 	prompts  *handoff.Builder
-	sources  *sourceIndex
+	sources  *source.Live
 }
 
 // SessionList is the body of GET /api/sessions.

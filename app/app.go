@@ -12,6 +12,7 @@ import (
 	"fixthis/app/events"
 	"fixthis/app/feedback"
 	"fixthis/app/handoff"
+	"fixthis/app/source"
 	"fixthis/app/store"
 	"fixthis/app/targetwatch"
 	"fixthis/app/voice"
@@ -81,7 +82,7 @@ type App struct {
 	adb          *adb.Client
 	device       *device.Service
 	appw         *targetwatch.Watcher
-	sources      sourceIndex
+	sources      *source.Live
 	prompts      *handoff.Builder
 	presenceSeen presenceWatch
 	voice        *voice.Manager
@@ -128,11 +129,15 @@ func New(opts Options) *App {
 		Conditions: func(ctx context.Context, serial string) *store.DisplayConditions {
 			return a.feedback.ScreenConditions(ctx, serial)
 		}})
-	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.get}
+	a.sources = &source.Live{Dir: opts.ProjectDir, Log: opts.Logger}
+	if opts.Store != nil {
+		a.sources.CachePath = opts.Store.Locations().SourceIndexCache()
+	}
+	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.Get}
 	a.appw = targetwatch.New(targetwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
 		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
-		LastEdit: a.sources.lastEdit,
+		LastEdit: a.sources.LastEdit,
 	})
 	if opts.Voice.BaseURL == "" {
 		opts.Voice = voice.ConfigFromEnv(func(string) string { return "" })
@@ -185,7 +190,7 @@ func (a *App) Run(ctx context.Context) {
 	}()
 	go func() { defer a.bg.Done(); a.appw.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
-	go func() { defer a.bg.Done(); a.runSourceIndex(ctx) }()
+	go func() { defer a.bg.Done(); a.sources.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.device.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.publishStoreChanges(ctx) }()
 	go func() { defer a.bg.Done(); a.keepDisplays(ctx) }()
