@@ -19,7 +19,7 @@ func (a *App) APIHandler() http.Handler {
 	}
 	disp := displayRoutes{feedback: a.feedback, displays: a.displays, device: a.device}
 	targetApp := targetAppRoutes{appw: a.appw}
-	preview := previewRoutes{device: a.device, store: a.store, log: a.log, shutdown: a.shutdown}
+	preview := previewRoutes{device: a.device, store: a.store, feedback: a.feedback, log: a.log, shutdown: a.shutdown}
 	// One route table: every console route is registered here.
 	mux.HandleFunc("GET /api/health", a.getHealth)
 	mux.HandleFunc("GET /api/events", a.getEvents)

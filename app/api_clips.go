@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -107,7 +106,7 @@ func (h previewRoutes) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, err)
 		return
 	}
-	saved, err := h.saveClip(r, req.SessionID, serial, source, c)
+	saved, err := h.feedback.SaveClip(r.Context(), req.SessionID, serial, source, c)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -115,16 +114,6 @@ func (h previewRoutes) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 	h.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
 	httpapi.WriteJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
 		Width: saved.Width, Height: saved.Height, Clip: *saved})
-}
-
-func (h previewRoutes) saveClip(r *http.Request, sessionID, serial, source string, c *clip.Clip) (*store.Clip, error) {
-	timeline, err := json.Marshal(c.Timeline)
-	if err != nil {
-		return nil, err
-	}
-	return h.store.SaveClip(r.Context(), store.ClipInput{SessionID: sessionID, Serial: serial, Source: source,
-		MP4: c.MP4, Strip: c.Strip, DurationMs: c.DurationMs, Frames: c.Frames, Width: c.Width, Height: c.Height,
-		Timeline: timeline})
 }
 
 // getClipVideo serves a clip's MP4 (with byte ranges, for <video>).

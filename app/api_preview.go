@@ -8,6 +8,7 @@ import (
 
 	"fixthis/app/device"
 	"fixthis/app/errcode"
+	"fixthis/app/feedback"
 	"fixthis/app/httpapi"
 	"fixthis/app/store"
 )
@@ -16,9 +17,10 @@ import (
 // newest live frame's document. It counts as watching, so the loop keeps capturing.
 // previewRoutes serve the live preview, freezes, taps, the video and clips.
 type previewRoutes struct {
-	device *device.Service
-	store  *store.Store
-	log    *slog.Logger
+	device   *device.Service
+	store    *store.Store
+	feedback *feedback.Service
+	log      *slog.Logger
 	// shutdown ends the video stream when FixThis quits.
 	shutdown <-chan struct{}
 }

@@ -12,6 +12,7 @@ import (
 	"fixthis/app/store"
 	"fixthis/app/verify"
 	"fixthis/capture"
+	"fixthis/capture/clip"
 )
 
 // Agent is the feedback core as the MCP tools reach it: runtime evidence for an
@@ -40,6 +41,17 @@ func (a Agent) NodeOnScreen(ctx context.Context, target store.Target) (present, 
 		return false, false
 	}
 	return nodeOnScreen(shot.Nodes, target)
+}
+
+// SaveClip keeps a clip cut from serial's screen: with the session it belongs to,
+// or with none (an agent's recording, collected like its captures once unused).
+func (s *Service) SaveClip(ctx context.Context, sessionID, serial, source string, c *clip.Clip) (*store.Clip, error) {
+	timeline, err := json.Marshal(c.Timeline)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.SaveClip(ctx, store.ClipInput{SessionID: sessionID, Serial: serial, Source: source, MP4: c.MP4,
+		Strip: c.Strip, DurationMs: c.DurationMs, Frames: c.Frames, Width: c.Width, Height: c.Height, Timeline: timeline})
 }
 
 // nodeOnScreen finds the target's node among nodes the way verification does
@@ -83,12 +95,7 @@ func (a Agent) RecordScreen(ctx context.Context, serial string, seconds int) (*m
 	if err != nil {
 		return nil, err
 	}
-	timeline, err := json.Marshal(c.Timeline)
-	if err != nil {
-		return nil, err
-	}
-	saved, err := s.store.SaveClip(ctx, store.ClipInput{Serial: dev.Serial, Source: source, MP4: c.MP4, Strip: c.Strip,
-		DurationMs: c.DurationMs, Frames: c.Frames, Width: c.Width, Height: c.Height, Timeline: timeline})
+	saved, err := s.SaveClip(ctx, "", dev.Serial, source, c)
 	if err != nil {
 		return nil, err
 	}
