@@ -43,21 +43,29 @@ func NewKeptScreen(id, serial string, snap *capture.Snapshot) *KeptScreen {
 	return &KeptScreen{ID: id, Serial: serial, Snapshot: snap, CapturedAt: time.Now()}
 }
 
-// keep captures serial and reads its display conditions in parallel, so they are
-// the conditions of the frame rather than of a later moment.
+// keep keeps serial's screen with the service's capturer and conditions reader.
 func (s *Service) keep(ctx context.Context, serial, id string) (*KeptScreen, error) {
-	conditions := make(chan *store.DisplayConditions, 1)
+	return Keep(ctx, s.Capturer, serial, id, s.conditions)
+}
+
+// Keep captures serial and reads its display conditions in parallel (when
+// conditions is set), so they are the conditions of the frame rather than of a
+// later moment. Freezes, the current-screen cache and agents' captures keep their
+// screens through it.
+func Keep(ctx context.Context, c *Capturer, serial, id string,
+	conditions func(ctx context.Context, serial string) *store.DisplayConditions) (*KeptScreen, error) {
+	read := make(chan *store.DisplayConditions, 1)
 	go func() {
-		if s.conditions == nil {
-			conditions <- nil
+		if conditions == nil {
+			read <- nil
 			return
 		}
-		conditions <- s.conditions(ctx, serial)
+		read <- conditions(ctx, serial)
 	}()
-	snap, err := s.Capturer.Capture(ctx, serial)
-	c := <-conditions
+	snap, err := c.Capture(ctx, serial)
+	cond := <-read
 	if err != nil {
 		return nil, err
 	}
-	return &KeptScreen{ID: id, Serial: serial, Snapshot: snap, CapturedAt: time.Now(), Conditions: c}, nil
+	return &KeptScreen{ID: id, Serial: serial, Snapshot: snap, CapturedAt: time.Now(), Conditions: cond}, nil
 }
