@@ -31,8 +31,8 @@ func (a *App) agentPhone() *agentdevice.Phone {
 			}
 			return t.Progress, t.Finish, nil
 		},
-		Log:        a.log,
-		Display:    a.displays,
-		AppPackage: a.feedback.DisplayPackage,
+		Log:           a.log,
+		Display:       a.displays,
+		DisplayTarget: a.feedback.DisplayTarget,
 	})
 }

@@ -24,16 +24,20 @@ type DisplayResult struct {
 	Restored bool `json:"restored,omitempty"`
 }
 
-// displayTarget is the phone and the app whose locale a call sets.
+// displayTarget is the phone and the app whose locale a call sets: the app's own
+// target where it runs (the console's display panel names the same one), else the
+// phone alone; without an app named, the app of the newest session screen.
 func (p *Phone) displayTarget(ctx context.Context, serial string) display.Target {
-	pkg := ""
-	if p.o.AppPackage != nil {
-		pkg = p.o.AppPackage(ctx, serial)
+	t := display.Target{Shell: p.o.ADB.Device(serial), Serial: serial}
+	if p.o.DisplayTarget != nil {
+		if own, err := p.o.DisplayTarget(ctx, serial); err == nil {
+			t = own
+		}
 	}
-	if pkg == "" {
-		pkg = p.sessionPackage(ctx)
+	if t.Package == "" {
+		t.Package = p.sessionPackage(ctx)
 	}
-	return display.Target{Shell: p.o.ADB.Device(serial), Serial: serial, Package: pkg}
+	return t
 }
 
 func (p *Phone) displays() (*display.Manager, error) {

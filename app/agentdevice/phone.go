@@ -50,10 +50,11 @@ type Options struct {
 	AskTimeout time.Duration
 	Log        *slog.Logger
 	// Display changes and restores the display settings (nil: the display tools
-	// answer that they are not available); AppPackage names the app whose locale
-	// they set (nil or "": the app of the newest session screen).
-	Display    *display.Manager
-	AppPackage func(ctx context.Context, serial string) string
+	// answer that they are not available); DisplayTarget, where the app runs, is
+	// its one way to name the phone (with its SDK) and the app whose locale they
+	// set (nil, or no app named: the app of the newest session screen).
+	Display       *display.Manager
+	DisplayTarget func(ctx context.Context, serial string) (display.Target, error)
 }
 
 // Phone is the device the MCP tools drive (their Device and AppRunner).

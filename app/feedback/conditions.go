@@ -19,12 +19,12 @@ func (s *Service) DisplayTarget(ctx context.Context, serial string) (display.Tar
 		return display.Target{}, err
 	}
 	return display.Target{Shell: s.device.ADB().Device(v.Serial), Serial: v.Serial, SDK: v.SDK,
-		Package: s.DisplayPackage(ctx, v.Serial)}, nil
+		Package: s.displayPackage(ctx, v.Serial)}, nil
 }
 
-// DisplayPackage is the app whose locale a display change on serial sets: the target
+// displayPackage is the app whose locale a display change on serial sets: the target
 // app when it is installed there, else the app in front ("" behind the keyguard).
-func (s *Service) DisplayPackage(ctx context.Context, serial string) string {
+func (s *Service) displayPackage(ctx context.Context, serial string) string {
 	if s.targetApp != nil {
 		if d := s.targetApp.Last(); d.Installed && d.Serial == serial && d.ApplicationID != "" {
 			return d.ApplicationID
