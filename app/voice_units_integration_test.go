@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"fixthis/app/mcp"
 	"fixthis/app/store"
 	"fixthis/app/talk"
 	"fixthis/app/voice"
@@ -213,22 +212,7 @@ type agentClient struct {
 
 func (e *voiceEnv) agent() *agentClient {
 	e.t.Helper()
-	c, err := mcpclient.NewInProcessClient(mcp.NewServer(mcp.Deps{Store: e.store, Prompt: e.app.prompts,
-		Evidence: e.app.feedback.Agent(), Screen: e.app.feedback.Agent()}))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		e.t.Fatal(err)
-	}
-	e.t.Cleanup(func() { c.Close() })
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "voice-agent", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		e.t.Fatal(err)
-	}
-	return &agentClient{t: e.t, c: c}
+	return &agentClient{t: e.t, c: inProcessAgent(e.t, e.testEnv, "voice-agent")}
 }
 
 // call runs a tool and returns its structured answer as JSON.
