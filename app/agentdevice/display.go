@@ -47,21 +47,34 @@ func (p *Phone) displays() (*display.Manager, error) {
 	return p.o.Display, nil
 }
 
-// SetDisplay changes the display conditions once the user allows control.
-func (p *Phone) SetDisplay(ctx context.Context, serial string, c display.Change) (*DisplayResult, error) {
+// displayControl starts a display tool: the manager, the phone, the request's own
+// check, and the user's leave to drive the phone (a refusal goes in the activity
+// list as what the agent was not allowed to do: "change" or "restore").
+func (p *Phone) displayControl(ctx context.Context, serial, verb string, check func() error) (*display.Manager, Target, error) {
 	m, err := p.displays()
 	if err != nil {
-		return nil, err
+		return nil, Target{}, err
 	}
 	t, err := p.o.Pick(ctx, serial)
 	if err != nil {
-		return nil, err
+		return nil, Target{}, err
 	}
-	if err := c.RequireSome(); err != nil {
-		return nil, err
+	if check != nil {
+		if err := check(); err != nil {
+			return nil, Target{}, err
+		}
 	}
 	if err := p.allowed(ctx, t); err != nil {
-		p.record(ctx, t.Serial, "display", "was not allowed to change the display settings", "refused")
+		p.record(ctx, t.Serial, "display", "was not allowed to "+verb+" the display settings", "refused")
+		return nil, Target{}, err
+	}
+	return m, t, nil
+}
+
+// SetDisplay changes the display conditions once the user allows control.
+func (p *Phone) SetDisplay(ctx context.Context, serial string, c display.Change) (*DisplayResult, error) {
+	m, t, err := p.displayControl(ctx, serial, "change", c.RequireSome)
+	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
@@ -85,16 +98,8 @@ func (p *Phone) SetDisplay(ctx context.Context, serial string, c display.Change)
 
 // RestoreDisplay puts back the values the phone had before FixThis changed them.
 func (p *Phone) RestoreDisplay(ctx context.Context, serial string) (*DisplayResult, error) {
-	m, err := p.displays()
+	m, t, err := p.displayControl(ctx, serial, "restore", nil)
 	if err != nil {
-		return nil, err
-	}
-	t, err := p.o.Pick(ctx, serial)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.allowed(ctx, t); err != nil {
-		p.record(ctx, t.Serial, "display", "was not allowed to restore the display settings", "refused")
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
