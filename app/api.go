@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"fixthis/app/errcode"
+	"fixthis/app/feedbackapi"
 	"fixthis/app/httpapi"
 	"fixthis/app/talk"
 )
@@ -12,7 +13,7 @@ import (
 // mounts it directly; serve mode wraps it in the console guard.
 func (a *App) APIHandler() http.Handler {
 	mux := http.NewServeMux()
-	fb := feedbackRoutes{store: a.store, feedback: a.feedback, prompts: a.prompts, sources: a.sources}
+	fb := feedbackapi.Routes{Store: a.store, Feedback: a.feedback, Prompts: a.prompts, Sources: a.sources}
 	voiceAPI := talk.Routes{Voice: a.voice, Store: a.store, Device: a.device, Port: a.voicePort, Console: "a browser console"}
 	if a.mode == ModeDesktop {
 		voiceAPI.Console = "the desktop window"
@@ -44,25 +45,25 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/preview/clip/record", preview.postPreviewClipRecord)
 	mux.HandleFunc("GET /api/clips/{id}/video", preview.getClipVideo)
 	mux.HandleFunc("GET /api/clips/{id}/strip", preview.getClipStrip)
-	mux.HandleFunc("GET /api/sessions", fb.getSessions)
-	mux.HandleFunc("POST /api/sessions", fb.postSessions)
-	mux.HandleFunc("GET /api/sessions/{id}", fb.getSession)
-	mux.HandleFunc("PUT /api/sessions/{id}", fb.putSession)
-	mux.HandleFunc("DELETE /api/sessions/{id}", fb.deleteSession)
-	mux.HandleFunc("POST /api/sessions/{id}/close", fb.postSessionClose)
+	mux.HandleFunc("GET /api/sessions", fb.GetSessions)
+	mux.HandleFunc("POST /api/sessions", fb.PostSessions)
+	mux.HandleFunc("GET /api/sessions/{id}", fb.GetSession)
+	mux.HandleFunc("PUT /api/sessions/{id}", fb.PutSession)
+	mux.HandleFunc("DELETE /api/sessions/{id}", fb.DeleteSession)
+	mux.HandleFunc("POST /api/sessions/{id}/close", fb.PostSessionClose)
 
-	mux.HandleFunc("POST /api/items/batch", fb.postItemsBatch)
-	mux.HandleFunc("PUT /api/items/{id}", fb.putItem)
-	mux.HandleFunc("DELETE /api/items/draft", fb.deleteDraftItems)
-	mux.HandleFunc("DELETE /api/items/{id}", fb.deleteItem)
-	mux.HandleFunc("POST /api/items/{id}/answer", fb.postItemAnswer)
-	mux.HandleFunc("POST /api/items/{id}/resolve", fb.postItemResolve)
-	mux.HandleFunc("POST /api/items/{id}/verify", fb.postItemVerify)
-	mux.HandleFunc("POST /api/items/{id}/reopen", fb.postItemReopen)
+	mux.HandleFunc("POST /api/items/batch", fb.PostItemsBatch)
+	mux.HandleFunc("PUT /api/items/{id}", fb.PutItem)
+	mux.HandleFunc("DELETE /api/items/draft", fb.DeleteDraftItems)
+	mux.HandleFunc("DELETE /api/items/{id}", fb.DeleteItem)
+	mux.HandleFunc("POST /api/items/{id}/answer", fb.PostItemAnswer)
+	mux.HandleFunc("POST /api/items/{id}/resolve", fb.PostItemResolve)
+	mux.HandleFunc("POST /api/items/{id}/verify", fb.PostItemVerify)
+	mux.HandleFunc("POST /api/items/{id}/reopen", fb.PostItemReopen)
 
-	mux.HandleFunc("POST /api/agent-handoffs", fb.postAgentHandoffs)
-	mux.HandleFunc("POST /api/sessions/{id}/handoff-preview", fb.postHandoffPreview)
-	mux.HandleFunc("GET /api/sessions/{id}/export", fb.getSessionExport)
+	mux.HandleFunc("POST /api/agent-handoffs", fb.PostAgentHandoffs)
+	mux.HandleFunc("POST /api/sessions/{id}/handoff-preview", fb.PostHandoffPreview)
+	mux.HandleFunc("GET /api/sessions/{id}/export", fb.GetSessionExport)
 
 	mux.HandleFunc("GET /api/app", targetApp.getApp)
 	mux.HandleFunc("POST /api/app/launch", targetApp.postAppLaunch)
@@ -75,11 +76,11 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("GET /api/device-actions", a.getDeviceActions)
 	mux.HandleFunc("GET /api/captures/{id}/image", a.getCaptureImage)
 
-	mux.HandleFunc("GET /api/screens/{screenId}/image", fb.getScreenImage)
-	mux.HandleFunc("GET /api/items/{id}/crop", fb.getItemCrop)
-	mux.HandleFunc("GET /api/items/{id}/sources", fb.getItemSources)
-	mux.HandleFunc("GET /api/items/{id}/runtime-evidence", fb.getItemEvidence)
-	mux.HandleFunc("POST /api/items/{id}/runtime-evidence/collect", fb.postItemEvidenceCollect)
+	mux.HandleFunc("GET /api/screens/{screenId}/image", fb.GetScreenImage)
+	mux.HandleFunc("GET /api/items/{id}/crop", fb.GetItemCrop)
+	mux.HandleFunc("GET /api/items/{id}/sources", fb.GetItemSources)
+	mux.HandleFunc("GET /api/items/{id}/runtime-evidence", fb.GetItemEvidence)
+	mux.HandleFunc("POST /api/items/{id}/runtime-evidence/collect", fb.PostItemEvidenceCollect)
 
 	mux.HandleFunc("GET /api/voice", voiceAPI.GetVoice)
 	mux.HandleFunc("PUT /api/voice/key", voiceAPI.PutVoiceKey)

@@ -8,6 +8,7 @@ import (
 
 	"fixthis/app/agentdevice"
 	"fixthis/app/errcode"
+	"fixthis/app/feedbackapi"
 	"fixthis/app/httpapi"
 	"fixthis/app/store"
 )
@@ -103,7 +104,7 @@ func (a *App) getCaptureImage(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, err)
 		return
 	}
-	serveArtifact(w, r, a.store, c.ImageArtifact, "image/png")
+	feedbackapi.ServeArtifact(w, r, a.store, c.ImageArtifact, "image/png")
 }
 
 // publishDeviceActions sends consoles the actions recorded since the last ones sent.

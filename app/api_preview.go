@@ -110,16 +110,11 @@ func (h previewRoutes) postPreviewFreeze(w http.ResponseWriter, r *http.Request)
 	httpapi.WriteJSON(w, http.StatusOK, res)
 }
 
-// OK is the answer of actions that return nothing else.
-type OK struct {
-	OK bool `json:"ok"`
-}
-
 // postPreviewResume leaves the frozen state; the live loop announces the next frame.
 func (h previewRoutes) postPreviewResume(w http.ResponseWriter, r *http.Request) {
 	h.device.Resume()
 	h.log.Info("resumed the live preview")
-	httpapi.WriteJSON(w, http.StatusOK, OK{OK: true})
+	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
 }
 
 // TapRequest is the body of POST /api/preview/tap, in device pixels.
@@ -144,5 +139,5 @@ func (h previewRoutes) postPreviewTap(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, err)
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusOK, OK{OK: true})
+	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"fixthis/app/feedbackapi"
 	"fixthis/app/httpapi"
 )
 
@@ -75,7 +76,7 @@ func TestRefusedRequests(t *testing.T) {
 		})
 	}
 	// Nothing refused above was stored.
-	var doc SessionDoc
+	var doc feedbackapi.SessionDoc
 	env.mustJSON("GET", "/api/sessions/"+sid, nil, &doc)
 	if n := len(doc.Session.Items); n != len(saved.Items) {
 		t.Fatalf("session has %d items after the refusals, want %d", n, len(saved.Items))

@@ -81,6 +81,11 @@ var statusOf = map[errcode.Code]int{
 	errcode.Internal:            http.StatusInternalServerError,
 }
 
+// OK is the answer of actions that return nothing else.
+type OK struct {
+	OK bool `json:"ok"`
+}
+
 // ErrorBody is the one error shape of the console API. The extra fields are set only
 // for the errors whose dialogs need them (412 stale draft, 409 fingerprint mismatch).
 type ErrorBody struct {

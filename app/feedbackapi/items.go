@@ -1,4 +1,4 @@
-package app
+package feedbackapi
 
 import (
 	"net/http"
@@ -32,14 +32,14 @@ type BatchRequest struct {
 	Items                 []store.BatchItem `json:"items"`
 }
 
-// postItemsBatch persists pending annotations (feedback.Service.SaveItems).
-func (h feedbackRoutes) postItemsBatch(w http.ResponseWriter, r *http.Request) {
+// PostItemsBatch persists pending annotations (feedback.Service.SaveItems).
+func (h Routes) PostItemsBatch(w http.ResponseWriter, r *http.Request) {
 	var req BatchRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	res, err := h.feedback.SaveItems(r.Context(), feedback.SaveRequest{SessionID: req.SessionID, FrozenID: req.FrozenID,
+	res, err := h.Feedback.SaveItems(r.Context(), feedback.SaveRequest{SessionID: req.SessionID, FrozenID: req.FrozenID,
 		WorkspaceID: req.WorkspaceID, FrozenFingerprint: req.FrozenFingerprint,
 		ForceMismatchOverride: req.ForceMismatchOverride, IfMatch: ifMatchOf(r), Items: req.Items})
 	if err != nil {
@@ -64,13 +64,13 @@ type ItemUpdateRequest struct {
 	store.ItemUpdate
 }
 
-func (h feedbackRoutes) putItem(w http.ResponseWriter, r *http.Request) {
+func (h Routes) PutItem(w http.ResponseWriter, r *http.Request) {
 	var req ItemUpdateRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := h.store.UpdateItem(r.Context(), req.SessionID, r.PathValue("id"), req.ItemUpdate)
+	it, err := h.Store.UpdateItem(r.Context(), req.SessionID, r.PathValue("id"), req.ItemUpdate)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -78,16 +78,16 @@ func (h feedbackRoutes) putItem(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
-func (h feedbackRoutes) deleteItem(w http.ResponseWriter, r *http.Request) {
-	if err := h.store.DeleteItem(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id")); err != nil {
+func (h Routes) DeleteItem(w http.ResponseWriter, r *http.Request) {
+	if err := h.Store.DeleteItem(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id")); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusOK, OK{OK: true})
+	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
 }
 
-func (h feedbackRoutes) deleteDraftItems(w http.ResponseWriter, r *http.Request) {
-	n, err := h.store.DeleteDraftItems(r.Context(), r.URL.Query().Get("sessionId"))
+func (h Routes) DeleteDraftItems(w http.ResponseWriter, r *http.Request) {
+	n, err := h.Store.DeleteDraftItems(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -101,13 +101,13 @@ type AnswerRequest struct {
 	Answer    string `json:"answer"`
 }
 
-func (h feedbackRoutes) postItemAnswer(w http.ResponseWriter, r *http.Request) {
+func (h Routes) PostItemAnswer(w http.ResponseWriter, r *http.Request) {
 	var req AnswerRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := h.store.AnswerQuestion(r.Context(), req.SessionID, r.PathValue("id"), req.Answer)
+	it, err := h.Store.AnswerQuestion(r.Context(), req.SessionID, r.PathValue("id"), req.Answer)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -121,13 +121,13 @@ type ResolveRequest struct {
 	Status    string `json:"status"` // resolved or wont_fix
 }
 
-func (h feedbackRoutes) postItemResolve(w http.ResponseWriter, r *http.Request) {
+func (h Routes) PostItemResolve(w http.ResponseWriter, r *http.Request) {
 	var req ResolveRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := h.store.ResolveByUser(r.Context(), req.SessionID, r.PathValue("id"), req.Status)
+	it, err := h.Store.ResolveByUser(r.Context(), req.SessionID, r.PathValue("id"), req.Status)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -135,8 +135,8 @@ func (h feedbackRoutes) postItemResolve(w http.ResponseWriter, r *http.Request) 
 	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
-func (h feedbackRoutes) getItemCrop(w http.ResponseWriter, r *http.Request) {
-	sess, err := h.store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
+func (h Routes) GetItemCrop(w http.ResponseWriter, r *http.Request) {
+	sess, err := h.Store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -146,7 +146,7 @@ func (h feedbackRoutes) getItemCrop(w http.ResponseWriter, r *http.Request) {
 			if it.CropArtifact == "" {
 				break
 			}
-			serveArtifact(w, r, h.store, it.CropArtifact, "image/png")
+			ServeArtifact(w, r, h.Store, it.CropArtifact, "image/png")
 			return
 		}
 	}
@@ -160,14 +160,14 @@ type VerdictRequest struct {
 	Note      string `json:"note,omitempty"`
 }
 
-// postItemVerify is "Looks right": the user agrees with the agent's verified fix.
-func (h feedbackRoutes) postItemVerify(w http.ResponseWriter, r *http.Request) {
+// PostItemVerify is "Looks right": the user agrees with the agent's verified fix.
+func (h Routes) PostItemVerify(w http.ResponseWriter, r *http.Request) {
 	var req VerdictRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := h.store.ConfirmFix(r.Context(), req.SessionID, r.PathValue("id"))
+	it, err := h.Store.ConfirmFix(r.Context(), req.SessionID, r.PathValue("id"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -175,14 +175,14 @@ func (h feedbackRoutes) postItemVerify(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
-// postItemReopen is "Reopen": the item goes back to the agent with the user's note.
-func (h feedbackRoutes) postItemReopen(w http.ResponseWriter, r *http.Request) {
+// PostItemReopen is "Reopen": the item goes back to the agent with the user's note.
+func (h Routes) PostItemReopen(w http.ResponseWriter, r *http.Request) {
 	var req VerdictRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := h.store.Reopen(r.Context(), req.SessionID, r.PathValue("id"), req.Note)
+	it, err := h.Store.Reopen(r.Context(), req.SessionID, r.PathValue("id"), req.Note)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return

@@ -1,4 +1,4 @@
-package app
+package feedbackapi
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ func TestSaveAnswersAFractionalPixelInASentence(t *testing.T) {
 	body := `{"sessionId":"s","frozenId":"f","items":[{"draftItemId":"d","comment":"c",` +
 		`"target":{"type":"area","bounds":{"left":516,"top":260.47412353923204,"right":612,"bottom":308}}}]}`
 	rec := httptest.NewRecorder()
-	feedbackRoutes{}.postItemsBatch(rec, httptest.NewRequest("POST", "/api/items/batch", strings.NewReader(body)))
+	Routes{}.PostItemsBatch(rec, httptest.NewRequest("POST", "/api/items/batch", strings.NewReader(body)))
 	var got httpapi.ErrorBody
 	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
 		t.Fatal(err)

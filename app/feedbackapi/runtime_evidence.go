@@ -1,4 +1,4 @@
-package app
+package feedbackapi
 
 import (
 	"net/http"
@@ -16,8 +16,8 @@ type EvidenceDoc struct {
 	Attempts []store.EvidenceRecord `json:"attempts"`
 }
 
-// postItemEvidenceCollect is Capture diagnostics on a saved item's detail.
-func (h feedbackRoutes) postItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
+// PostItemEvidenceCollect is Capture diagnostics on a saved item's detail.
+func (h Routes) PostItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
 	// The body is optional; a sessionId in it must be the item's session.
 	var req struct {
 		SessionID string `json:"sessionId"`
@@ -26,7 +26,7 @@ func (h feedbackRoutes) postItemEvidenceCollect(w http.ResponseWriter, r *http.R
 		httpapi.WriteError(w, err)
 		return
 	}
-	rec, err := h.feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual)
+	rec, err := h.Feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -34,10 +34,10 @@ func (h feedbackRoutes) postItemEvidenceCollect(w http.ResponseWriter, r *http.R
 	httpapi.WriteJSON(w, http.StatusOK, rec)
 }
 
-// getItemEvidence lists an item's captures, newest first.
-func (h feedbackRoutes) getItemEvidence(w http.ResponseWriter, r *http.Request) {
+// GetItemEvidence lists an item's captures, newest first.
+func (h Routes) GetItemEvidence(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	recs, err := h.store.ItemEvidence(r.Context(), r.URL.Query().Get("sessionId"), id)
+	recs, err := h.Store.ItemEvidence(r.Context(), r.URL.Query().Get("sessionId"), id)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return

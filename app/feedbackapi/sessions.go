@@ -1,4 +1,8 @@
-package app
+// Package feedbackapi serves the console's feedback routes: sessions, items, their
+// screens and crops, handoffs (Save to MCP, Copy Prompt, exports) and runtime
+// evidence. Each handler decodes, calls the store or the feedback core (app/feedback)
+// and encodes; the route table is the app's.
+package feedbackapi
 
 import (
 	"net/http"
@@ -16,13 +20,13 @@ import (
 // store's change feed (see publishStoreChanges), the same path another process's
 // commits take.
 
-// feedbackRoutes serve sessions, items, handoffs and runtime evidence: each decodes,
-// calls the store or the feedback core, and encodes.
-type feedbackRoutes struct {
-	store    *store.Store
-	feedback *feedback.Service
-	prompts  *handoff.Builder
-	sources  *source.Live
+// Routes serve sessions, items, handoffs and runtime evidence: each decodes, calls
+// the store or the feedback core, and encodes.
+type Routes struct {
+	Store    *store.Store
+	Feedback *feedback.Service
+	Prompts  *handoff.Builder
+	Sources  *source.Live
 }
 
 // SessionList is the body of GET /api/sessions.
@@ -36,8 +40,8 @@ type SessionDoc struct {
 	Session   *store.Session `json:"session"`
 }
 
-func (h feedbackRoutes) getSessions(w http.ResponseWriter, r *http.Request) {
-	list, err := h.store.ListSessions(r.Context())
+func (h Routes) GetSessions(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.ListSessions(r.Context())
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -53,13 +57,13 @@ type NewSessionRequest struct {
 	Title string `json:"title,omitempty"`
 }
 
-func (h feedbackRoutes) postSessions(w http.ResponseWriter, r *http.Request) {
+func (h Routes) PostSessions(w http.ResponseWriter, r *http.Request) {
 	var req NewSessionRequest
 	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	sess, err := h.store.CreateSession(r.Context(), req.Title)
+	sess, err := h.Store.CreateSession(r.Context(), req.Title)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -67,8 +71,8 @@ func (h feedbackRoutes) postSessions(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{SessionID: sess.SessionID, Session: sess})
 }
 
-func (h feedbackRoutes) getSession(w http.ResponseWriter, r *http.Request) {
-	sess, err := h.store.GetSession(r.Context(), r.PathValue("id"))
+func (h Routes) GetSession(w http.ResponseWriter, r *http.Request) {
+	sess, err := h.Store.GetSession(r.Context(), r.PathValue("id"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -77,13 +81,13 @@ func (h feedbackRoutes) getSession(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
 }
 
-func (h feedbackRoutes) putSession(w http.ResponseWriter, r *http.Request) {
+func (h Routes) PutSession(w http.ResponseWriter, r *http.Request) {
 	var u store.SessionUpdate
 	if err := httpapi.DecodeJSON(r, &u); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	sess, err := h.store.UpdateSession(r.Context(), r.PathValue("id"), u)
+	sess, err := h.Store.UpdateSession(r.Context(), r.PathValue("id"), u)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -91,16 +95,16 @@ func (h feedbackRoutes) putSession(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
 }
 
-func (h feedbackRoutes) deleteSession(w http.ResponseWriter, r *http.Request) {
-	if err := h.store.DeleteSession(r.Context(), r.PathValue("id")); err != nil {
+func (h Routes) DeleteSession(w http.ResponseWriter, r *http.Request) {
+	if err := h.Store.DeleteSession(r.Context(), r.PathValue("id")); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusOK, OK{OK: true})
+	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
 }
 
-func (h feedbackRoutes) postSessionClose(w http.ResponseWriter, r *http.Request) {
-	sess, err := h.store.CloseSession(r.Context(), r.PathValue("id"))
+func (h Routes) PostSessionClose(w http.ResponseWriter, r *http.Request) {
+	sess, err := h.Store.CloseSession(r.Context(), r.PathValue("id"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -108,8 +112,8 @@ func (h feedbackRoutes) postSessionClose(w http.ResponseWriter, r *http.Request)
 	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
 }
 
-func (h feedbackRoutes) getScreenImage(w http.ResponseWriter, r *http.Request) {
-	sess, err := h.store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
+func (h Routes) GetScreenImage(w http.ResponseWriter, r *http.Request) {
+	sess, err := h.Store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -120,15 +124,15 @@ func (h feedbackRoutes) getScreenImage(w http.ResponseWriter, r *http.Request) {
 				httpapi.WriteError(w, errcode.New(errcode.ScreenshotNotFound, "screen %s was saved without a screenshot", sc.ScreenID))
 				return
 			}
-			serveArtifact(w, r, h.store, sc.ImageArtifact, "image/png")
+			ServeArtifact(w, r, h.Store, sc.ImageArtifact, "image/png")
 			return
 		}
 	}
 	httpapi.WriteError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", errcode.Quote(r.PathValue("screenId")), sess.SessionID))
 }
 
-// serveArtifact answers with a stored artifact (a screenshot, a crop, a capture).
-func serveArtifact(w http.ResponseWriter, r *http.Request, st *store.Store, key, contentType string) {
+// ServeArtifact answers with a stored artifact (a screenshot, a crop, a capture).
+func ServeArtifact(w http.ResponseWriter, r *http.Request, st *store.Store, key, contentType string) {
 	data, err := st.ReadArtifact(r.Context(), key)
 	if err != nil {
 		httpapi.WriteError(w, errcode.Wrap(errcode.ScreenshotNotFound, err, "the screenshot file is missing from .fixthis/artifacts"))

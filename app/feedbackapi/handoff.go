@@ -1,4 +1,4 @@
-package app
+package feedbackapi
 
 import (
 	"net/http"
@@ -48,17 +48,17 @@ type ItemSources struct {
 	Reason       source.Readiness     `json:"reason"`
 }
 
-// postAgentHandoffs is Save to MCP (feedback.Service.SaveToMCP): under the Auto
+// PostAgentHandoffs is Save to MCP (feedback.Service.SaveToMCP): under the Auto
 // policy runtime evidence is collected first; then the items become sent and a batch
 // is queued for the agent's next wait. The response carries the prompt, with its
 // runtimeEvidenceAttempt block, and what was collected.
-func (h feedbackRoutes) postAgentHandoffs(w http.ResponseWriter, r *http.Request) {
+func (h Routes) PostAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 	var req HandoffRequest
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	ho, err := h.feedback.SaveToMCP(r.Context(), req.SessionID, req.ItemIDs)
+	ho, err := h.Feedback.SaveToMCP(r.Context(), req.SessionID, req.ItemIDs)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -66,14 +66,14 @@ func (h feedbackRoutes) postAgentHandoffs(w http.ResponseWriter, r *http.Request
 	httpapi.WriteJSON(w, http.StatusOK, AgentHandoff{Session: ho.Session, Prompt: ho.Prompt, BatchID: ho.BatchID, Handoff: ho.Handoff, RuntimeEvidence: ho.Evidence})
 }
 
-// postHandoffPreview is Copy Prompt (feedback.Service.CopyPrompt).
-func (h feedbackRoutes) postHandoffPreview(w http.ResponseWriter, r *http.Request) {
+// PostHandoffPreview is Copy Prompt (feedback.Service.CopyPrompt).
+func (h Routes) PostHandoffPreview(w http.ResponseWriter, r *http.Request) {
 	var req HandoffPreviewRequest
 	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	md, sess, err := h.feedback.CopyPrompt(r.Context(), r.PathValue("id"), req.ItemIDs, req.MarkCopied)
+	md, sess, err := h.Feedback.CopyPrompt(r.Context(), r.PathValue("id"), req.ItemIDs, req.MarkCopied)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
@@ -81,12 +81,12 @@ func (h feedbackRoutes) postHandoffPreview(w http.ResponseWriter, r *http.Reques
 	httpapi.WriteJSON(w, http.StatusOK, HandoffPreview{Markdown: md, Session: sess})
 }
 
-// getSessionExport is the full export: JSON (default) or Markdown.
-func (h feedbackRoutes) getSessionExport(w http.ResponseWriter, r *http.Request) {
+// GetSessionExport is the full export: JSON (default) or Markdown.
+func (h Routes) GetSessionExport(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	switch format := r.URL.Query().Get("format"); format {
 	case "", "json":
-		data, err := h.prompts.ExportJSON(r.Context(), id)
+		data, err := h.Prompts.ExportJSON(r.Context(), id)
 		if err != nil {
 			httpapi.WriteError(w, err)
 			return
@@ -95,7 +95,7 @@ func (h feedbackRoutes) getSessionExport(w http.ResponseWriter, r *http.Request)
 		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.json"`)
 		_, _ = w.Write(data)
 	case "markdown", "md":
-		md, err := h.prompts.ExportMarkdown(r.Context(), id)
+		md, err := h.Prompts.ExportMarkdown(r.Context(), id)
 		if err != nil {
 			httpapi.WriteError(w, err)
 			return
@@ -108,16 +108,16 @@ func (h feedbackRoutes) getSessionExport(w http.ResponseWriter, r *http.Request)
 	}
 }
 
-// getItemSources is what the inspector shows under a saved annotation: the ranked
+// GetItemSources is what the inspector shows under a saved annotation: the ranked
 // source candidates and edit-surface hints the prompt will carry for this item.
-func (h feedbackRoutes) getItemSources(w http.ResponseWriter, r *http.Request) {
+func (h Routes) GetItemSources(w http.ResponseWriter, r *http.Request) {
 	sessionID, itemID := r.URL.Query().Get("sessionId"), r.PathValue("id")
-	it, err := h.prompts.Item(r.Context(), sessionID, itemID)
+	it, err := h.Prompts.Item(r.Context(), sessionID, itemID)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	_, reason := h.sources.Get()
+	_, reason := h.Sources.Get()
 	cands := it.Candidates
 	if cands == nil {
 		cands = []source.Candidate{}
