@@ -1,14 +1,26 @@
 package app
 
 import (
-	"fixthis/app/errcode"
 	"net/http"
+
+	"fixthis/app/errcode"
+	"fixthis/app/feedbackapi"
+	"fixthis/app/httpapi"
+	"fixthis/app/talk"
 )
 
 // APIHandler is the console API (/api/*) without authentication: the Wails window
 // mounts it directly; serve mode wraps it in the console guard.
 func (a *App) APIHandler() http.Handler {
 	mux := http.NewServeMux()
+	fb := feedbackapi.Routes{Store: a.store, Feedback: a.feedback, Prompts: a.prompts, Sources: a.sources}
+	voiceAPI := talk.Routes{Voice: a.voice, Store: a.store, Device: a.device, Port: a.voicePort, Console: "a browser console"}
+	if a.mode == ModeDesktop {
+		voiceAPI.Console = "the desktop window"
+	}
+	disp := displayRoutes{feedback: a.feedback, displays: a.displays, device: a.device}
+	targetApp := targetAppRoutes{appw: a.appw}
+	preview := previewRoutes{device: a.device, store: a.store, feedback: a.feedback, log: a.log, shutdown: a.shutdown}
 	// One route table: every console route is registered here.
 	mux.HandleFunc("GET /api/health", a.getHealth)
 	mux.HandleFunc("GET /api/events", a.getEvents)
@@ -17,45 +29,45 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/devices/refresh", a.postDevicesRefresh)
 	mux.HandleFunc("POST /api/device/select", a.postDeviceSelect)
 	mux.HandleFunc("POST /api/device/disconnect", a.postDeviceDisconnect)
-	mux.HandleFunc("GET /api/display", a.getDisplay)
-	mux.HandleFunc("PUT /api/display", a.putDisplay)
-	mux.HandleFunc("POST /api/display/restore", a.postDisplayRestore)
+	mux.HandleFunc("GET /api/display", disp.getDisplay)
+	mux.HandleFunc("PUT /api/display", disp.putDisplay)
+	mux.HandleFunc("POST /api/display/restore", disp.postDisplayRestore)
 
-	mux.HandleFunc("GET /api/preview", a.getPreview)
-	mux.HandleFunc("GET /api/preview/{id}/image", a.getPreviewImage)
-	mux.HandleFunc("POST /api/preview/freeze", a.postPreviewFreeze)
-	mux.HandleFunc("POST /api/preview/resume", a.postPreviewResume)
-	mux.HandleFunc("POST /api/preview/tap", a.postPreviewTap)
-	mux.HandleFunc("POST /api/preview/stage", a.postPreviewStage)
-	mux.HandleFunc("POST /api/preview/stats", a.postPreviewStats)
-	mux.HandleFunc("GET /api/preview/stream", a.getPreviewStream)
-	mux.HandleFunc("POST /api/preview/clip", a.postPreviewClip)
-	mux.HandleFunc("POST /api/preview/clip/record", a.postPreviewClipRecord)
-	mux.HandleFunc("GET /api/clips/{id}/video", a.getClipVideo)
-	mux.HandleFunc("GET /api/clips/{id}/strip", a.getClipStrip)
-	mux.HandleFunc("GET /api/sessions", a.getSessions)
-	mux.HandleFunc("POST /api/sessions", a.postSessions)
-	mux.HandleFunc("GET /api/sessions/{id}", a.getSession)
-	mux.HandleFunc("PUT /api/sessions/{id}", a.putSession)
-	mux.HandleFunc("DELETE /api/sessions/{id}", a.deleteSession)
-	mux.HandleFunc("POST /api/sessions/{id}/close", a.postSessionClose)
+	mux.HandleFunc("GET /api/preview", preview.getPreview)
+	mux.HandleFunc("GET /api/preview/{id}/image", preview.getPreviewImage)
+	mux.HandleFunc("POST /api/preview/freeze", preview.postPreviewFreeze)
+	mux.HandleFunc("POST /api/preview/resume", preview.postPreviewResume)
+	mux.HandleFunc("POST /api/preview/tap", preview.postPreviewTap)
+	mux.HandleFunc("POST /api/preview/stage", preview.postPreviewStage)
+	mux.HandleFunc("POST /api/preview/stats", preview.postPreviewStats)
+	mux.HandleFunc("GET /api/preview/stream", preview.getPreviewStream)
+	mux.HandleFunc("POST /api/preview/clip", preview.postPreviewClip)
+	mux.HandleFunc("POST /api/preview/clip/record", preview.postPreviewClipRecord)
+	mux.HandleFunc("GET /api/clips/{id}/video", preview.getClipVideo)
+	mux.HandleFunc("GET /api/clips/{id}/strip", preview.getClipStrip)
+	mux.HandleFunc("GET /api/sessions", fb.GetSessions)
+	mux.HandleFunc("POST /api/sessions", fb.PostSessions)
+	mux.HandleFunc("GET /api/sessions/{id}", fb.GetSession)
+	mux.HandleFunc("PUT /api/sessions/{id}", fb.PutSession)
+	mux.HandleFunc("DELETE /api/sessions/{id}", fb.DeleteSession)
+	mux.HandleFunc("POST /api/sessions/{id}/close", fb.PostSessionClose)
 
-	mux.HandleFunc("POST /api/items/batch", a.postItemsBatch)
-	mux.HandleFunc("PUT /api/items/{id}", a.putItem)
-	mux.HandleFunc("DELETE /api/items/draft", a.deleteDraftItems)
-	mux.HandleFunc("DELETE /api/items/{id}", a.deleteItem)
-	mux.HandleFunc("POST /api/items/{id}/answer", a.postItemAnswer)
-	mux.HandleFunc("POST /api/items/{id}/resolve", a.postItemResolve)
-	mux.HandleFunc("POST /api/items/{id}/verify", a.postItemVerify)
-	mux.HandleFunc("POST /api/items/{id}/reopen", a.postItemReopen)
+	mux.HandleFunc("POST /api/items/batch", fb.PostItemsBatch)
+	mux.HandleFunc("PUT /api/items/{id}", fb.PutItem)
+	mux.HandleFunc("DELETE /api/items/draft", fb.DeleteDraftItems)
+	mux.HandleFunc("DELETE /api/items/{id}", fb.DeleteItem)
+	mux.HandleFunc("POST /api/items/{id}/answer", fb.PostItemAnswer)
+	mux.HandleFunc("POST /api/items/{id}/resolve", fb.PostItemResolve)
+	mux.HandleFunc("POST /api/items/{id}/verify", fb.PostItemVerify)
+	mux.HandleFunc("POST /api/items/{id}/reopen", fb.PostItemReopen)
 
-	mux.HandleFunc("POST /api/agent-handoffs", a.postAgentHandoffs)
-	mux.HandleFunc("POST /api/sessions/{id}/handoff-preview", a.postHandoffPreview)
-	mux.HandleFunc("GET /api/sessions/{id}/export", a.getSessionExport)
+	mux.HandleFunc("POST /api/agent-handoffs", fb.PostAgentHandoffs)
+	mux.HandleFunc("POST /api/sessions/{id}/handoff-preview", fb.PostHandoffPreview)
+	mux.HandleFunc("GET /api/sessions/{id}/export", fb.GetSessionExport)
 
-	mux.HandleFunc("GET /api/app", a.getApp)
-	mux.HandleFunc("POST /api/app/launch", a.postAppLaunch)
-	mux.HandleFunc("POST /api/app/run", a.postAppRun)
+	mux.HandleFunc("GET /api/app", targetApp.getApp)
+	mux.HandleFunc("POST /api/app/launch", targetApp.postAppLaunch)
+	mux.HandleFunc("POST /api/app/run", targetApp.postAppRun)
 
 	mux.HandleFunc("GET /api/agent", a.getAgent)
 	mux.HandleFunc("GET /api/connect", a.getConnect)
@@ -64,23 +76,23 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("GET /api/device-actions", a.getDeviceActions)
 	mux.HandleFunc("GET /api/captures/{id}/image", a.getCaptureImage)
 
-	mux.HandleFunc("GET /api/screens/{screenId}/image", a.getScreenImage)
-	mux.HandleFunc("GET /api/items/{id}/crop", a.getItemCrop)
-	mux.HandleFunc("GET /api/items/{id}/sources", a.getItemSources)
-	mux.HandleFunc("GET /api/items/{id}/runtime-evidence", a.getItemEvidence)
-	mux.HandleFunc("POST /api/items/{id}/runtime-evidence/collect", a.postItemEvidenceCollect)
+	mux.HandleFunc("GET /api/screens/{screenId}/image", fb.GetScreenImage)
+	mux.HandleFunc("GET /api/items/{id}/crop", fb.GetItemCrop)
+	mux.HandleFunc("GET /api/items/{id}/sources", fb.GetItemSources)
+	mux.HandleFunc("GET /api/items/{id}/runtime-evidence", fb.GetItemEvidence)
+	mux.HandleFunc("POST /api/items/{id}/runtime-evidence/collect", fb.PostItemEvidenceCollect)
 
-	mux.HandleFunc("GET /api/voice", a.getVoice)
-	mux.HandleFunc("PUT /api/voice/key", a.putVoiceKey)
-	mux.HandleFunc("DELETE /api/voice/key", a.deleteVoiceKey)
-	mux.HandleFunc("POST /api/voice/sessions", a.postVoiceSessions)
-	mux.HandleFunc("PUT /api/voice/sessions/{voiceSessionId}", a.putVoiceSession)
-	mux.HandleFunc("DELETE /api/voice/sessions/{voiceSessionId}", a.deleteVoiceSession)
-	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/audio", a.postVoiceAudio)
-	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/anchors", a.postVoiceAnchors)
+	mux.HandleFunc("GET /api/voice", voiceAPI.GetVoice)
+	mux.HandleFunc("PUT /api/voice/key", voiceAPI.PutVoiceKey)
+	mux.HandleFunc("DELETE /api/voice/key", voiceAPI.DeleteVoiceKey)
+	mux.HandleFunc("POST /api/voice/sessions", voiceAPI.PostVoiceSessions)
+	mux.HandleFunc("PUT /api/voice/sessions/{voiceSessionId}", voiceAPI.PutVoiceSession)
+	mux.HandleFunc("DELETE /api/voice/sessions/{voiceSessionId}", voiceAPI.DeleteVoiceSession)
+	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/audio", voiceAPI.PostVoiceAudio)
+	mux.HandleFunc("POST /api/voice/sessions/{voiceSessionId}/anchors", voiceAPI.PostVoiceAnchors)
 
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, errcode.Quote(r.URL.Path)))
+		httpapi.WriteError(w, errcode.New(errcode.NotFound, "%s %s is not a console API route", r.Method, errcode.Quote(r.URL.Path)))
 	})
 	return a.logServerErrors(mux)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 
+	"fixthis/app/httpapi"
 	"fixthis/app/mcpconfig"
 )
 
@@ -11,10 +12,10 @@ import (
 func (a *App) getAgent(w http.ResponseWriter, r *http.Request) {
 	p, err := a.getPresence(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, p)
+	httpapi.WriteJSON(w, http.StatusOK, p)
 }
 
 // AgentConfig is one agent's config for the "Connect an agent" panel.
@@ -49,7 +50,7 @@ func (a *App) getConnect(w http.ResponseWriter, r *http.Request) {
 		}
 		configs[target] = entry
 	}
-	writeJSON(w, http.StatusOK, ConnectInfo{
+	httpapi.WriteJSON(w, http.StatusOK, ConnectInfo{
 		MCPURL:     a.mcpURL,
 		MCPToken:   a.mcpToken,
 		ProjectDir: a.projectDir,

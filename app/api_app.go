@@ -1,9 +1,10 @@
 package app
 
 import (
-	"context"
 	"net/http"
-	"time"
+
+	"fixthis/app/httpapi"
+	"fixthis/app/targetwatch"
 )
 
 // selectedOnline is the selected device's serial when it is online, else "".
@@ -15,52 +16,32 @@ func (a *App) selectedOnline() string {
 	return v.Serial
 }
 
-// lastEdit is the newest indexed source file's time, zero while the index builds.
-func (s *sourceIndex) lastEdit() time.Time {
-	idx, _ := s.get()
-	if idx == nil {
-		return time.Time{}
-	}
-	return idx.NewestModTime()
-}
+// targetAppRoutes serve the target app: its state, Bring it back, Run.
+type targetAppRoutes struct{ appw *targetwatch.Watcher }
 
 // getApp is the user's app on the selected device: installed build, whether it is
 // in front, whether the sources changed since it was installed.
-func (a *App) getApp(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, a.appw.Doc(r.Context()))
+func (h targetAppRoutes) getApp(w http.ResponseWriter, r *http.Request) {
+	httpapi.WriteJSON(w, http.StatusOK, h.appw.Doc(r.Context()))
 }
 
 // postAppLaunch brings the installed app to the front without building.
-func (a *App) postAppLaunch(w http.ResponseWriter, r *http.Request) {
-	res, err := a.appw.Launch(r.Context())
+func (h targetAppRoutes) postAppLaunch(w http.ResponseWriter, r *http.Request) {
+	res, err := h.appw.Launch(r.Context())
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	httpapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // postAppRun starts a build, install and launch; app-run-progress and
 // app-run-finished events follow.
-func (a *App) postAppRun(w http.ResponseWriter, r *http.Request) {
-	started, err := a.appw.StartRun()
+func (h targetAppRoutes) postAppRun(w http.ResponseWriter, r *http.Request) {
+	started, err := h.appw.StartRun()
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, started)
-}
-
-// recordAppBuild stores the app build on the selected device (and the project's git
-// state) with the session, so the handoff's prompt says which build the screenshots
-// came from. Without an installed app nothing is recorded; a failure to record is
-// logged, never a reason to fail the handoff.
-func (a *App) recordAppBuild(ctx context.Context, sessionID string) {
-	b, ok := a.appw.Build(ctx)
-	if !ok {
-		return
-	}
-	if err := a.store.RecordAppBuild(ctx, sessionID, b); err != nil {
-		a.log.Warn("record app build", "session", sessionID, "err", err)
-	}
+	httpapi.WriteJSON(w, http.StatusAccepted, started)
 }

@@ -2,11 +2,11 @@ package app
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"time"
 
 	"fixthis/app/errcode"
+	"fixthis/app/httpapi"
 	"fixthis/app/store"
 	"fixthis/capture/clip"
 )
@@ -44,8 +44,8 @@ type RecordingResponse struct {
 
 // clipSerial is the device a clip request is about: the selected one, which is the
 // only one whose live screen is kept.
-func (a *App) clipSerial(serial string) (string, error) {
-	dev, err := a.device.Registry.Selected()
+func (h previewRoutes) clipSerial(serial string) (string, error) {
+	dev, err := h.device.Registry.Selected()
 	if err != nil {
 		return "", err
 	}
@@ -58,97 +58,91 @@ func (a *App) clipSerial(serial string) (string, error) {
 
 // postPreviewClipRecord starts a recording (the console's long press): the live
 // screen is kept from now until POST /api/preview/clip ends it, up to 30 s.
-func (a *App) postPreviewClipRecord(w http.ResponseWriter, r *http.Request) {
+func (h previewRoutes) postPreviewClipRecord(w http.ResponseWriter, r *http.Request) {
 	var req RecordingRequest
-	if err := decodeOptionalJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
-	serial, err := a.clipSerial(req.Serial)
+	serial, err := h.clipSerial(req.Serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, RecordingResponse{RecordingID: a.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds})
+	httpapi.WriteJSON(w, http.StatusOK, RecordingResponse{RecordingID: h.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds})
 }
 
 // postPreviewClip cuts the last seconds of the selected device's live screen into a
 // clip of the session: an H.264 MP4, a frame strip and a timeline.
-func (a *App) postPreviewClip(w http.ResponseWriter, r *http.Request) {
+func (h previewRoutes) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 	var req ClipRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
-	serial, err := a.clipSerial(req.Serial)
+	serial, err := h.clipSerial(req.Serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	d := time.Duration(req.Seconds) * time.Second
 	if req.RecordingID != "" {
-		ran, err := a.device.StopRecording(req.RecordingID, serial)
+		ran, err := h.device.StopRecording(req.RecordingID, serial)
 		if err != nil {
-			writeError(w, err)
+			httpapi.WriteError(w, err)
 			return
 		}
 		d = min(max(ran, clip.MinSeconds*time.Second), clip.MaxSeconds*time.Second)
 	} else if req.Seconds < clip.MinSeconds || req.Seconds > clip.MaxSeconds {
-		writeError(w, errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", clip.MinSeconds, clip.MaxSeconds, req.Seconds))
+		httpapi.WriteError(w, errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", clip.MinSeconds, clip.MaxSeconds, req.Seconds))
 		return
 	}
-	if _, err := a.store.GetSession(r.Context(), req.SessionID); err != nil {
-		writeError(w, err)
+	if _, err := h.store.GetSession(r.Context(), req.SessionID); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
-	c, source, err := a.device.Cut(serial, d)
+	c, source, err := h.device.Cut(serial, d)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	saved, err := a.saveClip(r, req.SessionID, serial, source, c)
+	saved, err := h.feedback.SaveClip(r.Context(), req.SessionID, serial, source, c)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	a.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
-	writeJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
+	h.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
+	httpapi.WriteJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
 		Width: saved.Width, Height: saved.Height, Clip: *saved})
 }
 
-func (a *App) saveClip(r *http.Request, sessionID, serial, source string, c *clip.Clip) (*store.Clip, error) {
-	timeline, err := json.Marshal(c.Timeline)
-	if err != nil {
-		return nil, err
-	}
-	return a.store.SaveClip(r.Context(), store.ClipInput{SessionID: sessionID, Serial: serial, Source: source,
-		MP4: c.MP4, Strip: c.Strip, DurationMs: c.DurationMs, Frames: c.Frames, Width: c.Width, Height: c.Height,
-		Timeline: timeline})
+// getClipVideo serves a clip's MP4 (with byte ranges, for <video>).
+func (h previewRoutes) getClipVideo(w http.ResponseWriter, r *http.Request) {
+	h.serveClipFile(w, r, false)
 }
 
-// getClipVideo serves a clip's MP4 (with byte ranges, for <video>).
-func (a *App) getClipVideo(w http.ResponseWriter, r *http.Request) { a.serveClipFile(w, r, false) }
-
 // getClipStrip serves a clip's frame strip PNG.
-func (a *App) getClipStrip(w http.ResponseWriter, r *http.Request) { a.serveClipFile(w, r, true) }
+func (h previewRoutes) getClipStrip(w http.ResponseWriter, r *http.Request) {
+	h.serveClipFile(w, r, true)
+}
 
-func (a *App) serveClipFile(w http.ResponseWriter, r *http.Request, strip bool) {
-	c, err := a.store.GetClip(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id"))
+func (h previewRoutes) serveClipFile(w http.ResponseWriter, r *http.Request, strip bool) {
+	c, err := h.store.GetClip(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	key, typ := c.VideoArtifact, "video/mp4"
 	if strip {
 		key, typ = c.StripArtifact, "image/png"
 		if key == "" {
-			writeError(w, errcode.New(errcode.ClipNotFound, "clip %s has no frame strip", c.ClipID))
+			httpapi.WriteError(w, errcode.New(errcode.ClipNotFound, "clip %s has no frame strip", c.ClipID))
 			return
 		}
 	}
-	data, err := a.store.ReadArtifact(r.Context(), key)
+	data, err := h.store.ReadArtifact(r.Context(), key)
 	if err != nil {
-		writeError(w, errcode.Wrap(errcode.ClipNotFound, err, "the clip's file is missing from .fixthis/artifacts"))
+		httpapi.WriteError(w, errcode.Wrap(errcode.ClipNotFound, err, "the clip's file is missing from .fixthis/artifacts"))
 		return
 	}
 	w.Header().Set("Content-Type", typ)

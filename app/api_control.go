@@ -8,6 +8,8 @@ import (
 
 	"fixthis/app/agentdevice"
 	"fixthis/app/errcode"
+	"fixthis/app/feedbackapi"
+	"fixthis/app/httpapi"
 	"fixthis/app/store"
 )
 
@@ -18,10 +20,10 @@ import (
 func (a *App) getAgentControl(w http.ResponseWriter, r *http.Request) {
 	st, err := a.controlState(r.Context(), r.URL.Query().Get("serial"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	httpapi.WriteJSON(w, http.StatusOK, st)
 }
 
 // AgentControlRequest is the body of PUT /api/agent-control.
@@ -33,34 +35,34 @@ type AgentControlRequest struct {
 // putAgentControl records the user's answer: "Agents may control the phone".
 func (a *App) putAgentControl(w http.ResponseWriter, r *http.Request) {
 	var req AgentControlRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	if req.Allowed == nil {
-		writeError(w, invalidInput("allowed (true or false) is required"))
+		httpapi.WriteError(w, httpapi.InvalidInput("allowed (true or false) is required"))
 		return
 	}
 	if strings.TrimSpace(req.Serial) == "" {
 		// An answer is about one phone: never let it land on whichever is selected now.
-		writeError(w, invalidInput("serial is required: name the device the answer is for"))
+		httpapi.WriteError(w, httpapi.InvalidInput("serial is required: name the device the answer is for"))
 		return
 	}
 	dev, err := a.device.Registry.Lookup(req.Serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	if err := agentdevice.SetControl(r.Context(), a.store, dev.Serial, *req.Allowed); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	st, err := a.controlState(r.Context(), dev.Serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	httpapi.WriteJSON(w, http.StatusOK, st)
 }
 
 func (a *App) controlState(ctx context.Context, serial string) (agentdevice.ControlState, error) {
@@ -82,27 +84,27 @@ func (a *App) getDeviceActions(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("after"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			writeError(w, errcode.New(errcode.InvalidQuery, "after must be a device action number (0 or more), not %s", errcode.Quote(v)))
+			httpapi.WriteError(w, errcode.New(errcode.InvalidQuery, "after must be a device action number (0 or more), not %s", errcode.Quote(v)))
 			return
 		}
 		after = n
 	}
 	list, err := a.store.DeviceActions(r.Context(), after)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, DeviceActionList{Actions: list})
+	httpapi.WriteJSON(w, http.StatusOK, DeviceActionList{Actions: list})
 }
 
 // getCaptureImage serves an agent capture's frame (the "after" screen).
 func (a *App) getCaptureImage(w http.ResponseWriter, r *http.Request) {
 	c, err := a.store.GetCapture(r.Context(), r.PathValue("id"))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	a.serveArtifact(w, r, c.ImageArtifact, "image/png")
+	feedbackapi.ServeArtifact(w, r, a.store, c.ImageArtifact, "image/png")
 }
 
 // publishDeviceActions sends consoles the actions recorded since the last ones sent.

@@ -1,8 +1,10 @@
 package app
 
 import (
-	"fixthis/app/device"
 	"net/http"
+
+	"fixthis/app/device"
+	"fixthis/app/httpapi"
 )
 
 // LastSelectedSerialKey is the setting that remembers the device the console last
@@ -16,15 +18,15 @@ type DeviceSelection struct {
 }
 
 func (a *App) getDevices(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, a.device.Registry.List())
+	httpapi.WriteJSON(w, http.StatusOK, a.device.Registry.List())
 }
 
 func (a *App) postDevicesRefresh(w http.ResponseWriter, r *http.Request) {
 	if err := a.device.Registry.Refresh(r.Context()); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, a.device.Registry.List())
+	httpapi.WriteJSON(w, http.StatusOK, a.device.Registry.List())
 }
 
 // DeviceSelectRequest is the body of POST /api/device/select.
@@ -34,18 +36,18 @@ type DeviceSelectRequest struct {
 
 func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
 	var req DeviceSelectRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	if req.Serial == "" {
-		writeError(w, invalidInput("serial is required"))
+		httpapi.WriteError(w, httpapi.InvalidInput("serial is required"))
 		return
 	}
 	prev := a.selectedOnline()
 	dev, err := a.device.Select(req.Serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	if prev != dev.Serial {
@@ -57,15 +59,15 @@ func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
 			a.log.Warn("remember the selected device", "serial", dev.Serial, "err", err)
 		}
 	}
-	writeJSON(w, http.StatusOK, DeviceSelection{SelectedSerial: dev.Serial, Device: &dev})
+	httpapi.WriteJSON(w, http.StatusOK, DeviceSelection{SelectedSerial: dev.Serial, Device: &dev})
 }
 
 // postDeviceDisconnect is the device chip's ×: FixThis's selection and forwards only.
 func (a *App) postDeviceDisconnect(w http.ResponseWriter, r *http.Request) {
 	a.restoreDisplay(r.Context(), a.selectedOnline())
 	if err := a.device.Disconnect(r.Context()); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, DeviceSelection{})
+	httpapi.WriteJSON(w, http.StatusOK, DeviceSelection{})
 }

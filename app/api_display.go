@@ -1,10 +1,14 @@
 package app
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
+	"fixthis/app/device"
 	"fixthis/app/display"
+	"fixthis/app/feedback"
+	"fixthis/app/httpapi"
 )
 
 // The console's #displaySettings panel: read, change and restore the selected
@@ -42,70 +46,73 @@ func displaySettings(serial string, st display.State) DisplaySettings {
 		MaxFontScale: display.MaxFontScale, MinDensity: lo, MaxDensity: hi}
 }
 
+// displayRoutes serve the console's display panel.
+type displayRoutes struct {
+	feedback *feedback.Service
+	displays *display.Manager
+	device   *device.Service
+}
+
 // getDisplay is GET /api/display?serial= (the selected device by default).
-func (a *App) getDisplay(w http.ResponseWriter, r *http.Request) {
-	t, err := a.displayTarget(r.Context(), strings.TrimSpace(r.URL.Query().Get("serial")))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	st, err := a.displays.Read(r.Context(), t)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, displaySettings(t.Serial, st))
+func (h displayRoutes) getDisplay(w http.ResponseWriter, r *http.Request) {
+	h.onPhone(w, r, r.URL.Query().Get("serial"), false, func(ctx context.Context, t display.Target) (display.State, bool, error) {
+		st, err := h.displays.Read(ctx, t)
+		return st, false, err
+	})
 }
 
 // putDisplay changes what the body names; the phone's originals are saved first.
-func (a *App) putDisplay(w http.ResponseWriter, r *http.Request) {
+func (h displayRoutes) putDisplay(w http.ResponseWriter, r *http.Request) {
 	var req DisplayChangeRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	if err := req.Change.Precheck(); err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	t, err := a.displayTarget(r.Context(), strings.TrimSpace(req.Serial))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	st, err := a.displays.Set(r.Context(), t, req.Change)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	a.device.Preview.Poke() // the live view shows the change at once
-	writeJSON(w, http.StatusOK, displaySettings(t.Serial, st))
+	h.onPhone(w, r, req.Serial, true, func(ctx context.Context, t display.Target) (display.State, bool, error) {
+		st, err := h.displays.Set(ctx, t, req.Change)
+		return st, false, err
+	})
 }
 
 // postDisplayRestore puts the phone's original values back.
-func (a *App) postDisplayRestore(w http.ResponseWriter, r *http.Request) {
+func (h displayRoutes) postDisplayRestore(w http.ResponseWriter, r *http.Request) {
 	var req DisplayRestoreRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
-	t, err := a.displayTarget(r.Context(), strings.TrimSpace(req.Serial))
+	h.onPhone(w, r, req.Serial, true, func(ctx context.Context, t display.Target) (display.State, bool, error) {
+		restored, err := h.displays.Restore(ctx, t)
+		if err != nil {
+			return display.State{}, false, err
+		}
+		st, err := h.displays.Read(ctx, t)
+		return st, restored, err
+	})
+}
+
+// onPhone runs act on serial's phone (the selected one when "") and answers with
+// the settings it leaves; after a change the live view is woken to show it at once.
+func (h displayRoutes) onPhone(w http.ResponseWriter, r *http.Request, serial string, changes bool,
+	act func(ctx context.Context, t display.Target) (display.State, bool, error)) {
+	t, err := h.feedback.DisplayTarget(r.Context(), strings.TrimSpace(serial))
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	restored, err := a.displays.Restore(r.Context(), t)
+	st, restored, err := act(r.Context(), t)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	st, err := a.displays.Read(r.Context(), t)
-	if err != nil {
-		writeError(w, err)
-		return
+	if changes {
+		h.device.Preview.Poke()
 	}
-	a.device.Preview.Poke()
 	out := displaySettings(t.Serial, st)
 	out.Restored = restored
-	writeJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 }

@@ -1,16 +1,17 @@
 package app
 
 import (
-	"context"
-	"slices"
-
 	"bytes"
-	"fixthis/app/device"
-	"fixthis/app/events"
-	"fixthis/app/store"
+	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
+
+	"fixthis/app/device"
+	"fixthis/app/events"
+	"fixthis/app/httpapi"
+	"fixthis/app/store"
 )
 
 // getEvents streams the event bus as Server-Sent Events: a snapshot first, then every
@@ -35,7 +36,7 @@ func (a *App) getEvents(w http.ResponseWriter, r *http.Request) {
 	// an ordinary JSON error.
 	snap, err := a.snapshot(r.Context())
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	h := w.Header()

@@ -1,6 +1,10 @@
 package app
 
-import "net/http"
+import (
+	"net/http"
+
+	"fixthis/app/httpapi"
+)
 
 // Health is the body of GET /api/health.
 type Health struct {
@@ -10,5 +14,5 @@ type Health struct {
 
 // getHealth answers liveness probes and tells the console which version it talks to.
 func (a *App) getHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Health{Status: "ok", Version: a.version})
+	httpapi.WriteJSON(w, http.StatusOK, Health{Status: "ok", Version: a.version})
 }

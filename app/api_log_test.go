@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"fixthis/app/errcode"
+	"fixthis/app/httpapi"
 )
 
 // TestServerErrorsAreLogged: 500, 503 and 507 answers are logged with their
@@ -18,7 +19,7 @@ func TestServerErrorsAreLogged(t *testing.T) {
 		var buf bytes.Buffer
 		a := &App{log: slog.New(slog.NewTextHandler(&buf, nil))}
 		h := a.logServerErrors(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, errcode.New(code, "what went wrong"))
+			httpapi.WriteError(w, errcode.New(code, "what went wrong"))
 		}))
 		req := httptest.NewRequest("GET", "/api/events?consoleToken=sekrit-token", nil)
 		req.Header.Set(ConsoleTokenHeader, "sekrit-token")

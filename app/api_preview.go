@@ -2,27 +2,41 @@ package app
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"fixthis/app/device"
 	"fixthis/app/errcode"
+	"fixthis/app/feedback"
+	"fixthis/app/httpapi"
+	"fixthis/app/store"
 )
 
 // getPreview is the fallback path for a console whose event stream is down: the
 // newest live frame's document. It counts as watching, so the loop keeps capturing.
-func (a *App) getPreview(w http.ResponseWriter, r *http.Request) {
-	a.device.Preview.NotePoll()
-	writeJSON(w, http.StatusOK, a.device.Preview.Latest())
+// previewRoutes serve the live preview, freezes, taps, the video and clips.
+type previewRoutes struct {
+	device   *device.Service
+	store    *store.Store
+	feedback *feedback.Service
+	log      *slog.Logger
+	// shutdown ends the video stream when FixThis quits.
+	shutdown <-chan struct{}
+}
+
+func (h previewRoutes) getPreview(w http.ResponseWriter, r *http.Request) {
+	h.device.Preview.NotePoll()
+	httpapi.WriteJSON(w, http.StatusOK, h.device.Preview.Latest())
 }
 
 // getPreviewImage serves a kept live frame (JPEG, by previewId) or frozen frame (PNG,
 // by frozenId).
-func (a *App) getPreviewImage(w http.ResponseWriter, r *http.Request) {
+func (h previewRoutes) getPreviewImage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	data, contentType, ok := a.device.Image(id)
+	data, contentType, ok := h.device.Image(id)
 	if !ok {
-		writeError(w, errcode.New(errcode.PreviewNotFound, "preview %s is gone; live frames are kept briefly", errcode.Quote(id)))
+		httpapi.WriteError(w, errcode.New(errcode.PreviewNotFound, "preview %s is gone; live frames are kept briefly", errcode.Quote(id)))
 		return
 	}
 	w.Header().Set("Content-Type", contentType)
@@ -37,28 +51,28 @@ type StageHeight struct {
 
 // postPreviewStage records how tall the console's stage is in device pixels, so live
 // frames are encoded at the size they are shown.
-func (a *App) postPreviewStage(w http.ResponseWriter, r *http.Request) {
+func (h previewRoutes) postPreviewStage(w http.ResponseWriter, r *http.Request) {
 	var req StageHeight
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	if req.Height <= 0 {
-		writeError(w, invalidInput("height must be a positive number of device pixels"))
+		httpapi.WriteError(w, httpapi.InvalidInput("height must be a positive number of device pixels"))
 		return
 	}
-	writeJSON(w, http.StatusOK, StageHeight{Height: a.device.Preview.SetStageHeight(req.Height)})
+	httpapi.WriteJSON(w, http.StatusOK, StageHeight{Height: h.device.Preview.SetStageHeight(req.Height)})
 }
 
 // postPreviewStats takes a console's report of what it paints (device.PaintReport).
-func (a *App) postPreviewStats(w http.ResponseWriter, r *http.Request) {
+func (h previewRoutes) postPreviewStats(w http.ResponseWriter, r *http.Request) {
 	var req device.PaintReport
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
-	if err := a.device.Preview.NotePaint(req); err != nil {
-		writeError(w, invalidInput("%v", err))
+	if err := h.device.Preview.NotePaint(req); err != nil {
+		httpapi.WriteError(w, httpapi.InvalidInput("%v", err))
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -72,40 +86,35 @@ type FreezeRequest struct {
 
 // postPreviewFreeze captures the full-resolution frame and the UI tree together (the
 // tree is the slow part on phones, so both start at once) and pauses the live loop.
-func (a *App) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
+func (h previewRoutes) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
 	var req FreezeRequest
-	if err := decodeOptionalJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
-	dev, err := a.device.Registry.Lookup(req.Serial)
+	dev, err := h.device.Registry.Lookup(req.Serial)
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
 	defer cancel()
-	fr, err := a.device.Freeze(ctx, dev.Serial)
+	fr, err := h.device.Freeze(ctx, dev.Serial)
 	if err != nil {
-		writeError(w, errcode.Wrap(errcode.CaptureFailed, err, "could not capture %s: %v", dev.Serial, err))
+		httpapi.WriteError(w, errcode.Wrap(errcode.CaptureFailed, err, "could not capture %s: %v", dev.Serial, err))
 		return
 	}
 	res := fr.Result()
-	a.log.Info("froze the preview", "serial", dev.Serial, "frozenId", res.FrozenID, "tree", res.TreeSource,
+	h.log.Info("froze the preview", "serial", dev.Serial, "frozenId", res.FrozenID, "tree", res.TreeSource,
 		"frameMs", res.TimingsMs.Frame, "treeMs", res.TimingsMs.Tree, "totalMs", res.TimingsMs.Total)
-	writeJSON(w, http.StatusOK, res)
-}
-
-// OK is the answer of actions that return nothing else.
-type OK struct {
-	OK bool `json:"ok"`
+	httpapi.WriteJSON(w, http.StatusOK, res)
 }
 
 // postPreviewResume leaves the frozen state; the live loop announces the next frame.
-func (a *App) postPreviewResume(w http.ResponseWriter, r *http.Request) {
-	a.device.Resume()
-	a.log.Info("resumed the live preview")
-	writeJSON(w, http.StatusOK, OK{OK: true})
+func (h previewRoutes) postPreviewResume(w http.ResponseWriter, r *http.Request) {
+	h.device.Resume()
+	h.log.Info("resumed the live preview")
+	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
 }
 
 // TapRequest is the body of POST /api/preview/tap, in device pixels.
@@ -116,19 +125,19 @@ type TapRequest struct {
 }
 
 // postPreviewTap forwards a Select-mode click to the device as `input tap X Y`.
-func (a *App) postPreviewTap(w http.ResponseWriter, r *http.Request) {
+func (h previewRoutes) postPreviewTap(w http.ResponseWriter, r *http.Request) {
 	var req TapRequest
-	if err := decodeJSON(r, &req); err != nil {
-		writeError(w, err)
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
 	if req.X == nil || req.Y == nil || *req.X < 0 || *req.Y < 0 {
-		writeError(w, invalidInput("x and y are required device coordinates"))
+		httpapi.WriteError(w, httpapi.InvalidInput("x and y are required device coordinates"))
 		return
 	}
-	if err := a.device.Tap(r.Context(), req.Serial, *req.X, *req.Y); err != nil {
-		writeError(w, err)
+	if err := h.device.Tap(r.Context(), req.Serial, *req.X, *req.Y); err != nil {
+		httpapi.WriteError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, OK{OK: true})
+	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
 }

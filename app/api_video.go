@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"fixthis/app/httpapi"
 	"fixthis/capture/video"
 )
 
@@ -28,30 +29,30 @@ const (
 // A device that cannot stream, or --preview jpeg, answers 409 video_unavailable with
 // the reason; the console then shows raw frames. The stream ends when the selected
 // device changes or the viewer fell behind; the console reopens it.
-func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
-	dev, err := a.device.Registry.Selected()
+func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) {
+	dev, err := h.device.Registry.Selected()
 	if err != nil {
-		writeError(w, err)
+		httpapi.WriteError(w, err)
 		return
 	}
-	stream, cfg, release, err := a.device.Video.Attach(dev)
+	stream, cfg, release, err := h.device.Video.Attach(dev)
 	if err != nil {
-		a.device.Preview.NoteVideo(dev.Serial)
-		a.log.Info("live video unavailable; the preview shows JPEG frames", "serial", dev.Serial, "why", err)
-		writeError(w, err)
+		h.device.Preview.NoteVideo(dev.Serial)
+		h.log.Info("live video unavailable; the preview shows JPEG frames", "serial", dev.Serial, "why", err)
+		httpapi.WriteError(w, err)
 		return
 	}
 	defer release()
 	replay, live, cancel := stream.Subscribe()
 	defer cancel()
 	sent := 0
-	a.log.Info("live video: a console is watching", "serial", cfg.Serial, "size", fmt.Sprintf("%dx%d", cfg.Width, cfg.Height))
-	defer func() { a.log.Info("live video: the console left", "serial", cfg.Serial, "pictures", sent) }()
+	h.log.Info("live video: a console is watching", "serial", cfg.Serial, "size", fmt.Sprintf("%dx%d", cfg.Width, cfg.Height))
+	defer func() { h.log.Info("live video: the console left", "serial", cfg.Serial, "pictures", sent) }()
 
-	h := w.Header()
-	h.Set("Content-Type", "application/vnd.fixthis.h264-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/vnd.fixthis.h264-stream")
+	hdr.Set("Cache-Control", "no-store")
+	hdr.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
 	send := func(kind byte, parts ...[]byte) bool {
@@ -93,7 +94,7 @@ func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	devices := a.device.Registry.Changes()
+	devices := h.device.Registry.Changes()
 	// The WebKitGTK bridge does not cancel r.Context() when the page drops the
 	// response; only a failed write tells. A keep-alive each quiet second finds a
 	// viewer that left, so the raw-frame loop takes over within a second.
@@ -111,7 +112,7 @@ func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 			}
 			lastSent = time.Now()
 		case <-keepAlive.C:
-			if a.device.Preview.Landscape() != (cfg.DisplayWidth > cfg.DisplayHeight) {
+			if h.device.Preview.Landscape() != (cfg.DisplayWidth > cfg.DisplayHeight) {
 				// The phone turned: end here, and the console reopens a stream coded
 				// the other way round.
 				return
@@ -123,13 +124,13 @@ func (a *App) getPreviewStream(w http.ResponseWriter, r *http.Request) {
 				lastSent = time.Now()
 			}
 		case <-devices:
-			devices = a.device.Registry.Changes()
-			if now, err := a.device.Registry.Selected(); err != nil || now.Serial != cfg.Serial {
+			devices = h.device.Registry.Changes()
+			if now, err := h.device.Registry.Selected(); err != nil || now.Serial != cfg.Serial {
 				return
 			}
 		case <-r.Context().Done():
 			return
-		case <-a.shutdown:
+		case <-h.shutdown:
 			return
 		}
 	}

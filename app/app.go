@@ -10,7 +10,9 @@ import (
 	"fixthis/app/device"
 	"fixthis/app/display"
 	"fixthis/app/events"
+	"fixthis/app/feedback"
 	"fixthis/app/handoff"
+	"fixthis/app/source"
 	"fixthis/app/store"
 	"fixthis/app/targetwatch"
 	"fixthis/app/voice"
@@ -71,8 +73,6 @@ type App struct {
 	log            *slog.Logger
 	bus            *events.Bus
 	keepAliveEvery time.Duration
-	// savesInFlight holds the frozen frames a batch save is running for.
-	savesInFlight inFlight
 
 	consoleToken string
 	mcpToken     string
@@ -82,15 +82,17 @@ type App struct {
 	adb          *adb.Client
 	device       *device.Service
 	appw         *targetwatch.Watcher
-	sources      sourceIndex
+	sources      *source.Live
 	prompts      *handoff.Builder
 	presenceSeen presenceWatch
 	voice        *voice.Manager
-	voiceTree    voiceTrees
 	displays     *display.Manager
-	voiceUnits   *voiceUnits
-	actionSeq    atomic.Int64   // newest device action published to consoles
-	bg           sync.WaitGroup // background work started by Run
+	// feedback holds the use cases (saves, handoffs, runtime evidence) the
+	// handlers, the voice port and the MCP tools share.
+	feedback  *feedback.Service
+	voicePort *feedback.VoiceUnits
+	actionSeq atomic.Int64   // newest device action published to consoles
+	bg        sync.WaitGroup // background work started by Run
 
 	shutdownOnce sync.Once
 	shutdown     chan struct{}
@@ -122,12 +124,20 @@ func New(opts Options) *App {
 		store:          opts.Store,
 		adb:            opts.ADB,
 	}
-	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video})
-	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.get}
+	a.device = device.New(device.Options{ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, Demo: opts.Demo, Preview: opts.Preview, Video: opts.Video,
+		// A kept screen records the conditions it was shown under (built below).
+		Conditions: func(ctx context.Context, serial string) *store.DisplayConditions {
+			return a.feedback.ScreenConditions(ctx, serial)
+		}})
+	a.sources = &source.Live{Dir: opts.ProjectDir, Log: opts.Logger}
+	if opts.Store != nil {
+		a.sources.CachePath = opts.Store.Locations().SourceIndexCache()
+	}
+	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.Get}
 	a.appw = targetwatch.New(targetwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
 		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
-		LastEdit: a.sources.lastEdit,
+		LastEdit: a.sources.LastEdit,
 	})
 	if opts.Voice.BaseURL == "" {
 		opts.Voice = voice.ConfigFromEnv(func(string) string { return "" })
@@ -136,10 +146,17 @@ func New(opts Options) *App {
 	if opts.Store != nil {
 		dataDir = opts.Store.Locations().DataDir()
 	}
-	a.voiceUnits = &voiceUnits{a: a}
-	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
-		Screen: voiceScreen{a}, Units: a.voiceUnits, Silence: opts.VoiceSilence, Log: opts.Logger, DataDir: dataDir})
 	a.displays = a.openDisplays()
+	a.feedback = feedback.New(feedback.Deps{Store: opts.Store, Device: a.device, Displays: a.displays,
+		Prompts: a.prompts, TargetApp: a.appw, Log: opts.Logger, VoiceMode: func(id string) voice.Mode {
+			if iv, err := a.voice.Get(id); err == nil {
+				return iv.Doc().Mode
+			}
+			return ""
+		}})
+	a.voicePort = a.feedback.VoiceUnits()
+	a.voice = voice.NewManager(voice.Options{Config: opts.Voice, Keys: opts.VoiceKeys, Sink: voiceEvents{a.bus},
+		Screen: a.feedback.VoiceScreen(), Units: a.voicePort, Silence: opts.VoiceSilence, Log: opts.Logger, DataDir: dataDir})
 	a.loadMCPToken()
 	return a
 }
@@ -153,11 +170,27 @@ func (a *App) Shutdown() {
 // change feed, presence timeouts) and returns at once; everything stops when ctx ends.
 // Call Wait to wait for it.
 func (a *App) Run(ctx context.Context) {
-	a.bg.Add(7)
-	go func() { defer a.bg.Done(); a.keepVoiceTree(ctx) }()
+	a.bg.Add(8)
+	go func() { defer a.bg.Done(); a.feedback.ResumeHandoffs(ctx) }()
+	go func() {
+		defer a.bg.Done()
+		// A live voice session's phone keeps its current screen captured, so clicks
+		// and spoken units find their node without a capture on their path.
+		a.device.KeepCurrentScreen(ctx, func() string {
+			if iv := a.voice.Active(); iv != nil {
+				return iv.Doc().Serial
+			}
+			return ""
+		}, func(string) {
+			if iv := a.voice.Active(); iv != nil {
+				iv.Checkpoint("activity") // smart mode hands off when the app moved on
+			}
+		})
+		a.voice.StopAll()
+	}()
 	go func() { defer a.bg.Done(); a.appw.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
-	go func() { defer a.bg.Done(); a.runSourceIndex(ctx) }()
+	go func() { defer a.bg.Done(); a.sources.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.device.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.publishStoreChanges(ctx) }()
 	go func() { defer a.bg.Done(); a.keepDisplays(ctx) }()

@@ -4,10 +4,12 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
-	"fixthis/app/errcode"
-	"fixthis/internal/loopback"
 	"net/http"
 	"strings"
+
+	"fixthis/app/errcode"
+	"fixthis/app/httpapi"
+	"fixthis/internal/loopback"
 )
 
 // ConsoleTokenHeader carries the per-launch console token in serve mode.
@@ -52,11 +54,11 @@ type consoleGuard struct {
 func (g consoleGuard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !loopback.Host(r.Host) {
-			writeError(w, errcode.New(errcode.ForbiddenHost, "the console API answers only on a loopback host name"))
+			httpapi.WriteError(w, errcode.New(errcode.ForbiddenHost, "the console API answers only on a loopback host name"))
 			return
 		}
 		if origin := r.Header.Get("Origin"); origin != "" && isMutating(r.Method) && !g.originAllowed(origin) {
-			writeError(w, errcode.New(errcode.ForbiddenOrigin, "requests from %s may not change FixThis state", origin))
+			httpapi.WriteError(w, errcode.New(errcode.ForbiddenOrigin, "requests from %s may not change FixThis state", origin))
 			return
 		}
 		got := r.Header.Get(ConsoleTokenHeader)
@@ -65,11 +67,11 @@ func (g consoleGuard) wrap(next http.Handler) http.Handler {
 		}
 		bearer, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if tokensEqual(got, g.mcpToken) || tokensEqual(bearer, g.mcpToken) {
-			writeError(w, errcode.New(errcode.WrongToken, "the MCP token is not valid on the console API"))
+			httpapi.WriteError(w, errcode.New(errcode.WrongToken, "the MCP token is not valid on the console API"))
 			return
 		}
 		if !tokensEqual(got, g.token) {
-			writeError(w, errcode.New(errcode.Unauthorized, "missing or wrong console token; open the URL that fixthis printed"))
+			httpapi.WriteError(w, errcode.New(errcode.Unauthorized, "missing or wrong console token; open the URL that fixthis printed"))
 			return
 		}
 		next.ServeHTTP(w, r)

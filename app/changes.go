@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"fixthis/app/store"
+	"fixthis/app/voice"
 )
 
 // publishStoreChanges turns the store's change feed into console events. Commits made
@@ -82,17 +83,31 @@ func (a *App) publishSession(ctx context.Context, sessionID, kind string) {
 		return
 	}
 	if kind == store.ChangeSessionDeleted {
+		stopTalkOn(a.voice, sessionID)
 		SessionsUpdatedEvent.Publish(a.bus, SessionsUpdate{SessionID: sessionID, Deleted: true})
 		return
 	}
 	sess, err := a.store.GetSession(ctx, sessionID)
 	if err != nil {
 		// Deleted between the change and the read.
+		stopTalkOn(a.voice, sessionID)
 		SessionsUpdatedEvent.Publish(a.bus, SessionsUpdate{SessionID: sessionID, Deleted: true})
 		return
 	}
+	if sess.Status == store.SessionClosed {
+		stopTalkOn(a.voice, sessionID)
+	}
 	SessionUpdatedEvent.Publish(a.bus, SessionUpdate{SessionID: sessionID, Session: sess})
 	SessionsUpdatedEvent.Publish(a.bus, SessionsUpdate{SessionID: sessionID, Summary: &sess.SessionSummary})
+}
+
+// stopTalkOn stops the voice session talking about sessionID: a session that was
+// closed or deleted (here, by the agent, or by another window) takes no more
+// spoken feedback.
+func stopTalkOn(m *voice.Manager, sessionID string) {
+	if iv := m.Active(); iv != nil && iv.Doc().SessionID == sessionID {
+		iv.Stop()
+	}
 }
 
 // SessionUpdate is the payload of session-updated: one session in full.
@@ -107,4 +122,22 @@ type SessionsUpdate struct {
 	SessionID string                `json:"sessionId"`
 	Summary   *store.SessionSummary `json:"summary"`
 	Deleted   bool                  `json:"deleted,omitempty"`
+}
+
+// askVoiceQuestions tells the live interviewer about agent questions on its units'
+// items (the agent may ask from the MCP sidecar: the change feed brings it here).
+func (a *App) askVoiceQuestions(ctx context.Context, sessionID string) {
+	iv := a.voice.Active()
+	if iv == nil || iv.Doc().SessionID != sessionID {
+		return
+	}
+	sess, err := a.store.GetSession(ctx, sessionID)
+	if err != nil {
+		return
+	}
+	for _, it := range sess.Items {
+		if it.Voice != nil && it.Voice.VoiceSessionID == iv.ID() && it.Status == store.StatusNeedsClarification && it.AgentQuestion != "" {
+			iv.AskQuestion(it.Voice.UnitID, it.ItemID, it.AgentQuestion)
+		}
+	}
 }

@@ -1,11 +1,13 @@
 package app
 
 import (
-	"fixthis/app/device"
 	"net/http"
 	"slices"
 	"testing"
 	"time"
+
+	"fixthis/app/device"
+	"fixthis/app/httpapi"
 )
 
 // deviceIn finds serial in a devices payload.
@@ -86,7 +88,7 @@ func TestDevicesFollowTheADBServer(t *testing.T) {
 
 	// Selecting an unknown serial is a 404 with the contract prefix.
 	r := env.do("POST", "/api/device/select", map[string]string{"serial": "nope:1"}, nil)
-	var apiErr ErrorBody
+	var apiErr httpapi.ErrorBody
 	r.decode(t, &apiErr)
 	if r.Status != http.StatusNotFound || apiErr.Error != "device_not_found" {
 		t.Errorf("select unknown serial: %d %+v", r.Status, apiErr)

@@ -87,7 +87,7 @@ func TestDisplayAPI(t *testing.T) {
 // A refusal says what the phone said: the demo phone has no app com.not.there.
 func TestDisplayRefusalIsAClearError(t *testing.T) {
 	env := newTestEnv(t)
-	tg, err := env.app.displayTarget(context.Background(), "")
+	tg, err := env.app.feedback.DisplayTarget(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestDisplayRestoredOnQuitAndAfterACrash(t *testing.T) {
 
 	// A crash: the change is made through the first app's manager and the file is
 	// left behind; the third app finds it at start.
-	tg, err := env.app.displayTarget(context.Background(), "")
+	tg, err := env.app.feedback.DisplayTarget(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

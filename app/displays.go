@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"fixthis/app/display"
-	"fixthis/app/store"
-	"fixthis/app/targetrun"
 )
 
 // The phone's display conditions: the console's #displaySettings panel and the
@@ -28,43 +26,6 @@ func (a *App) openDisplays() *display.Manager {
 	return m
 }
 
-// displayTarget is serial's phone (its SDK from the device list) and the app whose
-// locale is set: the project's app when it is installed there, else the app in front.
-func (a *App) displayTarget(ctx context.Context, serial string) (display.Target, error) {
-	v, err := a.device.Registry.Lookup(serial)
-	if err != nil {
-		return display.Target{}, err
-	}
-	return display.Target{Shell: a.adb.Device(v.Serial), Serial: v.Serial, SDK: v.SDK, Package: a.displayPackage(ctx, v.Serial)}, nil
-}
-
-func (a *App) displayPackage(ctx context.Context, serial string) string {
-	if d := a.appw.Last(); d.Installed && d.Serial == serial && d.ApplicationID != "" {
-		return d.ApplicationID
-	}
-	if f, err := targetrun.ReadFocus(ctx, a.adb.Device(serial)); err == nil && !f.Keyguard {
-		return f.Package
-	}
-	return ""
-}
-
-// screenConditions reads the conditions a screen being saved was drawn under; nil
-// when the phone does not answer in time (the screen is saved without them).
-func (a *App) screenConditions(ctx context.Context, serial string) *store.DisplayConditions {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	t, err := a.displayTarget(ctx, serial)
-	if err != nil {
-		return nil
-	}
-	st, err := a.displays.Read(ctx, t)
-	if err != nil {
-		a.log.Warn("read the display conditions", "serial", serial, "err", err)
-		return nil
-	}
-	return st.Conditions()
-}
-
 // restoreDisplay puts serial's originals back, if FixThis holds any.
 func (a *App) restoreDisplay(ctx context.Context, serial string) {
 	if serial == "" || !a.displays.Changed(serial) {
@@ -72,7 +33,7 @@ func (a *App) restoreDisplay(ctx context.Context, serial string) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	t, err := a.displayTarget(ctx, serial)
+	t, err := a.feedback.DisplayTarget(ctx, serial)
 	if err == nil {
 		_, err = a.displays.Restore(ctx, t)
 	}

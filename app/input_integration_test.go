@@ -106,7 +106,7 @@ func TestPreviewPrefixes(t *testing.T) {
 	fr := e.freeze()
 	body := map[string]any{"sessionId": sid, "frozenId": fr.FrozenID, "workspaceId": "ws-p",
 		"items": []map[string]any{{"draftItemId": "d1", "comment": "x", "target": map[string]any{"type": "screen"}}}}
-	release, ok := e.app.savesInFlight.start(sid + "\x00" + fr.FrozenID)
+	release, ok := e.app.feedback.HoldSave(sid, fr.FrozenID)
 	if !ok {
 		t.Fatal("key busy before any save")
 	}

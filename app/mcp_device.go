@@ -31,10 +31,8 @@ func (a *App) agentPhone() *agentdevice.Phone {
 			}
 			return t.Progress, t.Finish, nil
 		},
-		Log:     a.log,
-		Display: a.displays,
-		AppPackage: func(ctx context.Context, serial string) string {
-			return a.displayPackage(ctx, serial)
-		},
+		Log:           a.log,
+		Display:       a.displays,
+		DisplayTarget: a.feedback.DisplayTarget,
 	})
 }

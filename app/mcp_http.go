@@ -67,9 +67,9 @@ func (a *App) mcpHandler(own []string) http.Handler {
 		Prompt:   a.prompts,
 		Device:   phone,
 		Runner:   phone,
-		Evidence: mcpEvidence{a: a},
-		Screen:   mcpScreen{a: a},
-		Recorder: mcpRecorder{a: a},
+		Evidence: a.feedback.Agent(),
+		Screen:   a.feedback.Agent(),
+		Recorder: a.feedback.Agent(),
 		Version:  a.version,
 		Logger:   a.log,
 	})

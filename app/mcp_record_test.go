@@ -17,7 +17,7 @@ func TestRecordScreenWithoutAConsole(t *testing.T) {
 	e := newTestEnv(t)
 	e.waitSimSelected()
 	defer e.keepScrolling(4, 250*time.Millisecond, 50*time.Millisecond)()
-	rec := mcpRecorder{a: e.app}
+	rec := e.app.feedback.Agent()
 	if _, err := rec.RecordScreen(context.Background(), "emulator-9999", 2); err == nil {
 		t.Error("a device that is not selected was recorded")
 	}

@@ -6,10 +6,7 @@ import (
 	"testing"
 	"time"
 
-	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-
-	"fixthis/app/mcp"
 )
 
 // TestReadFeedbackOrphaned: an item whose node left the device's screen reads
@@ -26,20 +23,8 @@ func TestReadFeedbackOrphaned(t *testing.T) {
 			"snapshot": map[string]any{"class": card.Class, "text": card.Text, "testTag": card.TestTag}}}}}, &res)
 	e.mustJSON("POST", "/api/preview/resume", nil, nil)
 
-	c, err := mcpclient.NewInProcessClient(mcp.NewServer(mcp.Deps{Store: e.store, Screen: mcpScreen{a: e.app}}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := inProcessAgent(t, e, "orphan-test")
 	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "orphan-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
 	read := func() (orphaned bool) {
 		var req mcpgo.CallToolRequest
 		req.Params.Name = "fixthis_read_feedback"

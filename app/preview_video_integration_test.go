@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fixthis/app/device"
+	"fixthis/app/httpapi"
 	"fixthis/internal/h264/h264test"
 )
 
@@ -91,7 +92,7 @@ func TestPreviewStreamRefusedWithJPEGAndSaysWhy(t *testing.T) {
 	e := newTestEnv(t, func(o *Options) { o.Preview = device.VideoJPEG })
 	e.waitSimSelected()
 	r := e.do("GET", "/api/preview/stream", nil, nil)
-	var body ErrorBody
+	var body httpapi.ErrorBody
 	r.decode(t, &body)
 	if r.Status != http.StatusConflict || body.Error != "video_unavailable" {
 		t.Fatalf("GET /api/preview/stream with --preview jpeg: %d %+v", r.Status, body)

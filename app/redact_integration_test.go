@@ -9,10 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"fixthis/app/mcp"
 	"fixthis/sim"
 )
 
@@ -158,21 +156,8 @@ func TestPlantedSecretsReachNothingStoredOrShown(t *testing.T) {
 // returns its whole result as JSON.
 func callTool(t *testing.T, e *testEnv, name string, args map[string]any) string {
 	t.Helper()
-	c, err := mcpclient.NewInProcessClient(mcp.NewServer(mcp.Deps{Store: e.store, Prompt: e.app.prompts,
-		Evidence: mcpEvidence{a: e.app}, Screen: mcpScreen{a: e.app}}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := inProcessAgent(t, e, "redact-test")
 	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "redact-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
 	var req mcpgo.CallToolRequest
 	req.Params.Name, req.Params.Arguments = name, args
 	out, err := c.CallTool(ctx, req)

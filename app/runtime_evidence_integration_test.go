@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fixthis/app/evidence"
+	"fixthis/app/feedbackapi"
 	"fixthis/app/store"
 	"fixthis/sim"
 )
@@ -18,16 +19,16 @@ func (e *testEnv) setPolicy(sessionID, policy string) {
 	e.mustJSON("PUT", "/api/sessions/"+sessionID, map[string]string{"runtimeEvidencePolicy": policy}, nil)
 }
 
-func (e *testEnv) saveToMCP(sessionID string) AgentHandoff {
+func (e *testEnv) saveToMCP(sessionID string) feedbackapi.AgentHandoff {
 	e.t.Helper()
-	var out AgentHandoff
+	var out feedbackapi.AgentHandoff
 	e.mustJSON("POST", "/api/agent-handoffs", map[string]any{"sessionId": sessionID}, &out)
 	return out
 }
 
-func (e *testEnv) evidenceOf(sessionID, itemID string) EvidenceDoc {
+func (e *testEnv) evidenceOf(sessionID, itemID string) feedbackapi.EvidenceDoc {
 	e.t.Helper()
-	var doc EvidenceDoc
+	var doc feedbackapi.EvidenceDoc
 	e.mustJSON("GET", "/api/items/"+itemID+"/runtime-evidence?sessionId="+sessionID, nil, &doc)
 	return doc
 }
@@ -99,7 +100,7 @@ func TestSaveToMCPUnderAutoCollectsFirst(t *testing.T) {
 		}
 	}
 	// Copy Prompt shows what is attached but never collects or appends the attempt.
-	var prev HandoffPreview
+	var prev feedbackapi.HandoffPreview
 	e.mustJSON("POST", "/api/sessions/"+sid+"/handoff-preview", map[string]any{}, &prev)
 	if strings.Contains(prev.Markdown, "runtimeEvidenceAttempt:") || !strings.Contains(prev.Markdown, "  runtimeEvidence:\n") {
 		t.Errorf("Copy Prompt:\n%s", prev.Markdown)

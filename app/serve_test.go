@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fixthis/app/events"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +13,9 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"fixthis/app/events"
+	"fixthis/app/httpapi"
 )
 
 func testApp(t *testing.T) *App {
@@ -75,7 +77,7 @@ func TestConsoleGuard(t *testing.T) {
 				t.Fatalf("status = %d, want %d; body %s", rec.Code, tc.wantStatus, rec.Body)
 			}
 			if tc.wantCode != "" {
-				var body ErrorBody
+				var body httpapi.ErrorBody
 				if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
 					t.Fatalf("error body is not JSON: %q", rec.Body)
 				}

@@ -6,6 +6,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"fixthis/app/feedbackapi"
+	"fixthis/app/httpapi"
 )
 
 // TestRefusedRequests: requests that used to be saved or answered as if
@@ -65,7 +68,7 @@ func TestRefusedRequests(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			status, body := env.raw(c.method, c.path, c.body, "If-Match", "*")
-			var eb ErrorBody
+			var eb httpapi.ErrorBody
 			_ = json.Unmarshal(body, &eb)
 			if status != c.status || !strings.HasPrefix(eb.Message, c.prefix) {
 				t.Fatalf("%s %s: %d %.300s, want %d %q", c.method, c.path, status, body, c.status, c.prefix)
@@ -73,7 +76,7 @@ func TestRefusedRequests(t *testing.T) {
 		})
 	}
 	// Nothing refused above was stored.
-	var doc SessionDoc
+	var doc feedbackapi.SessionDoc
 	env.mustJSON("GET", "/api/sessions/"+sid, nil, &doc)
 	if n := len(doc.Session.Items); n != len(saved.Items) {
 		t.Fatalf("session has %d items after the refusals, want %d", n, len(saved.Items))
@@ -130,7 +133,7 @@ func TestBatchStringFields(t *testing.T) {
 				case status >= 500:
 					t.Fatalf("%d: %.300s", status, resp)
 				case status >= 400:
-					var eb ErrorBody
+					var eb httpapi.ErrorBody
 					if err := json.Unmarshal(resp, &eb); err != nil || eb.Error == "" || len(resp) > maxErrorBody {
 						t.Fatalf("%d: %d-byte answer %.300s", status, len(resp), resp)
 					}

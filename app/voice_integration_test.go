@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"fixthis/app/errcode"
+	"fixthis/app/feedback"
+	"fixthis/app/talk"
 	"fixthis/app/voice"
 	"fixthis/internal/realtimefake"
 )
@@ -255,14 +257,14 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	// Annotate: a node of a freeze, by uid.
 	fr := e.freeze()
 	card := fr.node(t, "trail_card_1")
-	var a1 VoiceAnchor
+	var a1 talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "annotate", "frozenId": fr.FrozenID, "nodeUid": card.UID}, &a1)
 	if a1.AnchorID != "anchor_0001" || a1.NodeUID != card.UID {
 		t.Fatalf("annotate anchor: %+v", a1)
 	}
 	// Annotate: an area over the card.
-	var a2 VoiceAnchor
+	var a2 talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "area", "mode": "annotate", "frozenId": fr.FrozenID, "bounds": card.Bounds}, &a2)
 	e.mustJSON("POST", "/api/preview/resume", nil, nil)
@@ -274,8 +276,8 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	if !ok {
 		t.Fatal("nothing under the card's centre")
 	}
-	waitFor(t, 10*time.Second, "the kept tree after resume", func() bool { return e.app.currentTree(e.sim.Serial()) != nil })
-	var a3 VoiceAnchor
+	waitFor(t, 10*time.Second, "the kept tree after resume", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
+	var a3 talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "select", "x": x, "y": y}, &a3)
 	if a3.NodeUID != want.Node.UID || a3.AnchorID != "anchor_0003" {
@@ -307,8 +309,8 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	e.subscribe()
 	var vs voice.Session
 	e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil).decode(t, &vs)
-	waitFor(t, 10*time.Second, "the kept tree", func() bool { return e.app.currentTree(e.sim.Serial()) != nil })
-	snap := e.app.currentTree(e.sim.Serial())
+	waitFor(t, 10*time.Second, "the kept tree", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
+	snap := e.app.device.CurrentScreen(e.sim.Serial()).Snapshot
 	var x, y int
 	for _, n := range snap.Nodes {
 		if n.TestTag == "trail_card_1" {
@@ -316,7 +318,7 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 		}
 	}
 	want, _ := snap.Tree.HitTest(x, y)
-	var a VoiceAnchor
+	var a talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "select", "x": x, "y": y}, &a)
 	if a.NodeUID == "" || a.NodeUID != want.Node.UID {
@@ -326,15 +328,15 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	// frame, and a new one is kept once the new screen stands still.
 	e.mustJSON("POST", "/api/preview/tap", map[string]int{"x": x, "y": y}, nil)
 	waitFor(t, 10*time.Second, "the tree of the new screen", func() bool {
-		now := e.app.currentTree(e.sim.Serial())
-		return now != nil && now != snap && now.Fingerprint.String() != snap.Fingerprint.String()
+		now := e.app.device.CurrentScreen(e.sim.Serial())
+		return now != nil && now.Snapshot != snap && now.Snapshot.Fingerprint.String() != snap.Fingerprint.String()
 	})
 }
 
 // look_at_screen's frame is a new grab of the phone, at most 1,280 px wide.
 func TestVoiceLookGrabsThePhone(t *testing.T) {
 	e := newVoiceEnv(t, realtimefake.Script{})
-	f, err := voiceScreen{e.app}.Look(context.Background(), e.sim.Serial())
+	f, err := e.app.feedback.VoiceScreen().Look(context.Background(), e.sim.Serial())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +348,7 @@ func TestVoiceLookGrabsThePhone(t *testing.T) {
 		t.Fatalf("frame %dx%d fresh=%v", img.Bounds().Dx(), img.Bounds().Dy(), f.Fresh)
 	}
 	wide := image.NewNRGBA(image.Rect(0, 0, 2400, 1080))
-	if lf, err := encodeLook(wide, ".Main", time.Now(), true); err != nil || lf.Width != voice.MaxFrameWidth || lf.Height != 576 {
+	if lf, err := feedback.EncodeLook(wide, ".Main", time.Now(), true); err != nil || lf.Width != voice.MaxFrameWidth || lf.Height != 576 {
 		t.Fatalf("a landscape frame is sent %dx%d (%v)", lf.Width, lf.Height, err)
 	}
 }

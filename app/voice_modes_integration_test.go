@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -46,6 +48,11 @@ func TestVoiceModesHandOff(t *testing.T) {
 			switch tc.mode {
 			case "instant":
 				waitFor(t, 5*time.Second, "the unit sent", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+				// The note that kept the unit for a restart goes once it is handed off.
+				waitFor(t, 5*time.Second, "the waiting list cleared", func() bool {
+					_, err := os.Stat(filepath.Join(e.projectDir, store.DataDirName, "voice-handoffs.json"))
+					return os.IsNotExist(err)
+				})
 			case "smart":
 				if p := e.phases(sid); fmt.Sprint(p) != "[draft]" {
 					t.Fatalf("smart handed off before the checkpoint: %v", p)
@@ -161,11 +168,11 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 		t.Helper()
 		var x, y int
 		waitFor(t, 10*time.Second, "the kept tree of "+activity, func() bool {
-			snap := e.app.currentTree(e.sim.Serial())
-			if snap == nil || !strings.HasSuffix(snap.State.Activity, activity) {
+			kept := e.app.device.CurrentScreen(e.sim.Serial())
+			if kept == nil || !strings.HasSuffix(kept.Snapshot.State.Activity, activity) {
 				return false
 			}
-			for _, n := range snap.Nodes {
+			for _, n := range kept.Snapshot.Nodes {
 				if n.TestTag == tag {
 					x, y = (n.Bounds.Left+n.Bounds.Right)/2, (n.Bounds.Top+n.Bounds.Bottom)/2
 					return true
@@ -184,8 +191,42 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 	tapTag("account_avatar", ".MainActivity") // sign-in: the same activity
 	tapTag("settings_button", ".MainActivity")
 	waitFor(t, 10*time.Second, "the tree of the settings activity", func() bool {
-		snap := e.app.currentTree(e.sim.Serial())
-		return snap != nil && strings.HasSuffix(snap.State.Activity, ".SettingsActivity")
+		kept := e.app.device.CurrentScreen(e.sim.Serial())
+		return kept != nil && strings.HasSuffix(kept.Snapshot.State.Activity, ".SettingsActivity")
 	})
 	waitFor(t, 5*time.Second, "the unit sent at the activity checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+}
+
+// TestTalkEndsWithItsSession: Talk is refused on a closed or deleted session, and a
+// running voice session stops when its session is closed or deleted, whoever did it.
+func TestTalkEndsWithItsSession(t *testing.T) {
+	e := newVoiceEnv(t, realtimefake.Script{})
+	e.keys.key = fakeKey
+	for _, end := range []struct{ name, method, path string }{
+		{"closed", "POST", "/api/sessions/%s/close"},
+		{"deleted", "DELETE", "/api/sessions/%s"},
+	} {
+		t.Run(end.name, func(t *testing.T) {
+			sid := e.newSession()
+			var vs voice.Session
+			e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil).decode(t, &vs)
+			if r := e.do(end.method, fmt.Sprintf(end.path, sid), nil, nil); r.Status != http.StatusOK {
+				t.Fatalf("%s: %d %s", end.name, r.Status, r.Body)
+			}
+			waitFor(t, 5*time.Second, "Talk stopped with its session", func() bool {
+				var st voice.Status
+				e.mustJSON("GET", "/api/voice", nil, &st)
+				return st.Active == nil
+			})
+			r := e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil)
+			want := map[string]int{"closed": http.StatusConflict, "deleted": http.StatusNotFound}[end.name]
+			if r.Status != want {
+				t.Fatalf("Talk on a %s session: %d %s", end.name, r.Status, r.Body)
+			}
+			var st voice.Status
+			if e.mustJSON("GET", "/api/voice", nil, &st); st.Active != nil {
+				t.Fatalf("a refused start left a session: %+v", st.Active)
+			}
+		})
+	}
 }

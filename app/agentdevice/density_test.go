@@ -21,8 +21,7 @@ func TestDisplayDensity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := New(Options{ADB: e.client, Store: e.st, Display: m, Pick: pick,
-		AppPackage: func(context.Context, string) string { return "com.fixthis.demo" }})
+	p := New(Options{ADB: e.client, Store: e.st, Display: m, Pick: pick})
 	if d, err := p.DisplayDensity(ctx, ""); d != 420 || err != nil {
 		t.Fatalf("density %d, %v; want the demo phone's 420", d, err)
 	}

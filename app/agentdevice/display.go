@@ -24,16 +24,20 @@ type DisplayResult struct {
 	Restored bool `json:"restored,omitempty"`
 }
 
-// displayTarget is the phone and the app whose locale a call sets.
+// displayTarget is the phone and the app whose locale a call sets: the app's own
+// target where it runs (the console's display panel names the same one), else the
+// phone alone; without an app named, the app of the newest session screen.
 func (p *Phone) displayTarget(ctx context.Context, serial string) display.Target {
-	pkg := ""
-	if p.o.AppPackage != nil {
-		pkg = p.o.AppPackage(ctx, serial)
+	t := display.Target{Shell: p.o.ADB.Device(serial), Serial: serial}
+	if p.o.DisplayTarget != nil {
+		if own, err := p.o.DisplayTarget(ctx, serial); err == nil {
+			t = own
+		}
 	}
-	if pkg == "" {
-		pkg = p.sessionPackage(ctx)
+	if t.Package == "" {
+		t.Package = p.sessionPackage(ctx)
 	}
-	return display.Target{Shell: p.o.ADB.Device(serial), Serial: serial, Package: pkg}
+	return t
 }
 
 func (p *Phone) displays() (*display.Manager, error) {
@@ -43,21 +47,34 @@ func (p *Phone) displays() (*display.Manager, error) {
 	return p.o.Display, nil
 }
 
-// SetDisplay changes the display conditions once the user allows control.
-func (p *Phone) SetDisplay(ctx context.Context, serial string, c display.Change) (*DisplayResult, error) {
+// displayControl starts a display tool: the manager, the phone, the request's own
+// check, and the user's leave to drive the phone (a refusal goes in the activity
+// list as what the agent was not allowed to do: "change" or "restore").
+func (p *Phone) displayControl(ctx context.Context, serial, verb string, check func() error) (*display.Manager, Target, error) {
 	m, err := p.displays()
 	if err != nil {
-		return nil, err
+		return nil, Target{}, err
 	}
-	if err := c.Precheck(); err != nil {
-		return nil, err // before Pick: a bad value never reaches the phone
+	if check != nil {
+		if err := check(); err != nil {
+			return nil, Target{}, err // before Pick: a bad value never reaches the phone
+		}
 	}
 	t, err := p.o.Pick(ctx, serial)
 	if err != nil {
-		return nil, err
+		return nil, Target{}, err
 	}
 	if err := p.allowed(ctx, t); err != nil {
-		p.record(ctx, t.Serial, "display", "was not allowed to change the display settings", "refused")
+		p.record(ctx, t.Serial, "display", "was not allowed to "+verb+" the display settings", "refused")
+		return nil, Target{}, err
+	}
+	return m, t, nil
+}
+
+// SetDisplay changes the display conditions once the user allows control.
+func (p *Phone) SetDisplay(ctx context.Context, serial string, c display.Change) (*DisplayResult, error) {
+	m, t, err := p.displayControl(ctx, serial, "change", c.Precheck)
+	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
@@ -81,16 +98,8 @@ func (p *Phone) SetDisplay(ctx context.Context, serial string, c display.Change)
 
 // RestoreDisplay puts back the values the phone had before FixThis changed them.
 func (p *Phone) RestoreDisplay(ctx context.Context, serial string) (*DisplayResult, error) {
-	m, err := p.displays()
+	m, t, err := p.displayControl(ctx, serial, "restore", nil)
 	if err != nil {
-		return nil, err
-	}
-	t, err := p.o.Pick(ctx, serial)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.allowed(ctx, t); err != nil {
-		p.record(ctx, t.Serial, "display", "was not allowed to restore the display settings", "refused")
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)

@@ -22,8 +22,10 @@ func TestDisplayToolsNeedControlAndAreRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := New(Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond, Display: m,
-		AppPackage: func(context.Context, string) string { return "com.fixthis.demo" },
-		Pick:       func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
+		DisplayTarget: func(context.Context, string) (display.Target, error) {
+			return display.Target{Shell: e.client.Device(serial), Serial: serial, Package: "com.fixthis.demo"}, nil
+		},
+		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
 	night := true
 	if _, err := p.SetDisplay(ctx, "", display.Change{Night: &night}); errcode.Of(err) != errcode.ControlRefused {
 		t.Fatalf("undecided control: %v", err)

@@ -7,7 +7,6 @@
 package agentdevice
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -51,10 +50,11 @@ type Options struct {
 	AskTimeout time.Duration
 	Log        *slog.Logger
 	// Display changes and restores the display settings (nil: the display tools
-	// answer that they are not available); AppPackage names the app whose locale
-	// they set (nil or "": the app of the newest session screen).
-	Display    *display.Manager
-	AppPackage func(ctx context.Context, serial string) string
+	// answer that they are not available); DisplayTarget, where the app runs, is
+	// its one way to name the phone (with its SDK) and the app whose locale they
+	// set (nil, or no app named: the app of the newest session screen).
+	Display       *display.Manager
+	DisplayTarget func(ctx context.Context, serial string) (display.Target, error)
 }
 
 // Phone is the device the MCP tools drive (their Device and AppRunner).
@@ -79,29 +79,30 @@ func (p *Phone) Capture(ctx context.Context, serial string) (*Capture, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	snap, err := p.o.Capturer.Capture(ctx, t.Serial)
+	// Kept the way the console's freezes are: the conditions read beside the capture.
+	screen, err := device.Keep(ctx, p.o.Capturer, t.Serial, "", p.conditions)
 	if err != nil {
 		return nil, errcode.Wrap(errcode.CaptureFailed, err, "capture %s: %v", t.Serial, err)
 	}
-	var png bytes.Buffer
-	if err := capture.EncodeEvidencePNG(&png, snap.Frame); err != nil {
+	snap, cond := screen.Snapshot, screen.Conditions
+	png, err := screen.PNG()
+	if err != nil {
 		return nil, err
 	}
 	nodes, err := json.Marshal(snap.Nodes)
 	if err != nil {
 		return nil, err
 	}
-	cond := p.conditions(ctx, t.Serial)
 	kept, err := p.o.Store.SaveCapture(ctx, store.CaptureInput{Serial: t.Serial, Package: snap.State.Package,
 		Activity: snap.State.Activity, Fingerprint: snap.Fingerprint.String(), Width: snap.Width, Height: snap.Height,
-		PNG: png.Bytes(), NodesJSON: nodes, Conditions: cond})
+		PNG: png, NodesJSON: nodes, Conditions: cond})
 	if err != nil {
 		return nil, err
 	}
 	p.record(ctx, t.Serial, "capture", "captured the screen ("+shortActivity(snap.State.Activity)+")", "ok")
 	return &Capture{CaptureID: kept.CaptureID, Serial: t.Serial, Package: snap.State.Package,
 		Activity: snap.State.Activity, Fingerprint: kept.Fingerprint, Width: snap.Width, Height: snap.Height,
-		PNG: png.Bytes(), Frame: snap.Frame, Tree: TreeSummary(snap), Display: snap.Display(), Conditions: cond}, nil
+		PNG: png, Frame: snap.Frame, Tree: TreeSummary(snap), Display: snap.Display(), Conditions: cond}, nil
 }
 
 // Act performs one input action once the user allows control of the device.

@@ -28,7 +28,7 @@ func (p *Preview) LatestFrame(serial string) (LiveFrame, bool) {
 func (p *Preview) Frozen() bool { return p.isFrozen() }
 
 // LatestFrozen returns the newest kept freeze, if it is of serial.
-func (s *Service) LatestFrozen(serial string) (*FrozenFrame, bool) {
+func (s *Service) LatestFrozen(serial string) (*KeptScreen, bool) {
 	fr, ok := s.frozen.Latest()
 	if !ok || fr.Serial != serial {
 		return nil, false

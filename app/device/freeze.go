@@ -1,26 +1,14 @@
 package device
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"strconv"
 	"sync/atomic"
-	"time"
 
 	"fixthis/capture"
 )
-
-// FrozenFrame is a full-resolution capture made when the console enters Annotate: the
-// evidence a batch save turns into a persisted screen.
-type FrozenFrame struct {
-	ID         string
-	Serial     string
-	PNG        []byte
-	Snapshot   *capture.Snapshot
-	CapturedAt time.Time
-}
 
 // keptFrozenFrames is how many freezes a save can still find its frame among.
 const keptFrozenFrames = 4
@@ -39,33 +27,25 @@ var (
 	}()
 )
 
-// Freeze pauses the live preview and captures serial at full resolution, the frame
-// and the UI tree together. On failure the preview resumes.
-func (s *Service) Freeze(ctx context.Context, serial string) (*FrozenFrame, error) {
+// Freeze pauses the live preview and keeps serial's screen at full resolution: the
+// frame, the UI tree and the display conditions, read together. On failure the
+// preview resumes.
+func (s *Service) Freeze(ctx context.Context, serial string) (*KeptScreen, error) {
 	s.Preview.SetFrozen(true)
-	snap, err := s.Capturer.Capture(ctx, serial)
+	k, err := s.keep(ctx, serial, "f"+frozenRun+"-"+strconv.FormatUint(frozenIDs.Add(1), 10))
+	if err == nil {
+		_, err = k.PNG() // the console shows it at once
+	}
 	if err != nil {
 		s.Preview.SetFrozen(false)
 		return nil, err
 	}
-	var png bytes.Buffer
-	if err := capture.EncodeEvidencePNG(&png, snap.Frame); err != nil {
-		s.Preview.SetFrozen(false)
-		return nil, err
-	}
-	fr := &FrozenFrame{
-		ID:         "f" + frozenRun + "-" + strconv.FormatUint(frozenIDs.Add(1), 10),
-		Serial:     serial,
-		PNG:        png.Bytes(),
-		Snapshot:   snap,
-		CapturedAt: time.Now(),
-	}
-	s.frozen.Add(fr)
-	return fr, nil
+	s.frozen.Add(k)
+	return k, nil
 }
 
 // Frozen finds a kept freeze by id.
-func (s *Service) Frozen(id string) (*FrozenFrame, bool) { return s.frozen.Get(id) }
+func (s *Service) Frozen(id string) (*KeptScreen, bool) { return s.frozen.Get(id) }
 
 // Resume leaves the frozen state; the live loop announces the next frame.
 func (s *Service) Resume() { s.Preview.SetFrozen(false) }
@@ -109,7 +89,7 @@ type ScreenFingerprints struct {
 }
 
 // Result describes fr for the console.
-func (fr *FrozenFrame) Result() FreezeResult {
+func (fr *KeptScreen) Result() FreezeResult {
 	s := fr.Snapshot
 	nodes := s.Nodes
 	if nodes == nil {

@@ -11,6 +11,7 @@ import (
 	"fixthis/adb"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
+	"fixthis/app/store"
 	"fixthis/capture"
 	"fixthis/capture/video"
 )
@@ -25,6 +26,9 @@ type Options struct {
 	Preview VideoMode
 	// Video tunes the H.264 stream (tests shorten screenrecord's time limit).
 	Video video.Options
+	// Conditions reads the display conditions serial shows, for the screens the
+	// service keeps (nil: screens are kept without them).
+	Conditions func(ctx context.Context, serial string) *store.DisplayConditions
 }
 
 // Service is the device side of one running app: the registry, the capturer, the
@@ -38,10 +42,14 @@ type Service struct {
 	Capturer *Capturer
 	Preview  *Preview
 	Video    *Video
-	frozen   *Ring[*FrozenFrame]
-	warm     warmer
+	frozen   *Ring[*KeptScreen]
+	// conditions reads a phone's display conditions (Options.Conditions).
+	conditions func(ctx context.Context, serial string) *store.DisplayConditions
+	warm       warmer
 	// clipHolds are the recordings consoles started (StartRecording).
 	clipHolds clipHolds
+	// screens is each phone's current screen (KeepCurrentScreen).
+	screens screenCache
 }
 
 // New builds a Service; Run starts its background work.
@@ -61,14 +69,15 @@ func New(opts Options) *Service {
 	preview.videoNote = vid.Unavailable
 	preview.videoOnly = mode == VideoH264
 	s := &Service{
-		adb:      opts.ADB,
-		log:      opts.Log,
-		demo:     opts.Demo,
-		Registry: reg,
-		Capturer: capt,
-		Preview:  preview,
-		Video:    vid,
-		frozen:   NewRing(keptFrozenFrames, func(f *FrozenFrame) string { return f.ID }),
+		adb:        opts.ADB,
+		log:        opts.Log,
+		demo:       opts.Demo,
+		Registry:   reg,
+		Capturer:   capt,
+		Preview:    preview,
+		Video:      vid,
+		frozen:     NewRing(keptFrozenFrames, func(f *KeptScreen) string { return f.ID }),
+		conditions: opts.Conditions,
 	}
 	capt.warm = func(ctx context.Context, serial string) *capture.WarmTree {
 		return s.warm.await(ctx, serial, preview.changes.Load)
@@ -145,7 +154,9 @@ func (s *Service) Image(id string) (data []byte, contentType string, ok bool) {
 		return jpeg, "image/jpeg", true
 	}
 	if fr, ok := s.frozen.Get(id); ok {
-		return fr.PNG, "image/png", true
+		if png, err := fr.PNG(); err == nil {
+			return png, "image/png", true
+		}
 	}
 	return nil, "", false
 }

@@ -34,7 +34,7 @@ type BatchItem struct {
 	Comment     string `json:"comment"`
 	// ClipID attaches a clip of the same session (POST /api/preview/clip).
 	ClipID string `json:"clipId,omitempty"`
-	// CropPNG is the evidence crop of the target, if the app made one.
+	// CropPNG is the crop of the target on its saved screen, if the app made one.
 	CropPNG []byte `json:"-"`
 	// Voice marks an item made from speech (never sent by the console).
 	Voice *VoiceOrigin `json:"-"`

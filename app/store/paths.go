@@ -55,7 +55,7 @@ func (l Locations) DisplayOriginals() string {
 // and capture (see app/evidence.Store).
 func (l Locations) RuntimeEvidenceDir() string { return filepath.Join(l.DataDir(), "runtime-evidence") }
 
-// ArtifactsDir holds content-addressed evidence files (screens, crops, trees).
+// ArtifactsDir holds content-addressed files of saved screens (images, crops, trees) and clips.
 func (l Locations) ArtifactsDir() string { return filepath.Join(l.DataDir(), "artifacts") }
 
 // artifactKey is "<64 hex sha256>.<ext>"; the strict pattern keeps a key

@@ -114,7 +114,7 @@ type Session struct {
 	AppBuild *AppBuild `json:"appBuild,omitempty"`
 }
 
-// Screen is a persisted evidence snapshot (never a live preview frame).
+// Screen is a saved screen: the kept capture items were drawn on (never a live preview frame).
 type Screen struct {
 	ScreenID    string    `json:"screenId"`
 	SessionID   string    `json:"sessionId"`

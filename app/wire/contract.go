@@ -12,8 +12,11 @@ import (
 	"fixthis/app/events"
 	"fixthis/app/evidence"
 	"fixthis/app/evidence/network"
+	"fixthis/app/feedbackapi"
+	"fixthis/app/httpapi"
 	"fixthis/app/source"
 	"fixthis/app/store"
+	"fixthis/app/talk"
 	"fixthis/app/targetrun"
 	"fixthis/app/targetwatch"
 	"fixthis/app/voice"
@@ -71,8 +74,8 @@ var Console = Contract{
 	Roots: []reflect.Type{
 		typeOf[app.Health](),
 		typeOf[app.Snapshot](),
-		typeOf[app.ErrorBody](),
-		typeOf[app.OK](),
+		typeOf[httpapi.ErrorBody](),
+		typeOf[httpapi.OK](),
 		typeOf[device.List](),
 		typeOf[app.DeviceSelection](),
 		typeOf[device.PreviewDoc](),
@@ -84,16 +87,16 @@ var Console = Contract{
 		typeOf[app.RecordingRequest](),
 		typeOf[app.RecordingResponse](),
 		typeOf[device.VideoConfig](),
-		typeOf[app.SessionList](),
-		typeOf[app.SessionDoc](),
+		typeOf[feedbackapi.SessionList](),
+		typeOf[feedbackapi.SessionDoc](),
 		typeOf[app.SessionUpdate](),
 		typeOf[app.SessionsUpdate](),
-		typeOf[app.ItemDoc](),
-		typeOf[app.Deleted](),
+		typeOf[feedbackapi.ItemDoc](),
+		typeOf[feedbackapi.Deleted](),
 		typeOf[store.SaveBatchResult](),
-		typeOf[app.AgentHandoff](),
-		typeOf[app.HandoffPreview](),
-		typeOf[app.ItemSources](),
+		typeOf[feedbackapi.AgentHandoff](),
+		typeOf[feedbackapi.HandoffPreview](),
+		typeOf[feedbackapi.ItemSources](),
 		typeOf[app.ConnectInfo](),
 		typeOf[store.Presence](),
 		typeOf[targetwatch.Doc](),
@@ -104,7 +107,7 @@ var Console = Contract{
 		typeOf[app.DeviceActionList](),
 		typeOf[store.DeviceAction](),
 		typeOf[agentdevice.ControlState](),
-		typeOf[app.EvidenceDoc](),
+		typeOf[feedbackapi.EvidenceDoc](),
 		typeOf[store.EvidenceRecord](),
 		typeOf[app.DisplaySettings](),
 		// What the console sends.
@@ -112,18 +115,18 @@ var Console = Contract{
 		typeOf[app.FreezeRequest](),
 		typeOf[app.TapRequest](),
 		typeOf[device.PaintReport](),
-		typeOf[app.NewSessionRequest](),
+		typeOf[feedbackapi.NewSessionRequest](),
 		typeOf[store.SessionUpdate](),
-		typeOf[app.BatchRequest](),
-		typeOf[app.ItemUpdateRequest](),
-		typeOf[app.AnswerRequest](),
-		typeOf[app.ResolveRequest](),
-		typeOf[app.VerdictRequest](),
+		typeOf[feedbackapi.BatchRequest](),
+		typeOf[feedbackapi.ItemUpdateRequest](),
+		typeOf[feedbackapi.AnswerRequest](),
+		typeOf[feedbackapi.ResolveRequest](),
+		typeOf[feedbackapi.VerdictRequest](),
 		typeOf[app.AgentControlRequest](),
 		typeOf[app.DisplayChangeRequest](),
 		typeOf[app.DisplayRestoreRequest](),
-		typeOf[app.HandoffRequest](),
-		typeOf[app.HandoffPreviewRequest](),
+		typeOf[feedbackapi.HandoffRequest](),
+		typeOf[feedbackapi.HandoffPreviewRequest](),
 		typeOf[voice.Status](),
 		typeOf[voice.Session](),
 		typeOf[voice.Transcript](),
@@ -132,9 +135,9 @@ var Console = Contract{
 		typeOf[voice.ErrorEvent](),
 		typeOf[voice.Unit](),
 		typeOf[voice.Question](),
-		typeOf[app.VoiceAnchor](),
-		typeOf[app.VoiceStartRequest](),
-		typeOf[app.VoiceUpdateRequest](),
+		typeOf[talk.VoiceAnchor](),
+		typeOf[talk.VoiceStartRequest](),
+		typeOf[talk.VoiceUpdateRequest](),
 	},
 	Names: map[reflect.Type]string{
 		typeOf[device.View]():             "Device",
@@ -212,7 +215,7 @@ var Console = Contract{
 		{typeOf[store.Item](), "ResolvedBy", []string{"", store.ResolvedByAgent, store.ResolvedByUser}},
 		{typeOf[store.BatchItem](), "Severity", []string{store.SeverityHigh, store.SeverityMed, store.SeverityLow}},
 		{typeOf[store.ItemUpdate](), "Severity", []string{store.SeverityHigh, store.SeverityMed, store.SeverityLow}},
-		{typeOf[app.ResolveRequest](), "Status", []string{store.StatusResolved, store.StatusWontFix}},
+		{typeOf[feedbackapi.ResolveRequest](), "Status", []string{store.StatusResolved, store.StatusWontFix}},
 		{typeOf[store.SessionUpdate](), "RuntimeEvidencePolicy", []string{store.PolicyAuto, store.PolicyManual, store.PolicyOff}},
 		{typeOf[store.SessionUpdate](), "AgentPickup", []string{store.PickupBatch, store.PickupInstant}},
 		{typeOf[store.Target](), "Type", []string{store.TargetNode, store.TargetArea, store.TargetScreen}},

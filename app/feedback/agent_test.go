@@ -1,4 +1,4 @@
-package app
+package feedback
 
 import (
 	"testing"

@@ -1,29 +1,30 @@
-package app
+package feedback
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"time"
+
 	"fixthis/app/device"
 	"fixthis/app/store"
 	"fixthis/capture"
-	"time"
 )
 
-// Turning a frozen frame into a saved screen (screenshot, tree, crops), and the check
-// that the device still shows what was frozen.
+// Turning a kept screen into a saved one (screenshot, tree, conditions, crops), and
+// the check that the phone still shows what was frozen.
 
-// checkFingerprint compares the frozen screen with a lightweight capture of the device
+// checkFingerprint compares the frozen screen with a lightweight capture of the phone
 // now (one frame and the foreground activity, no UI dump): a different activity or
 // orientation, or a frame that no longer looks the same, means the user is about to
-// save notes about a screen the device has left.
-func (a *App) checkFingerprint(ctx context.Context, fr *device.FrozenFrame) error {
+// save notes about a screen the phone has left.
+func (s *Service) checkFingerprint(ctx context.Context, fr *device.KeptScreen) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	snap, err := a.device.Capturer.Glance(ctx, fr.Serial)
+	snap, err := s.device.Capturer.Glance(ctx, fr.Serial)
 	if err != nil {
-		// The device is gone or busy: the frozen screen is still valid, save it.
-		a.log.Warn("fingerprint check skipped", "serial", fr.Serial, "err", err)
+		// The phone is gone or busy: the frozen screen is still valid, save it.
+		s.log.Warn("fingerprint check skipped", "serial", fr.Serial, "err", err)
 		return nil
 	}
 	// Without a fresh UI dump only the structural and perceptual parts compare.
@@ -35,27 +36,35 @@ func (a *App) checkFingerprint(ctx context.Context, fr *device.FrozenFrame) erro
 		return nil
 	}
 	current := now.Structural + ":" + now.Perceptual
-	// The frame's own fingerprint, not the client's copy: an error never
-	// carries back what the client sent.
+	// The frame's own fingerprint, not the client's copy: an error never carries
+	// back what the client sent.
 	return &store.FingerprintMismatchError{FrozenFingerprint: fr.Snapshot.Fingerprint.String(), CurrentFingerprint: current}
 }
 
-func screenInputOf(fr *device.FrozenFrame) store.ScreenInput {
-	s := fr.Snapshot
+// screenInputOf is the saved screen of a kept one: its image, tree, state and the
+// display conditions read when it was captured.
+func screenInputOf(k *device.KeptScreen) (store.ScreenInput, error) {
+	s := k.Snapshot
+	png, err := k.PNG()
+	if err != nil {
+		return store.ScreenInput{}, err
+	}
 	nodes, _ := json.Marshal(s.Nodes)
-	return store.ScreenInput{
+	in := store.ScreenInput{
 		Fingerprint: s.Fingerprint.String(),
 		Package:     s.State.Package,
 		Activity:    s.State.Activity,
 		Width:       s.Width,
 		Height:      s.Height,
-		ImagePNG:    fr.PNG,
+		ImagePNG:    png,
 		NodesJSON:   nodes,
 		Display:     displayOf(s.State),
 	}
+	in.Display.Conditions = k.Conditions
+	return in, nil
 }
 
-// displayOf keeps what the prompt needs to know about the windows of a frozen screen.
+// displayOf keeps what the prompt needs to know about the windows of a kept screen.
 func displayOf(st capture.ScreenState) store.ScreenDisplay {
 	d := store.ScreenDisplay{Rotation: st.Rotation, Secure: st.Secure}
 	if w := st.Dialog(); w != nil {
@@ -67,9 +76,18 @@ func displayOf(st capture.ScreenState) store.ScreenDisplay {
 	return d
 }
 
-// cropFor renders the evidence crop of a node or area target (none for screen notes,
-// and none of a FLAG_SECURE screen, whose pixels are black).
-func cropFor(fr *device.FrozenFrame, t store.Target) []byte {
+// withCrops gives each item on fr the crop of its target.
+func withCrops(fr *device.KeptScreen, items []store.BatchItem) []store.BatchItem {
+	out := append([]store.BatchItem(nil), items...)
+	for i := range out {
+		out[i].CropPNG = cropFor(fr, out[i].Target)
+	}
+	return out
+}
+
+// cropFor renders the crop of a node or area target (none for screen notes, and
+// none of a FLAG_SECURE screen, whose pixels are black).
+func cropFor(fr *device.KeptScreen, t store.Target) []byte {
 	if t.Bounds == nil || t.Type == store.TargetScreen || fr.Snapshot.State.Secure {
 		return nil
 	}

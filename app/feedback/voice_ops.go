@@ -1,4 +1,4 @@
-package app
+package feedback
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 	"fixthis/app/voice"
 )
 
-// The unit tools after record_unit: update, withdraw, answer, and the hand-off a
+// The unit tools after record_unit: update, withdraw, answer, and the handoff a
 // mode or checkpoint asks for.
 
 // unitItemOf finds a unit's item; a unit whose item the user deleted is withdrawn.
-func (u *voiceUnits) unitItemOf(ctx context.Context, ref voice.UnitRef) (*store.Item, error) {
-	it, err := u.a.store.VoiceItem(ctx, ref.SessionID, ref.VoiceSessionID, ref.UnitID)
+func (u *VoiceUnits) unitItemOf(ctx context.Context, ref voice.UnitRef) (*store.Item, error) {
+	it, err := u.s.store.VoiceItem(ctx, ref.SessionID, ref.VoiceSessionID, ref.UnitID)
 	if errcode.Of(err) == errcode.ItemNotFound {
 		return nil, voice.Refuse("withdrawn", "%s has no item any more: it was withdrawn or deleted", ref.UnitID)
 	}
@@ -22,7 +22,7 @@ func (u *voiceUnits) unitItemOf(ctx context.Context, ref voice.UnitRef) (*store.
 
 // Update is update_unit: a new statement, anchors added, while the item is a draft
 // not yet handed off; after that already_picked_up.
-func (u *voiceUnits) Update(ctx context.Context, c voice.UnitChange) (voice.UnitItem, error) {
+func (u *VoiceUnits) Update(ctx context.Context, c voice.UnitChange) (voice.UnitItem, error) {
 	it, err := u.unitItemOf(ctx, c.UnitRef)
 	if err != nil {
 		return voice.UnitItem{}, err
@@ -34,7 +34,7 @@ func (u *voiceUnits) Update(ctx context.Context, c voice.UnitChange) (voice.Unit
 	for _, an := range c.Anchors {
 		ids = append(ids, an.ID)
 	}
-	up, err := u.a.store.UpdateVoiceItem(ctx, c.SessionID, it.ItemID, c.Statement, ids)
+	up, err := u.s.store.UpdateVoiceItem(ctx, c.SessionID, it.ItemID, c.Statement, ids)
 	if errcode.Of(err) == errcode.ItemNotEditable {
 		return unitItem(it), voice.Refuse("already_picked_up", "%v", err)
 	}
@@ -47,7 +47,7 @@ func (u *voiceUnits) Update(ctx context.Context, c voice.UnitChange) (voice.Unit
 // Withdraw is withdraw_unit: the draft is deleted; an item the agent has goes
 // through the same deletion, which queues its withdrawal for the agent's wait. A
 // finished item stays: the user's and the agent's decisions are final.
-func (u *voiceUnits) Withdraw(ctx context.Context, ref voice.UnitRef) (voice.UnitItem, error) {
+func (u *VoiceUnits) Withdraw(ctx context.Context, ref voice.UnitRef) (voice.UnitItem, error) {
 	it, err := u.unitItemOf(ctx, ref)
 	if err != nil {
 		return voice.UnitItem{}, err
@@ -55,7 +55,7 @@ func (u *voiceUnits) Withdraw(ctx context.Context, ref voice.UnitRef) (voice.Uni
 	if !it.IsOpen() {
 		return unitItem(it), voice.Refuse("finished", "item %d is already %s", it.SequenceNumber, it.Phase)
 	}
-	if err := u.a.store.DeleteItem(ctx, ref.SessionID, it.ItemID); err != nil {
+	if err := u.s.store.DeleteItem(ctx, ref.SessionID, it.ItemID); err != nil {
 		return unitItem(it), unitRefusal(err)
 	}
 	return unitItem(it), nil
@@ -64,7 +64,7 @@ func (u *voiceUnits) Withdraw(ctx context.Context, ref voice.UnitRef) (voice.Uni
 // Answer is relay_answer: the riffer's answer goes through AnswerQuestion, the path
 // of a typed answer, so the agent's wait returns it. Whichever answer comes first
 // wins; the second is refused.
-func (u *voiceUnits) Answer(ctx context.Context, ref voice.UnitRef, answer string) (voice.UnitItem, error) {
+func (u *VoiceUnits) Answer(ctx context.Context, ref voice.UnitRef, answer string) (voice.UnitItem, error) {
 	it, err := u.unitItemOf(ctx, ref)
 	if err != nil {
 		return voice.UnitItem{}, err
@@ -72,10 +72,10 @@ func (u *voiceUnits) Answer(ctx context.Context, ref voice.UnitRef, answer strin
 	if it.Status != store.StatusNeedsClarification {
 		return unitItem(it), noQuestion(it)
 	}
-	up, err := u.a.store.AnswerQuestion(ctx, ref.SessionID, it.ItemID, answer)
+	up, err := u.s.store.AnswerQuestion(ctx, ref.SessionID, it.ItemID, answer)
 	if errcode.Of(err) == errcode.ItemNotEditable {
 		// A typed answer won the race.
-		if now, rerr := u.a.store.VoiceItem(ctx, ref.SessionID, ref.VoiceSessionID, ref.UnitID); rerr == nil {
+		if now, rerr := u.s.store.VoiceItem(ctx, ref.SessionID, ref.VoiceSessionID, ref.UnitID); rerr == nil {
 			return unitItem(now), noQuestion(now)
 		}
 	}
@@ -94,9 +94,9 @@ func noQuestion(it *store.Item) error {
 
 // HandOff releases the named items, or every draft of the voice session, the way
 // Save to MCP does (runtime evidence under the Auto policy included).
-func (u *voiceUnits) HandOff(ctx context.Context, ref voice.UnitRef, itemIDs []string) error {
+func (u *VoiceUnits) HandOff(ctx context.Context, ref voice.UnitRef, itemIDs []string) error {
 	if len(itemIDs) == 0 {
-		drafts, err := u.a.store.VoiceDrafts(ctx, ref.SessionID, ref.VoiceSessionID)
+		drafts, err := u.s.store.VoiceDrafts(ctx, ref.SessionID, ref.VoiceSessionID)
 		if err != nil {
 			return err
 		}
@@ -107,27 +107,10 @@ func (u *voiceUnits) HandOff(ctx context.Context, ref voice.UnitRef, itemIDs []s
 	if len(itemIDs) == 0 {
 		return nil
 	}
-	_, _, err := u.a.handOff(ctx, ref.SessionID, itemIDs)
+	_, _, err := u.s.handOff(ctx, ref.SessionID, itemIDs)
+	u.s.forgetHandedOff(ctx)
 	if c := errcode.Of(err); c == errcode.NoDraftFeedback || c == errcode.ItemNotFound {
 		return nil // the user released or deleted them meanwhile
 	}
 	return err
-}
-
-// askVoiceQuestions tells the live interviewer about agent questions on its units'
-// items (the agent may ask from the MCP sidecar: the change feed brings it here).
-func (a *App) askVoiceQuestions(ctx context.Context, sessionID string) {
-	iv := a.voice.Active()
-	if iv == nil || iv.Doc().SessionID != sessionID {
-		return
-	}
-	sess, err := a.store.GetSession(ctx, sessionID)
-	if err != nil {
-		return
-	}
-	for _, it := range sess.Items {
-		if it.Voice != nil && it.Voice.VoiceSessionID == iv.ID() && it.Status == store.StatusNeedsClarification && it.AgentQuestion != "" {
-			iv.AskQuestion(it.Voice.UnitID, it.ItemID, it.AgentQuestion)
-		}
-	}
 }

@@ -1,4 +1,7 @@
-package app
+// Package httpapi is how every console API handler reads a request body and answers:
+// one bounded, strictly checked JSON decoder, one JSON writer, and one table from an
+// error's code to its HTTP status.
+package httpapi
 
 import (
 	"bytes"
@@ -6,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"fixthis/app/errcode"
@@ -75,6 +79,11 @@ var statusOf = map[errcode.Code]int{
 	errcode.Internal:            http.StatusInternalServerError,
 }
 
+// OK is the answer of actions that return nothing else.
+type OK struct {
+	OK bool `json:"ok"`
+}
+
 // ErrorBody is the one error shape of the console API. The extra fields are set only
 // for the errors whose dialogs need them (412 stale draft, 409 fingerprint mismatch).
 type ErrorBody struct {
@@ -89,18 +98,18 @@ type ErrorBody struct {
 	CurrentFingerprint string `json:"currentFingerprint,omitempty"` // on a 409 mismatch
 }
 
-// writeJSON encodes v. A failed write means the client went away; there is nobody to
+// WriteJSON encodes v. A failed write means the client went away; there is nobody to
 // tell, so it is dropped quietly.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeError answers any error: its code decides the status, its message (which
+// WriteError answers any error: its code decides the status, its message (which
 // starts with the code's prefix) is the text.
-func writeError(w http.ResponseWriter, err error) {
+func WriteError(w http.ResponseWriter, err error) {
 	code := errcode.Of(err)
 	status, ok := statusOf[code]
 	if !ok {
@@ -113,23 +122,24 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.As(err, &stale):
 		body.State = stale.ErrorCode().Prefix()
 		body.ServerDraft = stale.ServerDraft
-		body.ETag = quoteETag(stale.ETag)
+		body.ETag = QuoteETag(stale.ETag)
 	case errors.As(err, &mismatch):
 		body.FrozenFingerprint = mismatch.FrozenFingerprint
 		body.CurrentFingerprint = mismatch.CurrentFingerprint
 	}
-	writeJSON(w, status, body)
+	WriteJSON(w, status, body)
 }
 
-func quoteETag(tag string) string {
+// QuoteETag puts an ETag in the quotes HTTP wants (once).
+func QuoteETag(tag string) string {
 	if tag == "" || strings.HasPrefix(tag, `"`) {
 		return tag
 	}
 	return `"` + tag + `"`
 }
 
-// invalidInput is the 422 answer to a request whose fields are wrong.
-func invalidInput(format string, args ...any) error {
+// InvalidInput is the 422 answer to a request whose fields are wrong.
+func InvalidInput(format string, args ...any) error {
 	return errcode.New(errcode.InvalidInput, format, args...)
 }
 
@@ -137,12 +147,12 @@ func invalidInput(format string, args ...any) error {
 // screenshot-free JSON stays far below it).
 const maxBodyBytes = 32 << 20
 
-// decodeJSON is the one way a handler reads its body: one bounded JSON value
+// DecodeJSON is the one way a handler reads its body: one bounded JSON value
 // into v. A body over the bound is 413, never a misleading invalid_json; a
 // body that is not UTF-8 (or escapes half a surrogate pair), or carries
 // anything but white space after the value, is refused rather than stored
 // with U+FFFD in place of what was sent.
-func decodeJSON(r *http.Request, v any) error {
+func DecodeJSON(r *http.Request, v any) error {
 	tooLarge := errcode.New(errcode.TooLarge, "request body is larger than %d MiB", maxBodyBytes>>20)
 	if r.ContentLength > maxBodyBytes {
 		return tooLarge
@@ -158,8 +168,8 @@ func decodeJSON(r *http.Request, v any) error {
 	return decodeBody(body, v)
 }
 
-// decodeOptionalJSON is decodeJSON for routes whose body may be left out.
-func decodeOptionalJSON(r *http.Request, v any) error {
+// DecodeOptionalJSON is DecodeJSON for routes whose body may be left out.
+func DecodeOptionalJSON(r *http.Request, v any) error {
 	if r.ContentLength == 0 {
 		return nil
 	}
@@ -187,10 +197,71 @@ func decodeBody(body []byte, v any) error {
 		if errors.Is(err, io.EOF) {
 			return errcode.New(errcode.InvalidJSON, "request body is empty; expected a JSON object")
 		}
-		return errcode.New(errcode.InvalidJSON, "request body is not valid JSON: %v", err)
+		return decodeError(err)
 	}
 	if rest := bytes.TrimSpace(body[dec.InputOffset():]); len(rest) > 0 {
 		return errcode.New(errcode.InvalidJSON, "request body has data after its JSON value: %s", errcode.Quote(string(rest)))
 	}
 	return nil
+}
+
+// decodeError says in one sentence what is wrong with a body the JSON decoder
+// refused, never in the decoder's own words (Go struct and type names).
+func decodeError(err error) error {
+	var typ *json.UnmarshalTypeError
+	if !errors.As(err, &typ) {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return errcode.New(errcode.InvalidJSON, "request body is not valid JSON: it breaks off at byte %d", syntax.Offset)
+		}
+		return errcode.New(errcode.InvalidJSON, "request body is not valid JSON")
+	}
+	if typ.Field == "" {
+		return errcode.New(errcode.InvalidJSON, "request body must be a JSON object, not %s", jsonKindOf(typ.Value))
+	}
+	if number, ok := strings.CutPrefix(typ.Value, "number "); ok && isInteger(typ.Type.Kind()) {
+		if strings.ContainsAny(number, ".eE") {
+			// Every position and size the console sends is in whole device pixels.
+			return errcode.New(errcode.InvalidJSON, "%s must be a whole number, not %s", typ.Field, errcode.Quote(number))
+		}
+		return errcode.New(errcode.InvalidJSON, "%s is out of range: %s", typ.Field, errcode.Quote(number))
+	}
+	return errcode.New(errcode.InvalidJSON, "%s must be %s, not %s", typ.Field, goKindName(typ.Type.Kind()), jsonKindOf(typ.Value))
+}
+
+func isInteger(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Uint64
+}
+
+// jsonKindOf names the JSON value the decoder met ("number 1.5" → "a number").
+func jsonKindOf(value string) string {
+	kind, _, _ := strings.Cut(value, " ")
+	switch kind {
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	case "bool":
+		return "true or false"
+	case "":
+		return "that value"
+	}
+	return "a " + kind
+}
+
+// goKindName names what a field of kind k holds, in JSON's terms.
+func goKindName(k reflect.Kind) string {
+	switch {
+	case k == reflect.String:
+		return "a string"
+	case k == reflect.Bool:
+		return "true or false"
+	case isInteger(k):
+		return "a whole number"
+	case k == reflect.Float32 || k == reflect.Float64:
+		return "a number"
+	case k == reflect.Slice || k == reflect.Array:
+		return "a list"
+	}
+	return "an object"
 }

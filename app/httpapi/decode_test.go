@@ -1,4 +1,4 @@
-package app
+package httpapi
 
 import (
 	"bytes"
@@ -8,7 +8,17 @@ import (
 	"unicode/utf8"
 
 	"fixthis/app/errcode"
+	"fixthis/app/store"
 )
+
+// batchBody has the shape of the batch save's body, the largest the API reads.
+type batchBody struct {
+	SessionID         string            `json:"sessionId"`
+	FrozenID          string            `json:"frozenId"`
+	WorkspaceID       string            `json:"workspaceId"`
+	FrozenFingerprint string            `json:"frozenFingerprint"`
+	Items             []store.BatchItem `json:"items"`
+}
 
 func TestDecodeBody(t *testing.T) {
 	cases := []struct {
@@ -30,10 +40,19 @@ func TestDecodeBody(t *testing.T) {
 		{"high surrogate at the end", `{"sessionId":"x\udbff`, false, "request body escapes half a UTF-16 surrogate pair"},
 		{"low surrogate alone", `{"sessionId":"\udc00"}`, false, "request body escapes half a UTF-16 surrogate pair"},
 		{"two high surrogates", `{"sessionId":"\ud800\ud800"}`, false, "request body escapes half a UTF-16 surrogate pair"},
-		{"not JSON", `{"sessionId":}`, false, "request body is not valid JSON"},
+		{"not JSON", `{"sessionId":}`, false, "request body is not valid JSON: it breaks off at byte 14"},
+		// An area drawn at a stage scale that is not whole (1366×768).
+		{"fractional pixel", `{"items":[{"target":{"type":"area","bounds":{"left":516,"top":260.47412353923204,"right":612,"bottom":308}}}]}`,
+			false, `items.target.bounds.top must be a whole number, not "260.47412353923204"`},
+		{"exponent pixel", `{"items":[{"target":{"bounds":{"left":1e2}}}]}`, false, `items.target.bounds.left must be a whole number, not "1e2"`},
+		{"pixel out of range", `{"items":[{"target":{"bounds":{"left":99999999999999999999}}}]}`, false, "items.target.bounds.left is out of range"},
+		{"string for a number", `{"items":[{"target":{"bounds":{"left":"5"}}}]}`, false, "items.target.bounds.left must be a whole number, not a string"},
+		{"number for a string", `{"sessionId":5}`, false, "sessionId must be a string, not a number"},
+		{"list for an object", `[]`, false, "request body must be a JSON object, not a list"},
+		{"object for a list", `{"items":{}}`, false, "items must be a list, not an object"},
 	}
 	for _, c := range cases {
-		var req BatchRequest
+		var req batchBody
 		err := decodeBody([]byte(c.body), &req)
 		if c.ok != (err == nil) {
 			t.Errorf("%s: %v, want ok=%v", c.name, err, c.ok)
@@ -41,6 +60,10 @@ func TestDecodeBody(t *testing.T) {
 		}
 		if err != nil && (errcode.Of(err) != errcode.InvalidJSON || !strings.HasPrefix(err.Error(), "INVALID_INPUT: "+c.prefix)) {
 			t.Errorf("%s: %v, want INVALID_INPUT: %s", c.name, err, c.prefix)
+		}
+		// The decoder's own words name Go types and struct fields; a refusal never does.
+		if err != nil && (strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "unmarshal")) {
+			t.Errorf("%s: %v quotes the decoder", c.name, err)
 		}
 	}
 }
@@ -58,7 +81,7 @@ func FuzzDecodeBody(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var req BatchRequest
+		var req batchBody
 		if err := decodeBody(body, &req); err != nil {
 			if errcode.Of(err) != errcode.InvalidJSON {
 				t.Fatalf("refused with %s: %v", errcode.Of(err), err)

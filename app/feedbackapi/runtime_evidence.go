@@ -1,0 +1,52 @@
+package feedbackapi
+
+import (
+	"net/http"
+	"strings"
+
+	"fixthis/app/errcode"
+	"fixthis/app/httpapi"
+	"fixthis/app/store"
+)
+
+// Runtime evidence: the baseline preset (logcat, frames, memory, network) run for saved
+// items, by Capture diagnostics, by Save to MCP under Auto, and by the agent.
+
+// EvidenceDoc is an item's runtime evidence captures, newest first.
+type EvidenceDoc struct {
+	ItemID   string                 `json:"itemId"`
+	Attempts []store.EvidenceRecord `json:"attempts"`
+}
+
+// PostItemEvidenceCollect is Capture diagnostics on a saved item's detail.
+func (h Routes) PostItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
+	// The body is optional; a sessionId in it must be the item's session.
+	var req struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
+		return
+	}
+	rec, err := h.Feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual)
+	if err != nil {
+		httpapi.WriteError(w, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, rec)
+}
+
+// GetItemEvidence lists an item's captures, newest first.
+func (h Routes) GetItemEvidence(w http.ResponseWriter, r *http.Request) {
+	id, sid := r.PathValue("id"), strings.TrimSpace(r.URL.Query().Get("sessionId"))
+	if sid == "" {
+		httpapi.WriteError(w, errcode.New(errcode.InvalidQuery, "sessionId is required: the session of the item whose captures to list"))
+		return
+	}
+	recs, err := h.Store.ItemEvidence(r.Context(), sid, id)
+	if err != nil {
+		httpapi.WriteError(w, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, EvidenceDoc{ItemID: id, Attempts: recs})
+}

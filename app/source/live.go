@@ -1,0 +1,116 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+)
+
+// Live is the project's source index while FixThis runs: restored from the last run's
+// cache (or built) in the background at start-up, then kept current by polling file
+// modification times. Its zero value with Dir set is ready to Run.
+type Live struct {
+	// Dir is the project; CachePath, when set, is where the index is kept between
+	// runs (written 0600).
+	Dir       string
+	CachePath string
+	Log       *slog.Logger
+
+	mu     sync.RWMutex
+	idx    *Index
+	reason Readiness
+}
+
+// Get is the index and whether it is ready (nil while it builds).
+func (s *Live) Get() (*Index, Readiness) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.idx, s.reason
+}
+
+func (s *Live) set(idx *Index, reason Readiness) {
+	s.mu.Lock()
+	s.idx, s.reason = idx, reason
+	s.mu.Unlock()
+}
+
+// Run builds the index and keeps it current until ctx ends.
+func (s *Live) Run(ctx context.Context) {
+	if s.Log == nil {
+		s.Log = slog.Default()
+	}
+	s.set(nil, Building)
+	start := time.Now()
+	idx, err := s.loadCached(ctx)
+	if err != nil {
+		idx, err = Build(ctx, s.Dir)
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			s.Log.Warn("source index failed", "dir", s.Dir, "err", err)
+			s.set(nil, ReadinessOf(nil, err))
+		}
+		return
+	}
+	st, ready := idx.Stats(), ReadinessOf(idx, nil)
+	if ready == NoSources {
+		s.Log.Info("no Android sources to index; prompts will carry no source candidates", "dir", s.Dir, "reason", st.Reason)
+	} else {
+		s.Log.Info("source index ready", "files", st.Files, "composables", st.Composables, "took", time.Since(start).Round(time.Millisecond))
+	}
+	s.set(idx, ready)
+	s.saveCache(idx)
+	_ = idx.Watch(ctx, time.Second, func(changed []string) {
+		if r := ReadinessOf(idx, nil); r == Ready {
+			s.set(idx, r)
+		}
+		s.saveCache(idx)
+	})
+}
+
+// loadCachedIndex restores the last run's index and re-reads only the files that
+// changed since (a cold build of a large project takes seconds; this takes a stat each).
+func (s *Live) loadCached(ctx context.Context) (*Index, error) {
+	if s.CachePath == "" {
+		return nil, os.ErrNotExist
+	}
+	data, err := os.ReadFile(s.CachePath)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := Unmarshal(data)
+	if err != nil || idx.Root() != s.Dir {
+		return nil, errors.New("cached source index is stale")
+	}
+	if _, err := idx.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	return idx, nil
+}
+
+func (s *Live) saveCache(idx *Index) {
+	if s.CachePath == "" {
+		return
+	}
+	data, err := idx.Marshal()
+	if err != nil {
+		return
+	}
+	path := s.CachePath
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err == nil {
+		_ = os.Rename(tmp, path)
+	}
+}
+
+// LastEdit is the newest indexed source file's time, zero while the index builds.
+func (s *Live) LastEdit() time.Time {
+	idx, _ := s.Get()
+	if idx == nil {
+		return time.Time{}
+	}
+	return idx.NewestModTime()
+}

@@ -1,0 +1,63 @@
+package source
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestLiveIndexIsCachedBetweenRuns: a running index becomes ready, writes its cache
+// 0600, and the next run starts from that cache; LastEdit follows the newest file.
+func TestLiveIndexIsCachedBetweenRuns(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "app", "src", "main", "java", "com", "example")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kt := "package com.example\n\n@Composable\nfun SaveButton() {\n    Text(\"Save\")\n}\n"
+	if err := os.WriteFile(filepath.Join(src, "Save.kt"), []byte(kt), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"settings.gradle.kts": "include(\":app\")\n",
+		"app/build.gradle.kts": "plugins { id(\"com.android.application\") }\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := filepath.Join(t.TempDir(), "source-index.gob")
+	for run := 1; run <= 2; run++ {
+		l := &Live{Dir: dir, CachePath: cache}
+		if _, r := l.Get(); r != "" && r != Building {
+			t.Fatalf("run %d: readiness %q before Run", run, r)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { l.Run(ctx); close(done) }()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if idx, r := l.Get(); idx != nil && r == Ready {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("run %d: the index never became ready", run)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if l.LastEdit().IsZero() {
+			t.Errorf("run %d: no last edit", run)
+		}
+		cancel()
+		<-done
+		fi, err := os.Stat(cache)
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("run %d: cache %v %v", run, fi, err)
+		}
+		if run == 2 {
+			if _, err := l.loadCached(context.Background()); err != nil {
+				t.Fatalf("the cache does not restore: %v", err)
+			}
+		}
+	}
+}
