@@ -96,8 +96,8 @@ func TestHostileUpstreamMemoryIsBounded(t *testing.T) {
 		copy(call[at:], fmt.Sprintf("call_%04d", i))
 		write(call)
 	}
-	for i := range 512 {
-		write([]byte(`{"type":"conversation.item.input_audio_transcription.delta","item_id":"item_1","delta":"` + fmt.Sprintf("%04d", i) + strings.Repeat("w", 4092) + `"}`))
+	for i := range 2048 { // 1 KB deltas on one item
+		write([]byte(`{"type":"conversation.item.input_audio_transcription.delta","item_id":"item_1","delta":"` + fmt.Sprintf("%04d", i) + strings.Repeat("w", 1020) + `"}`))
 	}
 	errFrame, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{"type": "server_error", "code": "x", "message": strings.Repeat("e", 1<<20)}})
 	for range 20 {
@@ -105,7 +105,7 @@ func TestHostileUpstreamMemoryIsBounded(t *testing.T) {
 	}
 	waitFor(t, "every call answered, every line and error published", func() bool {
 		n, _ := p.answered()
-		return n == 200 && sink.errors.Load() == 20 && sink.lines.Load() == 512
+		return n == 200 && sink.errors.Load() == 20 && sink.lines.Load() == 2048
 	})
 	close(stop)
 	grew := int64(<-peak) - int64(base)

@@ -137,9 +137,9 @@ func TestLiveTranscriptStaysSmall(t *testing.T) {
 	rec := &recorder{}
 	p.manager(rec, nil).Start(StartRequest{Holder: "x"})
 	ws := p.next()
-	const deltas = 512
+	const deltas = 2048 // of 1 KB each
 	for i := range deltas {
-		delta := fmt.Sprintf("%04d", i) + strings.Repeat("ü", 2046)
+		delta := fmt.Sprintf("%04d", i) + strings.Repeat("ü", 510)
 		send(t, ws, map[string]any{"type": "response.output_audio_transcript.delta", "item_id": "item_1", "delta": delta})
 	}
 	send(t, ws, map[string]any{"type": "response.output_audio_transcript.done", "item_id": "item_1", "transcript": strings.Repeat("w", 1<<20)})
