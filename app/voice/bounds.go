@@ -30,6 +30,9 @@ const (
 	maxEcho = 120
 	// maxID is the most characters of an upstream id (item, response, error code).
 	maxID = 64
+	// maxAudioDelta is the most base64 of reply audio passed on in one event,
+	// about 8 s at 24 kHz; the API sends a fraction of a second at a time.
+	maxAudioDelta = 512 << 10
 )
 
 // transcriptLines is the transcript of one session as far as the interviewer

@@ -35,7 +35,10 @@ func (iv *Interviewer) handle(ev realtime.Event) {
 		iv.mu.Lock()
 		spoken := iv.doc.SpokenReplies
 		iv.mu.Unlock()
-		if spoken {
+		switch {
+		case len(ev.Delta) > maxAudioDelta:
+			iv.log.Warn("voice: oversized reply audio dropped", "bytes", len(ev.Delta))
+		case spoken:
 			iv.sink.Audio(Audio{VoiceSessionID: id, ResponseID: clipID(ev.ResponseID), PCM: ev.Delta})
 		}
 	case "response.function_call_arguments.done":

@@ -163,6 +163,22 @@ func TestLiveTranscriptStaysSmall(t *testing.T) {
 	}
 }
 
+// Reply audio past maxAudioDelta in one event is dropped, not passed to consoles.
+func TestOversizedReplyAudioIsDropped(t *testing.T) {
+	p := newHostilePeer(t, nil)
+	rec := &recorder{}
+	p.manager(rec, nil).Start(StartRequest{Holder: "x", SpokenReplies: true})
+	ws := p.next()
+	send(t, ws, map[string]any{"type": "response.output_audio.delta", "response_id": "resp_1", "delta": strings.Repeat("AAAA", 1<<18)})
+	send(t, ws, map[string]any{"type": "response.output_audio.delta", "response_id": "resp_1", "delta": "AAAA"})
+	waitFor(t, "the small chunk", func() bool { rec.mu.Lock(); defer rec.mu.Unlock(); return len(rec.audio) > 0 })
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.audio) != 1 || rec.audio[0].PCM != "AAAA" {
+		t.Fatalf("%d audio events, first %d bytes", len(rec.audio), len(rec.audio[0].PCM))
+	}
+}
+
 // countingScreen is a Screen that takes a while and counts its captures.
 type countingScreen struct {
 	stillScreen

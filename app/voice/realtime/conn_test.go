@@ -174,6 +174,18 @@ func TestItemsWaitForTheResponse(t *testing.T) {
 	if !strings.Contains(texts[0], `"one"`) || !strings.Contains(texts[1], `"two"`) {
 		t.Fatalf("held items out of order: %v", texts)
 	}
+	// A response that never ends cannot make items pile up: past maxHeld, SendItem
+	// refuses.
+	fake.SendRaw([]byte(`{"type":"response.created","response":{"id":"resp_2","status":"in_progress"}}`))
+	waitFor(t, "the second response", c.Responding)
+	for i := range maxHeld {
+		if !c.SendItem(note("held")) {
+			t.Fatalf("item %d refused", i)
+		}
+	}
+	if c.SendItem(note("one too many")) {
+		t.Fatal("more than maxHeld items held")
+	}
 }
 
 // A dropped connection is replaced; the handler's seed is the first thing on it.
