@@ -28,6 +28,9 @@ const (
 	keptRecent = 6
 	// maxEcho is the most characters of an upstream text repeated to the console.
 	maxEcho = 120
+	// maxDetail is the most characters of a refusal's detail sent upstream: the
+	// Units implementation's words may quote what the interviewer sent.
+	maxDetail = 240
 	// maxID is the most characters of an upstream id (item, response, error code).
 	maxID = 64
 	// maxAudioDelta is the most base64 of reply audio passed on in one event,

@@ -27,6 +27,7 @@ type hostilePeer struct {
 	mu      sync.Mutex
 	reasons map[string]int // function_call_output reasons ("" for ok)
 	answers int
+	longest int // the longest function_call_output, in bytes
 }
 
 func newHostilePeer(t *testing.T, greet func(ws *websocket.Conn) bool) *hostilePeer {
@@ -89,6 +90,7 @@ func (p *hostilePeer) listen(ws *websocket.Conn) {
 		p.mu.Lock()
 		p.reasons[out.Reason]++
 		p.answers++
+		p.longest = max(p.longest, len(ev.Item.Output))
 		p.mu.Unlock()
 	}
 }

@@ -71,6 +71,24 @@ func TestToolArgumentsKeepTheTextRule(t *testing.T) {
 	}
 }
 
+// refusingUnits refuses every record with a detail quoting a megabyte.
+type refusingUnits struct{ memUnits }
+
+func (u *refusingUnits) Record(ctx context.Context, r UnitRecord) (UnitItem, error) {
+	return UnitItem{}, Refuse("invalid", "the store refused %s", strings.Repeat("x", 1<<20))
+}
+
+// What goes back upstream for a refused unit is short, whatever the refusal says.
+func TestRefusalDetailIsShortUpstream(t *testing.T) {
+	p := newHostilePeer(t, nil)
+	p.manager(&recorder{}, &refusingUnits{}).Start(StartRequest{Holder: "x", Mode: ModeCollect})
+	send(t, p.next(), toolCall("c1", "record_unit", `{"statement":"make it blue"}`))
+	waitFor(t, "the answer", func() bool { n, _ := p.answered(); return n == 1 })
+	if _, reasons := p.answered(); reasons["invalid"] != 1 || p.longest > 400 {
+		t.Fatalf("answer %v of %d bytes", reasons, p.longest)
+	}
+}
+
 // A screen note is counted in characters, and takes no control character; so is
 // the holder's name.
 func TestNoteAndHolderRules(t *testing.T) {

@@ -272,7 +272,7 @@ func (iv *Interviewer) unitCall(ev realtime.Event) {
 			// The error may name local paths: it stays in the log, not upstream.
 			refusal = &Refusal{Reason: "failed", Detail: "FixThis could not save this; ask the riffer to add it as an annotation"}
 		}
-		res = unitResult{UnitID: ref.UnitID, Reason: refusal.Reason, Detail: refusal.Detail}
+		res = unitResult{UnitID: ref.UnitID, Reason: clipID(refusal.Reason), Detail: clip(oneLine(refusal.Detail), maxDetail)}
 		unit.Action, unit.Reason = UnitRefused, refusal.Reason
 	} else {
 		res.OK = true
