@@ -9,6 +9,7 @@ import (
 
 	"fixthis/app/errcode"
 	"fixthis/app/voice/realtime"
+	"fixthis/internal/jsontext"
 )
 
 // Frame is a screenshot for the interviewer: a JPEG at most MaxFrameWidth wide.
@@ -90,7 +91,7 @@ func (iv *Interviewer) toolCall(ev realtime.Event) {
 	case len(ev.Arguments) > maxArguments:
 		refuse("too_large", fmt.Sprintf("the arguments are %d bytes; at most %d", len(ev.Arguments), maxArguments))
 		return
-	case ev.BadText || realtime.CheckText([]byte(ev.Arguments)) != nil:
+	case ev.BadText || jsontext.Check([]byte(ev.Arguments)) != nil:
 		refuse("invalid_text", "the arguments are not valid UTF-8 text (a lone surrogate or a broken byte sequence)")
 		return
 	}

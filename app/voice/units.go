@@ -133,7 +133,7 @@ const (
 )
 
 // check applies the console's text rule to every string the tools pass on: valid
-// UTF-8 (CheckText refused lone surrogates before decoding), no NUL, ESC or other
+// UTF-8 (jsontext.Check refused lone surrogates before decoding), no NUL, ESC or other
 // control character (new lines and tabs only in the free text), lengths counted
 // in characters.
 func (a unitArgs) check() error {

@@ -1,4 +1,4 @@
-package realtime
+package jsontext
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestCheckText(t *testing.T) {
+func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		in   string
@@ -26,20 +26,23 @@ func TestCheckText(t *testing.T) {
 		{"an encoded surrogate", "{\"s\":\"\xed\xa0\x80\"}", ErrInvalidUTF8},
 		{"short escape", `{"s":"\ud8"}`, nil},
 	} {
-		if got := CheckText([]byte(tc.in)); got != tc.want {
+		if got := Check([]byte(tc.in)); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+		if at := LoneSurrogate([]byte(tc.in)); (at >= 0) != (tc.want == ErrLoneSurrogate) || (at >= 0 && tc.in[at:at+2] != `\u`) {
+			t.Errorf("%s: LoneSurrogate %d", tc.name, at)
 		}
 	}
 }
 
-// FuzzCheckText: whatever CheckText passes decodes without a replacement
-// character that was not in the text, and CheckText never panics.
-func FuzzCheckText(f *testing.F) {
+// FuzzCheck: whatever Check passes decodes without a replacement
+// character that was not in the text, and Check never panics.
+func FuzzCheck(f *testing.F) {
 	for _, seed := range []string{`{"a":"\ud83d\ude00"}`, `"\ud800"`, `"\udc00x"`, "\"\xff\"", `"\\ud800"`, `{"s":"ok"}`, `"\u00e9\ud83d"`} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if CheckText(b) != nil {
+		if Check(b) != nil {
 			return
 		}
 		var v any
