@@ -175,7 +175,12 @@ func TestItemsWaitForTheResponse(t *testing.T) {
 		t.Fatalf("held items out of order: %v", texts)
 	}
 	// A response that never ends cannot make items pile up: past maxHeld, SendItem
-	// refuses.
+	// refuses. First the response the deferred response.create started runs out.
+	waitFor(t, "the fake's own response to end", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return strings.Count(strings.Join(h.events, ","), "response.done") == 2
+	})
 	fake.SendRaw([]byte(`{"type":"response.created","response":{"id":"resp_2","status":"in_progress"}}`))
 	waitFor(t, "the second response", c.Responding)
 	for i := range maxHeld {
