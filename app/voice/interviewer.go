@@ -95,16 +95,14 @@ func (iv *Interviewer) Doc() Session {
 // ID is the voice session id.
 func (iv *Interviewer) ID() string { return iv.Doc().VoiceSessionID }
 
-// start opens the connection and waits up to wait for it to go live. An upstream
-// that refuses within that time is the error; one still connecting after it leaves
-// the session connecting, as Doc says.
-func (iv *Interviewer) start(wait time.Duration) error {
+// newConn makes the session's connection, not yet connecting: the session holds
+// it before anyone can reach the session.
+func (iv *Interviewer) newConn() error {
 	url, err := iv.cfg.RealtimeURL()
 	if err != nil {
-		iv.cancel()
 		return errcode.New(errcode.VoiceUpstream, "%v", err)
 	}
-	iv.conn = realtime.Open(iv.ctx, realtime.Options{
+	iv.conn = realtime.New(iv.ctx, realtime.Options{
 		URL: url, Key: iv.key, Dialer: iv.dialer, Log: iv.log,
 		Setup: func() ([]byte, error) {
 			iv.mu.Lock()
@@ -113,6 +111,14 @@ func (iv *Interviewer) start(wait time.Duration) error {
 			return SessionUpdate(iv.cfg.Voice, iv.brief, spoken)
 		},
 	}, upstream{iv})
+	return nil
+}
+
+// start connects and waits up to wait for the connection to go live. An upstream
+// that refuses within that time is the error; one still connecting after it leaves
+// the session connecting, as Doc says.
+func (iv *Interviewer) start(wait time.Duration) error {
+	iv.conn.Start()
 	go iv.unitCalls()
 	go iv.watchIdle()
 	timer := time.NewTimer(wait)

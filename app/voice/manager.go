@@ -161,6 +161,10 @@ func (m *Manager) prepare(req StartRequest) (*Interviewer, error) {
 	}
 	iv.unitSt.init()
 	iv.touched = time.Now()
+	if err := iv.newConn(); err != nil {
+		cancel()
+		return nil, err
+	}
 	return iv, nil
 }
 

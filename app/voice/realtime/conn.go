@@ -108,6 +108,14 @@ type Conn struct {
 
 // Open starts connecting and returns at once; h hears how it goes.
 func Open(ctx context.Context, opts Options, h Handler) *Conn {
+	c := New(ctx, opts, h)
+	c.Start()
+	return c
+}
+
+// New is Open in two steps, for a handler that must hold the Conn before it hears
+// anything: New makes it, Start starts connecting.
+func New(ctx context.Context, opts Options, h Handler) *Conn {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
@@ -120,9 +128,11 @@ func Open(ctx context.Context, opts Options, h Handler) *Conn {
 	}
 	c := &Conn{opts: opts, h: h, done: make(chan struct{})}
 	c.ctx, c.stop = context.WithCancel(ctx)
-	go c.run()
 	return c
 }
+
+// Start starts connecting; call it once.
+func (c *Conn) Start() { go c.run() }
 
 // Close ends the conversation: the socket closes with a close frame, within a
 // second even when a write is stuck.
