@@ -25,14 +25,11 @@ const startWait = 2 * time.Second
 // Interviewer is one running voice session: the interview (anchors, units, modes,
 // questions, transcript) on top of a realtime.Conn, which holds the connection.
 type Interviewer struct {
-	cfg    Config
-	key    string // never logged, never in a message
-	brief  string
+	host   string // the upstream's host, for messages
 	sink   Sink
 	screen Screen
 	units  Units
 	log    *slog.Logger
-	dialer *websocket.Dialer
 	ended  func(*Interviewer) // tells the manager the session is over
 
 	ctx    context.Context
@@ -96,19 +93,20 @@ func (iv *Interviewer) Doc() Session {
 func (iv *Interviewer) ID() string { return iv.Doc().VoiceSessionID }
 
 // newConn makes the session's connection, not yet connecting: the session holds
-// it before anyone can reach the session.
-func (iv *Interviewer) newConn() error {
-	url, err := iv.cfg.RealtimeURL()
+// it before anyone can reach the session. The key stays with the connection.
+func (iv *Interviewer) newConn(cfg Config, key, brief string, dialer *websocket.Dialer) error {
+	url, err := cfg.RealtimeURL()
 	if err != nil {
 		return errcode.New(errcode.VoiceUpstream, "%v", err)
 	}
+	iv.host = cfg.Host()
 	iv.conn = realtime.New(iv.ctx, realtime.Options{
-		URL: url, Key: iv.key, Dialer: iv.dialer, Log: iv.log,
+		URL: url, Key: key, Dialer: dialer, Log: iv.log,
 		Setup: func() ([]byte, error) {
 			iv.mu.Lock()
 			spoken := iv.doc.SpokenReplies
 			iv.mu.Unlock()
-			return SessionUpdate(iv.cfg.Voice, iv.brief, spoken)
+			return SessionUpdate(cfg.Voice, brief, spoken)
 		},
 	}, upstream{iv})
 	return nil
@@ -175,7 +173,7 @@ func (u upstream) Status(s realtime.Status) {
 		iv.mu.Lock()
 		code, msg := errcode.VoiceUpstream, s.Err.Error()
 		if iv.connN == 0 {
-			msg = fmt.Sprintf("could not start the interviewer at %s: %v", iv.cfg.Host(), s.Err)
+			msg = fmt.Sprintf("could not start the interviewer at %s: %v", iv.host, s.Err)
 		}
 		iv.mu.Unlock()
 		if errors.Is(s.Err, realtime.ErrKeyRefused) {

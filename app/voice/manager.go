@@ -152,8 +152,7 @@ func (m *Manager) prepare(req StartRequest) (*Interviewer, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	iv := &Interviewer{
-		cfg: m.opts.Config, key: key, brief: brief, sink: m.opts.Sink, screen: m.opts.Screen,
-		log: m.opts.Log, dialer: m.opts.Dialer, ended: m.ended, units: m.opts.Units,
+		sink: m.opts.Sink, screen: m.opts.Screen, log: m.opts.Log, ended: m.ended, units: m.opts.Units,
 		ctx: ctx, cancel: cancel,
 		unitq: make(chan realtime.Event, 64), silence: m.opts.Silence, started: make(chan struct{}),
 		doc: Session{VoiceSessionID: newID(), SessionID: req.SessionID, Serial: req.Serial,
@@ -161,7 +160,7 @@ func (m *Manager) prepare(req StartRequest) (*Interviewer, error) {
 	}
 	iv.unitSt.init()
 	iv.touched = time.Now()
-	if err := iv.newConn(); err != nil {
+	if err := iv.newConn(m.opts.Config, key, brief, m.opts.Dialer); err != nil {
 		cancel()
 		return nil, err
 	}
