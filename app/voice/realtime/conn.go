@@ -229,7 +229,7 @@ func (c *Conn) read(ws *websocket.Conn) error {
 			}
 			return scrub(err)
 		}
-		ev, err := decode(raw)
+		ev, err := Decode(raw)
 		if err != nil {
 			c.opts.Log.Warn("voice: unreadable server event", "bytes", len(raw))
 			continue

@@ -34,8 +34,8 @@ type Event struct {
 	Size int `json:"-"`
 }
 
-// decode parses one server frame.
-func decode(raw []byte) (Event, error) {
+// Decode parses one server frame.
+func Decode(raw []byte) (Event, error) {
 	var ev Event
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		return Event{}, err

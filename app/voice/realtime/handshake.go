@@ -76,7 +76,7 @@ func expect(ws *websocket.Conn, typ string) error {
 		if err != nil {
 			return fmt.Errorf("waiting for %s: %w", typ, scrub(err))
 		}
-		ev, err := decode(raw)
+		ev, err := Decode(raw)
 		if err != nil {
 			return fmt.Errorf("waiting for %s: the server sent something that is not JSON", typ)
 		}
