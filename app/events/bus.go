@@ -51,8 +51,14 @@ type Subscription struct {
 // any overflow.
 const historyBytes = 16 << 20
 
-// NewBus returns a bus that remembers the last historyLimit events for replay, and
-// at most historyBytes of their data.
+// maxReplayEvent is the largest event kept for replay. A larger one reaches the
+// subscribers of the moment only; a console that reconnects from before it
+// resynchronises instead of replaying, so nothing is lost and one large event
+// does not push out the many small ones.
+const maxReplayEvent = 1 << 20
+
+// NewBus returns a bus that remembers the last historyLimit events for replay, at
+// most historyBytes of their data and none over maxReplayEvent.
 func NewBus(historyLimit int) *Bus {
 	if historyLimit <= 0 {
 		historyLimit = 1024
@@ -84,6 +90,10 @@ func (b *Bus) publish(typ Type, raw json.RawMessage, keep bool) uint64 {
 
 // keep adds ev to the history and evicts the oldest events over either bound.
 func (b *Bus) keep(ev Event) {
+	if len(ev.Data) > maxReplayEvent {
+		b.evicted = ev.ID
+		return
+	}
 	b.history = append(b.history, ev)
 	b.bytes += len(ev.Data)
 	drop := 0
@@ -94,7 +104,8 @@ func (b *Bus) keep(ev Event) {
 	if drop == 0 {
 		return
 	}
-	b.evicted = b.history[drop-1].ID
+	// An event not kept may be newer than the ones dropped here.
+	b.evicted = max(b.evicted, b.history[drop-1].ID)
 	b.history = append(b.history[:0:0], b.history[drop:]...)
 }
 

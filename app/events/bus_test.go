@@ -140,13 +140,13 @@ func TestSlowSubscriberIsClosedNotWaitedFor(t *testing.T) {
 var blobReady = Define[string]("blob-ready")
 
 // The history holds at most historyBytes of data: large events evict the oldest,
-// an event larger than the bound is not kept at all, and a console that last saw
+// an event over maxReplayEvent is not kept at all, and a console that last saw
 // an evicted event is told to resynchronise.
 func TestHistoryIsBoundedInBytes(t *testing.T) {
 	b := NewBus(2048)
-	mb := strings.Repeat("x", 1<<20)
+	blob := strings.Repeat("x", maxReplayEvent-2) // with its quotes, just kept
 	for range 40 {
-		blobReady.Publish(b, mb)
+		blobReady.Publish(b, blob)
 	}
 	if b.bytes > historyBytes {
 		t.Fatalf("history holds %d bytes, over %d", b.bytes, historyBytes)
@@ -155,13 +155,17 @@ func TestHistoryIsBoundedInBytes(t *testing.T) {
 	for _, ev := range b.history {
 		held += len(ev.Data)
 	}
-	if held != b.bytes || len(b.history) != historyBytes/(1<<20+2) {
+	if held != b.bytes || len(b.history) != historyBytes/maxReplayEvent {
 		t.Fatalf("history: %d events, %d bytes (counted %d)", len(b.history), held, b.bytes)
 	}
 	if _, _, overflow := b.Subscribe(1); !overflow {
 		t.Fatal("a console that last saw an evicted event must resynchronise")
 	}
-	huge := blobReady.Publish(b, strings.Repeat("y", historyBytes+1))
+	before := len(b.history)
+	huge := blobReady.Publish(b, strings.Repeat("y", maxReplayEvent))
+	if len(b.history) != before {
+		t.Fatalf("an event over %d bytes was kept", maxReplayEvent)
+	}
 	small := blobReady.Publish(b, "z")
 	_, replay, overflow := b.Subscribe(huge - 1)
 	if !overflow || replay != nil {
