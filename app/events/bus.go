@@ -55,7 +55,7 @@ const historyBytes = 16 << 20
 // subscribers of the moment only; a console that reconnects from before it
 // resynchronises instead of replaying, so nothing is lost and one large event
 // does not push out the many small ones.
-const maxReplayEvent = 1 << 20
+const maxReplayEvent = 4 << 20
 
 // NewBus returns a bus that remembers the last historyLimit events for replay, at
 // most historyBytes of their data and none over maxReplayEvent.

@@ -145,7 +145,7 @@ var blobReady = Define[string]("blob-ready")
 func TestHistoryIsBoundedInBytes(t *testing.T) {
 	b := NewBus(2048)
 	blob := strings.Repeat("x", maxReplayEvent-2) // with its quotes, just kept
-	for range 40 {
+	for range 10 {
 		blobReady.Publish(b, blob)
 	}
 	if b.bytes > historyBytes {
