@@ -8,23 +8,13 @@ import (
 
 	"fixthis/app/voice"
 	"fixthis/internal/realtimefake"
-
-	"github.com/gorilla/websocket"
 )
 
 // Talk against an upstream that accepts the socket and then says nothing: the
 // start answers with the session connecting, GET /api/voice shows it, and DELETE
 // ends the connect.
 func TestVoiceStartAnswersWhileUpstreamIsSilent(t *testing.T) {
-	up := websocket.Upgrader{}
-	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := up.Upgrade(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer ws.Close()
-		_, _, _ = ws.ReadMessage() // nothing, until the client goes
-	}))
+	silent := httptest.NewServer(realtimefake.New(realtimefake.Config{Silent: true}).Handler())
 	t.Cleanup(silent.Close)
 	e := newVoiceEnv(t, realtimefake.Script{}, func(o *Options) {
 		o.Voice = voice.Config{BaseURL: silent.URL + "/v1", Model: voice.DefaultModel, Voice: voice.DefaultVoice}

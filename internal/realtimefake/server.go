@@ -23,6 +23,9 @@ type Config struct {
 	// ThresholdDBFS is the frame level above which audio counts as voiced
 	// (default -40 dBFS).
 	ThresholdDBFS float64
+	// Silent accepts the socket and then sends nothing, not even session.created:
+	// an upstream that hangs mid-handshake.
+	Silent bool
 }
 
 // Server is the fake. Mount Handler on an httptest.Server, or run the command.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -14,8 +13,6 @@ import (
 	"time"
 
 	"fixthis/internal/realtimefake"
-
-	"github.com/gorilla/websocket"
 )
 
 const testUpdate = `{"type":"session.update","session":{"type":"realtime","instructions":"test"}}`
@@ -236,18 +233,9 @@ func TestOversizedFrameEndsTheConnection(t *testing.T) {
 // A server that accepts the socket and then says nothing: Close ends the connect
 // at once instead of waiting out the handshake.
 func TestCloseCancelsASilentHandshake(t *testing.T) {
-	up := websocket.Upgrader{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := up.Upgrade(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer ws.Close()
-		_, _, _ = ws.ReadMessage() // until the client goes
-	}))
-	t.Cleanup(srv.Close)
+	_, url := fakeServer(t, realtimefake.Config{Silent: true})
 	h := &tape{}
-	c := open(t, "ws"+strings.TrimPrefix(srv.URL, "http"), "sk-any", h)
+	c := open(t, url, "sk-any", h)
 	time.Sleep(200 * time.Millisecond)
 	if got := h.phases(); len(got) != 1 || got[0] != Connecting {
 		t.Fatalf("phases while silent %v", got)
