@@ -221,3 +221,25 @@ func TestLookBurstSharesOneCapture(t *testing.T) {
 		t.Fatalf("%d images sent, %d answers fresh", n, fresh)
 	}
 }
+
+// Audio faster than real time is paced once it runs audioAhead ahead: four
+// seconds sent at once take about two; audio at the speed of speech never waits.
+func TestAudioIsPacedToRealTime(t *testing.T) {
+	h := newHarness(t, realtimefake.Script{}, "")
+	iv := h.start()
+	chunk := make([]byte, SampleRate/5) // 100 ms
+	began := time.Now()
+	for range 40 {
+		iv.Audio(chunk)
+	}
+	want := 4*time.Second - audioAhead
+	if d := time.Since(began); d < want-200*time.Millisecond || d > want+time.Second {
+		t.Fatalf("4 s of audio at once took %s, want about %s", d, want)
+	}
+	time.Sleep(audioAhead) // real time catches up with what was sent
+	began = time.Now()
+	iv.Audio(chunk)
+	if d := time.Since(began); d > 50*time.Millisecond {
+		t.Fatalf("a chunk at the speed of speech waited %s", d)
+	}
+}

@@ -45,13 +45,15 @@ type Interviewer struct {
 	doc     Session
 	connN   int       // the connection anchors and frames count on
 	touched time.Time // the console's last request
-	anchors anchorBook
-	looks   lookState
-	lines   transcriptLines
-	calls   callLog
-	budget  callBudget
-	unitSt  unitState
-	stats   Stats
+	// audioClock is when the audio forwarded so far will have been spoken.
+	audioClock time.Time
+	anchors    anchorBook
+	looks      lookState
+	lines      transcriptLines
+	calls      callLog
+	budget     callBudget
+	unitSt     unitState
+	stats      Stats
 
 	unitq     chan realtime.Event // unit tool calls, handled in order by unitCalls
 	silence   time.Duration       // smart mode's silence checkpoint (0: silenceCheckpoint)
@@ -258,11 +260,18 @@ func (iv *Interviewer) Done() <-chan struct{} { return iv.conn.Done() }
 // write sends one client event on the live connection; false when there is none.
 func (iv *Interviewer) write(msg []byte) bool { return iv.conn.Send(msg) }
 
+// audioAhead is how far ahead of real time the microphone's audio may run: a
+// console catching up after a stall sends its backlog at once, but a body of
+// minutes of audio is paced to the speed it would have been spoken at.
+const audioAhead = 2 * time.Second
+
 // Audio forwards one chunk of microphone PCM16LE mono 24 kHz. Muted or between
-// connections, the chunk is dropped.
+// connections, the chunk is dropped. Audio running more than audioAhead ahead
+// of real time waits (until Stop) before it goes.
 func (iv *Interviewer) Audio(pcm []byte) {
+	now := time.Now()
 	iv.mu.Lock()
-	iv.touched = time.Now()
+	iv.touched = now
 	if iv.doc.Muted || iv.conn.Number() == 0 {
 		iv.stats.AudioDropped++
 		iv.mu.Unlock()
@@ -270,7 +279,19 @@ func (iv *Interviewer) Audio(pcm []byte) {
 	}
 	iv.stats.AudioChunks++
 	iv.stats.AudioBytes += len(pcm)
+	if iv.audioClock.Before(now) {
+		iv.audioClock = now
+	}
+	iv.audioClock = iv.audioClock.Add(time.Duration(len(pcm)/2) * time.Second / SampleRate)
+	wait := iv.audioClock.Sub(now) - audioAhead
 	iv.mu.Unlock()
+	if wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-iv.ctx.Done():
+			return
+		}
+	}
 	const head, tail = `{"type":"input_audio_buffer.append","audio":"`, `"}`
 	msg := make([]byte, len(head)+base64.StdEncoding.EncodedLen(len(pcm))+len(tail))
 	copy(msg, head)
