@@ -260,10 +260,11 @@ func (iv *Interviewer) Done() <-chan struct{} { return iv.conn.Done() }
 // write sends one client event on the live connection; false when there is none.
 func (iv *Interviewer) write(msg []byte) bool { return iv.conn.Send(msg) }
 
-// audioAhead is how far ahead of real time the microphone's audio may run: a
-// console catching up after a stall sends its backlog at once, but a body of
-// minutes of audio is paced to the speed it would have been spoken at.
-const audioAhead = 2 * time.Second
+// audioAhead is how far ahead of real time the microphone's audio may run. The
+// console never runs more than its 2 s backlog ahead, and tests speak turns
+// faster than real time; a body of minutes of audio is paced to the speed it
+// would have been spoken at.
+const audioAhead = time.Minute
 
 // Audio forwards one chunk of microphone PCM16LE mono 24 kHz. Muted or between
 // connections, the chunk is dropped. Audio running more than audioAhead ahead
