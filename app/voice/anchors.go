@@ -38,7 +38,7 @@ type Pointing struct {
 	FrameID string
 	Frame   []byte
 	// Snapshot is the capture the node was resolved on (the freeze, or the tree
-	// kept for the live screen): the evidence screen of an item made from the
+	// kept for the live screen): the saved screen of an item made from the
 	// anchor. nil when there was no tree for the screen shown.
 	Snapshot *capture.Snapshot
 }
