@@ -30,6 +30,7 @@ type Bus struct {
 	nextID  uint64
 	history []Event // ring of the most recent events, oldest first
 	limit   int
+	bytes   int // the Data bytes history holds, at most historyBytes
 	// evicted is the id of the newest event the ring has dropped: a client that
 	// last saw an older one missed something and must resynchronise. Live events
 	// (DefineLive) never enter the ring, so their ids leave gaps but evict nothing.
@@ -44,7 +45,20 @@ type Subscription struct {
 	closed bool
 }
 
-// NewBus returns a bus that remembers the last historyLimit events for replay.
+// historyBytes bounds the data the replay history holds, whatever the number of
+// events: a burst of large events (an upstream's megabyte error, say) evicts the
+// oldest ones, and a console that last saw one of those resynchronises, as after
+// any overflow.
+const historyBytes = 16 << 20
+
+// maxReplayEvent is the largest event kept for replay. A larger one reaches the
+// subscribers of the moment only; a console that reconnects from before it
+// resynchronises instead of replaying, so nothing is lost and one large event
+// does not push out the many small ones.
+const maxReplayEvent = 4 << 20
+
+// NewBus returns a bus that remembers the last historyLimit events for replay, at
+// most historyBytes of their data and none over maxReplayEvent.
 func NewBus(historyLimit int) *Bus {
 	if historyLimit <= 0 {
 		historyLimit = 1024
@@ -61,12 +75,7 @@ func (b *Bus) publish(typ Type, raw json.RawMessage, keep bool) uint64 {
 	ev := Event{ID: b.nextID, Type: typ, Data: raw, At: time.Now()}
 	b.nextID++
 	if keep {
-		b.history = append(b.history, ev)
-		if len(b.history) > b.limit {
-			drop := len(b.history) - b.limit
-			b.evicted = b.history[drop-1].ID
-			b.history = append(b.history[:0:0], b.history[drop:]...)
-		}
+		b.keep(ev)
 	}
 	for s := range b.subs {
 		select {
@@ -77,6 +86,27 @@ func (b *Bus) publish(typ Type, raw json.RawMessage, keep bool) uint64 {
 		}
 	}
 	return ev.ID
+}
+
+// keep adds ev to the history and evicts the oldest events over either bound.
+func (b *Bus) keep(ev Event) {
+	if len(ev.Data) > maxReplayEvent {
+		b.evicted = ev.ID
+		return
+	}
+	b.history = append(b.history, ev)
+	b.bytes += len(ev.Data)
+	drop := 0
+	for drop < len(b.history) && (len(b.history)-drop > b.limit || b.bytes > historyBytes) {
+		b.bytes -= len(b.history[drop].Data)
+		drop++
+	}
+	if drop == 0 {
+		return
+	}
+	// An event not kept may be newer than the ones dropped here.
+	b.evicted = max(b.evicted, b.history[drop-1].ID)
+	b.history = append(b.history[:0:0], b.history[drop:]...)
 }
 
 // LastID is the id of the most recent event (0 when none).

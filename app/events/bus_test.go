@@ -3,6 +3,7 @@ package events
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -134,4 +135,43 @@ func TestSlowSubscriberIsClosedNotWaitedFor(t *testing.T) {
 		t.Fatalf("slow subscriber got %d events before close, want %d", n, cap(sub.C))
 	}
 	sub.Close() // closing twice is harmless
+}
+
+var blobReady = Define[string]("blob-ready")
+
+// The history holds at most historyBytes of data: large events evict the oldest,
+// an event over maxReplayEvent is not kept at all, and a console that last saw
+// an evicted event is told to resynchronise.
+func TestHistoryIsBoundedInBytes(t *testing.T) {
+	b := NewBus(2048)
+	blob := strings.Repeat("x", maxReplayEvent-2) // with its quotes, just kept
+	for range 10 {
+		blobReady.Publish(b, blob)
+	}
+	if b.bytes > historyBytes {
+		t.Fatalf("history holds %d bytes, over %d", b.bytes, historyBytes)
+	}
+	held := 0
+	for _, ev := range b.history {
+		held += len(ev.Data)
+	}
+	if held != b.bytes || len(b.history) != historyBytes/maxReplayEvent {
+		t.Fatalf("history: %d events, %d bytes (counted %d)", len(b.history), held, b.bytes)
+	}
+	if _, _, overflow := b.Subscribe(1); !overflow {
+		t.Fatal("a console that last saw an evicted event must resynchronise")
+	}
+	before := len(b.history)
+	huge := blobReady.Publish(b, strings.Repeat("y", maxReplayEvent))
+	if len(b.history) != before {
+		t.Fatalf("an event over %d bytes was kept", maxReplayEvent)
+	}
+	small := blobReady.Publish(b, "z")
+	_, replay, overflow := b.Subscribe(huge - 1)
+	if !overflow || replay != nil {
+		t.Fatalf("after an event over the bound: replay %d events, overflow %v", len(replay), overflow)
+	}
+	if _, replay, _ := b.Subscribe(huge); len(replay) != 1 || replay[0].ID != small {
+		t.Fatalf("the event after it: %v", replay)
+	}
 }

@@ -1,55 +1,18 @@
 package voice
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
 
 	"fixthis/app/errcode"
-
-	"github.com/gorilla/websocket"
+	"fixthis/app/voice/realtime"
 )
 
-// serverEvent holds the fields of the Realtime server events the interviewer uses.
-type serverEvent struct {
-	Type       string `json:"type"`
-	ItemID     string `json:"item_id"`
-	ResponseID string `json:"response_id"`
-	Delta      string `json:"delta"`
-	Transcript string `json:"transcript"`
-	Text       string `json:"text"`
-	CallID     string `json:"call_id"`
-	Name       string `json:"name"`
-	Arguments  string `json:"arguments"`
-	Response   *struct {
-		ID     string `json:"id"`
-		Status string `json:"status"`
-	} `json:"response"`
-	Error *struct {
-		Type    string `json:"type"`
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-// read handles server events until the connection fails.
-func (iv *Interviewer) read(ws *websocket.Conn) error {
-	for {
-		_, raw, err := ws.ReadMessage()
-		if err != nil {
-			return scrub(err)
-		}
-		var ev serverEvent
-		if err := json.Unmarshal(raw, &ev); err != nil {
-			iv.log.Warn("voice: unreadable server event", "bytes", len(raw))
-			continue
-		}
-		iv.handle(ev)
-	}
-}
-
-func (iv *Interviewer) handle(ev serverEvent) {
+// handle is one server event of the live connection. response.created and
+// response.done are the connection's business (the response gate); the rest is
+// the interview's.
+func (iv *Interviewer) handle(ev realtime.Event) {
 	id := iv.ID()
 	switch ev.Type {
 	case "input_audio_buffer.speech_started":
@@ -72,15 +35,12 @@ func (iv *Interviewer) handle(ev serverEvent) {
 		iv.mu.Lock()
 		spoken := iv.doc.SpokenReplies
 		iv.mu.Unlock()
-		if spoken {
-			iv.sink.Audio(Audio{VoiceSessionID: id, ResponseID: ev.ResponseID, PCM: ev.Delta})
+		switch {
+		case len(ev.Delta) > maxAudioDelta:
+			iv.log.Warn("voice: oversized reply audio dropped", "bytes", len(ev.Delta))
+		case spoken:
+			iv.sink.Audio(Audio{VoiceSessionID: id, ResponseID: clipID(ev.ResponseID), PCM: ev.Delta})
 		}
-	case "response.created":
-		iv.mu.Lock()
-		iv.responding = true
-		iv.mu.Unlock()
-	case "response.done":
-		iv.responseDone()
 	case "response.function_call_arguments.done":
 		iv.toolCall(ev)
 	case "error":
@@ -89,7 +49,7 @@ func (iv *Interviewer) handle(ev serverEvent) {
 			if code == "" {
 				code = ev.Error.Type
 			}
-			iv.sink.Error(ErrorEvent{VoiceSessionID: id, Code: code, Message: ev.Error.Message})
+			iv.sink.Error(ErrorEvent{VoiceSessionID: id, Code: clipID(code), Message: echo(ev.Error.Message)})
 		}
 	}
 }
@@ -98,79 +58,28 @@ func (iv *Interviewer) partialLine(role Role, itemID, delta string) {
 	if delta == "" {
 		return
 	}
+	itemID = clipID(itemID)
 	iv.mu.Lock()
-	text := iv.partial[itemID] + delta
-	iv.partial[itemID] = text
+	text := iv.lines.grow(itemID, delta)
 	id := iv.doc.VoiceSessionID
 	iv.mu.Unlock()
 	iv.sink.Transcript(Transcript{VoiceSessionID: id, Role: role, Text: text, Final: false, TurnID: itemID})
 }
 
-// keptRecent is how many final lines the [RECONNECT] note repeats.
-const keptRecent = 6
-
 func (iv *Interviewer) finalLine(role Role, itemID, text string) {
+	itemID = clipID(itemID)
+	text = clip(text, maxFinalLine)
 	iv.mu.Lock()
-	delete(iv.partial, itemID)
+	iv.lines.end(itemID)
 	id := iv.doc.VoiceSessionID
-	if t := strings.TrimSpace(text); t != "" && role == RoleRiffer {
-		iv.unitSt.lastRiffer = t
-	}
 	if t := strings.TrimSpace(text); t != "" {
-		iv.recent = append(iv.recent, string(role)+": "+clip(oneLine(t), 200))
-		if len(iv.recent) > keptRecent {
-			iv.recent = iv.recent[len(iv.recent)-keptRecent:]
+		if role == RoleRiffer {
+			iv.unitSt.lastRiffer = t
 		}
+		iv.lines.remember(string(role) + ": " + clip(oneLine(t), 200))
 	}
 	iv.mu.Unlock()
 	iv.sink.Transcript(Transcript{VoiceSessionID: id, Role: role, Text: text, Final: true, TurnID: itemID})
-}
-
-func (iv *Interviewer) recentLines() []string {
-	iv.mu.Lock()
-	defer iv.mu.Unlock()
-	return append([]string(nil), iv.recent...)
-}
-
-// responseDone sends what waited for the response to end: the held [PAGE] notes in
-// order, then a deferred response.create.
-func (iv *Interviewer) responseDone() {
-	iv.mu.Lock()
-	iv.responding = false
-	held, create := iv.held, iv.createNext
-	iv.held, iv.createNext = nil, false
-	iv.mu.Unlock()
-	for _, msg := range held {
-		iv.write(msg)
-	}
-	if create {
-		iv.write([]byte(`{"type":"response.create"}`))
-	}
-}
-
-// sendItem sends a conversation item now, or holds it while a response is active.
-func (iv *Interviewer) sendItem(msg []byte) bool {
-	iv.mu.Lock()
-	if iv.ws == nil {
-		iv.mu.Unlock()
-		return false
-	}
-	if iv.responding {
-		iv.held = append(iv.held, msg)
-		iv.mu.Unlock()
-		return true
-	}
-	iv.mu.Unlock()
-	return iv.write(msg)
-}
-
-// systemItem is a conversation.item.create of a system note.
-func systemItem(text string) []byte {
-	msg, _ := json.Marshal(map[string]any{"type": "conversation.item.create", "item": map[string]any{
-		"type": "message", "role": "system",
-		"content": []any{map[string]any{"type": "input_text", "text": text}},
-	}})
-	return msg
 }
 
 // reconnectItem re-seeds a replacement connection.
@@ -182,19 +91,31 @@ func reconnectItem(recent []string) []byte {
 	return systemItem(note)
 }
 
+// maxNote is the most characters a screen note holds.
+const maxNote = 2000
+
 // Announce tells the interviewer about a click, drag or screen note, and returns
 // its anchor. The same thing again within a second refreshes the anchor silently.
+// A note that is not strict text, carries a control character or is longer than
+// maxNote characters is refused.
 func (iv *Interviewer) Announce(p Pointing) (Anchor, error) {
+	if err := checkText("note", p.Note, maxNote, true); err != nil {
+		return Anchor{}, err
+	}
 	now := time.Now()
 	iv.mu.Lock()
 	iv.touched = now
-	if iv.ws == nil {
+	if iv.conn.Number() == 0 {
+		st := iv.doc.State
 		iv.mu.Unlock()
+		if st == StateConnecting {
+			return Anchor{}, errcode.New(errcode.VoiceReconnecting, "the interviewer is still connecting; the click was not announced, try again in a moment")
+		}
 		return Anchor{}, errcode.New(errcode.VoiceReconnecting, "the interviewer is reconnecting; the click was not announced, try again in a moment")
 	}
 	a, announce := iv.anchors.add(p, now)
 	iv.mu.Unlock()
-	if announce && !iv.sendItem(systemItem(a.Note)) {
+	if announce && !iv.conn.SendItem(systemItem(a.Note)) {
 		return a, errcode.New(errcode.VoiceReconnecting, "the connection to the interviewer dropped; the click was not announced")
 	}
 	return a, nil
@@ -205,13 +126,6 @@ func (iv *Interviewer) Anchors() []Anchor {
 	iv.mu.Lock()
 	defer iv.mu.Unlock()
 	return iv.anchors.all()
-}
-
-// ToolCalls returns the interviewer's tool calls, oldest first.
-func (iv *Interviewer) ToolCalls() []ToolCall {
-	iv.mu.Lock()
-	defer iv.mu.Unlock()
-	return append([]ToolCall(nil), iv.calls...)
 }
 
 // Update changes mute, spoken replies and the mode; the interviewer hears of a
@@ -246,7 +160,7 @@ func (iv *Interviewer) Update(muted, spoken *bool, mode *Mode) (Session, error) 
 		}
 	}
 	if note != "" {
-		iv.sendItem(systemItem(note))
+		iv.conn.SendItem(systemItem(note))
 	}
 	if note != "" || spokenChanged || modeChanged {
 		iv.sink.State(doc)

@@ -7,87 +7,65 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"fixthis/app/errcode"
+	"fixthis/app/voice/realtime"
 
 	"github.com/gorilla/websocket"
 )
 
-// Timing of the upstream connection.
-const (
-	handshakeTimeout = 10 * time.Second // dial, session.created, session.updated
-	writeTimeout     = 5 * time.Second
-	closeTimeout     = 300 * time.Millisecond // Stop's close frame; the socket goes anyway
-	maxConnectsPer   = time.Minute
-	maxConnects      = 5 // connects per minute, the first one included
-	backoffFirst     = 500 * time.Millisecond
-	backoffMax       = 10 * time.Second
-)
+// startWait is how long Start waits for the first connection before it answers
+// with the session still connecting: an upstream that stays silent must not hold
+// the console's request for the whole handshake timeout. The outcome then
+// reaches the console as voice-state, and Stop cancels the connect.
+const startWait = 2 * time.Second
 
-// Interviewer is one running voice session: one Realtime connection at a time,
-// replaced with backoff when it drops.
+// Interviewer is one running voice session: the interview (anchors, units, modes,
+// questions, transcript) on top of a realtime.Conn, which holds the connection.
 type Interviewer struct {
-	cfg    Config
-	key    string // never logged, never in a message
-	brief  string
+	host   string // the upstream's host, for messages
 	sink   Sink
 	screen Screen
 	units  Units
 	log    *slog.Logger
-	dialer *websocket.Dialer
 	ended  func(*Interviewer) // tells the manager the session is over
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	done   chan struct{}
+	conn   *realtime.Conn
+	// started is closed when the first connection is live or the session ended;
+	// startErr is then the reason it never went live.
+	started   chan struct{}
+	startOnce sync.Once
+	startErr  error
 
-	mu       sync.Mutex
-	doc      Session
-	ws       *websocket.Conn
-	conn     int // connections made so far
-	connects []time.Time
-	touched  time.Time // the console's last request
-	// responding: a response is active upstream; [PAGE] notes wait for its end.
-	responding bool
-	held       [][]byte // conversation.item.create events waiting for response.done
-	createNext bool     // send response.create after the active response ends
+	mu      sync.Mutex
+	doc     Session
+	connN   int       // the connection anchors and frames count on
+	touched time.Time // the console's last request
+	// audioClock is when the audio forwarded so far will have been spoken.
+	audioClock time.Time
 	anchors    anchorBook
 	looks      lookState
-	partial    map[string]string // item id → transcript so far
-	recent     []string          // the last final transcript lines, for [RECONNECT]
-	calls      []ToolCall        // every tool call, in order
+	lines      transcriptLines
+	calls      callLog
+	budget     callBudget
 	unitSt     unitState
 	stats      Stats
 
-	unitq     chan serverEvent // unit tool calls, handled in order by unitCalls
-	silence   time.Duration    // smart mode's silence checkpoint (0: silenceCheckpoint)
-	handoffMu sync.Mutex       // one hand-off at a time
-
-	wmu sync.Mutex // one writer on the socket
-}
-
-// ToolCall is a function call the interviewer made.
-type ToolCall struct {
-	Conn      int
-	CallID    string
-	Name      string
-	Arguments json.RawMessage
-	At        time.Time
+	unitq     chan realtime.Event // unit tool calls, handled in order by unitCalls
+	silence   time.Duration       // smart mode's silence checkpoint (0: silenceCheckpoint)
+	handoffMu sync.Mutex          // one hand-off at a time
 }
 
 // Stats counts what went up the socket, for the benchmarks and the docs.
 type Stats struct {
 	AudioChunks  int
 	AudioBytes   int
-	AudioDropped int // chunks dropped: muted or reconnecting
+	AudioDropped int // chunks dropped: muted, connecting or reconnecting
 }
-
-// errKeyRefused marks a 401 from upstream: no retry helps.
-var errKeyRefused = errors.New("key refused")
 
 // keyRefusedMessage is what the user is told on a 401; the key is never echoed.
 const keyRefusedMessage = "OpenAI refused the key. Check it in the voice settings or OPENAI_API_KEY and try again."
@@ -116,165 +94,109 @@ func (iv *Interviewer) Doc() Session {
 // ID is the voice session id.
 func (iv *Interviewer) ID() string { return iv.Doc().VoiceSessionID }
 
-// start makes the first connection; on success the session runs until Stop.
-func (iv *Interviewer) start() error {
-	iv.setState(StateConnecting, "", "")
-	ws, err := iv.connect(iv.ctx)
+// newConn makes the session's connection, not yet connecting: the session holds
+// it before anyone can reach the session. The key stays with the connection.
+func (iv *Interviewer) newConn(cfg Config, key, brief string, dialer *websocket.Dialer) error {
+	url, err := cfg.RealtimeURL()
 	if err != nil {
-		code, msg := errcode.VoiceUpstream, fmt.Sprintf("could not start the interviewer at %s: %v", iv.cfg.Host(), err)
-		if errors.Is(err, errKeyRefused) {
+		return errcode.New(errcode.VoiceUpstream, "%v", err)
+	}
+	iv.host = cfg.Host()
+	iv.conn = realtime.New(iv.ctx, realtime.Options{
+		URL: url, Key: key, Dialer: dialer, Log: iv.log,
+		Setup: func() ([]byte, error) {
+			iv.mu.Lock()
+			spoken := iv.doc.SpokenReplies
+			iv.mu.Unlock()
+			return SessionUpdate(cfg.Voice, brief, spoken)
+		},
+	}, upstream{iv})
+	return nil
+}
+
+// start connects and waits up to wait for the connection to go live. An upstream
+// that refuses within that time is the error; one still connecting after it leaves
+// the session connecting, as Doc says.
+func (iv *Interviewer) start(wait time.Duration) error {
+	iv.conn.Start()
+	go iv.unitCalls()
+	go iv.watchIdle()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-iv.started:
+		return iv.startErr
+	case <-timer.C:
+		return nil
+	}
+}
+
+// upstream is how the connection reports to its interviewer.
+type upstream struct{ iv *Interviewer }
+
+// Opened restarts what counts per connection: anchor and frame ids, the live
+// transcript lines. A replacement connection is re-seeded with [RECONNECT].
+func (u upstream) Opened(n int, replaced bool) [][]byte {
+	iv := u.iv
+	iv.mu.Lock()
+	iv.connN = n
+	iv.anchors.newConnection(n)
+	iv.looks.newConnection()
+	iv.lines.newConnection()
+	recent := append([]string(nil), iv.lines.recent...)
+	iv.mu.Unlock()
+	if !replaced {
+		return nil
+	}
+	return [][]byte{reconnectItem(recent)}
+}
+
+func (u upstream) Event(ev realtime.Event) { u.iv.handle(ev) }
+
+func (u upstream) Status(s realtime.Status) {
+	iv := u.iv
+	switch s.Phase {
+	case realtime.Connecting:
+		iv.setState(StateConnecting, "", "")
+	case realtime.Live:
+		iv.setState(StateListening, "", "")
+		iv.startOnce.Do(func() { close(iv.started) })
+		iv.flushQuestions()
+	case realtime.Reconnecting:
+		if s.Err == nil {
+			iv.setState(StateReconnecting, "", "Connection to the interviewer lost; reconnecting.")
+			return
+		}
+		iv.mu.Lock()
+		iv.doc.Message = fmt.Sprintf("Reconnecting to the interviewer (%v).", s.Err)
+		iv.mu.Unlock()
+		iv.publishState()
+	case realtime.Failed:
+		iv.mu.Lock()
+		code, msg := errcode.VoiceUpstream, s.Err.Error()
+		if iv.connN == 0 {
+			msg = fmt.Sprintf("could not start the interviewer at %s: %v", iv.host, s.Err)
+		}
+		iv.mu.Unlock()
+		if errors.Is(s.Err, realtime.ErrKeyRefused) {
 			code, msg = errcode.VoiceKeyRefused, keyRefusedMessage
 		}
 		iv.setState(StateFailed, code, msg)
 		iv.cancel()
-		close(iv.done)
-		return errcode.New(code, "%s", msg)
-	}
-	iv.mu.Lock()
-	iv.touched = time.Now()
-	iv.mu.Unlock()
-	iv.attach(ws)
-	iv.setState(StateListening, "", "")
-	go iv.unitCalls()
-	go iv.run(ws)
-	return nil
-}
-
-// connect dials, waits for session.created, sends session.update and waits for
-// session.updated. It counts against the connect limit.
-func (iv *Interviewer) connect(ctx context.Context) (*websocket.Conn, error) {
-	url, err := iv.cfg.RealtimeURL()
-	if err != nil {
-		return nil, err
-	}
-	iv.mu.Lock()
-	iv.connects = append(iv.connects, time.Now())
-	spoken := iv.doc.SpokenReplies
-	iv.mu.Unlock()
-	hctx, cancel := context.WithTimeout(ctx, handshakeTimeout)
-	defer cancel()
-	h := http.Header{"Authorization": {"Bearer " + iv.key}}
-	ws, resp, err := iv.dialer.DialContext(hctx, url, h)
-	if resp != nil && resp.Body != nil {
-		resp.Body.Close()
-	}
-	if err != nil {
-		if resp != nil && resp.StatusCode == http.StatusUnauthorized {
-			return nil, errKeyRefused
-		}
-		if resp != nil {
-			return nil, fmt.Errorf("HTTP %d", resp.StatusCode)
-		}
-		return nil, scrub(err)
-	}
-	stop := context.AfterFunc(hctx, func() { _ = ws.SetReadDeadline(time.Now()) })
-	defer stop()
-	if err := expect(ws, "session.created"); err != nil {
-		ws.Close()
-		return nil, err
-	}
-	update, err := SessionUpdate(iv.cfg.Voice, iv.brief, spoken)
-	if err != nil {
-		ws.Close()
-		return nil, err
-	}
-	if err := ws.WriteMessage(websocket.TextMessage, update); err != nil {
-		ws.Close()
-		return nil, scrub(err)
-	}
-	if err := expect(ws, "session.updated"); err != nil {
-		ws.Close()
-		return nil, err
-	}
-	_ = ws.SetReadDeadline(time.Time{})
-	return ws, nil
-}
-
-// expect reads events until one of type typ; an error event fails the handshake.
-func expect(ws *websocket.Conn, typ string) error {
-	for {
-		_, raw, err := ws.ReadMessage()
-		if err != nil {
-			return fmt.Errorf("waiting for %s: %w", typ, scrub(err))
-		}
-		var ev serverEvent
-		if err := json.Unmarshal(raw, &ev); err != nil {
-			return fmt.Errorf("waiting for %s: the server sent something that is not JSON", typ)
-		}
-		switch ev.Type {
-		case typ:
-			return nil
-		case "error":
-			if ev.Error != nil {
-				return fmt.Errorf("the server refused the session: %s", ev.Error.Message)
-			}
-			return fmt.Errorf("the server refused the session")
-		}
+		iv.finish(errcode.New(code, "%s", msg))
+	case realtime.Closed:
+		iv.setState(StateStopped, "", iv.Doc().Message)
+		iv.finish(errcode.New(errcode.VoiceNotFound, "Talk was stopped before the interviewer answered"))
 	}
 }
 
-// scrub drops anything from an error that could carry a URL's query (never the key,
-// which travels in a header, but the message stays short and plain).
-func scrub(err error) error {
-	msg := err.Error()
-	if i := strings.Index(msg, "?"); i >= 0 {
-		if j := strings.IndexAny(msg[i:], " \""); j >= 0 {
-			msg = msg[:i] + msg[i+j:]
-		} else {
-			msg = msg[:i]
-		}
-	}
-	return errors.New(msg)
-}
-
-// run reads the connection until Stop, reconnecting when it drops.
-func (iv *Interviewer) run(ws *websocket.Conn) {
-	defer close(iv.done)
-	defer iv.ended(iv)
-	idle := time.NewTicker(5 * time.Second)
-	defer idle.Stop()
-	for {
-		readErr := make(chan error, 1)
-		go func() { readErr <- iv.read(ws) }()
-	wait:
-		for {
-			select {
-			case <-iv.ctx.Done():
-				iv.closeSocket(ws)
-				<-readErr
-				iv.setState(StateStopped, "", iv.Doc().Message)
-				return
-			case <-idle.C:
-				if limit, idle := iv.idleFor(); idle > limit {
-					iv.mu.Lock()
-					iv.doc.Message = "Talk stopped: the console sent nothing for " + limit.String() + "."
-					iv.mu.Unlock()
-					iv.cancel()
-				}
-			case err := <-readErr:
-				iv.log.Warn("voice: interviewer connection lost", "err", err)
-				break wait
-			}
-		}
-		iv.detach()
-		next, err := iv.reconnect()
-		if err != nil {
-			if iv.ctx.Err() != nil {
-				iv.setState(StateStopped, "", iv.Doc().Message)
-				return
-			}
-			code, msg := errcode.VoiceUpstream, err.Error()
-			if errors.Is(err, errKeyRefused) {
-				code, msg = errcode.VoiceKeyRefused, keyRefusedMessage
-			}
-			iv.setState(StateFailed, code, msg)
-			iv.cancel()
-			return
-		}
-		iv.attach(next)
-		ws = next
-		iv.flushQuestions()
-	}
+// finish tells the manager the session is over and a waiting Start why.
+func (iv *Interviewer) finish(startErr error) {
+	iv.ended(iv)
+	iv.startOnce.Do(func() {
+		iv.startErr = startErr
+		close(iv.started)
+	})
 }
 
 // An unmuted console sends audio all the time, a muted one nothing: a session whose
@@ -284,6 +206,25 @@ const (
 	idleTimeout      = 90 * time.Second
 	idleMutedTimeout = 10 * time.Minute
 )
+
+// watchIdle ends the session once its console went quiet for too long.
+func (iv *Interviewer) watchIdle() {
+	tick := time.NewTicker(5 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-iv.conn.Done():
+			return
+		case <-tick.C:
+			if limit, idle := iv.idleFor(); idle > limit {
+				iv.mu.Lock()
+				iv.doc.Message = "Talk stopped: the console sent nothing for " + limit.String() + "."
+				iv.mu.Unlock()
+				iv.cancel()
+			}
+		}
+	}
+}
 
 // idleFor returns the idle limit that applies and how long the console was quiet.
 func (iv *Interviewer) idleFor() (limit, idle time.Duration) {
@@ -303,133 +244,61 @@ func (iv *Interviewer) Touch() {
 	iv.mu.Unlock()
 }
 
-// attach makes ws the live connection: anchor ids restart, the response state too.
-func (iv *Interviewer) attach(ws *websocket.Conn) {
-	iv.mu.Lock()
-	iv.ws = ws
-	iv.conn++
-	iv.anchors.newConnection(iv.conn)
-	iv.looks.newConnection()
-	iv.responding, iv.held, iv.createNext = false, nil, false
-	iv.partial = map[string]string{}
-	iv.mu.Unlock()
-}
-
-func (iv *Interviewer) detach() {
-	iv.mu.Lock()
-	iv.ws = nil
-	iv.mu.Unlock()
-}
-
-// reconnect replaces a lost connection with backoff, at most maxConnects a minute,
-// and re-seeds it with the [RECONNECT] note.
-func (iv *Interviewer) reconnect() (*websocket.Conn, error) {
-	iv.setState(StateReconnecting, "", "Connection to the interviewer lost; reconnecting.")
-	delay := backoffFirst
-	for {
-		wait := max(delay, iv.limitWait(time.Now()))
-		select {
-		case <-iv.ctx.Done():
-			return nil, iv.ctx.Err()
-		case <-time.After(wait):
-		}
-		ws, err := iv.connect(iv.ctx)
-		if err == nil {
-			iv.setState(StateListening, "", "")
-			iv.writeRaw(ws, reconnectItem(iv.recentLines()))
-			return ws, nil // run attaches ws, then flushes waiting questions
-		}
-		if errors.Is(err, errKeyRefused) || iv.ctx.Err() != nil {
-			return nil, err
-		}
-		iv.log.Warn("voice: reconnect failed", "err", err, "retryIn", delay)
-		iv.mu.Lock()
-		iv.doc.Message = fmt.Sprintf("Reconnecting to the interviewer (%v).", err)
-		iv.mu.Unlock()
-		iv.publishState()
-		delay = min(2*delay, backoffMax)
-	}
-}
-
-// limitWait is how long until another connect stays within maxConnects a minute.
-func (iv *Interviewer) limitWait(now time.Time) time.Duration {
-	iv.mu.Lock()
-	defer iv.mu.Unlock()
-	var recent []time.Time
-	for _, t := range iv.connects {
-		if now.Sub(t) < maxConnectsPer {
-			recent = append(recent, t)
-		}
-	}
-	iv.connects = recent
-	if len(recent) < maxConnects {
-		return 0
-	}
-	return maxConnectsPer - now.Sub(recent[len(recent)-maxConnects])
-}
-
-// Stop closes the connection (within a second) and ends the session.
+// Stop closes the connection (within a second) and ends the session, a connect
+// still under way included.
 func (iv *Interviewer) Stop() {
 	iv.cancel()
 	select {
-	case <-iv.done:
+	case <-iv.Done():
 	case <-time.After(time.Second):
 	}
 }
 
 // Done is closed when the session has ended.
-func (iv *Interviewer) Done() <-chan struct{} { return iv.done }
+func (iv *Interviewer) Done() <-chan struct{} { return iv.conn.Done() }
 
-// closeSocket says goodbye and closes. WriteControl may run beside a blocked writer,
-// so a stuck audio write cannot hold Stop past closeTimeout.
-func (iv *Interviewer) closeSocket(ws *websocket.Conn) {
-	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(closeTimeout))
-	_ = ws.Close()
-}
+// write sends one client event on the live connection; false when there is none.
+func (iv *Interviewer) write(msg []byte) bool { return iv.conn.Send(msg) }
 
-// write sends one client event on the live connection; false when there is none or
-// the write failed (the read loop then sees the connection go).
-func (iv *Interviewer) write(msg []byte) bool {
-	iv.mu.Lock()
-	ws := iv.ws
-	iv.mu.Unlock()
-	if ws == nil {
-		return false
-	}
-	return iv.writeRaw(ws, msg)
-}
-
-func (iv *Interviewer) writeRaw(ws *websocket.Conn, msg []byte) bool {
-	iv.wmu.Lock()
-	defer iv.wmu.Unlock()
-	_ = ws.SetWriteDeadline(time.Now().Add(writeTimeout))
-	if err := ws.WriteMessage(websocket.TextMessage, msg); err != nil {
-		_ = ws.Close()
-		return false
-	}
-	return true
-}
+// audioAhead is how far ahead of real time the microphone's audio may run. The
+// console never runs more than its 2 s backlog ahead, and tests speak turns
+// faster than real time; a body of minutes of audio is paced to the speed it
+// would have been spoken at.
+const audioAhead = time.Minute
 
 // Audio forwards one chunk of microphone PCM16LE mono 24 kHz. Muted or between
-// connections, the chunk is dropped.
+// connections, the chunk is dropped. Audio running more than audioAhead ahead
+// of real time waits (until Stop) before it goes.
 func (iv *Interviewer) Audio(pcm []byte) {
+	now := time.Now()
 	iv.mu.Lock()
-	iv.touched = time.Now()
-	ws, muted := iv.ws, iv.doc.Muted
-	if ws == nil || muted {
+	iv.touched = now
+	if iv.doc.Muted || iv.conn.Number() == 0 {
 		iv.stats.AudioDropped++
 		iv.mu.Unlock()
 		return
 	}
 	iv.stats.AudioChunks++
 	iv.stats.AudioBytes += len(pcm)
+	if iv.audioClock.Before(now) {
+		iv.audioClock = now
+	}
+	iv.audioClock = iv.audioClock.Add(time.Duration(len(pcm)/2) * time.Second / SampleRate)
+	wait := iv.audioClock.Sub(now) - audioAhead
 	iv.mu.Unlock()
+	if wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-iv.ctx.Done():
+			return
+		}
+	}
 	const head, tail = `{"type":"input_audio_buffer.append","audio":"`, `"}`
 	msg := make([]byte, len(head)+base64.StdEncoding.EncodedLen(len(pcm))+len(tail))
 	copy(msg, head)
 	base64.StdEncoding.Encode(msg[len(head):], pcm)
 	copy(msg[len(msg)-len(tail):], tail)
-	iv.writeRaw(ws, msg)
+	iv.conn.Send(msg)
 }
 
 // Stats returns the audio counters.
@@ -437,4 +306,13 @@ func (iv *Interviewer) Stats() Stats {
 	iv.mu.Lock()
 	defer iv.mu.Unlock()
 	return iv.stats
+}
+
+// systemItem is a conversation.item.create of a system note.
+func systemItem(text string) []byte {
+	msg, _ := json.Marshal(map[string]any{"type": "conversation.item.create", "item": map[string]any{
+		"type": "message", "role": "system",
+		"content": []any{map[string]any{"type": "input_text", "text": text}},
+	}})
+	return msg
 }

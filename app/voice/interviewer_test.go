@@ -354,4 +354,4 @@ func TestUpstreamErrorIsShownAndSurvived(t *testing.T) {
 	}
 }
 
-var errNoFrame = errors.New("the preview is paused")
+var errNoFrame = errors.New("adb -s emulator-5554 (sim-1): screencap to /home/dev/.fixthis/tmp failed: the preview is paused")

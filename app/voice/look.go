@@ -6,6 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"fixthis/app/errcode"
+	"fixthis/app/voice/realtime"
+	"fixthis/internal/jsontext"
 )
 
 // Frame is a screenshot for the interviewer: a JPEG at most MaxFrameWidth wide.
@@ -35,12 +39,20 @@ const lookEvery = 5 * time.Second
 type lookState struct {
 	next int // frame ids count per connection
 	last *sentFrame
+	// flight is the look under way: calls meanwhile wait for it and share its
+	// answer, so a burst makes one capture and sends at most one image.
+	flight *lookFlight
 }
 
 type sentFrame struct {
 	ID string
 	Frame
 	SentAt time.Time
+}
+
+type lookFlight struct {
+	done chan struct{}
+	res  lookResult
 }
 
 func (l *lookState) newConnection() { l.next, l.last = 0, nil }
@@ -55,34 +67,45 @@ type lookResult struct {
 	Detail  string `json:"detail,omitempty"`
 }
 
-// toolCall answers a finished function call. look_at_screen attaches the screen;
-// the unit tools go to unitCalls, which stores their items before answering.
-func (iv *Interviewer) toolCall(ev serverEvent) {
+// toolCall answers a finished function call. Every call spends the session's call
+// budget and is checked before anything is done for it: size, strict text.
+// look_at_screen attaches the screen; the unit tools go to unitCalls, which
+// stores their items before answering.
+func (iv *Interviewer) toolCall(ev realtime.Event) {
+	if len(ev.CallID) > maxCallID {
+		iv.log.Warn("voice: tool call with an oversized call id dropped", "bytes", len(ev.CallID))
+		return
+	}
+	now := time.Now()
 	iv.mu.Lock()
-	iv.calls = append(iv.calls, ToolCall{Conn: iv.conn, CallID: ev.CallID, Name: ev.Name,
-		Arguments: json.RawMessage(validJSON(ev.Arguments)), At: time.Now()})
+	allowed := iv.budget.take(now)
+	iv.calls.add(ToolCall{Conn: iv.connN, CallID: ev.CallID, Name: clipID(ev.Name), Arguments: keptArguments(ev.Arguments), At: now})
 	iv.mu.Unlock()
-	if ev.Name == "look_at_screen" {
-		go iv.lookAtScreen(ev.CallID)
+	refuse := func(reason, detail string) {
+		iv.write(callOutput(ev.CallID, unitResult{Reason: reason, Detail: detail}))
+	}
+	switch {
+	case !allowed:
+		refuse("rate_limited", fmt.Sprintf("too many tool calls: at most %d at once, then one a second; wait, then call again", callBurst))
+		return
+	case len(ev.Arguments) > maxArguments:
+		refuse("too_large", fmt.Sprintf("the arguments are %d bytes; at most %d", len(ev.Arguments), maxArguments))
+		return
+	case ev.BadText || jsontext.Check([]byte(ev.Arguments)) != nil:
+		refuse("invalid_text", "the arguments are not valid UTF-8 text (a lone surrogate or a broken byte sequence)")
 		return
 	}
 	switch ev.Name {
+	case "look_at_screen":
+		go iv.lookAtScreen(ev.CallID)
 	case "record_unit", "update_unit", "withdraw_unit", "relay_answer":
 		select {
 		case iv.unitq <- ev:
 		case <-iv.ctx.Done():
 		}
 	default:
-		iv.write(callOutput(ev.CallID, unitResult{Reason: "unknown_tool", Detail: "FixThis has no tool " + ev.Name}))
+		refuse("unknown_tool", "FixThis has no tool "+errcode.Quote(ev.Name))
 	}
-}
-
-func validJSON(s string) string {
-	if json.Valid([]byte(s)) {
-		return s
-	}
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 func callOutput(callID string, result any) []byte {
@@ -97,33 +120,51 @@ func callOutput(callID string, result any) []byte {
 func (iv *Interviewer) lookAtScreen(callID string) {
 	res := iv.attachScreen()
 	iv.write(callOutput(callID, res))
-	iv.requestResponse()
+	iv.conn.RequestResponse()
 }
 
-// requestResponse asks the interviewer to respond: now when it is not responding,
-// else once its response is done (responseDone sends the deferred request).
-func (iv *Interviewer) requestResponse() {
-	iv.mu.Lock()
-	if iv.responding {
-		iv.createNext = true
-		iv.mu.Unlock()
-		return
-	}
-	iv.mu.Unlock()
-	iv.write([]byte(`{"type":"response.create"}`))
-}
-
+// attachScreen answers one look: with the frame sent less than lookEvery ago, with
+// the answer of the look under way, or by capturing and sending the screen.
 func (iv *Interviewer) attachScreen() lookResult {
 	now := time.Now()
 	iv.mu.Lock()
-	last := iv.looks.last
+	if last := iv.looks.last; last != nil && now.Sub(last.SentAt) < lookEvery {
+		iv.mu.Unlock()
+		// At most one screenshot per 5 s: the last one is already in the conversation.
+		return reused(last, now)
+	}
+	if fl := iv.looks.flight; fl != nil {
+		iv.mu.Unlock()
+		<-fl.done
+		iv.mu.Lock()
+		last := iv.looks.last
+		iv.mu.Unlock()
+		if fl.res.OK && last != nil && last.ID == fl.res.FrameID {
+			return reused(last, time.Now())
+		}
+		return fl.res
+	}
+	fl := &lookFlight{done: make(chan struct{})}
+	iv.looks.flight = fl
 	serial := iv.doc.Serial
 	iv.mu.Unlock()
-	if last != nil && now.Sub(last.SentAt) < lookEvery {
-		// At most one screenshot per 5 s: the last one is already in the conversation.
-		age, fresh := now.Sub(last.CapturedAt).Milliseconds(), false
-		return lookResult{OK: true, FrameID: last.ID, AgeMs: &age, Fresh: &fresh}
-	}
+	fl.res = iv.captureAndSend(serial)
+	iv.mu.Lock()
+	iv.looks.flight = nil
+	iv.mu.Unlock()
+	close(fl.done)
+	return fl.res
+}
+
+func reused(last *sentFrame, now time.Time) lookResult {
+	age, fresh := now.Sub(last.CapturedAt).Milliseconds(), false
+	return lookResult{OK: true, FrameID: last.ID, AgeMs: &age, Fresh: &fresh}
+}
+
+// captureAndSend grabs the screen and sends it as an image item. What goes
+// upstream on a failure names nothing of the machine or the phone: the error,
+// which may carry an adb serial or a path, stays in the log.
+func (iv *Interviewer) captureAndSend(serial string) lookResult {
 	if iv.screen == nil {
 		return lookResult{Reason: "no_frame", Detail: "no screen is available"}
 	}
@@ -131,11 +172,10 @@ func (iv *Interviewer) attachScreen() lookResult {
 	defer cancel()
 	f, err := iv.screen.Look(ctx, serial)
 	if err != nil || len(f.JPEG) == 0 {
-		detail := "the phone gave no frame"
 		if err != nil {
-			detail = err.Error()
+			iv.log.Warn("voice: look_at_screen found no frame", "err", err)
 		}
-		return lookResult{Reason: "no_frame", Detail: detail}
+		return lookResult{Reason: "no_frame", Detail: "the phone's screen could not be captured just now; ask the riffer to point at what they mean instead"}
 	}
 	iv.mu.Lock()
 	iv.looks.next++

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"fixthis/app/errcode"
+	"fixthis/app/voice/realtime"
 
 	"github.com/gorilla/websocket"
 )
@@ -49,7 +50,7 @@ func NewManager(opts Options) *Manager {
 	}
 	if opts.Dialer == nil {
 		d := *websocket.DefaultDialer
-		d.HandshakeTimeout = handshakeTimeout
+		d.HandshakeTimeout = realtime.HandshakeTimeout
 		opts.Dialer = &d
 	}
 	return &Manager{opts: opts}
@@ -85,10 +86,18 @@ type StartRequest struct {
 	Mode          Mode // "" is smart
 }
 
+// maxHolder is the most characters of a holder's name.
+const maxHolder = 80
+
 // Start connects a new session. Nothing half-starts: without a key, with a refused
 // brief, with another console holding a session, or when upstream refuses, no
-// session is left behind.
+// session is left behind. The session is active (Status shows it, Get finds it,
+// Stop cancels it) from the moment it starts connecting; Start answers once it is
+// live, or after startWait with it still connecting.
 func (m *Manager) Start(req StartRequest) (*Interviewer, error) {
+	if err := checkText("holder", req.Holder, maxHolder, false); err != nil {
+		return nil, err
+	}
 	m.mu.Lock()
 	if m.active != nil || m.starting != "" {
 		holder := m.starting
@@ -100,12 +109,25 @@ func (m *Manager) Start(req StartRequest) (*Interviewer, error) {
 	}
 	m.starting = req.Holder
 	m.mu.Unlock()
-	defer func() {
-		m.mu.Lock()
-		m.starting = ""
-		m.mu.Unlock()
-	}()
+	iv, err := m.prepare(req)
+	m.mu.Lock()
+	m.starting = ""
+	if err == nil {
+		m.active = iv
+	}
+	m.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if err := iv.start(startWait); err != nil {
+		m.ended(iv)
+		return nil, err
+	}
+	return iv, nil
+}
 
+// prepare checks what a start needs and makes the session, not yet connecting.
+func (m *Manager) prepare(req StartRequest) (*Interviewer, error) {
 	key, _, kerr := m.opts.Keys.Lookup()
 	if key == "" {
 		msg := "no OpenAI API key: set OPENAI_API_KEY before starting FixThis, or add a key in the voice settings (it is kept in the OS keychain)"
@@ -130,20 +152,18 @@ func (m *Manager) Start(req StartRequest) (*Interviewer, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	iv := &Interviewer{
-		cfg: m.opts.Config, key: key, brief: brief, sink: m.opts.Sink, screen: m.opts.Screen,
-		log: m.opts.Log, dialer: m.opts.Dialer, ended: m.ended, units: m.opts.Units,
-		ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		unitq: make(chan serverEvent, 64), silence: m.opts.Silence,
+		sink: m.opts.Sink, screen: m.opts.Screen, log: m.opts.Log, ended: m.ended, units: m.opts.Units,
+		ctx: ctx, cancel: cancel,
+		unitq: make(chan realtime.Event, 64), silence: m.opts.Silence, started: make(chan struct{}),
 		doc: Session{VoiceSessionID: newID(), SessionID: req.SessionID, Serial: req.Serial,
 			SpokenReplies: req.SpokenReplies, Mode: mode, StartedAt: time.Now().UTC(), Holder: req.Holder},
 	}
 	iv.unitSt.init()
-	if err := iv.start(); err != nil {
+	iv.touched = time.Now()
+	if err := iv.newConn(m.opts.Config, key, brief, m.opts.Dialer); err != nil {
+		cancel()
 		return nil, err
 	}
-	m.mu.Lock()
-	m.active = iv
-	m.mu.Unlock()
 	return iv, nil
 }
 

@@ -44,13 +44,13 @@ func (iv *Interviewer) AskQuestion(unitID, itemID, question string) bool {
 // for a response once the conversation is free. Between connections the note waits
 // for the replacement (flushQuestions).
 func (iv *Interviewer) sendQuestion(msg []byte) {
-	if !iv.sendItem(msg) {
+	if !iv.conn.SendItem(msg) {
 		iv.mu.Lock()
 		iv.unitSt.pending = append(iv.unitSt.pending, msg)
 		iv.mu.Unlock()
 		return
 	}
-	iv.requestResponse()
+	iv.conn.RequestResponse()
 }
 
 // flushQuestions sends the question notes that waited for a connection, unless

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"fixthis/app/voice/realtime"
 )
 
 // Units turns the interviewer's unit tools into items. The app implements it on its
@@ -122,6 +124,40 @@ type unitArgs struct {
 	Reason     string   `json:"reason"`
 }
 
+// Bounds of the unit tools' text, in characters (the store's own limits are
+// larger or equal; these refuse before anything is stored).
+const (
+	maxStatement = 20000
+	maxUnitText  = 4000 // excerpt, answer, reason
+	maxRef       = 200  // a unit id or an anchor
+)
+
+// check applies the console's text rule to every string the tools pass on: valid
+// UTF-8 (jsontext.Check refused lone surrogates before decoding), no NUL, ESC or other
+// control character (new lines and tabs only in the free text), lengths counted
+// in characters.
+func (a unitArgs) check() error {
+	type field struct {
+		name, value string
+		max         int
+		multiline   bool
+	}
+	fields := []field{{"unit_id", a.UnitID, maxRef, false}, {"transcript_excerpt", a.Excerpt, maxUnitText, true},
+		{"answer_text", a.Answer, maxUnitText, true}, {"reason", a.Reason, maxUnitText, true}}
+	if a.Statement != nil {
+		fields = append(fields, field{"statement", *a.Statement, maxStatement, true})
+	}
+	for _, ref := range append(append([]string(nil), a.Anchors...), a.AnchorsAdd...) {
+		fields = append(fields, field{"an anchor", ref, maxRef, false})
+	}
+	for _, f := range fields {
+		if err := checkText(f.name, f.value, f.max, f.multiline); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // unitResult is a unit tool's function_call_output.
 type unitResult struct {
 	OK     bool   `json:"ok"`
@@ -155,11 +191,16 @@ func (iv *Interviewer) unitCalls() {
 
 // unitCall stores what a unit call asks for, publishes voice-unit, and only then
 // answers the interviewer.
-func (iv *Interviewer) unitCall(ev serverEvent) {
+func (iv *Interviewer) unitCall(ev realtime.Event) {
 	var args unitArgs
 	res := unitResult{}
 	if err := json.Unmarshal([]byte(ev.Arguments), &args); err != nil {
 		res.Reason, res.Detail = "invalid", "the arguments are not a JSON object"
+		iv.write(callOutput(ev.CallID, res))
+		return
+	}
+	if err := args.check(); err != nil {
+		res.Reason, res.Detail = "invalid_text", err.Error()
 		iv.write(callOutput(ev.CallID, res))
 		return
 	}
@@ -231,7 +272,7 @@ func (iv *Interviewer) unitCall(ev serverEvent) {
 			// The error may name local paths: it stays in the log, not upstream.
 			refusal = &Refusal{Reason: "failed", Detail: "FixThis could not save this; ask the riffer to add it as an annotation"}
 		}
-		res = unitResult{UnitID: ref.UnitID, Reason: refusal.Reason, Detail: refusal.Detail}
+		res = unitResult{UnitID: ref.UnitID, Reason: clipID(refusal.Reason), Detail: clip(oneLine(refusal.Detail), maxDetail)}
 		unit.Action, unit.Reason = UnitRefused, refusal.Reason
 	} else {
 		res.OK = true
@@ -313,7 +354,7 @@ func (iv *Interviewer) resolve(refs []string) ([]Anchor, error) {
 		ref = strings.TrimSpace(ref)
 		switch strings.ToLower(strings.Trim(ref, ".!? ")) {
 		case "this", "here", "that":
-			if n := len(all); n > 0 && all[n-1].Conn == iv.conn && now.Sub(all[n-1].At) <= deicticWindow {
+			if n := len(all); n > 0 && all[n-1].Conn == iv.connN && now.Sub(all[n-1].At) <= deicticWindow {
 				add(all[n-1])
 			}
 			continue
@@ -323,7 +364,7 @@ func (iv *Interviewer) resolve(refs []string) ([]Anchor, error) {
 		}
 		found := false
 		for i := len(all) - 1; i >= 0; i-- {
-			if all[i].Conn == iv.conn && all[i].ID == ref {
+			if all[i].Conn == iv.connN && all[i].ID == ref {
 				add(all[i])
 				found = true
 				break

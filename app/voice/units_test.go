@@ -12,7 +12,7 @@ import (
 // the newest anchor within 8 s, the riffer's own words resolving to nothing.
 func TestResolveAnchors(t *testing.T) {
 	now := time.Now()
-	iv := &Interviewer{conn: 2}
+	iv := &Interviewer{connN: 2}
 	iv.anchors.anchors = []Anchor{
 		{ID: "anchor_0001", Conn: 1, At: now.Add(-time.Second)},
 		{ID: "anchor_0001", Conn: 2, At: now.Add(-20 * time.Second)},

@@ -98,7 +98,9 @@ func (c *conn) run() {
 	c.mu.Lock()
 	sess := c.session
 	c.mu.Unlock()
-	c.send("session.created", map[string]any{"session": sess})
+	if !c.srv.cfg.Silent {
+		c.send("session.created", map[string]any{"session": sess})
+	}
 	for {
 		_, raw, err := c.ws.ReadMessage()
 		if err != nil {

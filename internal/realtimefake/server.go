@@ -23,6 +23,9 @@ type Config struct {
 	// ThresholdDBFS is the frame level above which audio counts as voiced
 	// (default -40 dBFS).
 	ThresholdDBFS float64
+	// Silent accepts the socket and then sends nothing, not even session.created:
+	// an upstream that hangs mid-handshake.
+	Silent bool
 }
 
 // Server is the fake. Mount Handler on an httptest.Server, or run the command.
@@ -209,14 +212,20 @@ func (s *Server) Connects() []time.Time {
 	return append([]time.Time(nil), s.connects...)
 }
 
-// Drop closes every live connection without a close handshake, as a network loss would.
-func (s *Server) Drop() int {
+// liveConns returns the connections open now.
+func (s *Server) liveConns() []*conn {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	conns := make([]*conn, 0, len(s.conns))
 	for _, c := range s.conns {
 		conns = append(conns, c)
 	}
-	s.mu.Unlock()
+	return conns
+}
+
+// Drop closes every live connection without a close handshake, as a network loss would.
+func (s *Server) Drop() int {
+	conns := s.liveConns()
 	for _, c := range conns {
 		_ = c.ws.UnderlyingConn().Close()
 	}
@@ -225,16 +234,27 @@ func (s *Server) Drop() int {
 
 // SendError sends an upstream error event on every live connection.
 func (s *Server) SendError(code, message string) int {
-	s.mu.Lock()
-	conns := make([]*conn, 0, len(s.conns))
-	for _, c := range s.conns {
-		conns = append(conns, c)
-	}
-	s.mu.Unlock()
+	conns := s.liveConns()
 	for _, c := range conns {
 		c.sendError("invalid_request_error", code, message, "")
 	}
 	return len(conns)
+}
+
+// SendRaw writes frame as one text message, unchanged, on every live connection:
+// what a faulty or hostile server would send (an oversized event, broken UTF-8, an
+// event the client never asked for). It returns the connections written to.
+func (s *Server) SendRaw(frame []byte) int {
+	conns := s.liveConns()
+	n := 0
+	for _, c := range conns {
+		c.wmu.Lock()
+		if c.ws.WriteMessage(websocket.TextMessage, frame) == nil {
+			n++
+		}
+		c.wmu.Unlock()
+	}
+	return n
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -326,3 +326,17 @@ func TestDropAndInjectedError(t *testing.T) {
 		t.Fatalf("connects = %d", len(fake.Connects()))
 	}
 }
+
+// A silent fake accepts the socket and sends nothing, not even session.created.
+func TestSilentSendsNothing(t *testing.T) {
+	srv := httptest.NewServer(New(Config{Silent: true}).Handler())
+	t.Cleanup(srv.Close)
+	c, _, err := dial(t, srv, "sk-any")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.ws.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	if _, raw, err := c.ws.ReadMessage(); err == nil {
+		t.Fatalf("a silent fake sent %s", raw)
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package voice
+
+// raceDetector is set when the tests run under -race.
+const raceDetector = false
