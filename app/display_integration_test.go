@@ -172,6 +172,7 @@ func TestDisplayOnAFullDiskIs507(t *testing.T) {
 		t.Fatal(err)
 	}
 	env.app.displays = m
+	env.srv.Config.Handler = env.app.APIHandler() // the routes take the manager when built
 	r := env.do("PUT", "/api/display", map[string]any{"night": true}, nil)
 	if r.Status != http.StatusInsufficientStorage || !strings.Contains(string(r.Body), "storage_full") ||
 		!strings.Contains(string(r.Body), "free some space") || strings.Contains(string(r.Body), disk) {

@@ -97,7 +97,7 @@ func TestPlantedSecretsReachNothingStoredOrShown(t *testing.T) {
 	}
 	check("POST /api/agent-handoffs", e.do("POST", "/api/agent-handoffs", map[string]any{"sessionId": sid}, nil))
 	check("POST collect", e.do("POST", "/api/items/"+itemID+"/runtime-evidence/collect", nil, nil))
-	check("GET runtime-evidence", e.do("GET", "/api/items/"+itemID+"/runtime-evidence", nil, nil))
+	check("GET runtime-evidence", e.do("GET", "/api/items/"+itemID+"/runtime-evidence?sessionId="+sid, nil, nil))
 	check("GET session", e.do("GET", "/api/sessions/"+sid, nil, nil))
 	check("GET export", e.do("GET", "/api/sessions/"+sid+"/export", nil, nil))
 	check("POST handoff-preview", e.do("POST", "/api/sessions/"+sid+"/handoff-preview", nil, nil))
