@@ -138,8 +138,10 @@ test: deps-test deps-node $(BIN) $(FAKE_BIN)
 # and measure latencies; on two cores, running them side by side only adds noise.
 # FIXTHIS_REQUIRE_FFMPEG turns a missing ffmpeg into a failure instead of a skip.
 # The fake Realtime server's shapes are checked against openai-go in its own module.
+# check-tidy fails when a module's go.mod or go.sum differs from what go mod tidy writes.
 test-go:
-	$(SAY) "test-go: go vet, then go test one package at a time"
+	$(SAY) "test-go: go.mod tidy, go vet, then go test one package at a time"
+	scripts/check-tidy.sh
 	go vet ./...
 	FIXTHIS_REQUIRE_FFMPEG=1 go test -count=1 -p 1 ./...
 	cd internal/realtimefake/openaicheck && go vet . && go test -count=1 .
