@@ -131,9 +131,15 @@ serve: build
 
 ## Test -----------------------------------------------------------------------------
 
+# FIXTHIS_TEST_RUN marks every process a test run starts (see scripts/check-leftovers.sh):
+# after the tests, passed or failed, any process still carrying it fails the run.
+TEST_RUN_MARKER := $(shell date +%s%N)-$(shell echo $$PPID)
+
+test: export FIXTHIS_TEST_RUN ?= $(TEST_RUN_MARKER)
 test: deps-test deps-node $(BIN) $(FAKE_BIN)
-	$(MAKE) --no-print-directory lint-workflows test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist
-	$(SAY) "make test: every test group passed"
+	status=0; $(MAKE) --no-print-directory lint-workflows test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist || status=$$?; \
+	  scripts/check-leftovers.sh || status=1; exit $$status
+	$(SAY) "make test: every test group passed, and left no process running"
 
 # actionlint (pinned in scripts/actionlint/go.mod) checks every workflow in
 # .github/workflows: syntax, expressions, action inputs, and the shell steps through
@@ -158,9 +164,11 @@ test-frontend:
 	$(SAY) "test-frontend: svelte-check, the console's unit tests (Vitest) and its bundle budget"
 	cd frontend && npm run check && npm test && npm run bundle-size
 
+test-e2e: export FIXTHIS_TEST_RUN ?= $(TEST_RUN_MARKER)
 test-e2e: $(BIN) $(FAKE_BIN)
 	$(SAY) "test-e2e: the console in Chromium against fixthis serve and simulated phones, one file at a time"
-	cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e
+	status=0; (cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e) || status=$$?; \
+	  scripts/check-leftovers.sh || status=1; exit $$status
 
 # Not part of make test (it takes ~30 min): the e2e suite five times under full CPU load.
 test-e2e-stress: deps-test deps-node $(BIN) $(FAKE_BIN)
