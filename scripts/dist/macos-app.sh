@@ -21,9 +21,10 @@ rm -rf "$work"
 mkdir -p "$app/Contents/MacOS" "$app/Contents/Resources"
 
 ldflags="-s -w -X main.version=$VERSION -X fixthis/cli.commit=$(git rev-parse HEAD) -X fixthis/cli.buildDate=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-# As the Makefile's Darwin build: the oldest macOS Wails supports, and the framework
-# newer SDKs need for Wails' file dialogs.
-export CGO_ENABLED=1 CGO_CFLAGS="-mmacosx-version-min=10.13" CGO_LDFLAGS="-framework UniformTypeIdentifiers -mmacosx-version-min=10.13"
+# The oldest macOS the Go toolchain in go.mod runs on (12, Monterey; Wails alone would
+# go back to 10.13), and the framework newer SDKs need for Wails' file dialogs.
+min_macos=12.0
+export CGO_ENABLED=1 CGO_CFLAGS="-mmacosx-version-min=$min_macos" CGO_LDFLAGS="-framework UniformTypeIdentifiers -mmacosx-version-min=$min_macos"
 for arch in arm64 amd64; do
   clang_arch=$arch
   [ "$arch" = amd64 ] && clang_arch=x86_64
@@ -38,6 +39,7 @@ cp build/darwin/Info.plist "$app/Contents/Info.plist"
 plutil -replace CFBundleShortVersionString -string "$short" "$app/Contents/Info.plist"
 plutil -replace CFBundleVersion -string "$version" "$app/Contents/Info.plist"
 plutil -replace CFBundleIconFile -string iconfile "$app/Contents/Info.plist"
+plutil -replace LSMinimumSystemVersion -string "$min_macos" "$app/Contents/Info.plist"
 plutil -lint "$app/Contents/Info.plist"
 [ "$(plutil -extract NSMicrophoneUsageDescription raw "$app/Contents/Info.plist")" != "" ] ||
   { echo "macos-app: Info.plist does not ask for the microphone" >&2; exit 1; }
