@@ -13,6 +13,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/desktop"
 	"fixthis/app/device"
 	"fixthis/app/store"
 	"fixthis/app/voice"
@@ -172,7 +173,7 @@ func runDesktop(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "fixthis: no display (%s); serving the console in a browser instead.\n", noDisplayReason)
 		return serve(ctx, env, af, "127.0.0.1:0", false, false)
 	}
-	if !app.DesktopAvailable {
+	if !desktop.Available {
 		// The window ships as a second program (see windowBinary): hand over to it.
 		// Without one (a window program missing from its install, a build without a
 		// window such as the macOS download) the console opens in the browser.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"fixthis/app"
+	"fixthis/app/desktop"
 )
 
 func writeExec(t *testing.T, path string, mode os.FileMode) {
@@ -65,7 +65,7 @@ func TestFindWindow(t *testing.T) {
 // A window program missing from its install is no dead end: the desktop command says
 // why, serves the console, names its URL and tries the browser.
 func TestDesktopWithoutInstalledWindow(t *testing.T) {
-	if app.DesktopAvailable {
+	if desktop.Available {
 		t.Skip("this test binary links the window")
 	}
 	old := windowBinary
@@ -93,7 +93,7 @@ func TestDesktopWithoutInstalledWindow(t *testing.T) {
 // A build without any window (the macOS download, a plain go build) serves the
 // console and opens it in the browser, saying so.
 func TestDesktopInBuildWithoutWindow(t *testing.T) {
-	if app.DesktopAvailable {
+	if desktop.Available {
 		t.Skip("this test binary links the window")
 	}
 	old := windowBinary
