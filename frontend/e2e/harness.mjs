@@ -19,7 +19,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Everything this file's tests started: the fixthis processes (servers and simulated
 // phones) and the private adb servers. A test that kills a server itself, or fails
 // before its own cleanup, still leaves nothing running: when the test process exits,
-// whatever is left is killed and every adb server it started is shut down.
+// whatever is left is killed, then every adb server port it used is shut down
+// (`adb kill-server` starts no server where none runs).
 const children = new Set();
 const adbPorts = new Set();
 
@@ -43,6 +44,9 @@ function killLeftovers() {
   for (const port of adbPorts) spawnSync('adb', ['-P', String(port), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
   adbPorts.clear();
 }
+// Once this file's tests are done, passed or failed: a child still running keeps the
+// test process alive through its pipes, so waiting for the exit hook alone would hang.
+after(killLeftovers);
 process.on('exit', killLeftovers);
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
@@ -130,10 +134,9 @@ export async function startServer({ demo = true, extraArgs = [], sources = '', p
         });
       });
     }
-    if (!sharedAdb) {
-      spawnSync('adb', ['-P', String(adbPort), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
-      adbPorts.delete(adbPort);
-    }
+    // The port stays listed: a simulated phone that quits later (its `adb disconnect`)
+    // may start a server on it again, which the exit hook then ends.
+    if (!sharedAdb) spawnSync('adb', ['-P', String(adbPort), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
     if (!project) rmSync(projectDir, { recursive: true, force: true });
   }
   return { ...info, projectDir, adbPort, env, stop, stderr: () => stderr, child };
