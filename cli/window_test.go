@@ -62,15 +62,22 @@ func TestFindWindow(t *testing.T) {
 	}
 }
 
-// A window program missing from its install is no dead end: the desktop command says
-// why, serves the console, names its URL and tries the browser.
-func TestDesktopWithoutInstalledWindow(t *testing.T) {
+// withoutLinkedWindow sets windowBinary to name for the test; a test binary that links
+// the window itself (built with the desktop tag) skips, as it never looks for one.
+func withoutLinkedWindow(t *testing.T, name string) {
+	t.Helper()
 	if desktop.Available {
 		t.Skip("this test binary links the window")
 	}
 	old := windowBinary
-	windowBinary = "fixthis-window-not-here"
-	defer func() { windowBinary = old }()
+	windowBinary = name
+	t.Cleanup(func() { windowBinary = old })
+}
+
+// A window program missing from its install is no dead end: the desktop command says
+// why, serves the console, names its URL and tries the browser.
+func TestDesktopWithoutInstalledWindow(t *testing.T) {
+	withoutLinkedWindow(t, "fixthis-window-not-here")
 	dir := t.TempDir()
 	code, stdout, stderr := run(t, map[string]string{"DISPLAY": ":99", "WAYLAND_DISPLAY": "wayland-0"}, "desktop", "--project-dir", dir, "--no-demo")
 	for _, want := range []string{"fixthis: the window is not installed: no executable fixthis-window-not-here",
@@ -93,12 +100,7 @@ func TestDesktopWithoutInstalledWindow(t *testing.T) {
 // A build without any window (the macOS download, a plain go build) serves the
 // console and opens it in the browser, saying so.
 func TestDesktopInBuildWithoutWindow(t *testing.T) {
-	if desktop.Available {
-		t.Skip("this test binary links the window")
-	}
-	old := windowBinary
-	windowBinary = ""
-	defer func() { windowBinary = old }()
+	withoutLinkedWindow(t, "")
 	code, stdout, stderr := run(t, map[string]string{"DISPLAY": ":99"}, "desktop", "--project-dir", t.TempDir(), "--no-demo")
 	if code != 0 || !strings.Contains(stderr, "this build has no desktop window ("+noWindowReason+")") ||
 		!strings.Contains(stderr, "opening the console in your default browser") || !strings.HasPrefix(stdout, "FixThis console: ") {
