@@ -194,6 +194,8 @@ echo "dist: windows installer"
   -notices "$out/fixthis-$version-windows-amd64-THIRD_PARTY_NOTICES.txt" -out "$out/fixthis-$version-windows-amd64-setup.exe"
 fi # windows
 
-(cd "$out" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | LC_ALL=C sort | xargs -d '\n' sha256sum -- >SHA256SUMS)
+# Every file beside it; listed first, so the list never holds itself.
+(cd "$out" && files=$(find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | LC_ALL=C sort) &&
+  xargs -d '\n' sha256sum -- <<<"$files" >SHA256SUMS)
 echo "dist: done"
 ls -l "$out"
