@@ -11,7 +11,11 @@ BIN        := build/bin/fixthis
 WINDOW_BIN := build/bin/fixthis-window
 # The fake OpenAI Realtime server the voice tests and `make bench` talk to.
 FAKE_BIN   := build/bin/realtime-fake
-VERSION    ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo local))
+# Expanded once, when make starts: the file names and the version linked into the
+# binaries then agree even if a commit lands while make dist runs.
+ifeq ($(origin VERSION),undefined)
+VERSION    := $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo local))
+endif
 GO_TAGS    := desktop,production,webkit2_41
 COMMIT     := $(shell git rev-parse HEAD 2>/dev/null)
 BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
