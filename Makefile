@@ -11,7 +11,11 @@ BIN        := build/bin/fixthis
 WINDOW_BIN := build/bin/fixthis-window
 # The fake OpenAI Realtime server the voice tests and `make bench` talk to.
 FAKE_BIN   := build/bin/realtime-fake
-VERSION    ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo local))
+# Expanded once, when make starts: the file names and the version linked into the
+# binaries then agree even if a commit lands while make dist runs.
+ifeq ($(origin VERSION),undefined)
+VERSION    := $(shell git describe --tags --dirty 2>/dev/null || echo 0.1.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo local))
+endif
 GO_TAGS    := desktop,production,webkit2_41
 COMMIT     := $(shell git rev-parse HEAD 2>/dev/null)
 BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -26,11 +30,12 @@ FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.
 # test tools (a virtual display, Chromium for the browser tests, ImageMagick for the
 # screenshot checks, ffmpeg to decode the live video stream; for the voice tests
 # espeak-ng and sox make the speech, PulseAudio is the window's private microphone
-# and xdotool presses Talk in the window; stress-ng loads the cores for test-e2e-stress).
+# and xdotool presses Talk in the window; stress-ng loads the cores for test-e2e-stress;
+# actionlint checks the workflows' shell steps with shellcheck).
 BUILD_PKGS := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 # gstreamer1.0-libav lets the window's WebKitGTK decode the H.264 live preview.
 RUN_PKGS   := adb gstreamer1.0-libav
-TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg espeak-ng sox pulseaudio pulseaudio-utils xdotool stress-ng
+TEST_PKGS  := xvfb xauth x11-utils chromium imagemagick curl fonts-dejavu-core ffmpeg espeak-ng sox pulseaudio pulseaudio-utils xdotool stress-ng shellcheck
 # Release packaging (make dist): dpkg-shlibdeps and lintian, the launcher-entry
 # validator, NSIS for the Windows installer, `file` and 7-Zip (reads the installer)
 # for the package checks.
@@ -52,7 +57,7 @@ export CGO_LDFLAGS += -framework UniformTypeIdentifiers -mmacosx-version-min=10.
 export CGO_LDFLAGS += -Wl,-sectcreate,__TEXT,__info_plist,$(abspath build/darwin/Info.plist)
 endif
 
-.PHONY: fuzz help run serve build frontend test test-go test-frontend test-e2e test-e2e-stress test-mcp test-desktop test-cross test-dist dist bench install uninstall deps deps-test deps-dist deps-node clean
+.PHONY: lint-workflows fuzz help run serve build frontend test test-go test-frontend test-e2e test-e2e-stress test-mcp test-desktop test-cross test-dist dist bench install uninstall deps deps-test deps-dist deps-node clean
 
 help:
 	@echo "make run    install what is missing, build, start FixThis (demo device when no phone is connected)"
@@ -60,7 +65,7 @@ help:
 	@echo "make build  build $(BIN) (console embedded)"
 	@echo "make bench  print performance figures against the simulated device"
 	@echo "make install  install fixthis, its launcher entry and icon under ~/.local"
-	@echo "make dist   build the release packages into dist/ (.deb, tarball, Windows exe and installer)"
+	@echo "make dist   build the release packages into dist/ (.deb, Linux and macOS tarballs, Homebrew formula, Windows exe and installer)"
 
 ## Set-up ---------------------------------------------------------------------------
 
@@ -130,16 +135,31 @@ serve: build
 
 ## Test -----------------------------------------------------------------------------
 
+# FIXTHIS_TEST_RUN marks every process a test run starts (see scripts/check-leftovers.sh):
+# after the tests, passed or failed, any process still carrying it fails the run.
+TEST_RUN_MARKER := $(shell date +%s%N)-$(shell echo $$PPID)
+
+test: export FIXTHIS_TEST_RUN ?= $(TEST_RUN_MARKER)
 test: deps-test deps-node $(BIN) $(FAKE_BIN)
-	$(MAKE) --no-print-directory test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist
-	$(SAY) "make test: every test group passed"
+	status=0; $(MAKE) --no-print-directory lint-workflows test-go test-frontend test-e2e test-mcp test-desktop test-cross test-dist || status=$$?; \
+	  scripts/check-leftovers.sh || status=1; exit $$status
+	$(SAY) "make test: every test group passed, and left no process running"
+
+# actionlint (pinned in scripts/actionlint/go.mod) checks every workflow in
+# .github/workflows: syntax, expressions, action inputs, and the shell steps through
+# shellcheck.
+lint-workflows:
+	$(SAY) "lint-workflows: actionlint on .github/workflows"
+	go tool -modfile=scripts/actionlint/go.mod actionlint -no-color
 
 # One package at a time: several packages start, kill and restart private adb servers
 # and measure latencies; on two cores, running them side by side only adds noise.
 # FIXTHIS_REQUIRE_FFMPEG turns a missing ffmpeg into a failure instead of a skip.
 # The fake Realtime server's shapes are checked against openai-go in its own module.
+# check-tidy fails when a module's go.mod or go.sum differs from what go mod tidy writes.
 test-go:
-	$(SAY) "test-go: go vet, then go test one package at a time"
+	$(SAY) "test-go: go.mod tidy, go vet, then go test one package at a time"
+	scripts/check-tidy.sh
 	go vet ./...
 	FIXTHIS_REQUIRE_FFMPEG=1 go test -count=1 -p 1 ./...
 	cd internal/realtimefake/openaicheck && go vet . && go test -count=1 .
@@ -148,9 +168,11 @@ test-frontend:
 	$(SAY) "test-frontend: svelte-check, the console's unit tests (Vitest) and its bundle budget"
 	cd frontend && npm run check && npm test && npm run bundle-size
 
+test-e2e: export FIXTHIS_TEST_RUN ?= $(TEST_RUN_MARKER)
 test-e2e: $(BIN) $(FAKE_BIN)
 	$(SAY) "test-e2e: the console in Chromium against fixthis serve and simulated phones, one file at a time"
-	cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e
+	status=0; (cd frontend && FIXTHIS_BIN=$(abspath $(BIN)) npm run e2e) || status=$$?; \
+	  scripts/check-leftovers.sh || status=1; exit $$status
 
 # Not part of make test (it takes ~30 min): the e2e suite five times under full CPU load.
 test-e2e-stress: deps-test deps-node $(BIN) $(FAKE_BIN)
@@ -186,10 +208,17 @@ test-dist: dist
 
 # The Debian package's maintainer field; the last commit's author unless given.
 DEB_MAINTAINER ?= $(shell git log -1 --format='%an <%ae>' 2>/dev/null)
+# Where the Homebrew formula downloads the macOS tarballs from (default: dist/ itself,
+# as a file:// URL) and the formula's home page (optional). The release workflow
+# passes the release's download folder.
+RELEASE_URL ?=
+HOMEPAGE    ?=
+DIST_ONLY   ?= linux,darwin,windows
 
 dist: deps-dist frontend/dist/index.html
-	$(SAY) "dist: the .deb, the tarball, the Windows exe and its installer into dist/ (a few minutes)"
-	VERSION='$(VERSION)' GO_TAGS='$(GO_TAGS)' GO_BUILD_FLAGS='$(GO_BUILD_FLAGS)' LDFLAGS='$(LDFLAGS)' DEB_MAINTAINER='$(DEB_MAINTAINER)' scripts/dist/build.sh
+	$(SAY) "dist: the .deb, the Linux and macOS tarballs, the Homebrew formula, the Windows exe and its installer into dist/ (a few minutes)"
+	VERSION='$(VERSION)' GO_TAGS='$(GO_TAGS)' GO_BUILD_FLAGS='$(GO_BUILD_FLAGS)' LDFLAGS='$(LDFLAGS)' DEB_MAINTAINER='$(DEB_MAINTAINER)' \
+	  RELEASE_URL='$(RELEASE_URL)' HOMEPAGE='$(HOMEPAGE)' DIST_ONLY='$(DIST_ONLY)' scripts/dist/build.sh
 
 # Installs for the current user: the binary, a launcher entry and the icon (no root).
 PREFIX ?= $(HOME)/.local

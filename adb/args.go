@@ -7,13 +7,15 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"fixthis/internal/shellquote"
 )
 
 // Every service that runs a program on the device — shell:, shell,v2: and exec:
 // alike — hands its command line to `/system/bin/sh -c` (adbd's subprocess always
 // execs the shell). A value that reaches a device command is therefore checked
 // against its grammar here and joined with Command, which quotes every word with
-// Quote, the one quoting function.
+// shellquote.Quote, the one quoting function.
 
 // ErrInvalidArg means a value does not fit the grammar of the device command
 // argument it was meant for; nothing was sent to the device.
@@ -46,32 +48,10 @@ func Clip(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// Quote makes s one word of the device shell, whatever it holds: words made of
-// letters, digits and `_-./:=,@%+` stay as they are, anything else is put in single
-// quotes, where a single quote inside closes them, is escaped and reopens them. A
-// NUL cannot be passed in a command line at all; callers refuse it before (see
-// CheckText).
-func Quote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !isPlain(r) }) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func isPlain(r rune) bool {
-	return r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
-		strings.ContainsRune("_-./:=,@%+", r))
-}
-
 // Command joins a program and its arguments into one device command line, each
-// word quoted with Quote.
-func Command(args ...string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = Quote(a)
-	}
-	return strings.Join(q, " ")
-}
+// word quoted by the shared device-shell grammar (internal/shellquote, which the
+// simulated device's adbd uses too).
+func Command(args ...string) string { return shellquote.Join(args...) }
 
 var (
 	// An Android package name (the manifest's package, Gradle's applicationId):

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"fixthis/internal/shellquote"
 )
 
 func TestCheckArgs(t *testing.T) {
@@ -50,22 +52,7 @@ func TestCheckArgs(t *testing.T) {
 	}
 }
 
-func TestQuoteAndCommand(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"com.fixthis.demo", "com.fixthis.demo"},
-		{"--output-format=h264", "--output-format=h264"},
-		{"main,system,crash", "main,system,crash"},
-		{"", "''"},
-		{"a b", "'a b'"},
-		{"it's", `'it'\''s'`},
-		{"$(id)", "'$(id)'"},
-		{"a\nb", "'a\nb'"},
-	}
-	for _, tc := range tests {
-		if got := Quote(tc.in); got != tc.want {
-			t.Errorf("Quote(%q) = %s, want %s", tc.in, got, tc.want)
-		}
-	}
+func TestCommand(t *testing.T) {
 	if got := Command("am", "start", "-n", "com.x/.Main$Inner"); got != `am start -n 'com.x/.Main$Inner'` {
 		t.Errorf("Command: %s", got)
 	}
@@ -84,7 +71,7 @@ func FuzzCheckArgs(f *testing.F) {
 			"key": CheckKey, "display": CheckDisplay, "path": CheckPath} {
 			err := check(s)
 			if err == nil {
-				if q := Quote(s); q != s && !(name == "component" && strings.Contains(s, "$")) {
+				if q := shellquote.Quote(s); q != s && !(name == "component" && strings.Contains(s, "$")) {
 					t.Fatalf("%s accepted %q, which the shell would not read as it is (%s)", name, s, q)
 				}
 				if strings.ContainsAny(s, " \t\n\r;&|<>#'\"`\\(){}*?[]~!\x00") || strings.HasPrefix(s, "-") {

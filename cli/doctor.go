@@ -11,6 +11,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/desktop"
 	"fixthis/app/store"
 )
 
@@ -81,7 +82,7 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 		add(check{Name: "desktop window", OK: true, Detail: "no display: `fixthis` will serve the console in a browser (window: " + windowPath + ")"})
 	case split:
 		add(check{Name: "desktop window", OK: true, Detail: "display available; window: " + windowPath})
-	case !app.DesktopAvailable:
+	case !desktop.Available:
 		add(check{Name: "desktop window", OK: true, Detail: "this build has no window; `fixthis` serves the console in a browser", Fix: "build with `make build` for the window"})
 	case !display:
 		add(check{Name: "desktop window", OK: true, Detail: "no display: `fixthis` will serve the console in a browser"})

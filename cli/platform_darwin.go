@@ -12,3 +12,7 @@ const adbInstallFix = "brew install --cask android-platform-tools, or download G
 // launchDir is the project directory when no --project-dir is given: the working
 // directory (FixThis is started from a terminal or by an agent).
 func launchDir(wd string) string { return wd }
+
+// noWindowReason completes "this build has no desktop window (…)": the macOS download
+// is built without cgo, and the window needs Cocoa through cgo.
+const noWindowReason = "the macOS download is built without cgo; the native window comes as FixThis.app from a release"

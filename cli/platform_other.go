@@ -17,3 +17,6 @@ const adbInstallFix = "sudo apt-get install adb (or your distribution's android-
 // launchDir is the project directory when no --project-dir is given: the working
 // directory (launchers start in the home folder).
 func launchDir(wd string) string { return wd }
+
+// noWindowReason completes "this build has no desktop window (…)".
+const noWindowReason = "built without the `desktop` tag; `make build` builds the window"

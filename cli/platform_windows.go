@@ -30,3 +30,6 @@ func launchDir(wd string) string {
 	}
 	return wd
 }
+
+// noWindowReason completes "this build has no desktop window (…)".
+const noWindowReason = "built without the `desktop` tag; the release's fixthis.exe has the window"

@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
 	"fixthis/adb"
 	"fixthis/app"
+	"fixthis/app/desktop"
 	"fixthis/app/device"
 	"fixthis/app/store"
 	"fixthis/app/voice"
@@ -82,7 +84,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	if err := af.resolve(); err != nil {
 		return err
 	}
-	return serve(ctx, env, af, *addr, *asJSON)
+	return serve(ctx, env, af, *addr, *asJSON, false)
 }
 
 // newApp builds the app and its dependencies: the adb client and the project's store.
@@ -131,7 +133,10 @@ func newApp(ctx context.Context, env Env, af appFlags, mode app.Mode) (*app.App,
 	return a, func() { _ = st.Close(); lock.Release() }, nil
 }
 
-func serve(ctx context.Context, env Env, af appFlags, addr string, asJSON bool) error {
+// serve runs the console's HTTP server until ctx ends; openBrowser also opens the
+// console in the default browser once it listens (the desktop command without a
+// window).
+func serve(ctx context.Context, env Env, af appFlags, addr string, asJSON, openBrowser bool) error {
 	a, cleanup, err := newApp(ctx, env, af, app.ModeServe)
 	if err != nil {
 		return err
@@ -147,6 +152,10 @@ func serve(ctx context.Context, env Env, af appFlags, addr string, asJSON bool) 
 			return
 		}
 		fmt.Fprintf(env.Stdout, "FixThis console: %s\n(press Ctrl-C to stop)\n", info.ConsoleURL)
+		if openBrowser {
+			fmt.Fprintln(env.Stderr, "fixthis: opening the console in your default browser.")
+			openInBrowser(ctx, env.Stderr, runtime.GOOS, info.ConsoleURL)
+		}
 	})
 }
 
@@ -162,19 +171,23 @@ func runDesktop(ctx context.Context, env Env, args []string) error {
 	}
 	if !hasDisplay(env.Getenv) {
 		fmt.Fprintf(env.Stderr, "fixthis: no display (%s); serving the console in a browser instead.\n", noDisplayReason)
-		return serve(ctx, env, af, "127.0.0.1:0", false)
+		return serve(ctx, env, af, "127.0.0.1:0", false, false)
 	}
-	if !app.DesktopAvailable {
+	if !desktop.Available {
 		// The window ships as a second program (see windowBinary): hand over to it.
+		// Without one (a window program missing from its install, a build without a
+		// window such as the macOS download) the console opens in the browser.
 		path, split, err := installedWindow()
 		switch {
-		case err != nil:
-			return err
-		case split:
+		case split && err == nil:
 			return runWindow(path, args)
+		case split:
+			fmt.Fprintf(env.Stderr, "fixthis: %v.\n", err)
+		default:
+			fmt.Fprintf(env.Stderr, "fixthis: this build has no desktop window (%s).\n", noWindowReason)
 		}
-		fmt.Fprintln(env.Stderr, "fixthis: this binary has no desktop window (built without the `desktop` tag); serving the console in a browser instead.")
-		return serve(ctx, env, af, "127.0.0.1:0", false)
+		fmt.Fprintln(env.Stderr, "fixthis: serving the console in your browser instead.")
+		return serve(ctx, env, af, "127.0.0.1:0", false, true)
 	}
 	a, cleanup, err := newApp(ctx, env, af, app.ModeDesktop)
 	if err != nil {

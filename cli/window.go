@@ -36,7 +36,7 @@ func findWindow(exe, name string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("the window is not installed: no executable %s at %v; reinstall FixThis, or run `fixthis serve` to use the console in a browser", name, tried)
+	return "", fmt.Errorf("the window is not installed: no executable %s at %v; reinstall FixThis to get it back", name, tried)
 }
 
 // installedWindow finds this build's window program; ok is false when the build has

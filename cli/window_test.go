@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"fixthis/app/desktop"
 )
 
 func writeExec(t *testing.T, path string, mode os.FileMode) {
@@ -60,19 +62,49 @@ func TestFindWindow(t *testing.T) {
 	}
 }
 
-func TestDesktopWithoutInstalledWindow(t *testing.T) {
-	old := windowBinary
-	windowBinary = "fixthis-window-not-here"
-	defer func() { windowBinary = old }()
-	dir := t.TempDir()
-	code, _, stderr := run(t, map[string]string{"DISPLAY": ":99", "WAYLAND_DISPLAY": "wayland-0"}, "desktop", "--project-dir", dir)
-	if code != 1 || !strings.Contains(stderr, "the window is not installed: no executable fixthis-window-not-here") {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
+// withoutLinkedWindow sets windowBinary to name for the test; a test binary that links
+// the window itself (built with the desktop tag) skips, as it never looks for one.
+func withoutLinkedWindow(t *testing.T, name string) {
+	t.Helper()
+	if desktop.Available {
+		t.Skip("this test binary links the window")
 	}
-	// Without a display nothing needs the window: the console is served instead.
-	code, _, stderr = run(t, nil, "desktop", "--project-dir", dir)
-	if strings.Contains(stderr, "not installed") {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
+	old := windowBinary
+	windowBinary = name
+	t.Cleanup(func() { windowBinary = old })
+}
+
+// A window program missing from its install is no dead end: the desktop command says
+// why, serves the console, names its URL and tries the browser.
+func TestDesktopWithoutInstalledWindow(t *testing.T) {
+	withoutLinkedWindow(t, "fixthis-window-not-here")
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, map[string]string{"DISPLAY": ":99", "WAYLAND_DISPLAY": "wayland-0"}, "desktop", "--project-dir", dir, "--no-demo")
+	for _, want := range []string{"fixthis: the window is not installed: no executable fixthis-window-not-here",
+		"serving the console in your browser instead", "opening the console in your default browser"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q: %q", want, stderr)
+		}
+	}
+	if code != 0 || !strings.HasPrefix(stdout, "FixThis console: http://127.0.0.1:") || !strings.Contains(stdout, "/#token=") {
+		t.Fatalf("exit %d, stdout %q", code, stdout)
+	}
+	// Without a display there is no browser to open either: the console is only served.
+	code, stdout, stderr = run(t, nil, "desktop", "--project-dir", dir, "--no-demo")
+	if code != 0 || strings.Contains(stderr, "not installed") || strings.Contains(stderr, "opening the console") ||
+		!strings.HasPrefix(stdout, "FixThis console: ") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// A build without any window (the macOS download, a plain go build) serves the
+// console and opens it in the browser, saying so.
+func TestDesktopInBuildWithoutWindow(t *testing.T) {
+	withoutLinkedWindow(t, "")
+	code, stdout, stderr := run(t, map[string]string{"DISPLAY": ":99"}, "desktop", "--project-dir", t.TempDir(), "--no-demo")
+	if code != 0 || !strings.Contains(stderr, "this build has no desktop window ("+noWindowReason+")") ||
+		!strings.Contains(stderr, "opening the console in your default browser") || !strings.HasPrefix(stdout, "FixThis console: ") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
 

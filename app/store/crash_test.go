@@ -73,6 +73,11 @@ func TestCrashSafety(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// A failure before the planned kill must not leave the child saving.
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
 	acked := map[string]bool{}
 	lines := make(chan string)
 	go func() {

@@ -16,6 +16,45 @@ export const resultsDir = resolve(repoRoot, 'test-results');
 export const BIN = process.env.FIXTHIS_BIN || join(repoRoot, 'build', 'bin', 'fixthis');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
+// Everything this file's tests started: the fixthis processes (servers and simulated
+// phones) and the private adb servers. A test that kills a server itself, or fails
+// before its own cleanup, still leaves nothing running: when the test process exits,
+// whatever is left is killed, then every adb server port it used is shut down
+// (`adb kill-server` starts no server where none runs).
+const children = new Set();
+const adbPorts = new Set();
+
+/** track registers a child so it is killed when the test process exits. */
+export function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+function killLeftovers() {
+  for (const c of children) {
+    if (c.exitCode === null && c.signalCode === null) {
+      try {
+        c.kill('SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+  for (const port of adbPorts) spawnSync('adb', ['-P', String(port), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
+  adbPorts.clear();
+}
+// Once this file's tests are done, passed or failed: a child still running keeps the
+// test process alive through its pipes, so waiting for the exit hook alone would hang.
+after(killLeftovers);
+process.on('exit', killLeftovers);
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    killLeftovers();
+    process.exit(130);
+  });
+}
+
 /** A free loopback port (never the adb defaults 5037 / 5555-5585). */
 export function freePort() {
   return new Promise((res, rej) => {
@@ -53,9 +92,12 @@ export async function startServer({ demo = true, extraArgs = [], sources = '', p
   const adbPort = sharedAdb || (await freePort());
   const env = { ...process.env, ANDROID_ADB_SERVER_PORT: String(adbPort) };
   // A private adb server for this run; the user's (and other tests') stay untouched.
-  if (!sharedAdb) spawnSync('adb', ['-P', String(adbPort), 'start-server'], { stdio: 'ignore', timeout: 15000 });
+  if (!sharedAdb) {
+    adbPorts.add(adbPort);
+    spawnSync('adb', ['-P', String(adbPort), 'start-server'], { stdio: 'ignore', timeout: 15000 });
+  }
   const args = ['serve', '--json', '--addr', '127.0.0.1:0', '--project-dir', projectDir, demo ? '--demo' : '--no-demo', ...extraArgs];
-  const child = spawn(BIN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = track(spawn(BIN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const info = await new Promise((res, rej) => {
@@ -92,6 +134,8 @@ export async function startServer({ demo = true, extraArgs = [], sources = '', p
         });
       });
     }
+    // The port stays listed: a simulated phone that quits later (its `adb disconnect`)
+    // may start a server on it again, which the exit hook then ends.
     if (!sharedAdb) spawnSync('adb', ['-P', String(adbPort), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
     if (!project) rmSync(projectDir, { recursive: true, force: true });
   }
@@ -105,7 +149,7 @@ export async function startServer({ demo = true, extraArgs = [], sources = '', p
  */
 export function startSim(server, { outputs = '' } = {}) {
   const args = ['sim', '--connect', '--json', '--latency-scale', '0', ...(outputs ? ['--outputs', outputs] : [])];
-  const child = spawn(BIN, args, { env: server.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = track(spawn(BIN, args, { env: server.env, stdio: ['ignore', 'pipe', 'pipe'] }));
   return new Promise((res, rej) => {
     let buf = '';
     let stderr = '';

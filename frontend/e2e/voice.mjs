@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
-import { api, launchBrowser, prerequisites, repoRoot, startServer } from './harness.mjs';
+import { api, launchBrowser, prerequisites, repoRoot, startServer, track } from './harness.mjs';
 
 export const FAKE_BIN = process.env.REALTIME_FAKE_BIN || join(repoRoot, 'build', 'bin', 'realtime-fake');
 
@@ -141,7 +141,7 @@ export async function serverWith(env) {
 export async function startFake(dir, script, key) {
   const scriptFile = join(dir, 'script.json');
   writeFileSync(scriptFile, JSON.stringify(script));
-  const child = spawn(FAKE_BIN, ['--script', scriptFile, '--key', key], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = track(spawn(FAKE_BIN, ['--script', scriptFile, '--key', key], { stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const url = await new Promise((res, rej) => {

@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
 # Builds the release artifacts into dist/: the Debian package, a tarball for other Linux
-# distributions, the Windows executable and its NSIS installer, the Windows
+# distributions, tarballs for macOS on Apple silicon and Intel with their Homebrew
+# formula (fixthis.rb), the Windows executable and its NSIS installer, the Windows
 # executable's THIRD_PARTY_NOTICES, and SHA256SUMS. Each package carries LICENSE
 # (Apache-2.0): the .deb by reference in its copyright file, the tarball as a file, the
 # installer as its licence page and as LICENSE.txt in the install folder.
 # Called by `make dist`, which passes VERSION, GO_TAGS, GO_BUILD_FLAGS, LDFLAGS and
 # DEB_MAINTAINER and has already built the console (frontend/dist) every binary embeds.
+# RELEASE_URL is the folder the formula downloads the macOS tarballs from (the release
+# workflow passes the release's download URL; by default this dist/ folder, so
+# `brew install --formula dist/fixthis.rb` works on the Mac that holds it); HOMEPAGE is
+# the formula's home page, left out when empty. DIST_ONLY picks parts (linux, darwin,
+# windows; default all): the release workflow builds the Windows part on Windows.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${VERSION:?}" "${GO_TAGS:?}" "${GO_BUILD_FLAGS:?}" "${LDFLAGS:?}" "${DEB_MAINTAINER:?}"
+: "${RELEASE_URL:=file://$PWD/dist}" "${HOMEPAGE:=}" "${DIST_ONLY:=linux,darwin,windows}"
+# want PART: whether DIST_ONLY names PART.
+want() { [[ ,$DIST_ONLY, == *,$1,* ]]; }
 [ -s frontend/dist/index.html ] || { echo "dist: frontend/dist is not built (run make frontend)" >&2; exit 1; }
 [ -s LICENSE ] || { echo "dist: LICENSE is missing; every artifact carries it" >&2; exit 1; }
 
@@ -24,8 +33,9 @@ rm -rf "$work" "$out"
 mkdir -p "$work" "$out"
 
 echo "dist: tools"
-go build -C scripts/dist/disttool -o "$PWD/$work/disttool" .
-disttool=$work/disttool
+# GOEXE: the Windows job of the release workflow runs this under Git Bash.
+disttool=$work/disttool$(go env GOEXE)
+go build -C scripts/dist/disttool -o "$PWD/$disttool" .
 wails_dir=$(go list -m -f '{{.Dir}}' github.com/wailsapp/wails/v2)
 
 # THIRD_PARTY_NOTICES lists the npm packages bundled into the console; the source maps
@@ -47,7 +57,11 @@ notices() {
   "$disttool" notices -binary "$1" -sourcemaps "$maps" -vite frontend/node_modules/vite -out "$2"
 }
 
+# The tarballs' fixed times: the last commit's.
+mtime=$(git log -1 --format=%cI 2>/dev/null || date -u -R)
+
 ## Linux ----------------------------------------------------------------------------
+if want linux; then
 # Two programs, as `make build` makes them: fixthis, without GTK and WebKitGTK so every
 # command starts fast, and the window, fixthis-window, which fixthis runs for the
 # desktop command. The .deb keeps the window in /usr/lib/fixthis (it is not a command
@@ -125,11 +139,37 @@ install -m 0755 "$work/linux/fixthis-window" "$tardir/fixthis-window"
 install -m 0644 build/linux/fixthis.desktop README.md LICENSE build/linux/fixthis.1 "$work/linux/THIRD_PARTY_NOTICES" "$tardir/"
 install -m 0644 "$pkgroot/usr/share/icons/hicolor/512x512/apps/fixthis.png" "$tardir/fixthis.png"
 # Fixed owner, order and times make the tarball depend only on its contents.
-mtime=$(git log -1 --format=%cI 2>/dev/null || date -u -R)
 tar -C "$work/tar" --owner=0 --group=0 --numeric-owner --sort=name --mtime="$mtime" -cf - "$name" |
   gzip -9n >"$out/$name.tar.gz"
+fi # linux
+
+## macOS ----------------------------------------------------------------------------
+# The window links Cocoa and WebKit through cgo, which needs a Mac's SDK; these builds
+# leave it out (CGO_ENABLED=0, no desktop tag): fixthis serves the console and opens it
+# in the default browser, and every other command works as on Linux. The voice key
+# goes to the login keychain through /usr/bin/security (go-keyring's macOS backend),
+# which needs no cgo either. The release workflow builds the window on a Mac.
+if want darwin; then
+for arch in arm64 amd64; do
+  echo "dist: darwin-$arch"
+  name=fixthis-$version-darwin-$arch
+  tardir=$work/tar/$name
+  mkdir -p "$tardir"
+  GOOS=darwin GOARCH=$arch CGO_ENABLED=0 go build $GO_BUILD_FLAGS -ldflags "$LDFLAGS" -o "$tardir/fixthis" .
+  # Without cgo the binary links none of the window's modules: its own notices.
+  notices "$tardir/fixthis" "$tardir/THIRD_PARTY_NOTICES"
+  chmod 0644 "$tardir/THIRD_PARTY_NOTICES"
+  install -m 0644 README.md LICENSE build/linux/fixthis.1 "$tardir/"
+  tar -C "$work/tar" --owner=0 --group=0 --numeric-owner --sort=name --mtime="$mtime" -cf - "$name" |
+    gzip -9n >"$out/$name.tar.gz"
+done
+"$disttool" formula -version "$version" -url "$RELEASE_URL" -homepage "$HOMEPAGE" \
+  -arm64 "$out/fixthis-$version-darwin-arm64.tar.gz" -amd64 "$out/fixthis-$version-darwin-amd64.tar.gz" \
+  -out "$out/fixthis.rb"
+fi # darwin
 
 ## Windows --------------------------------------------------------------------------
+if want windows; then
 echo "dist: windows executable"
 # The resource object must sit next to main.go to be linked; it is removed again so
 # it never ends up in a commit or in other builds.
@@ -152,7 +192,10 @@ echo "dist: windows installer"
 "$disttool" installer -wails "$wails_dir" -project wails.json -version "$version" \
   -exe "$exe" -ico "$work/windows-icon.ico" -license LICENSE \
   -notices "$out/fixthis-$version-windows-amd64-THIRD_PARTY_NOTICES.txt" -out "$out/fixthis-$version-windows-amd64-setup.exe"
+fi # windows
 
-(cd "$out" && sha256sum -- *.deb *.tar.gz *.exe *.txt >SHA256SUMS)
+# Every file beside it; listed first, so the list never holds itself.
+(cd "$out" && files=$(find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | LC_ALL=C sort) &&
+  xargs -d '\n' sha256sum -- <<<"$files" >SHA256SUMS)
 echo "dist: done"
 ls -l "$out"

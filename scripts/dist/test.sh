@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks the release artifacts `make dist` wrote: checksums, lintian, the launcher
 # entry, the packaged binary (version, doctor, the desktop smoke test), the tarball,
-# installing and removing the .deb with dpkg and apt, the Windows executables, and the
-# LICENSE and THIRD_PARTY_NOTICES in every artifact.
+# installing and removing the .deb with dpkg and apt, the macOS tarballs and their
+# Homebrew formula, the Windows executables, and the LICENSE and THIRD_PARTY_NOTICES in
+# every artifact.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-dist}
@@ -32,7 +33,7 @@ version=${version%-linux-amd64.tar.gz}
 
 step "checksums"
 (cd "$out" && sha256sum --quiet -c SHA256SUMS) || fail "SHA256SUMS does not match"
-[ "$(wc -l <"$out/SHA256SUMS")" = 5 ] || fail "SHA256SUMS should list 5 files"
+[ "$(wc -l <"$out/SHA256SUMS")" = 8 ] || fail "SHA256SUMS should list 8 files"
 
 step "lintian"
 # Errors fail the build; warnings and notes are printed for the log.
@@ -122,12 +123,22 @@ libs=$(ldd "$tmp/deb/usr/bin/fixthis")
 if grep -qE 'libgtk|libwebkit' <<<"$libs"; then fail "/usr/bin/fixthis links GTK or WebKit"; fi
 libs=$(ldd "$tmp/deb/usr/lib/fixthis/fixthis-window")
 grep -q libwebkit2gtk-4.1 <<<"$libs" || fail "fixthis-window does not link WebKitGTK 4.1"
+# Without its window, the desktop command says so, serves the console, names its URL
+# and hands that URL to the browser opener (a stand-in xdg-open records it).
+mkdir -p "$tmp/opener"
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\n' "$tmp/opener/opened" >"$tmp/opener/xdg-open"
+chmod +x "$tmp/opener/xdg-open"
 mv "$tmp/deb/usr/lib/fixthis/fixthis-window" "$tmp/window.moved"
-rc=0
-DISPLAY=:0 "$tmp/deb/usr/bin/fixthis" --project-dir "$tmp/project" >"$tmp/nowindow.txt" 2>&1 || rc=$?
+PATH=$tmp/opener:$PATH DISPLAY=:0 "$tmp/deb/usr/bin/fixthis" --project-dir "$tmp/project" --no-demo >"$tmp/nowindow.txt" 2>&1 &
+nowindow=$!
+for _ in $(seq 300); do [ -s "$tmp/opener/opened" ] && break; sleep 0.1; done
+kill "$nowindow" 2>/dev/null || true
+wait "$nowindow" 2>/dev/null || true
 mv "$tmp/window.moved" "$tmp/deb/usr/lib/fixthis/fixthis-window"
-[ "$rc" = 1 ] && grep -q 'the window is not installed' "$tmp/nowindow.txt" ||
-  fail "without its window, fixthis exited $rc: $(cat "$tmp/nowindow.txt")"
+url=$(sed -n 's/^FixThis console: //p' "$tmp/nowindow.txt")
+grep -q 'the window is not installed' "$tmp/nowindow.txt" && [[ $url == http://127.0.0.1:*/#token=* ]] ||
+  fail "without its window, fixthis did not serve and name the console URL: $(cat "$tmp/nowindow.txt")"
+[ "$(cat "$tmp/opener/opened" 2>/dev/null)" = "$url" ] || fail "without its window, fixthis did not open $url in the browser"
 step "extracted package: desktop smoke test"
 OUT_DIR=$results scripts/desktop-smoke.sh "$tmp/deb/usr/bin/fixthis"
 
@@ -147,6 +158,41 @@ tar_version=$("$tardir/fixthis" version)
 grep -qE "^fixthis v?${version//+/\\+}\$" <<<"$tar_version" || fail "the tarball's binary does not report $version"
 step "tarball: desktop smoke test"
 OUT_DIR=$results/tarball scripts/desktop-smoke.sh "$tardir/fixthis"
+
+step "macOS tarballs"
+# Built without cgo (no window): Mach-O executables for Apple silicon and Intel that
+# link go-keyring's macOS backend, which keeps the voice key through /usr/bin/security.
+for arch in arm64:arm64 amd64:x86_64; do
+  goarch=${arch%%:*} machine=${arch#*:}
+  name=fixthis-$version-darwin-$goarch
+  [ -f "$out/$name.tar.gz" ] || fail "$out lacks $name.tar.gz"
+  mkdir -p "$tmp/darwin"
+  tar -C "$tmp/darwin" -xzf "$out/$name.tar.gz"
+  for f in fixthis fixthis.1 README.md LICENSE THIRD_PARTY_NOTICES; do
+    [ -f "$tmp/darwin/$name/$f" ] || fail "$name.tar.gz lacks $f"
+  done
+  [[ $(file -b "$tmp/darwin/$name/fixthis") == "Mach-O 64-bit $machine executable"* ]] ||
+    fail "$name/fixthis is not a Mach-O $machine executable: $(file -b "$tmp/darwin/$name/fixthis")"
+  [ -x "$tmp/darwin/$name/fixthis" ] || fail "$name/fixthis is not executable"
+  cmp -s "$tmp/darwin/$name/LICENSE" LICENSE || fail "$name's LICENSE is not the source tree's"
+  grep -qaF /usr/bin/security "$tmp/darwin/$name/fixthis" || fail "$name/fixthis does not link the keychain through /usr/bin/security"
+  darwin_notices=$(<"$tmp/darwin/$name/THIRD_PARTY_NOTICES")
+  for path in github.com/mark3labs/mcp-go modernc.org/sqlite github.com/zalando/go-keyring; do
+    grep -q "^$path v" <<<"$darwin_notices" || fail "$name's notices do not name $path"
+  done
+  ! grep -q "^github.com/godbus/dbus" <<<"$darwin_notices" || fail "$name's notices name D-Bus, which it does not link"
+  # The formula downloads exactly this file, and its checksum is this file's.
+  sum=$(sha256sum "$out/$name.tar.gz" | cut -d' ' -f1)
+  grep -qF "/$name.tar.gz\"" "$out/fixthis.rb" || fail "fixthis.rb does not download $name.tar.gz"
+  grep -A1 -F "/$name.tar.gz\"" "$out/fixthis.rb" | grep -qF "sha256 \"$sum\"" || fail "fixthis.rb's checksum for $name.tar.gz is not $sum"
+done
+step "Homebrew formula"
+formula=$(<"$out/fixthis.rb")
+for want in 'class Fixthis < Formula' "version \"$version\"" 'on_arm do' 'on_intel do' 'bin.install "fixthis"' \
+  'brew install --cask android-platform-tools' 'shell_output("#{bin}/fixthis version")'; do
+  grep -qF -- "$want" <<<"$formula" || fail "fixthis.rb lacks: $want"
+done
+if command -v ruby >/dev/null; then ruby -c "$out/fixthis.rb" >/dev/null || fail "fixthis.rb is not valid Ruby"; fi
 
 step "Windows executables"
 [[ $(file "$exe") == *'PE32+ executable (GUI) x86-64'* ]] || fail "$(file "$exe")"

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"fixthis/adb"
+	"fixthis/internal/shellquote"
 )
 
 // service runs one opened stream to completion.
@@ -52,7 +52,7 @@ func (srv *Server) resolveService(name string) (service, error) {
 		args := strings.Split(rest, "\x00")
 		cmd := "cmd"
 		for _, a := range args {
-			cmd += " " + adb.Quote(a)
+			cmd += " " + shellquote.Quote(a)
 		}
 		v2 := strings.HasPrefix(name, "abb:")
 		return func(ctx context.Context, s *stream) error {

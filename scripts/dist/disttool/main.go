@@ -2,8 +2,9 @@
 // the hicolor icon sizes for Linux, the Windows resource object (icon, manifest,
 // version) linked into fixthis.exe, the NSIS installer built from the templates that
 // ship with the Wails module in use, a check that an executable is a 64-bit GUI
-// program, a check that an installer shows the licence, and THIRD_PARTY_NOTICES, the
-// licences of everything a binary is built from.
+// program, a check that an installer shows the licence, THIRD_PARTY_NOTICES, the
+// licences of everything a binary is built from, and the Homebrew formula for the
+// macOS tarballs.
 //
 // It lives in its own module so the app's go.mod does not carry build-only
 // dependencies.
@@ -36,6 +37,8 @@ func main() {
 		err = runCheckLicensePage(os.Args[2:])
 	case "notices":
 		err = runNotices(os.Args[2:])
+	case "formula":
+		err = runFormula(os.Args[2:])
 	default:
 		usage()
 	}
@@ -52,7 +55,8 @@ func usage() {
   disttool installer -wails DIR -project wails.json -version V -exe fixthis.exe -ico icon.ico -out SETUP.exe [-notices FILE] [-license FILE]
   disttool check-pe FILE.exe
   disttool check-license-page -license FILE SETUP.exe
-  disttool notices -binary BIN -sourcemaps DIR [-vite DIR] [-module-dir DIR] -out FILE`)
+  disttool notices -binary BIN -sourcemaps DIR [-vite DIR] [-module-dir DIR] -out FILE
+  disttool formula -version V -url BASE [-homepage URL] -arm64 TARBALL -amd64 TARBALL -out fixthis.rb`)
 	os.Exit(2)
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { after } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -63,6 +64,9 @@ function cleanupAll() {
   for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
   spawnSync('adb', ['-P', adbPort, 'kill-server'], { stdio: 'ignore', timeout: 5000 });
 }
+// When a file's tests are done, passed or failed: a child still running would keep the
+// test process alive through its pipes, and the exit hook would never run.
+after(cleanupAll);
 process.on('exit', cleanupAll);
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => { cleanupAll(); process.exit(130); });

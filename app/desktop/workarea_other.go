@@ -1,6 +1,6 @@
 //go:build desktop && !linux
 
-package app
+package desktop
 
 import "fixthis/app/windowplace"
 

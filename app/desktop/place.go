@@ -1,6 +1,6 @@
 //go:build desktop
 
-package app
+package desktop
 
 import (
 	"context"

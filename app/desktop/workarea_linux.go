@@ -1,6 +1,6 @@
 //go:build desktop && linux
 
-package app
+package desktop
 
 /*
 #cgo pkg-config: gtk+-3.0
