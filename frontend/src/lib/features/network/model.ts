@@ -62,7 +62,7 @@ export function sizeText(bytes: number | null | undefined): string {
 }
 
 /** The longest URL a row shows before it is shortened. */
-export const SHORT_URL = 56;
+export const SHORT_URL = 48;
 
 /**
  * The URL as a row shows it: no scheme, host and path kept, the middle of a long one
