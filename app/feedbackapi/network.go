@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"fixthis/app/errcode"
 	"fixthis/app/evidence"
 	"fixthis/app/evidence/network"
 	"fixthis/app/httpapi"
@@ -64,17 +63,9 @@ const (
 
 // GetItemNetwork serves an item's HTTP calls from its newest capture that read them.
 func (h Routes) GetItemNetwork(w http.ResponseWriter, r *http.Request) {
-	id, sid := r.PathValue("id"), strings.TrimSpace(r.URL.Query().Get("sessionId"))
-	if sid == "" {
-		httpapi.WriteError(w, errcode.New(errcode.InvalidQuery, "sessionId is required: the session of the item whose network calls to list"))
-		return
+	if id, recs, ok := h.itemCaptures(w, r, "network calls to list"); ok {
+		httpapi.WriteJSON(w, http.StatusOK, networkDoc(id, recs))
 	}
-	recs, err := h.Store.ItemEvidence(r.Context(), sid, id)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, networkDoc(id, recs))
 }
 
 // networkDoc reads the newest of recs (newest first) that has a network
