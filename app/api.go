@@ -81,6 +81,7 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("GET /api/items/{id}/sources", fb.GetItemSources)
 	mux.HandleFunc("GET /api/items/{id}/runtime-evidence", fb.GetItemEvidence)
 	mux.HandleFunc("POST /api/items/{id}/runtime-evidence/collect", fb.PostItemEvidenceCollect)
+	mux.HandleFunc("GET /api/items/{id}/network", fb.GetItemNetwork)
 
 	mux.HandleFunc("GET /api/voice", voiceAPI.GetVoice)
 	mux.HandleFunc("PUT /api/voice/key", voiceAPI.PutVoiceKey)

@@ -77,6 +77,7 @@ func TestErrorsQuoteABoundedPrefix(t *testing.T) {
 		{"item crop", "GET", "/api/items/%s/crop?sessionId=" + sid, nil},
 		{"item sources", "GET", "/api/items/%s/sources?sessionId=" + sid, nil},
 		{"item evidence", "GET", "/api/items/%s/runtime-evidence?sessionId=" + sid, nil},
+		{"item network", "GET", "/api/items/%s/network?sessionId=" + sid, nil},
 		{"evidence collect", "POST", "/api/items/%s/runtime-evidence/collect", map[string]any{}},
 		{"evidence collect session", "POST", "/api/items/" + iid + "/runtime-evidence/collect", map[string]any{"sessionId": big}},
 		{"preview image", "GET", "/api/preview/%s/image", nil},

@@ -38,15 +38,24 @@ func (h Routes) PostItemEvidenceCollect(w http.ResponseWriter, r *http.Request) 
 
 // GetItemEvidence lists an item's captures, newest first.
 func (h Routes) GetItemEvidence(w http.ResponseWriter, r *http.Request) {
+	if id, recs, ok := h.itemCaptures(w, r, "captures to list"); ok {
+		httpapi.WriteJSON(w, http.StatusOK, EvidenceDoc{ItemID: id, Attempts: recs})
+	}
+}
+
+// itemCaptures reads the captures of the item a GET route names, newest first;
+// the route's ?sessionId= is required (what says what it is for). It answers
+// the error itself and returns false when there is none to read.
+func (h Routes) itemCaptures(w http.ResponseWriter, r *http.Request, what string) (string, []store.EvidenceRecord, bool) {
 	id, sid := r.PathValue("id"), strings.TrimSpace(r.URL.Query().Get("sessionId"))
 	if sid == "" {
-		httpapi.WriteError(w, errcode.New(errcode.InvalidQuery, "sessionId is required: the session of the item whose captures to list"))
-		return
+		httpapi.WriteError(w, errcode.New(errcode.InvalidQuery, "sessionId is required: the session of the item whose %s", what))
+		return id, nil, false
 	}
 	recs, err := h.Store.ItemEvidence(r.Context(), sid, id)
 	if err != nil {
 		httpapi.WriteError(w, err)
-		return
+		return id, nil, false
 	}
-	httpapi.WriteJSON(w, http.StatusOK, EvidenceDoc{ItemID: id, Attempts: recs})
+	return id, recs, true
 }

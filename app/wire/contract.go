@@ -108,6 +108,7 @@ var Console = Contract{
 		typeOf[store.DeviceAction](),
 		typeOf[agentdevice.ControlState](),
 		typeOf[feedbackapi.EvidenceDoc](),
+		typeOf[feedbackapi.NetworkDoc](),
 		typeOf[store.EvidenceRecord](),
 		typeOf[app.DisplaySettings](),
 		// What the console sends.

@@ -6,6 +6,7 @@ import {
   type EventPayloads,
   type EventType,
   type EvidenceDoc,
+  type NetworkDoc,
   type EvidenceRecord,
   type HandoffEvidence,
   type AppDoc,
@@ -297,6 +298,10 @@ export class Api {
   /** A saved item's runtime evidence captures, newest first. */
   itemEvidence(itemId: string, sessionId: string) {
     return this.json<EvidenceDoc>('GET', `/api/items/${encodeURIComponent(itemId)}/runtime-evidence?sessionId=${encodeURIComponent(sessionId)}`);
+  }
+  /** The HTTP calls of the item's newest capture that read the network (the Network section). */
+  itemNetwork(itemId: string, sessionId: string) {
+    return this.json<NetworkDoc>('GET', `/api/items/${encodeURIComponent(itemId)}/network?sessionId=${encodeURIComponent(sessionId)}`);
   }
   /** Capture diagnostics: runs the baseline preset for the item now (up to about 3 s). */
   collectEvidence(itemId: string) {
