@@ -87,7 +87,7 @@ func (h previewRoutes) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 	}
 	d := time.Duration(req.Seconds) * time.Second
 	if req.RecordingID != "" {
-		ran, err := h.device.StopRecording(req.RecordingID, serial)
+		ran, err := h.device.RecordingRan(req.RecordingID, serial)
 		if err != nil {
 			httpapi.WriteError(w, err)
 			return
@@ -110,6 +110,11 @@ func (h previewRoutes) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
+	}
+	if req.RecordingID != "" {
+		// Only now: a cut refused above (a closed session among them, which only the
+		// save sees) keeps the recording for the next try.
+		h.device.StopRecording(req.RecordingID)
 	}
 	h.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
 	httpapi.WriteJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
