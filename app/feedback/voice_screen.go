@@ -35,6 +35,7 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 	s := u.s
 	p := voice.Pointing{Kind: req.Kind, Mode: req.Mode, Serial: serial, X: req.X, Y: req.Y, Note: req.Note}
 	var kept *device.KeptScreen
+	var width, height int // the screen's size in device pixels, 0 when none is known
 	switch req.Mode {
 	case "annotate":
 		if req.FrozenID == "" {
@@ -53,6 +54,7 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 		kept = s.device.CurrentScreen(serial)
 		if live, ok := s.device.Preview.LatestFrame(serial); ok {
 			p.FrameID, p.Frame = live.ID, live.JPEG
+			width, height = live.Width, live.Height
 		}
 	default:
 		return p, errcode.New(errcode.InvalidInput, "mode must be select or annotate")
@@ -60,6 +62,12 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 	var tree *capture.Tree
 	if kept != nil {
 		p.Activity, p.Snapshot, tree = kept.Snapshot.State.Activity, kept.Snapshot, kept.Snapshot.Tree
+		width, height = kept.Snapshot.Width, kept.Snapshot.Height
+	}
+	if err := onScreen(req, width, height); err != nil {
+		return p, err
+	}
+	if kept != nil {
 		u.pointed.add(kept)
 	}
 	switch req.Kind {
@@ -94,6 +102,25 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 		go func() { _, _ = kept.PNG() }()
 	}
 	return p, nil
+}
+
+// onScreen refuses a point or area that is not on the width×height screen it was
+// made on: the interviewer would be told of a place the user cannot have pointed at.
+// With no screen known (0×0) there is nothing to check against.
+func onScreen(req PointRequest, width, height int) error {
+	if width <= 0 || height <= 0 {
+		return nil
+	}
+	screen := capture.Bounds{Right: width, Bottom: height}
+	if req.Kind == voice.AnchorClick && req.X != nil && req.Y != nil && !screen.Contains(*req.X, *req.Y) {
+		return errcode.New(errcode.OutOfRange, "the point (%d, %d) is outside the %d×%d screen", *req.X, *req.Y, width, height)
+	}
+	if req.Kind == voice.AnchorArea && req.Bounds != nil && req.Bounds.Intersect(screen) != *req.Bounds {
+		b := *req.Bounds
+		return errcode.New(errcode.OutOfRange, "the area [%d,%d][%d,%d] is not within the %d×%d screen",
+			b.Left, b.Top, b.Right, b.Bottom, width, height)
+	}
+	return nil
 }
 
 // VoiceScreen gives look_at_screen the phone's screen: the frozen frame while the
