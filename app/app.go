@@ -148,7 +148,7 @@ func New(opts Options) *App {
 	}
 	a.displays = a.openDisplays()
 	a.feedback = feedback.New(feedback.Deps{Store: opts.Store, Device: a.device, Displays: a.displays,
-		Prompts: a.prompts, TargetApp: a.appw, Log: opts.Logger, VoiceMode: func(id string) voice.Mode {
+		Prompts: a.prompts, TargetApp: a.appw, Sources: a.sources, Log: opts.Logger, VoiceMode: func(id string) voice.Mode {
 			if iv, err := a.voice.Get(id); err == nil {
 				return iv.Doc().Mode
 			}
