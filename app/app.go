@@ -163,7 +163,7 @@ func New(opts Options) *App {
 
 // Shutdown ends every open event stream so the HTTP server can stop promptly.
 func (a *App) Shutdown() {
-	a.shutdownOnce.Do(func() { close(a.shutdown); a.voice.StopAll() })
+	a.shutdownOnce.Do(func() { close(a.shutdown); a.voice.StopAll(); a.feedback.StopWebViewWatches() })
 }
 
 // Run starts the background work (the device service, the source index, the store's

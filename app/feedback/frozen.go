@@ -43,15 +43,18 @@ func (r *appIndexReads) start(key string, read func()) {
 }
 
 // ScreenFrozen starts, beside the console's answer, what a frozen screen is followed
-// by: the source index the app's installed build carries (read once per install,
+// by: a watch of the app's WebView (see watchWebView), and the source index the app's installed build carries (read once per install,
 // see device.Capturer.AppSourceIndex) merged into the running one, so the items
 // drawn on it get candidates from it even without a project folder.
 func (s *Service) ScreenFrozen(k *device.KeptScreen) {
-	pkg := k.Snapshot.State.Package
-	if s.sources == nil || pkg == "" {
+	pkg, serial := k.Snapshot.State.Package, k.Serial
+	if pkg == "" {
 		return
 	}
-	serial := k.Serial
+	s.watchWebView(serial, pkg)
+	if s.sources == nil {
+		return
+	}
 	s.appIndexReads.start(serial+"|"+pkg, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), appIndexReadFor)
 		defer cancel()

@@ -55,6 +55,8 @@ type Service struct {
 	sources *source.Live
 	// appIndexReads are the reads of an app's source index a freeze started.
 	appIndexReads appIndexReads
+	// webViews watch the frozen apps' WebViews until their evidence is collected.
+	webViews webViewWatches
 }
 
 // New builds the feedback core on d.
