@@ -326,7 +326,7 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	// Off the screen, by a point or an area reaching past its edge.
 	w := frozen.Snapshot.Width
 	for _, off := range []map[string]any{
-		{"kind": "click", "mode": "select", "x": w, "y": 10},
+		{"kind": "click", "mode": "annotate", "frozenId": fr.FrozenID, "x": w, "y": 10},
 		{"kind": "click", "mode": "select", "x": 10, "y": -1},
 		{"kind": "area", "mode": "annotate", "frozenId": fr.FrozenID, "bounds": map[string]int{"left": 0, "top": 0, "right": w + 1, "bottom": 10}},
 	} {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/jpeg"
+	"math"
 	"time"
 
 	"fixthis/app/device"
@@ -106,19 +108,19 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 
 // onScreen refuses a point or area that is not on the width×height screen it was
 // made on: the interviewer would be told of a place the user cannot have pointed at.
-// With no screen known (0×0) there is nothing to check against.
+// With no screen known (0×0) only negative coordinates are refused.
 func onScreen(req PointRequest, width, height int) error {
+	name := fmt.Sprintf("the %d×%d screen", width, height)
 	if width <= 0 || height <= 0 {
-		return nil
+		width, height, name = math.MaxInt32, math.MaxInt32, "the screen"
 	}
 	screen := capture.Bounds{Right: width, Bottom: height}
 	if req.Kind == voice.AnchorClick && req.X != nil && req.Y != nil && !screen.Contains(*req.X, *req.Y) {
-		return errcode.New(errcode.OutOfRange, "the point (%d, %d) is outside the %d×%d screen", *req.X, *req.Y, width, height)
+		return errcode.New(errcode.OutOfRange, "the point (%d, %d) is outside %s", *req.X, *req.Y, name)
 	}
 	if req.Kind == voice.AnchorArea && req.Bounds != nil && req.Bounds.Intersect(screen) != *req.Bounds {
 		b := *req.Bounds
-		return errcode.New(errcode.OutOfRange, "the area [%d,%d][%d,%d] is not within the %d×%d screen",
-			b.Left, b.Top, b.Right, b.Bottom, width, height)
+		return errcode.New(errcode.OutOfRange, "the area [%d,%d][%d,%d] is not within %s", b.Left, b.Top, b.Right, b.Bottom, name)
 	}
 	return nil
 }
