@@ -85,33 +85,15 @@ func (h previewRoutes) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, err)
 		return
 	}
-	d := time.Duration(req.Seconds) * time.Second
-	if req.RecordingID != "" {
-		ran, err := h.device.StopRecording(req.RecordingID, serial)
-		if err != nil {
-			httpapi.WriteError(w, err)
-			return
-		}
-		d = min(max(ran, clip.MinSeconds*time.Second), clip.MaxSeconds*time.Second)
-	} else if req.Seconds < clip.MinSeconds || req.Seconds > clip.MaxSeconds {
+	if req.RecordingID == "" && (req.Seconds < clip.MinSeconds || req.Seconds > clip.MaxSeconds) {
 		httpapi.WriteError(w, errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", clip.MinSeconds, clip.MaxSeconds, req.Seconds))
 		return
 	}
-	if _, err := h.store.GetSession(r.Context(), req.SessionID); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	c, source, err := h.device.Cut(serial, d)
+	saved, err := h.feedback.CutClip(r.Context(), req.SessionID, serial, req.RecordingID, time.Duration(req.Seconds)*time.Second)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	saved, err := h.feedback.SaveClip(r.Context(), req.SessionID, serial, source, c)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	h.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
 	httpapi.WriteJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
 		Width: saved.Width, Height: saved.Height, Clip: *saved})
 }

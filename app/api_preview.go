@@ -104,6 +104,7 @@ func (h previewRoutes) postPreviewFreeze(w http.ResponseWriter, r *http.Request)
 		httpapi.WriteError(w, errcode.Wrap(errcode.CaptureFailed, err, "could not capture %s: %v", dev.Serial, err))
 		return
 	}
+	h.feedback.ScreenFrozen(fr)
 	res := fr.Result()
 	h.log.Info("froze the preview", "serial", dev.Serial, "frozenId", res.FrozenID, "tree", res.TreeSource,
 		"frameMs", res.TimingsMs.Frame, "treeMs", res.TimingsMs.Tree, "totalMs", res.TimingsMs.Total)
@@ -113,6 +114,7 @@ func (h previewRoutes) postPreviewFreeze(w http.ResponseWriter, r *http.Request)
 // postPreviewResume leaves the frozen state; the live loop announces the next frame.
 func (h previewRoutes) postPreviewResume(w http.ResponseWriter, r *http.Request) {
 	h.device.Resume()
+	h.feedback.StopWebViewWatches()
 	h.log.Info("resumed the live preview")
 	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
 }

@@ -148,7 +148,7 @@ func New(opts Options) *App {
 	}
 	a.displays = a.openDisplays()
 	a.feedback = feedback.New(feedback.Deps{Store: opts.Store, Device: a.device, Displays: a.displays,
-		Prompts: a.prompts, TargetApp: a.appw, Log: opts.Logger, VoiceMode: func(id string) voice.Mode {
+		Prompts: a.prompts, TargetApp: a.appw, Sources: a.sources, Log: opts.Logger, VoiceMode: func(id string) voice.Mode {
 			if iv, err := a.voice.Get(id); err == nil {
 				return iv.Doc().Mode
 			}
@@ -163,7 +163,7 @@ func New(opts Options) *App {
 
 // Shutdown ends every open event stream so the HTTP server can stop promptly.
 func (a *App) Shutdown() {
-	a.shutdownOnce.Do(func() { close(a.shutdown); a.voice.StopAll() })
+	a.shutdownOnce.Do(func() { close(a.shutdown); a.voice.StopAll(); a.feedback.StopWebViewWatches() })
 }
 
 // Run starts the background work (the device service, the source index, the store's

@@ -166,6 +166,32 @@ func TestClipOfRawFrames(t *testing.T) {
 	if got.Clip.Source != "jpeg" || got.Frames < 2 || got.Clip.StripURL == "" {
 		t.Fatalf("clip %+v", got)
 	}
+
+	// A recording cut for a session that is unknown or closed is refused and keeps
+	// running: the same recording is then cut into the right session, and only that
+	// cut ends it.
+	var rec RecordingResponse
+	e.mustJSON("POST", "/api/preview/clip/record", RecordingRequest{}, &rec)
+	sse.next(20*time.Second, "preview-ready", nil)
+	var closed store.Session
+	e.mustJSON("POST", "/api/sessions", map[string]any{"title": "closed"}, &closed)
+	e.mustJSON("POST", "/api/sessions/"+closed.SessionID+"/close", nil, nil)
+	for _, bad := range []string{"sess-none", closed.SessionID} {
+		r := e.do("POST", "/api/preview/clip", ClipRequest{RecordingID: rec.RecordingID, SessionID: bad}, nil)
+		if r.Status < 400 {
+			t.Fatalf("recording cut for session %s: %d %s", bad, r.Status, r.Body)
+		}
+	}
+	var recorded ClipResponse
+	e.mustJSON("POST", "/api/preview/clip", ClipRequest{RecordingID: rec.RecordingID, SessionID: sess.SessionID}, &recorded)
+	if recorded.Clip.SessionID != sess.SessionID || recorded.Frames < 1 {
+		t.Errorf("recording cut after two refused cuts: %+v", recorded)
+	}
+	r := e.do("POST", "/api/preview/clip", ClipRequest{RecordingID: rec.RecordingID, SessionID: sess.SessionID}, nil)
+	if r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), "CLIP_NOT_FOUND") {
+		t.Errorf("a recording cut twice: %d %s", r.Status, r.Body)
+	}
+
 	p := h264test.Probe(t, filepath.Join(e.projectDir, got.Clip.Path))
 	want := float64(got.DurationMs) / 1000
 	if p.Codec != "h264" || p.Frames != got.Frames || p.Duration < want*0.9 || p.Duration > want*1.1 {

@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
-	"fixthis/app/device"
+	"regexp"
 	"testing"
 	"time"
+
+	"fixthis/app/device"
+	"fixthis/app/source"
 )
 
 // The demo app carries the sidekick, so a freeze reads true Compose semantics through
@@ -54,5 +57,31 @@ func TestFreezeUsesSidekickAgainAfterADBServerRestart(t *testing.T) {
 	if fr := env.freeze(); fr.TreeSource != "sidekick" {
 		t.Errorf("freezes after the adb server restarted read the tree from %q then %q, want sidekick again "+
 			"(app/sidekick.go keeps the client whose forward died with the server)", first.TreeSource, fr.TreeSource)
+	}
+}
+
+// With an empty project folder, a freeze of the demo app reads the source index its
+// build carries (through the sidekick) and merges it into the running one: an item
+// on the list's title gets TrailListScreen.kt from the app's index in the prompt.
+func TestFreezeMergesTheAppsSourceIndex(t *testing.T) {
+	env := newTestEnv(t) // the project folder is an empty directory
+	if _, r := env.app.sources.Get(); r != "" && r != source.Building && r != source.NoSources {
+		t.Fatalf("readiness before the freeze: %q", r)
+	}
+	sessionID := env.createSession("app index")
+	fr := env.freeze()
+	waitFor(t, 10*time.Second, "the app's index merged", func() bool {
+		idx, r := env.app.sources.Get()
+		return idx != nil && r == source.Ready && idx.AppIndex() != nil
+	})
+	title := fr.node(t, "screen_title")
+	env.mustJSON("POST", "/api/items/batch", map[string]any{"sessionId": sessionID, "frozenId": fr.FrozenID,
+		"workspaceId": "ws-test", "frozenFingerprint": fr.Screen.Fingerprint,
+		"items": []map[string]any{{"draftItemId": "d1", "severity": "med", "comment": "Make the title bolder",
+			"target": map[string]any{"type": "node", "nodeUid": title.UID, "bounds": title.Bounds,
+				"snapshot": map[string]any{"class": title.Class, "text": title.Text, "testTag": title.TestTag}}}}}, nil)
+	out := env.saveToMCP(sessionID)
+	if !regexp.MustCompile(`ui/trails/TrailListScreen\.kt:\d+  conf=\w+  index=app `).MatchString(out.Prompt) {
+		t.Fatalf("the prompt names no TrailListScreen.kt candidate:\n%s", out.Prompt)
 	}
 }

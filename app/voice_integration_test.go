@@ -181,6 +181,15 @@ func TestVoiceSessionRoutes(t *testing.T) {
 	}
 	events.next(5*time.Second, "voice-state", func(ev sseEvent) bool { return strings.Contains(string(ev.Data), `"listening"`) })
 
+	// A holder is trimmed, never cut: one over 80 characters or with a control
+	// character is refused whole (a byte cut could split the "é").
+	for _, holder := range []string{strings.Repeat("é", 81), "a tab\x00", "a\ntab"} {
+		r := e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid, "holder": holder}, nil)
+		if r.Status < 400 || r.Status == http.StatusConflict {
+			t.Errorf("holder %q: %d %s", holder, r.Status, r.Body)
+		}
+	}
+
 	r = e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid, "holder": "a browser tab"}, nil)
 	if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), "VOICE_BUSY: the desktop window is already talking") {
 		t.Fatalf("second console: %d %s", r.Status, r.Body)
@@ -214,7 +223,20 @@ func TestVoiceSessionRoutes(t *testing.T) {
 		t.Fatalf("streamed audio: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	waitFor(t, 5*time.Second, "four audio chunks at the fake", func() bool {
+	// A streamed body that ends on half a sample is refused, not taken.
+	pr, pw = io.Pipe()
+	go func() {
+		_, _ = pw.Write(make([]byte, 4801))
+		pw.Close()
+	}()
+	req, _ = http.NewRequest("POST", e.srv.URL+"/api/voice/sessions/"+vs.VoiceSessionID+"/audio", pr)
+	req.Header.Set("Content-Type", "application/octet-stream")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("streamed odd audio: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	waitFor(t, 5*time.Second, "five audio chunks at the fake", func() bool {
 		n, bytes := 0, 0
 		for _, r := range e.fake.ReceivedEvents() {
 			if r.Type == "input_audio_buffer.append" {
@@ -222,7 +244,7 @@ func TestVoiceSessionRoutes(t *testing.T) {
 				bytes += r.Audio.Bytes
 			}
 		}
-		return n == 4 && bytes == 4*4800
+		return n == 5 && bytes == 5*4800
 	})
 
 	var upd voice.Session
@@ -297,6 +319,37 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	}
 	if r := e.do("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors", map[string]any{"kind": "area", "mode": "select"}, nil); r.Status != 422 {
 		t.Fatalf("area without bounds: %d", r.Status)
+	}
+	anchor := func(body map[string]any) apiResponse {
+		return e.do("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors", body, nil)
+	}
+	// Off the screen, by a point or an area reaching past its edge.
+	w := frozen.Snapshot.Width
+	for _, off := range []map[string]any{
+		{"kind": "click", "mode": "annotate", "frozenId": fr.FrozenID, "x": w, "y": 10},
+		{"kind": "click", "mode": "select", "x": 10, "y": -1},
+		{"kind": "area", "mode": "annotate", "frozenId": fr.FrozenID, "bounds": map[string]int{"left": 0, "top": 0, "right": w + 1, "bottom": 10}},
+	} {
+		if r := anchor(off); r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "screen") {
+			t.Errorf("anchor off the screen %v: %d %s", off, r.Status, r.Body)
+		}
+	}
+	// A long serial and a long frozen id are quoted, not echoed whole.
+	long := strings.Repeat("x", 5000)
+	for _, body := range []map[string]any{
+		{"kind": "screen", "mode": "select", "serial": long},
+		{"kind": "screen", "mode": "annotate", "frozenId": long},
+	} {
+		if r := anchor(body); r.Status < 400 || strings.Contains(string(r.Body), long[:100]) || !strings.Contains(string(r.Body), "5000") {
+			t.Errorf("long value echoed: %d %s", r.Status, r.Body)
+		}
+	}
+	// A note counts characters, not bytes: 2,000 "é" are taken, 2,001 refused.
+	if r := anchor(map[string]any{"kind": "screen", "mode": "select", "note": strings.Repeat("é", 2000)}); r.Status != 200 {
+		t.Errorf("a 2,000-character note: %d %s", r.Status, r.Body)
+	}
+	if r := anchor(map[string]any{"kind": "screen", "mode": "select", "note": strings.Repeat("é", 2001)}); r.Status != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 2,001-character note: %d %s", r.Status, r.Body)
 	}
 }
 

@@ -79,12 +79,12 @@ func jpegFriendly(img image.Image) image.Image {
 	return img
 }
 
-// EncodeEvidencePNG writes the full-resolution frame as a lossless PNG with the
-// fastest compression, deflated on every core (see encodeOpaquePNG): evidence is
+// EncodeScreenPNG writes the full-resolution frame as a lossless PNG with the
+// fastest compression, deflated on every core (see encodeOpaquePNG): a screen is
 // written once per freeze or capture and must not stall it.
-func EncodeEvidencePNG(w io.Writer, img image.Image) error {
+func EncodeScreenPNG(w io.Writer, img image.Image) error {
 	if err := encodeOpaquePNG(w, img); err != nil {
-		return fmt.Errorf("encode evidence png: %w", err)
+		return fmt.Errorf("encode screen png: %w", err)
 	}
 	return nil
 }
@@ -104,7 +104,7 @@ func EncodeCropPNG(w io.Writer, img image.Image, area Bounds, margin int) (Bound
 		return r, fmt.Errorf("crop %+v with margin %d: outside the %v frame", area, margin, img.Bounds().Size())
 	}
 	crop := imaging.Crop(img, image.Rect(r.Left, r.Top, r.Right, r.Bottom))
-	if err := EncodeEvidencePNG(w, crop); err != nil {
+	if err := EncodeScreenPNG(w, crop); err != nil {
 		return r, fmt.Errorf("crop %+v: %w", r, err)
 	}
 	return r, nil

@@ -38,7 +38,7 @@ func TestEncodePreview(t *testing.T) {
 func TestEncodeEvidenceAndCrop(t *testing.T) {
 	img := testScreen(300, 600, 0)
 	var buf bytes.Buffer
-	if err := EncodeEvidencePNG(&buf, img); err != nil {
+	if err := EncodeScreenPNG(&buf, img); err != nil {
 		t.Fatal(err)
 	}
 	back, err := png.Decode(&buf)
@@ -110,12 +110,12 @@ func BenchmarkPerceptualHash(b *testing.B) {
 	}
 }
 
-func BenchmarkEvidencePNG(b *testing.B) {
+func BenchmarkScreenPNG(b *testing.B) {
 	img, _, _ := DecodeRaw(benchRaw())
 	var out bytes.Buffer
 	for b.Loop() {
 		out.Reset()
-		if err := EncodeEvidencePNG(&out, img); err != nil {
+		if err := EncodeScreenPNG(&out, img); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -125,7 +125,7 @@ func BenchmarkEvidencePNG(b *testing.B) {
 func BenchmarkDecodePNG(b *testing.B) {
 	img, _, _ := DecodeRaw(benchRaw())
 	var enc bytes.Buffer
-	if err := EncodeEvidencePNG(&enc, img); err != nil {
+	if err := EncodeScreenPNG(&enc, img); err != nil {
 		b.Fatal(err)
 	}
 	var _ image.Image

@@ -58,7 +58,7 @@ func assertSamePixels(t *testing.T, name string, data []byte, want image.Image) 
 	}
 }
 
-func TestEvidencePNGExactPixels(t *testing.T) {
+func TestScreenPNGExactPixels(t *testing.T) {
 	demo := demoFrame(t)
 	translucent := noise(300, 200, 3)
 	translucent.Pix[4*(150*300+7)+3] = 0x80
@@ -86,19 +86,19 @@ func TestEvidencePNGExactPixels(t *testing.T) {
 	}
 	for name, img := range cases {
 		var buf bytes.Buffer
-		if err := EncodeEvidencePNG(&buf, img); err != nil {
+		if err := EncodeScreenPNG(&buf, img); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		assertSamePixels(t, name, buf.Bytes(), img)
 	}
 }
 
-func TestEvidencePNGSize(t *testing.T) {
+func TestScreenPNGSize(t *testing.T) {
 	// Splitting into bands must not cost more than a few percent over image/png's
 	// own BestSpeed output.
 	img := demoFrame(t)
 	var fast, std bytes.Buffer
-	if err := EncodeEvidencePNG(&fast, img); err != nil {
+	if err := EncodeScreenPNG(&fast, img); err != nil {
 		t.Fatal(err)
 	}
 	if err := stdPNG(&std, img); err != nil {
@@ -124,13 +124,13 @@ func TestAdler32Combine(t *testing.T) {
 	}
 }
 
-// BenchmarkEvidencePNGDemo encodes the demo app's 1080×2400 frame as evidence PNG.
-func BenchmarkEvidencePNGDemo(b *testing.B) {
+// BenchmarkScreenPNGDemo encodes the demo app's 1080×2400 frame as a screen PNG.
+func BenchmarkScreenPNGDemo(b *testing.B) {
 	img := demoFrame(b)
 	var out bytes.Buffer
 	for b.Loop() {
 		out.Reset()
-		if err := EncodeEvidencePNG(&out, img); err != nil {
+		if err := EncodeScreenPNG(&out, img); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -53,7 +53,7 @@ func runCapture(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := capture.EncodeEvidencePNG(png, snap.Frame); err != nil {
+	if err := capture.EncodeScreenPNG(png, snap.Frame); err != nil {
 		png.Close()
 		return err
 	}

@@ -272,7 +272,7 @@ row() {
 printf "  %-50s %10s %10s\n" "path" "ms" "budget"
 row "$WORK/bench.capture" BenchmarkFramePipeline "raw 1080×2400 → decode, pHash, 960-px JPEG" 25 ns
 row "$WORK/bench.app" BenchmarkFrameToPreviewReady "raw frame on host → preview-ready at SSE client, p50" 50 p50
-row "$WORK/bench.capture" BenchmarkEvidencePNGDemo "evidence PNG of the 1080×2400 demo frame" 50 ns
+row "$WORK/bench.capture" BenchmarkScreenPNGDemo "screen PNG of the 1080×2400 demo frame" 50 ns
 row "$WORK/bench.capture" BenchmarkStdPNGDemo "  same frame, image/png BestSpeed (no budget)" 1000 ns
 row "$WORK/bench.mcp" BenchmarkFitFrame "agent screenshot: 1080×2400 → 1568 px PNG" 60 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/warm "freeze on a screen still for 2 s, no sidekick" 300 ns

@@ -39,8 +39,10 @@ func (s *Service) StartRecording(serial string) string {
 	return id
 }
 
-// StopRecording ends a recording and returns how long it ran.
-func (s *Service) StopRecording(id, serial string) (time.Duration, error) {
+// RecordingRan is how long the running recording id of serial has run. The
+// recording keeps running: a cut that fails (an unknown or closed session, no
+// pictures) leaves it to be cut again, and StopRecording ends it once a clip is saved.
+func (s *Service) RecordingRan(id, serial string) (time.Duration, error) {
 	s.clipHolds.mu.Lock()
 	h, ok := s.clipHolds.holds[id]
 	s.clipHolds.mu.Unlock()
@@ -48,8 +50,12 @@ func (s *Service) StopRecording(id, serial string) (time.Duration, error) {
 		return 0, errcode.New(errcode.ClipNotFound, "no recording %s of %s is running (a recording ends after %v)",
 			errcode.Quote(id), serial, holdLimit)
 	}
-	s.endRecording(id)
 	return time.Since(h.started), nil
+}
+
+// StopRecording ends a recording; an unknown or already ended id is nothing to do.
+func (s *Service) StopRecording(id string) {
+	s.endRecording(id)
 }
 
 func (s *Service) endRecording(id string) {

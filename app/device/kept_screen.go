@@ -32,7 +32,7 @@ type KeptScreen struct {
 func (k *KeptScreen) PNG() ([]byte, error) {
 	k.pngOnce.Do(func() {
 		var buf bytes.Buffer
-		k.pngErr = capture.EncodeEvidencePNG(&buf, k.Snapshot.Frame)
+		k.pngErr = capture.EncodeScreenPNG(&buf, k.Snapshot.Frame)
 		k.png = buf.Bytes()
 	})
 	return k.png, k.pngErr

@@ -43,6 +43,36 @@ func (a Agent) NodeOnScreen(ctx context.Context, target store.Target) (present, 
 	return nodeOnScreen(shot.Nodes, target)
 }
 
+// CutClip cuts the last d of serial's live screen, or with recordingID all that
+// recording kept, into a clip of the session. The session is looked at before the
+// cut, and a recording ends only once its clip is saved: a cut refused for an
+// unknown or closed session (which only the save sees) leaves it to be cut again.
+func (s *Service) CutClip(ctx context.Context, sessionID, serial, recordingID string, d time.Duration) (*store.Clip, error) {
+	if recordingID != "" {
+		ran, err := s.device.RecordingRan(recordingID, serial)
+		if err != nil {
+			return nil, err
+		}
+		d = min(max(ran, clip.MinSeconds*time.Second), clip.MaxSeconds*time.Second)
+	}
+	if _, err := s.store.GetSessionSummary(ctx, sessionID); err != nil {
+		return nil, err
+	}
+	c, source, err := s.device.Cut(serial, d)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := s.SaveClip(ctx, sessionID, serial, source, c)
+	if err != nil {
+		return nil, err
+	}
+	if recordingID != "" {
+		s.device.StopRecording(recordingID)
+	}
+	s.log.Info("clip cut", "serial", serial, "source", source, "durationMs", c.DurationMs, "frames", c.Frames, "bytes", len(c.MP4))
+	return saved, nil
+}
+
 // SaveClip keeps a clip cut from serial's screen: with the session it belongs to,
 // or with none (an agent's recording, collected like its captures once unused).
 func (s *Service) SaveClip(ctx context.Context, sessionID, serial, source string, c *clip.Clip) (*store.Clip, error) {

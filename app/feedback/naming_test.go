@@ -20,10 +20,18 @@ var (
 )
 
 // TestEvidenceNamesOnlyRuntimeDiagnostics fails when a comment or a name declared
-// in app/ calls a saved screen, crop or frame "evidence" again.
+// in app/, capture/ (which encodes the screens) or cli/ calls a saved screen, crop
+// or frame "evidence" again.
 func TestEvidenceNamesOnlyRuntimeDiagnostics(t *testing.T) {
 	fset := token.NewFileSet()
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+	for _, root := range []string{"..", filepath.Join("..", "..", "capture"), filepath.Join("..", "..", "cli")} {
+		checkEvidenceNames(t, fset, root)
+	}
+}
+
+func checkEvidenceNames(t *testing.T, fset *token.FileSet, root string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "naming_test.go") {
 			return err
 		}

@@ -59,8 +59,9 @@ func (s *Service) collectFor(ctx context.Context, sess *store.Session, items []s
 		serial = dev.Serial
 	}
 	loc := s.store.Locations()
+	web, webNote := s.takeWebView(serial, pkg)
 	att := evidence.Collect(ctx, s.device.ADB().Device(serial), evidence.Request{
-		Serial: serial, Package: pkg, Since: since,
+		Serial: serial, Package: pkg, Since: since, WebView: web, WebViewNote: webNote,
 		Store:     &evidence.Store{Root: loc.RuntimeEvidenceDir(), Display: path.Join(store.DataDirName, "runtime-evidence")},
 		SessionID: sess.SessionID,
 	})

@@ -12,6 +12,7 @@ import (
 	"fixthis/app/device"
 	"fixthis/app/display"
 	"fixthis/app/handoff"
+	"fixthis/app/source"
 	"fixthis/app/store"
 	"fixthis/app/targetwatch"
 	"fixthis/app/voice"
@@ -32,7 +33,10 @@ type Deps struct {
 	// VoiceMode is the mode of a running voice session ("" when none runs), so a
 	// unit the instant mode will hand off is noted until it is.
 	VoiceMode func(voiceSessionID string) voice.Mode
-	Log       *slog.Logger
+	// Sources is the running source index, into which a frozen app's own index is
+	// merged (nil: none is read).
+	Sources *source.Live
+	Log     *slog.Logger
 }
 
 // Service is the feedback core of one running app.
@@ -48,6 +52,11 @@ type Service struct {
 	savesInFlight inFlight
 	// pending are the instant-mode units not yet handed off.
 	pending pendingHandoffs
+	sources *source.Live
+	// appIndexReads are the reads of an app's source index a freeze started.
+	appIndexReads appIndexReads
+	// webViews watch the frozen apps' WebViews until their evidence is collected.
+	webViews webViewWatches
 }
 
 // New builds the feedback core on d.
@@ -56,7 +65,7 @@ func New(d Deps) *Service {
 		d.Log = slog.Default()
 	}
 	s := &Service{store: d.Store, device: d.Device, displays: d.Displays, prompts: d.Prompts,
-		targetApp: d.TargetApp, voiceMode: d.VoiceMode, log: d.Log}
+		targetApp: d.TargetApp, voiceMode: d.VoiceMode, log: d.Log, sources: d.Sources}
 	if d.Store != nil {
 		s.pending.path = filepath.Join(d.Store.Locations().DataDir(), pendingFile)
 	}

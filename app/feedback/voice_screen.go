@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/jpeg"
+	"math"
 	"time"
 
 	"fixthis/app/device"
@@ -35,6 +37,7 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 	s := u.s
 	p := voice.Pointing{Kind: req.Kind, Mode: req.Mode, Serial: serial, X: req.X, Y: req.Y, Note: req.Note}
 	var kept *device.KeptScreen
+	var width, height int // the screen's size in device pixels, 0 when none is known
 	switch req.Mode {
 	case "annotate":
 		if req.FrozenID == "" {
@@ -53,6 +56,7 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 		kept = s.device.CurrentScreen(serial)
 		if live, ok := s.device.Preview.LatestFrame(serial); ok {
 			p.FrameID, p.Frame = live.ID, live.JPEG
+			width, height = live.Width, live.Height
 		}
 	default:
 		return p, errcode.New(errcode.InvalidInput, "mode must be select or annotate")
@@ -60,6 +64,12 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 	var tree *capture.Tree
 	if kept != nil {
 		p.Activity, p.Snapshot, tree = kept.Snapshot.State.Activity, kept.Snapshot, kept.Snapshot.Tree
+		width, height = kept.Snapshot.Width, kept.Snapshot.Height
+	}
+	if err := onScreen(req, width, height); err != nil {
+		return p, err
+	}
+	if kept != nil {
 		u.pointed.add(kept)
 	}
 	switch req.Kind {
@@ -94,6 +104,25 @@ func (u *VoiceUnits) Point(req PointRequest, serial string) (voice.Pointing, err
 		go func() { _, _ = kept.PNG() }()
 	}
 	return p, nil
+}
+
+// onScreen refuses a point or area that is not on the width×height screen it was
+// made on: the interviewer would be told of a place the user cannot have pointed at.
+// With no screen known (0×0) only negative coordinates are refused.
+func onScreen(req PointRequest, width, height int) error {
+	name := fmt.Sprintf("the %d×%d screen", width, height)
+	if width <= 0 || height <= 0 {
+		width, height, name = math.MaxInt32, math.MaxInt32, "the screen"
+	}
+	screen := capture.Bounds{Right: width, Bottom: height}
+	if req.Kind == voice.AnchorClick && req.X != nil && req.Y != nil && !screen.Contains(*req.X, *req.Y) {
+		return errcode.New(errcode.OutOfRange, "the point (%d, %d) is outside %s", *req.X, *req.Y, name)
+	}
+	if req.Kind == voice.AnchorArea && req.Bounds != nil && req.Bounds.Intersect(screen) != *req.Bounds {
+		b := *req.Bounds
+		return errcode.New(errcode.OutOfRange, "the area [%d,%d][%d,%d] is not within %s", b.Left, b.Top, b.Right, b.Bottom, name)
+	}
+	return nil
 }
 
 // VoiceScreen gives look_at_screen the phone's screen: the frozen frame while the

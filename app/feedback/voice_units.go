@@ -144,7 +144,7 @@ func frameScreen(serial, frameID string, data []byte, activity string) (unitScre
 		return unitScreen{}, fmt.Errorf("decode the anchor's frame: %w", err)
 	}
 	var buf bytes.Buffer
-	if err := capture.EncodeEvidencePNG(&buf, img); err != nil {
+	if err := capture.EncodeScreenPNG(&buf, img); err != nil {
 		return unitScreen{}, err
 	}
 	b := img.Bounds()

@@ -24,6 +24,12 @@ func cand(file string, line int, conf string, score, margin float64, owner strin
 	return source.Candidate{File: file, Line: line, Confidence: conf, Score: score, Margin: margin, Owner: owner, Matched: matched}
 }
 
+// fromIndex is c as found by the index ix (the prompt prints it as index=).
+func fromIndex(c source.Candidate, ix string) source.Candidate {
+	c.Index = ix
+	return c
+}
+
 // fullSession exercises every optional line of the grammar.
 func fullSession() Session {
 	buy := cand(uiRoot+"home/ProductCard.kt", 42, "high", 1.45, 0.6, "ProductCard", "text", "tag", "role", "nearbyText", "activity")
@@ -42,10 +48,11 @@ func fullSession() Session {
 		},
 		Items: []Item{
 			{ID: "item-1", ScreenID: screenHome, Sequence: 1, Severity: SeverityHigh, Comment: "Make the Buy button\nmore prominent",
-				Target:     Target{Kind: TargetNode, Box: Box{40, 900, 520, 1010}, Role: "Button", Tag: "buy_button", Text: "Buy now", Path: "0/3/1"},
-				CropPath:   ".fixthis/artifacts/cd/crop1.png",
-				Said:       "uh, make this \"Buy\" button\nway more prominent, like really pop",
-				Candidates: []source.Candidate{buy, cand(uiRoot+"home/HomeScreen.kt", 30, "medium", 0.85, 0.2, "HomeScreen", "text"), cand(uiRoot+"search/SearchScreen.kt", 71, "low", 0.55, 0.55, "", "literal"), cand("app/src/test/X.kt", 1, "low", 0.1, 0, "", "literal")},
+				Target:   Target{Kind: TargetNode, Box: Box{40, 900, 520, 1010}, Role: "Button", Tag: "buy_button", Text: "Buy now", Path: "0/3/1"},
+				CropPath: ".fixthis/artifacts/cd/crop1.png",
+				Said:     "uh, make this \"Buy\" button\nway more prominent, like really pop",
+				Candidates: []source.Candidate{fromIndex(buy, source.FromBoth), fromIndex(cand(uiRoot+"home/HomeScreen.kt", 30, "medium", 0.85, 0.2, "HomeScreen", "text"), source.FromProject),
+					fromIndex(cand(uiRoot+"search/SearchScreen.kt", 71, "low", 0.55, 0.55, "", "literal"), source.FromApp), cand("app/src/test/X.kt", 1, "low", 0.1, 0, "", "literal")},
 				EditSurfaces: []source.EditSurface{
 					{Kind: "size", Role: source.RoleDefinition, File: uiRoot + "home/ProductCard.kt", Line: 12, Confidence: "low", Why: []string{"comment:size", "owner", "shared-component"}, Basis: `comment mentions "prominent"`, Action: "editing ProductCard changes every place that uses it; check its other call sites first"},
 					{Kind: "size", Role: source.RoleCallSite, File: uiRoot + "home/ProductCard.kt", Line: 42, Confidence: "medium", Why: []string{"comment:size", "call-site"}},

@@ -280,6 +280,9 @@ func renderSources(w *writer, p *itemPlan, root string, opts Options) {
 			file = strings.TrimPrefix(file, root)
 		}
 		l := fmt.Sprintf("  %s:%d  conf=%s", file, c.Line, level(c.Confidence))
+		if ix := indexName(c.Index); ix != "" {
+			l += "  index=" + ix
+		}
 		if i == 0 {
 			if o := token(c.Owner, ""); o != "" {
 				l += "  owner=" + o
@@ -404,6 +407,16 @@ func token(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// indexName is which source index found a candidate, "" when it does not say: the
+// project folder's (current lines), the installed app's (the build's lines), or both.
+func indexName(ix string) string {
+	switch ix {
+	case source.FromProject, source.FromApp, source.FromBoth:
+		return ix
+	}
+	return ""
 }
 
 func level(c string) string {

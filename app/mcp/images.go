@@ -58,7 +58,7 @@ func fitFrame(img image.Image) ([]byte, string, error) {
 			scaled = imaging.Fit(img, edge, edge, imaging.Box)
 		}
 		var buf bytes.Buffer
-		if err := capture.EncodeEvidencePNG(&buf, scaled); err == nil && buf.Len() <= maxImageBytes {
+		if err := capture.EncodeScreenPNG(&buf, scaled); err == nil && buf.Len() <= maxImageBytes {
 			return buf.Bytes(), "image/png", nil
 		}
 		for _, q := range []int{85, 70, 55} {

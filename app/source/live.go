@@ -22,6 +22,9 @@ type Live struct {
 	mu     sync.RWMutex
 	idx    *Index
 	reason Readiness
+	// app is the installed app's own index (SetAppIndex), given again to every
+	// index this Live holds: a cached index restored or a rebuilt one starts without it.
+	app *AppIndex
 }
 
 // Get is the index and whether it is ready (nil while it builds).
@@ -33,8 +36,32 @@ func (s *Live) Get() (*Index, Readiness) {
 
 func (s *Live) set(idx *Index, reason Readiness) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if idx != nil && idx.AppIndex() != s.app {
+		idx.SetAppIndex(s.app)
+		reason = ReadinessOf(idx, nil)
+	}
 	s.idx, s.reason = idx, reason
-	s.mu.Unlock()
+}
+
+// AppIndex is the app's index given with SetAppIndex, nil when none.
+func (s *Live) AppIndex() *AppIndex {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.app
+}
+
+// SetAppIndex merges the installed app's own source index into the project's (nil
+// drops it), now and into every index built or restored later. With an empty project
+// folder, the app's index alone makes the index ready.
+func (s *Live) SetAppIndex(ai *AppIndex) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.app = ai
+	if s.idx != nil {
+		s.idx.SetAppIndex(ai)
+		s.reason = ReadinessOf(s.idx, nil)
+	}
 }
 
 // Run builds the index and keeps it current until ctx ends.

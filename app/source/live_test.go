@@ -61,3 +61,56 @@ func TestLiveIndexIsCachedBetweenRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveKeepsTheAppIndex: the app's index given to a Live reaches the index it
+// holds now and every one it restores or builds later, and makes an empty project
+// folder's index ready.
+func TestLiveKeepsTheAppIndex(t *testing.T) {
+	ai, err := ParseAppIndex([]byte(minimalAppIndex))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitReady := func(l *Live, want Readiness) *Index {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if idx, r := l.Get(); idx != nil && r == want {
+				return idx
+			}
+			if time.Now().After(deadline) {
+				idx, r := l.Get()
+				t.Fatalf("index %v readiness %q, want %q", idx != nil, r, want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	cache := filepath.Join(t.TempDir(), "source-index.gob")
+	dir := t.TempDir() // an empty project folder
+	for _, tc := range []struct {
+		name   string
+		before bool // SetAppIndex before Run (the index then builds or restores without it)
+	}{{"after the build", false}, {"before the build", true}, {"before the cache restores", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &Live{Dir: dir, CachePath: cache}
+			if tc.before {
+				l.SetAppIndex(ai)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { l.Run(ctx); close(done) }()
+			defer func() { cancel(); <-done }()
+			if !tc.before {
+				waitReady(l, NoSources)
+				l.SetAppIndex(ai)
+			}
+			idx := waitReady(l, Ready)
+			if c := idx.Match(Query{TestTag: "home_title"}); len(c) == 0 || c[0].Index != FromApp {
+				t.Fatalf("candidates %+v", c)
+			}
+			l.SetAppIndex(nil)
+			if _, r := l.Get(); r != NoSources {
+				t.Errorf("without the app's index: readiness %q", r)
+			}
+		})
+	}
+}

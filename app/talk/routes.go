@@ -106,10 +106,9 @@ func (h Routes) PostVoiceSessions(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, err)
 		return
 	}
+	// voice.Manager.Start refuses a holder over 80 characters or with a control
+	// character; cutting it here could split a character.
 	holder := strings.TrimSpace(req.Holder)
-	if len(holder) > 80 {
-		holder = holder[:80]
-	}
 	if holder == "" {
 		holder = h.Console
 	}
@@ -167,14 +166,23 @@ func (h Routes) PostVoiceAudio(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// streamVoiceAudio forwards a body without a length in streamFrame pieces. Only its
+// last piece can be short; an odd one ends a body that was not PCM16, which is
+// refused (its whole samples before it were already forwarded).
 func (h Routes) streamVoiceAudio(w http.ResponseWriter, r *http.Request, iv *voice.Interviewer) {
 	buf := make([]byte, streamFrame)
+	total := 0
 	for {
 		n, err := io.ReadFull(r.Body, buf)
-		if n > 0 {
+		total += n
+		if n > 1 {
 			iv.Audio(append([]byte(nil), buf[:n&^1]...))
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			if total%2 != 0 {
+				httpapi.WriteError(w, httpapi.InvalidInput("PCM16 audio has an even number of bytes; the stream ended after %d", total))
+				return
+			}
 			break
 		}
 		if err != nil {
@@ -234,13 +242,9 @@ func (h Routes) PostVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, httpapi.InvalidInput("a click anchor needs nodeUid or x and y"))
 		return
 	}
-	if len(req.Note) > 2000 {
-		httpapi.WriteError(w, errcode.New(errcode.TooLarge, "a screen note holds at most 2,000 characters"))
-		return
-	}
 	serial := iv.Doc().Serial
 	if req.Serial != "" && req.Serial != serial {
-		httpapi.WriteError(w, httpapi.InvalidInput("this voice session is on %s, not %s", serial, req.Serial))
+		httpapi.WriteError(w, httpapi.InvalidInput("this voice session is on %s, not %s", serial, errcode.Quote(req.Serial)))
 		return
 	}
 	p, err := h.Port.Point(feedback.PointRequest(req), serial)
