@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
 	"time"
 )
@@ -84,7 +85,7 @@ func (s *Store) ReadItem(ctx context.Context, sessionID, itemID string) (*ItemDe
 		if sessionID == "" {
 			err := t.QueryRowContext(ctx, `SELECT session_id FROM items WHERE id = ?`, itemID).Scan(&sessionID)
 			if errors.Is(err, sql.ErrNoRows) {
-				return errorf(CodeItemNotFound, "no item %s", echo(itemID))
+				return errorf(errcode.ItemNotFound, "no item %s", echo(itemID))
 			}
 			if err != nil {
 				return err
@@ -139,14 +140,14 @@ func (s *Store) agentUpdate(ctx context.Context, op, action, sessionID, itemID s
 			return err
 		}
 		it, err := getItem(ctx, t, sessionID, itemID)
-		if errors.Is(err, ErrItemNotFound) {
+		if errcode.Of(err) == errcode.ItemNotFound {
 			return deletedByUser(ctx, t, sessionID, itemID, err)
 		}
 		if err != nil {
 			return err
 		}
 		if it.ResolvedBy == ResolvedByUser && isTerminal(it.Status) {
-			return errorf(CodeItemClosedByUser, "the developer marked item %d %s; that decision is final, leave the item as it is",
+			return errorf(errcode.ItemClosedByUser, "the developer marked item %d %s; that decision is final, leave the item as it is",
 				it.SequenceNumber, it.Status)
 		}
 		if err := check(t, it); err != nil {
@@ -174,14 +175,14 @@ func deletedByUser(ctx context.Context, t *tx, sessionID, itemID string, notFoun
 		return err
 	}
 	if n > 0 {
-		return errorf(CodeItemClosedByUser, "the developer deleted item %s; stop working on it", echo(itemID))
+		return errorf(errcode.ItemClosedByUser, "the developer deleted item %s; stop working on it", echo(itemID))
 	}
 	return notFound
 }
 
 func notTerminal(_ *tx, it Item) error {
 	if isTerminal(it.Status) {
-		return errorf(CodeItemAlreadyResolved, "item %d is already %s (by %s)", it.SequenceNumber, it.Status, it.ResolvedBy)
+		return errorf(errcode.ItemAlreadyResolved, "item %d is already %s (by %s)", it.SequenceNumber, it.Status, it.ResolvedBy)
 	}
 	return nil
 }
@@ -212,7 +213,7 @@ func claimFree(ctx context.Context, t *tx, it Item, agent string) error {
 	if it.ClaimedAt != nil {
 		since = it.ClaimedAt.UTC().Format(time.RFC3339)
 	}
-	return errorf(CodeItemClaimed, "item %d is claimed by another agent since %s; pick another item", it.SequenceNumber, since)
+	return errorf(errcode.ItemClaimed, "item %d is claimed by another agent since %s; pick another item", it.SequenceNumber, since)
 }
 
 // heldBy is the check of resolve and ask: the item is not finished and the
@@ -229,7 +230,7 @@ func heldBy(ctx context.Context, agent string) func(*tx, Item) error {
 		if err := claimFree(ctx, t, it, agent); err != nil {
 			return err
 		}
-		return errorf(CodeItemNotClaimed, "item %d is not claimed by this connection; claim it with fixthis_claim_feedback first",
+		return errorf(errcode.ItemNotClaimed, "item %d is not claimed by this connection; claim it with fixthis_claim_feedback first",
 			it.SequenceNumber)
 	}
 }
@@ -247,7 +248,7 @@ func (t *tx) updateHeld(ctx context.Context, agent, itemID, set string, args ...
 	if n, err := res.RowsAffected(); err != nil {
 		return err
 	} else if n != 1 {
-		return errorf(CodeItemNotClaimed, "item %s is no longer claimed by this connection; claim it again", echo(itemID))
+		return errorf(errcode.ItemNotClaimed, "item %s is no longer claimed by this connection; claim it again", echo(itemID))
 	}
 	return nil
 }

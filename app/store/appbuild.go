@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fixthis/app/errcode"
 	"fmt"
 	"time"
 )
@@ -36,7 +37,7 @@ func (s *Store) RecordAppBuild(ctx context.Context, sessionID string, b AppBuild
 			return fmt.Errorf("record app build: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+			return errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 		}
 		return nil
 	})

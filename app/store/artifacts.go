@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
 	"io/fs"
 	"os"
@@ -110,7 +111,7 @@ func (s *Store) ReadArtifact(ctx context.Context, key string) ([]byte, error) {
 	}
 	b, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errorf(CodeScreenNotFound, "artifact %s is missing", echo(key))
+		return nil, errorf(errcode.ScreenNotFound, "artifact %s is missing", echo(key))
 	}
 	return b, storageErr("reading artifact "+key, err)
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
 	"os"
 	"strings"
@@ -235,7 +236,7 @@ func (s *Store) storeBatchArtifacts(ctx context.Context, in *SaveBatchInput, p *
 				return err
 			}
 			if _, err := os.Stat(path); err != nil {
-				return errorf(CodeScreenNotFound, "screen image %s is not stored", echo(in.Screen.ImageArtifact))
+				return errorf(errcode.ScreenNotFound, "screen image %s is not stored", echo(in.Screen.ImageArtifact))
 			}
 			p.imageKey = in.Screen.ImageArtifact
 		}

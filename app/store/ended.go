@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fixthis/app/errcode"
 	"time"
 )
 
@@ -35,7 +36,7 @@ func (s *Store) SessionEnded(ctx context.Context, sessionID string) (string, err
 	if n > 0 {
 		return EndedDeleted, nil
 	}
-	return "", errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+	return "", errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 }
 
 // TouchConsole records that a console has an event stream open now.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fixthis/app/errcode"
 	"fmt"
 	"strings"
 	"time"
@@ -106,7 +107,7 @@ func (s *Store) ItemEvidence(ctx context.Context, sessionID, itemID string) ([]E
 		var owner string
 		err := t.QueryRowContext(ctx, `SELECT session_id FROM items WHERE id = ?`, itemID).Scan(&owner)
 		if err == sql.ErrNoRows || err == nil && sessionID != "" && owner != sessionID {
-			return errorf(CodeItemNotFound, "no item %s", echo(itemID))
+			return errorf(errcode.ItemNotFound, "no item %s", echo(itemID))
 		}
 		if err != nil {
 			return err

@@ -2,7 +2,7 @@ package store
 
 import (
 	"context"
-	"errors"
+	"fixthis/app/errcode"
 	"testing"
 
 	"fixthis/app/evidence"
@@ -70,14 +70,14 @@ func TestEvidenceRefusesBadInput(t *testing.T) {
 			return err
 		},
 	} {
-		if err := call(); !errors.Is(err, ErrInvalidInput) {
+		if err := call(); errcode.Of(err) != errcode.InvalidInput {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := s.AddEvidence(ctx, other.SessionID, []string{id}, EvidenceTriggerAuto, attemptOf("rc", evidence.StatusComplete)); !errors.Is(err, ErrItemNotFound) {
+	if _, err := s.AddEvidence(ctx, other.SessionID, []string{id}, EvidenceTriggerAuto, attemptOf("rc", evidence.StatusComplete)); errcode.Of(err) != errcode.ItemNotFound {
 		t.Errorf("item of another session: %v", err)
 	}
-	if _, err := s.ItemEvidence(ctx, other.SessionID, id); !errors.Is(err, ErrItemNotFound) {
+	if _, err := s.ItemEvidence(ctx, other.SessionID, id); errcode.Of(err) != errcode.ItemNotFound {
 		t.Errorf("read through another session: %v", err)
 	}
 	if n := countRows(t, s, `SELECT count(*) FROM evidence_attempts`); n != 0 {

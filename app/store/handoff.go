@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fixthis/app/errcode"
 	"fmt"
 )
 
@@ -89,7 +90,7 @@ func (s *Store) ReleaseWithEvidence(ctx context.Context, sessionID string, itemI
 			return err
 		}
 		if len(ids) == 0 {
-			return errorf(CodeNoDraftFeedback, "no draft or changed feedback to save to MCP")
+			return errorf(errcode.NoDraftFeedback, "no draft or changed feedback to save to MCP")
 		}
 		res.Handoff = handoff
 		if err := t.touchSession(ctx, sessionID, true); err != nil {

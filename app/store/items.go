@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
 	"strings"
 )
@@ -21,9 +22,9 @@ type ItemUpdate struct {
 func editable(it Item) error {
 	switch it.Status {
 	case StatusInProgress:
-		return errorf(CodeItemNotEditable, "item %d is in progress by the agent", it.SequenceNumber)
+		return errorf(errcode.ItemNotEditable, "item %d is in progress by the agent", it.SequenceNumber)
 	case StatusResolved, StatusWontFix:
-		return errorf(CodeItemNotEditable, "item %d is %s", it.SequenceNumber, it.Status)
+		return errorf(errcode.ItemNotEditable, "item %d is %s", it.SequenceNumber, it.Status)
 	}
 	return nil
 }
@@ -193,7 +194,7 @@ func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer st
 			return err
 		}
 		if it.Status != StatusNeedsClarification {
-			return errorf(CodeItemNotEditable, "item %d has no open question (it is %s)", it.SequenceNumber, it.Phase)
+			return errorf(errcode.ItemNotEditable, "item %d has no open question (it is %s)", it.SequenceNumber, it.Phase)
 		}
 		next := StatusOpen
 		if it.Delivery == DeliverySent {
@@ -268,7 +269,7 @@ func loadItemsByID(ctx context.Context, q querier, sessionID string, ids []strin
 	}
 	for _, id := range ids {
 		if want[id] {
-			return nil, errorf(CodeItemNotFound, "no item %s in session %s", echo(id), echo(sessionID))
+			return nil, errorf(errcode.ItemNotFound, "no item %s in session %s", echo(id), echo(sessionID))
 		}
 	}
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
 	"net/url"
 )
@@ -86,7 +87,7 @@ func getItem(ctx context.Context, q querier, sessionID, itemID string) (Item, er
 	it, err := scanItem(q.QueryRowContext(ctx,
 		`SELECT `+itemColumns+` FROM items WHERE id = ? AND session_id = ?`, itemID, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return it, errorf(CodeItemNotFound, "no item %s in session %s", echo(itemID), echo(sessionID))
+		return it, errorf(errcode.ItemNotFound, "no item %s in session %s", echo(itemID), echo(sessionID))
 	}
 	if err == nil && it.ClipID != "" {
 		one := []Item{it}
@@ -122,7 +123,7 @@ func getScreen(ctx context.Context, q querier, sessionID, screenID string) (Scre
 	s, err := scanScreen(q.QueryRowContext(ctx,
 		`SELECT `+screenColumns+` FROM screens WHERE id = ? AND session_id = ?`, screenID, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return s, errorf(CodeScreenNotFound, "no screen %s in session %s", echo(screenID), echo(sessionID))
+		return s, errorf(errcode.ScreenNotFound, "no screen %s in session %s", echo(screenID), echo(sessionID))
 	}
 	return s, err
 }
@@ -152,7 +153,7 @@ func scanSession(sc interface{ Scan(...any) error }) (sessionRow, error) {
 func getSessionRow(ctx context.Context, q querier, sessionID string) (sessionRow, error) {
 	r, err := scanSession(q.QueryRowContext(ctx, summarySelect+` WHERE s.id = ?`, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+		return r, errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 	}
 	if err != nil {
 		return r, err
@@ -211,13 +212,13 @@ func openSessionForWrite(ctx context.Context, t *tx, sessionID, action string) (
 		created_at, updated_at FROM sessions WHERE id = ?`, sessionID).Scan(
 		&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.AgentPickup, &r.revision, &r.nextSequence, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+		return r, errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 	}
 	if err != nil {
 		return r, err
 	}
 	if r.Status == SessionClosed {
-		return r, errorf(CodeSessionClosed, "cannot %s on a closed feedback session", action)
+		return r, errorf(errcode.SessionClosed, "cannot %s on a closed feedback session", action)
 	}
 	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return r, nil

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fixthis/app/errcode"
 	"fmt"
 	"time"
 )
@@ -119,7 +120,7 @@ func (s *Store) NextAgentBatch(ctx context.Context, sessionID string) (*AgentBat
 		b.Items = []Item{}
 		for _, id := range p.ItemIDs {
 			it, err := getItem(ctx, t, b.SessionID, id)
-			if errors.Is(err, ErrItemNotFound) {
+			if errcode.Of(err) == errcode.ItemNotFound {
 				continue // deleted since; its withdrawal is a batch of its own
 			}
 			if err != nil {
@@ -171,7 +172,7 @@ func (s *Store) AckBatch(ctx context.Context, batchID string) (*AckResult, error
 		var acked sql.NullInt64
 		err := t.QueryRowContext(ctx, `SELECT session_id, acked_at FROM agent_batches WHERE id = ?`, batchID).Scan(&res.SessionID, &acked)
 		if errors.Is(err, sql.ErrNoRows) {
-			return errorf(CodeBatchNotFound, "no agent batch %s", echo(batchID))
+			return errorf(errcode.BatchNotFound, "no agent batch %s", echo(batchID))
 		}
 		if err != nil {
 			return err

@@ -7,7 +7,7 @@ package store
 
 import (
 	"context"
-	"errors"
+	"fixthis/app/errcode"
 	"fmt"
 	"io"
 	"os"
@@ -41,7 +41,7 @@ func TestReadOnlyDataDir(t *testing.T) {
 		defer os.Chmod(data, 0o700)
 		os.Chmod(filepath.Join(data, "fixthis.db"), 0o400)
 		_, err := Open(context.Background(), dir, Options{})
-		if !errors.Is(err, ErrStorageReadOnly) || !strings.Contains(err.Error(), "read-only") {
+		if errcode.Of(err) != errcode.StorageReadOnly || !strings.Contains(err.Error(), "read-only") {
 			t.Fatalf("got %v", err)
 		}
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fixthis/app/errcode"
 	"fmt"
 	"strings"
 )
@@ -247,7 +248,7 @@ func (s *Store) DeleteSession(ctx context.Context, sessionID string) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+			return errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 		}
 		if err := t.event(ctx, sessionID, "", ActorUser, "session-deleted", nil); err != nil {
 			return err

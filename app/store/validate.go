@@ -124,14 +124,14 @@ func validateTarget(t *Target) error {
 		}
 	}
 	if n := len(t.Ancestors); n > maxTargetBytes {
-		return errorf(CodeTooLarge, "target ancestors are %d KiB; at most %d KiB per target", n>>10, maxTargetBytes>>10)
+		return errorf(errcode.TooLarge, "target ancestors are %d KiB; at most %d KiB per target", n>>10, maxTargetBytes>>10)
 	}
 	b, err := json.Marshal(t)
 	if err != nil {
 		return invalid("target cannot be stored: %v", err)
 	}
 	if len(b) > maxTargetBytes {
-		return errorf(CodeTooLarge, "target is %d KiB; at most %d KiB per target (snapshot and ancestors included)", len(b)>>10, maxTargetBytes>>10)
+		return errorf(errcode.TooLarge, "target is %d KiB; at most %d KiB per target (snapshot and ancestors included)", len(b)>>10, maxTargetBytes>>10)
 	}
 	return nil
 }

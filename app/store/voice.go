@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fixthis/app/errcode"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -48,7 +49,7 @@ func (s *Store) VoiceItem(ctx context.Context, sessionID, voiceSessionID, unitID
 		return nil, storageErr("reading items", err)
 	}
 	if len(items) == 0 || items[0].Voice == nil {
-		return nil, errorf(CodeItemNotFound, "no item for unit %s", echo(unitID))
+		return nil, errorf(errcode.ItemNotFound, "no item for unit %s", echo(unitID))
 	}
 	return &items[0], nil
 }
@@ -84,7 +85,7 @@ func (s *Store) UpdateVoiceItem(ctx context.Context, sessionID, itemID string, s
 			return invalid("item %d was not made from speech", it.SequenceNumber)
 		}
 		if it.Delivery != DeliveryDraft || it.Status != StatusOpen || it.LastHandedOffAt != nil {
-			return errorf(CodeItemNotEditable, "item %d was already handed off (it is %s)", it.SequenceNumber, it.Phase)
+			return errorf(errcode.ItemNotEditable, "item %d was already handed off (it is %s)", it.SequenceNumber, it.Phase)
 		}
 		origin := *it.Voice
 		for _, a := range addAnchors {
