@@ -18,7 +18,7 @@ import (
 // device layer have one. Under the Off policy it returns a
 // RUNTIME_EVIDENCE_OFF error.
 type EvidenceCollector interface {
-	CollectEvidence(ctx context.Context, itemID, trigger string) (*store.EvidenceRecord, error)
+	CollectEvidence(ctx context.Context, itemID string, trigger store.EvidenceTrigger) (*store.EvidenceRecord, error)
 }
 
 // attachmentOut is one collector's result as an agent sees it: status and a
@@ -50,7 +50,7 @@ type evidenceOut struct {
 }
 
 func toAttemptOut(r store.EvidenceRecord) attemptOut {
-	out := attemptOut{CaptureID: r.ID, Trigger: r.Trigger, CreatedAt: r.CreatedAt.Format(time.RFC3339), Package: r.Package,
+	out := attemptOut{CaptureID: r.ID, Trigger: string(r.Trigger), CreatedAt: r.CreatedAt.Format(time.RFC3339), Package: r.Package,
 		Status: string(r.Status), Failure: string(r.Failure), Warnings: nonNilStrings(r.Warnings), Attachments: []attachmentOut{}}
 	for _, at := range r.Attachments {
 		out.Attachments = append(out.Attachments, attachmentOut{Kind: string(at.Kind), Status: string(at.Status),

@@ -287,7 +287,7 @@ func (s *Store) Claim(ctx context.Context, sessionID, itemID, agentNote string) 
 type ResolveInput struct {
 	SessionID string
 	ItemID    string
-	Status    string // resolved | wont_fix | needs_clarification
+	Status    ItemStatus // resolved | wont_fix | needs_clarification
 	Summary   string
 	// Verification, with a resolved status, is what the agent's capture after the
 	// fix shows; the app computes it from the capture.
@@ -330,7 +330,7 @@ func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
 					return "", nil, fmt.Errorf("resolve item: %w", err)
 				}
 			}
-			return "item-resolved", map[string]string{"status": in.Status, "summary": summary}, t.change(ctx, in.SessionID, ChangePresence)
+			return "item-resolved", map[string]string{"status": string(in.Status), "summary": summary}, t.change(ctx, in.SessionID, ChangePresence)
 		})
 }
 

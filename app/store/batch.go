@@ -29,10 +29,10 @@ type ScreenInput struct {
 
 // BatchItem is one draft annotation of a batch save.
 type BatchItem struct {
-	DraftItemID string `json:"draftItemId"`
-	Target      Target `json:"target"`
-	Severity    string `json:"severity"`
-	Comment     string `json:"comment"`
+	DraftItemID string   `json:"draftItemId"`
+	Target      Target   `json:"target"`
+	Severity    Severity `json:"severity"`
+	Comment     string   `json:"comment"`
 	// ClipID attaches a clip of the same session (POST /api/preview/clip).
 	ClipID string `json:"clipId,omitempty"`
 	// CropPNG is the crop of the target on its saved screen, if the app made one.

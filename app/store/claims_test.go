@@ -50,7 +50,7 @@ func TestUserDecisionIsFinal(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d.Item.Status != dname || d.Item.ResolvedBy != ResolvedByUser || d.Item.AgentSummary != "" || d.Item.ResolvedAt == nil {
+				if string(d.Item.Status) != dname || d.Item.ResolvedBy != ResolvedByUser || d.Item.AgentSummary != "" || d.Item.ResolvedAt == nil {
 					t.Fatalf("item changed by the agent: %+v", d.Item)
 				}
 			})
@@ -198,7 +198,7 @@ func TestAgentPickupInstant(t *testing.T) {
 	if sess.AgentPickup != PickupBatch {
 		t.Fatalf("default pickup %q", sess.AgentPickup)
 	}
-	bad := "sometimes"
+	bad := Pickup("sometimes")
 	if _, err := s.UpdateSession(ctx, sess.SessionID, SessionUpdate{AgentPickup: &bad}); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("bad pickup: %v", err)
 	}

@@ -18,7 +18,7 @@ const (
 // "deleted" (its deletion is in the event log), or "" while it is open.
 // An id that never named a session is SESSION_NOT_FOUND.
 func (s *Store) SessionEnded(ctx context.Context, sessionID string) (string, error) {
-	var status string
+	var status SessionStatus
 	err := s.rdb.QueryRowContext(ctx, `SELECT status FROM sessions WHERE id = ?`, sessionID).Scan(&status)
 	switch {
 	case err == nil && status == SessionClosed:

@@ -89,7 +89,7 @@ func TestReleaseCarriesTheEvidenceDecisionToTheAgent(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
 	sess, _ := sessionWithItems(t, s, 1)
-	d := SkippedDecision("Off")
+	d := SkippedDecision(SkipOff)
 	if _, err := s.ReleaseWithEvidence(ctx, sess.SessionID, nil, &d); err != nil {
 		t.Fatal(err)
 	}

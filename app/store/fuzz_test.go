@@ -21,8 +21,8 @@ func FuzzNormalizeBatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ws, draft, severity, comment, typ, nodeUID, text string, l, tp, r, b int) {
 		in := SaveBatchInput{SessionID: "s", WorkspaceID: ws, FrozenID: "p",
 			Screen: ScreenInput{Width: 1080, Height: 2400},
-			Items: []BatchItem{{DraftItemID: draft, Severity: severity, Comment: comment,
-				Target: Target{Type: typ, NodeUID: nodeUID, Bounds: &Bounds{Left: l, Top: tp, Right: r, Bottom: b},
+			Items: []BatchItem{{DraftItemID: draft, Severity: Severity(severity), Comment: comment,
+				Target: Target{Type: TargetType(typ), NodeUID: nodeUID, Bounds: &Bounds{Left: l, Top: tp, Right: r, Bottom: b},
 					Snapshot: &NodeSnapshot{Text: text}}}}}
 		err := normalizeBatch(&in)
 		if err != nil {

@@ -12,9 +12,9 @@ import (
 
 // ItemUpdate edits a saved item; nil fields stay as they are.
 type ItemUpdate struct {
-	Comment  *string `json:"comment,omitempty"`
-	Severity *string `json:"severity,omitempty"`
-	Target   *Target `json:"target,omitempty"`
+	Comment  *string   `json:"comment,omitempty"`
+	Severity *Severity `json:"severity,omitempty"`
+	Target   *Target   `json:"target,omitempty"`
 }
 
 // editable refuses items the agent is working on or has finished.
@@ -216,7 +216,7 @@ func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer st
 
 // ResolveByUser closes an item from the console (resolved or wont_fix,
 // resolvedBy user). An agent holding the item is told through a withdrawal.
-func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID, status string) (*Item, error) {
+func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID string, status ItemStatus) (*Item, error) {
 	if status != StatusResolved && status != StatusWontFix {
 		return nil, invalid("status must be resolved or wont_fix, not %s", echo(status))
 	}
@@ -235,12 +235,12 @@ func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID, status str
 			return fmt.Errorf("resolve item: %w", err)
 		}
 		if agentHasItem(it) {
-			w := Withdrawal{ItemID: itemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Reason: status + "_by_user"}
+			w := Withdrawal{ItemID: itemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Reason: string(status) + "_by_user"}
 			if _, err := t.queueBatch(ctx, sessionID, BatchKindWithdrawn, batchPayload{Withdrawals: []Withdrawal{w}}); err != nil {
 				return err
 			}
 		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-resolved", map[string]string{"status": status}, true)
+		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-resolved", map[string]string{"status": string(status)}, true)
 		return err
 	})
 	return &out, err

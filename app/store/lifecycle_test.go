@@ -16,7 +16,7 @@ func TestUpdateItemRules(t *testing.T) {
 		name      string
 		prepare   func(s *Store, sid, iid string)
 		wantCode  errcode.Code
-		wantPhase string
+		wantPhase Phase
 	}{
 		{"draft stays draft", func(*Store, string, string) {}, "", PhaseDraft},
 		{"sent becomes sent_modified", func(s *Store, sid, iid string) {
@@ -42,7 +42,7 @@ func TestUpdateItemRules(t *testing.T) {
 			s := newTestStore(t)
 			sess, items := sessionWithItems(t, s, 1)
 			tc.prepare(s, sess.SessionID, items[0].ItemID)
-			it, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr("  smaller  "), Severity: ptr("low")})
+			it, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr("  smaller  "), Severity: ptr(SeverityLow)})
 			if tc.wantCode != "" {
 				if errcode.Of(err) != tc.wantCode {
 					t.Fatalf("got %v, want %s", err, tc.wantCode)
@@ -151,7 +151,7 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 		prepare  func(s *Store, sid, iid string)
 		act      func(s *Store, sid, iid string) (*Item, error)
 		wantCode errcode.Code
-		phase    string
+		phase    Phase
 		check    func(t *testing.T, it *Item)
 	}{
 		{"claim sent", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "looking") },
@@ -369,7 +369,7 @@ func TestSessionsCRUD(t *testing.T) {
 	if up.Title != "Login" || up.RuntimeEvidencePolicy != PolicyOff {
 		t.Fatalf("update %+v", up.SessionSummary)
 	}
-	for _, bad := range []SessionUpdate{{Title: ptr(" ")}, {RuntimeEvidencePolicy: ptr("always")}, {Title: ptr(strings.Repeat("x", 201))}} {
+	for _, bad := range []SessionUpdate{{Title: ptr(" ")}, {RuntimeEvidencePolicy: ptr(EvidencePolicy("always"))}, {Title: ptr(strings.Repeat("x", 201))}} {
 		if _, err := s.UpdateSession(ctx, a.SessionID, bad); errcode.Of(err) != errcode.InvalidInput {
 			t.Errorf("update %+v: %v", bad, err)
 		}
@@ -444,10 +444,10 @@ func TestListAndReadFeedback(t *testing.T) {
 
 func TestPhaseSQLMatchesGo(t *testing.T) {
 	s := newTestStore(t)
-	for _, status := range []string{StatusOpen, StatusReady, StatusInProgress, StatusNeedsClarification, StatusWontFix, StatusResolved} {
-		for _, delivery := range []string{DeliveryDraft, DeliverySent} {
+	for _, status := range ItemStatuses {
+		for _, delivery := range Deliveries {
 			for _, mod := range []bool{false, true} {
-				var got string
+				var got Phase
 				q := `SELECT ` + strings.NewReplacer("status", "?1", "delivery", "?2", "modified_after_send", "?3").Replace(phaseSQL)
 				if err := s.rdb.QueryRow(q, status, delivery, mod).Scan(&got); err != nil {
 					t.Fatal(err)

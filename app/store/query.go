@@ -188,7 +188,8 @@ func phaseCounts(ctx context.Context, q querier, sessionID string) (map[string]P
 	defer rows.Close()
 	out := map[string]PhaseCounts{}
 	for rows.Next() {
-		var sid, phase string
+		var sid string
+		var phase Phase
 		var n int
 		if err := rows.Scan(&sid, &phase, &n); err != nil {
 			return nil, err

@@ -155,9 +155,9 @@ func loadSession(ctx context.Context, q querier, sessionID string) (*Session, er
 // SessionUpdate changes a session's title and/or runtime evidence policy;
 // nil fields stay as they are.
 type SessionUpdate struct {
-	Title                 *string `json:"title,omitempty"`
-	RuntimeEvidencePolicy *string `json:"runtimeEvidencePolicy,omitempty"`
-	AgentPickup           *string `json:"agentPickup,omitempty"`
+	Title                 *string         `json:"title,omitempty"`
+	RuntimeEvidencePolicy *EvidencePolicy `json:"runtimeEvidencePolicy,omitempty"`
+	AgentPickup           *Pickup         `json:"agentPickup,omitempty"`
 }
 
 // UpdateSession applies u to an open session.

@@ -23,7 +23,7 @@ const (
 
 // echo quotes a refused value for an error message (errcode.Quote), cut
 // short so an error never repeats megabytes of input back.
-func echo(v string) string { return errcode.Quote(v) }
+func echo[T ~string](v T) string { return errcode.Quote(string(v)) }
 
 // controlChar reports the first control character in s (multiline text may
 // hold newlines and tabs), or -1.
@@ -67,8 +67,8 @@ func cleanComment(c string) (string, error) {
 	return c, nil
 }
 
-func cleanSeverity(s string) (string, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
+func cleanSeverity(s Severity) (Severity, error) {
+	switch strings.ToLower(strings.TrimSpace(string(s))) {
 	case "", "med", "medium":
 		return SeverityMed, nil
 	case "high":
