@@ -136,10 +136,7 @@ func (s *Store) agentUpdate(ctx context.Context, op, action, sessionID, itemID s
 	}
 	var out Item
 	err := s.write(ctx, op, func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, action); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, action)
 		if errcode.Of(err) == errcode.ItemNotFound {
 			return deletedByUser(ctx, t, sessionID, itemID, err)
 		}

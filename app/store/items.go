@@ -53,10 +53,7 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 	}
 	var out Item
 	err := s.write(ctx, "updating item", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "edit feedback"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "edit feedback")
 		if err != nil {
 			return err
 		}
@@ -129,10 +126,7 @@ func agentHasItem(it Item) bool {
 // an item the agent has queues a withdrawal for the agent's next wait.
 func (s *Store) DeleteItem(ctx context.Context, sessionID, itemID string) error {
 	return s.write(ctx, "deleting item", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "delete feedback"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "delete feedback")
 		if err != nil {
 			return err
 		}
@@ -186,10 +180,7 @@ func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer st
 	}
 	var out Item
 	err = s.write(ctx, "answering question", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "answer a question"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "answer a question")
 		if err != nil {
 			return err
 		}
@@ -222,10 +213,7 @@ func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID string, sta
 	}
 	var out Item
 	err := s.write(ctx, "resolving item", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "resolve feedback"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "resolve feedback")
 		if err != nil {
 			return err
 		}

@@ -203,6 +203,15 @@ func phaseCounts(ctx context.Context, q querier, sessionID string) (map[string]P
 
 // openSessionForWrite loads a session inside a write transaction and refuses
 // closed ones with SESSION_CLOSED (one helper, so the wording never drifts).
+// itemForWrite is the first step of every change to one item: the session
+// must take writes (openSessionForWrite) and the item must be in it.
+func itemForWrite(ctx context.Context, t *tx, sessionID, itemID, action string) (Item, error) {
+	if _, err := openSessionForWrite(ctx, t, sessionID, action); err != nil {
+		return Item{}, err
+	}
+	return getItem(ctx, t, sessionID, itemID)
+}
+
 func openSessionForWrite(ctx context.Context, t *tx, sessionID, action string) (sessionRow, error) {
 	if sessionID == "" {
 		return sessionRow{}, invalid("sessionId is required")

@@ -74,10 +74,7 @@ func (s *Store) UpdateVoiceItem(ctx context.Context, sessionID, itemID string, s
 	}
 	var out Item
 	err := s.write(ctx, "updating item", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "edit feedback"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "edit feedback")
 		if err != nil {
 			return err
 		}
