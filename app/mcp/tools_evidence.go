@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"fixthis/app/errcode"
 	"fixthis/app/store"
 )
 
@@ -129,7 +130,7 @@ func (t *toolset) captureRuntimeEvidence() server.ServerTool {
 		rec, err := t.deps.Evidence.CollectEvidence(ctx, strings.TrimSpace(iid), store.EvidenceTriggerAgent)
 		if err != nil {
 			// Coded errors (RUNTIME_EVIDENCE_OFF, ITEM_NOT_FOUND) are the agent's to act on.
-			var se *store.Error
+			var se *errcode.Error
 			if errors.As(err, &se) {
 				return toolResult(err)
 			}

@@ -16,7 +16,7 @@ func TestSaveBatchValidation(t *testing.T) {
 	cases := []struct {
 		name   string
 		mutate func(*SaveBatchInput)
-		code   Code
+		code   errcode.Code
 		want   string
 	}{
 		{"empty comment", func(in *SaveBatchInput) { in.Items[0].Comment = "   " }, errcode.InvalidInput, "comment is empty"},

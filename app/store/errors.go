@@ -10,14 +10,10 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// Code and Error are the app's one error model (package errcode); the store's
-// errors are ordinary coded errors, and the app maps codes to HTTP statuses.
-type (
-	Code  = errcode.Code
-	Error = errcode.Error
-)
+// The store's errors are ordinary coded errors of package errcode, the app's
+// one error model; the app maps codes to HTTP statuses.
 
-func errorf(code Code, format string, args ...any) error {
+func errorf(code errcode.Code, format string, args ...any) error {
 	return errcode.New(code, format, args...)
 }
 
@@ -42,7 +38,7 @@ func (e *StaleDraftError) Error() string {
 }
 
 // ErrorCode makes the error a coded one (errcode.Coded).
-func (e *StaleDraftError) ErrorCode() Code { return errcode.StalePreview }
+func (e *StaleDraftError) ErrorCode() errcode.Code { return errcode.StalePreview }
 
 // FingerprintMismatchError is the 409 answer when the device moved on since
 // the freeze. The app detects it (it owns the device); the store owns the
@@ -58,7 +54,7 @@ func (e *FingerprintMismatchError) Error() string {
 }
 
 // ErrorCode makes the error a coded one (errcode.Coded).
-func (e *FingerprintMismatchError) ErrorCode() Code { return errcode.FingerprintMismatch }
+func (e *FingerprintMismatchError) ErrorCode() errcode.Code { return errcode.FingerprintMismatch }
 
 // storageErr turns a disk-level failure during op into an error the user can
 // act on ("store: disk full while saving batch"). Contract errors pass through.
@@ -66,7 +62,7 @@ func storageErr(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var e *Error
+	var e *errcode.Error
 	if errors.As(err, &e) {
 		return err
 	}
@@ -76,9 +72,9 @@ func storageErr(op string, err error) error {
 	}
 	switch {
 	case isDiskFull(err):
-		return &Error{Code: errcode.StorageFull, Msg: "store: disk full while " + op + "; free some space and retry, nothing was saved", Err: err}
+		return &errcode.Error{Code: errcode.StorageFull, Msg: "store: disk full while " + op + "; free some space and retry, nothing was saved", Err: err}
 	case isReadOnly(err):
-		return &Error{Code: errcode.StorageReadOnly, Msg: "store: " + DataDirName + " is read-only while " + op + "; make it writable and retry, nothing was saved", Err: err}
+		return &errcode.Error{Code: errcode.StorageReadOnly, Msg: "store: " + DataDirName + " is read-only while " + op + "; make it writable and retry, nothing was saved", Err: err}
 	}
 	return fmt.Errorf("store: %s: %w", op, err)
 }
@@ -106,9 +102,9 @@ func isReadOnly(err error) bool {
 // inItem names the draft item an error is about, keeping the error's code
 // and its prefix first ("INVALID_INPUT: item \"d1\": …").
 func inItem(draftItemID string, err error) error {
-	var e *Error
+	var e *errcode.Error
 	if errors.As(err, &e) {
-		return &Error{Code: e.Code, Msg: "item " + echo(draftItemID) + ": " + e.Msg, Err: e.Err}
+		return &errcode.Error{Code: e.Code, Msg: "item " + echo(draftItemID) + ": " + e.Msg, Err: e.Err}
 	}
 	return fmt.Errorf("item %s: %w", echo(draftItemID), err)
 }

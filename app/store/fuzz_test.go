@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fixthis/app/errcode"
 	"strings"
 	"testing"
 	"unicode"
@@ -26,7 +27,7 @@ func FuzzNormalizeBatch(f *testing.F) {
 					Snapshot: &NodeSnapshot{Text: text}}}}}
 		err := normalizeBatch(&in)
 		if err != nil {
-			if _, ok := err.(*Error); !ok {
+			if _, ok := err.(*errcode.Error); !ok {
 				t.Fatalf("refusal without a code: %v", err)
 			}
 			if len(err.Error()) > 400 {

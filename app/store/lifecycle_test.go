@@ -463,7 +463,7 @@ func TestPhaseSQLMatchesGo(t *testing.T) {
 func TestErrorCodes(t *testing.T) {
 	cases := []struct {
 		err    error
-		code   Code
+		code   errcode.Code
 		prefix string
 	}{
 		{errorf(errcode.SessionNotFound, "x"), errcode.SessionNotFound, "SESSION_NOT_FOUND: x"},
