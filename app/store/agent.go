@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // FeedbackQuery selects items for the agent.

@@ -3,9 +3,10 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fixthis/app/errcode"
 	"fmt"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // AppBuild is the build of the user's app a session was handed off against, so

@@ -2,9 +2,10 @@ package store
 
 import (
 	"context"
-	"fixthis/app/errcode"
 	"testing"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 func TestRecordAppBuild(t *testing.T) {

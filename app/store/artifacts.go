@@ -6,12 +6,13 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 // PutArtifact stores data under its content hash and returns the artifact key

@@ -3,12 +3,13 @@ package store
 import (
 	"bytes"
 	"context"
-	"fixthis/app/errcode"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 func TestPutArtifact(t *testing.T) {

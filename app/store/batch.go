@@ -5,10 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"os"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 // ScreenInput is the frozen screen a batch was annotated on.

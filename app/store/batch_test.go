@@ -3,11 +3,12 @@ package store
 import (
 	"context"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
+
+	"fixthis/app/errcode"
 )
 
 func TestSaveBatchValidation(t *testing.T) {

@@ -5,9 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // Capture is a screen an agent captured (fixthis_capture_screen), kept so that a

@@ -2,10 +2,11 @@ package store
 
 import (
 	"context"
-	"fixthis/app/errcode"
 	"strings"
 	"testing"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // TestUserDecisionIsFinal: once the developer closes an item (resolved, won't

@@ -4,8 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fixthis/app/errcode"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // Reasons a session ended, as an agent's wait reports them.

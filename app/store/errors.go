@@ -2,9 +2,10 @@ package store
 
 import (
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"syscall"
+
+	"fixthis/app/errcode"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"

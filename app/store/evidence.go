@@ -4,10 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fixthis/app/errcode"
 	"fmt"
 	"time"
 
+	"fixthis/app/errcode"
 	"fixthis/app/evidence"
 )
 

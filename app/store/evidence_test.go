@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
-	"fixthis/app/errcode"
 	"testing"
 
+	"fixthis/app/errcode"
 	"fixthis/app/evidence"
 )
 

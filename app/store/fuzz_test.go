@@ -1,11 +1,12 @@
 package store
 
 import (
-	"fixthis/app/errcode"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"fixthis/app/errcode"
 )
 
 // FuzzNormalizeBatch feeds one item's strings and bounds through a batch

@@ -3,8 +3,9 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fixthis/app/errcode"
 	"fmt"
+
+	"fixthis/app/errcode"
 )
 
 // MarkCopied records a Copy Prompt of itemIDs: each gets lastHandedOffAt and

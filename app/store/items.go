@@ -5,9 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 // ItemUpdate edits a saved item; nil fields stay as they are.

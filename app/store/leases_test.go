@@ -2,12 +2,13 @@ package store
 
 import (
 	"context"
-	"fixthis/app/errcode"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // testClock is a settable clock shared by store handles in a test.

@@ -3,9 +3,10 @@ package store
 import (
 	"context"
 	"errors"
-	"fixthis/app/errcode"
 	"strings"
 	"testing"
+
+	"fixthis/app/errcode"
 )
 
 func ptr[T any](v T) *T { return &v }

@@ -2,13 +2,14 @@ package store
 
 import (
 	"context"
-	"fixthis/app/errcode"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"fixthis/app/errcode"
 )
 
 func TestOpenCreatesPrivateFiles(t *testing.T) {

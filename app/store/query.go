@@ -5,9 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"net/url"
+
+	"fixthis/app/errcode"
 )
 
 // querier is satisfied by *sql.Tx and *tx, so every reader below works inside

@@ -5,9 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // Answer is the user's answer to an agent question, delivered through wait.

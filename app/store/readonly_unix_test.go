@@ -7,7 +7,6 @@ package store
 
 import (
 	"context"
-	"fixthis/app/errcode"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"fixthis/app/errcode"
 )
 
 const readOnlyChildEnv = "FIXTHIS_STORE_READONLY_CHILD"

@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fixthis/app/errcode"
 	"fmt"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 const maxTitleLen = 200

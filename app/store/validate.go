@@ -3,10 +3,11 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"fixthis/app/errcode"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"fixthis/app/errcode"
 )
 
 const (

@@ -3,10 +3,11 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fixthis/app/errcode"
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"fixthis/app/errcode"
 )
 
 // Items made from speech. They are ordinary items saved through SaveBatch with the
