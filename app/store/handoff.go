@@ -17,10 +17,7 @@ func (s *Store) MarkCopied(ctx context.Context, sessionID string, itemIDs []stri
 	}
 	var out *Session
 	err := s.write(ctx, "recording copied prompt", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "copy a prompt"); err != nil {
-			return err
-		}
-		items, err := loadItemsByID(ctx, t, sessionID, itemIDs)
+		items, err := itemsForWrite(ctx, t, sessionID, itemIDs, "copy a prompt")
 		if err != nil {
 			return err
 		}
@@ -79,10 +76,7 @@ func (s *Store) ReleaseToAgent(ctx context.Context, sessionID string, itemIDs []
 func (s *Store) ReleaseWithEvidence(ctx context.Context, sessionID string, itemIDs []string, decision *EvidenceDecision) (*ReleaseResult, error) {
 	res := &ReleaseResult{}
 	err := s.write(ctx, "saving to MCP", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "save to MCP"); err != nil {
-			return err
-		}
-		items, err := loadItemsByID(ctx, t, sessionID, itemIDs)
+		items, err := itemsForWrite(ctx, t, sessionID, itemIDs, "save to MCP")
 		if err != nil {
 			return err
 		}

@@ -213,6 +213,15 @@ func itemForWrite(ctx context.Context, t *tx, sessionID, itemID, action string) 
 	return getItem(ctx, t, sessionID, itemID)
 }
 
+// itemsForWrite is itemForWrite for a handoff of several items: each must be
+// in the session, which must take writes.
+func itemsForWrite(ctx context.Context, t *tx, sessionID string, itemIDs []string, action string) ([]Item, error) {
+	if _, err := openSessionForWrite(ctx, t, sessionID, action); err != nil {
+		return nil, err
+	}
+	return loadItemsByID(ctx, t, sessionID, itemIDs)
+}
+
 func openSessionForWrite(ctx context.Context, t *tx, sessionID, action string) (sessionRow, error) {
 	if sessionID == "" {
 		return sessionRow{}, invalid("sessionId is required")
