@@ -249,7 +249,7 @@ func TestAgentChangesFromAnotherStoreReachTheConsole(t *testing.T) {
 	steps := []struct {
 		name  string
 		do    func() error
-		phase string
+		phase store.Phase
 	}{
 		{"claim", func() error { _, err := sidecar.Claim(ctx, sessionID, item, "editing TrailCard.kt"); return err }, store.PhaseInProgress},
 		{"ask", func() error { _, err := sidecar.Ask(ctx, sessionID, item, "Kilometres or miles?"); return err }, store.PhaseNeedsClarify},

@@ -13,7 +13,7 @@ import (
 // no commit announces, so it is re-read every few seconds.
 type presenceWatch struct {
 	mu   sync.Mutex
-	last map[string]string // sessionID → presence last published
+	last map[string]store.PresenceState // sessionID → presence last published
 }
 
 func (a *App) getPresence(ctx context.Context, sessionID string) (*store.Presence, error) {
@@ -34,7 +34,7 @@ func (a *App) publishPresenceIf(ctx context.Context, sessionID string, onlyChang
 	}
 	a.presenceSeen.mu.Lock()
 	if a.presenceSeen.last == nil {
-		a.presenceSeen.last = map[string]string{}
+		a.presenceSeen.last = map[string]store.PresenceState{}
 	}
 	changed := a.presenceSeen.last[sessionID] != p.Presence
 	a.presenceSeen.last[sessionID] = p.Presence

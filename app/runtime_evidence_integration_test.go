@@ -114,12 +114,12 @@ func TestSaveToMCPUnderAutoCollectsFirst(t *testing.T) {
 // refuses the manual capture.
 func TestManualAndOffPolicies(t *testing.T) {
 	e := newTestEnv(t)
-	for _, policy := range []string{store.PolicyManual, store.PolicyOff} {
+	for _, policy := range []string{string(store.PolicyManual), string(store.PolicyOff)} {
 		sid := e.createSession(policy)
 		e.setPolicy(sid, policy)
 		_, saved, _ := e.saveDrafts(sid)
 		out := e.saveToMCP(sid)
-		if d := out.RuntimeEvidence.Decision; d.Attempted || d.Status != "skipped" || d.Reason != policy || out.RuntimeEvidence.Attempt != nil {
+		if d := out.RuntimeEvidence.Decision; d.Attempted || d.Status != "skipped" || string(d.Reason) != policy || out.RuntimeEvidence.Attempt != nil {
 			t.Errorf("%s: decision %+v", policy, d)
 		}
 		if !strings.HasSuffix(out.Prompt, "\nruntimeEvidenceAttempt:\n  attempted=false\n  status=skipped\n  reason="+policy+"\n") {
@@ -130,7 +130,7 @@ func TestManualAndOffPolicies(t *testing.T) {
 			t.Errorf("%s: Save to MCP collected %+v", policy, doc.Attempts)
 		}
 		r := e.do("POST", "/api/items/"+id+"/runtime-evidence/collect", nil, nil)
-		if policy == store.PolicyOff {
+		if policy == string(store.PolicyOff) {
 			if r.Status != 409 || !strings.Contains(string(r.Body), `"runtime_evidence_off"`) {
 				t.Errorf("off: capture answered %d %s", r.Status, r.Body)
 			}

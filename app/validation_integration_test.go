@@ -143,7 +143,7 @@ func TestBatchStringFields(t *testing.T) {
 						t.Fatalf("%d: %.300s", status, resp)
 					}
 					got := res.Items[0]
-					stored := map[string]string{"comment": got.Comment, "severity": got.Severity, "target.type": got.Target.Type,
+					stored := map[string]string{"comment": got.Comment, "severity": string(got.Severity), "target.type": string(got.Target.Type),
 						"target.nodeUid": got.Target.NodeUID}
 					if got.Target.Snapshot != nil {
 						s := got.Target.Snapshot

@@ -22,7 +22,7 @@ import (
 func (e *voiceEnv) phases(sid string) []string {
 	var out []string
 	for _, it := range e.session(sid).Items {
-		out = append(out, it.Phase)
+		out = append(out, string(it.Phase))
 	}
 	return out
 }

@@ -46,7 +46,7 @@ func TestSimWindowListIsAndroid13Records(t *testing.T) {
 	}
 	var types []string
 	for _, w := range list.Windows {
-		types = append(types, w.Type)
+		types = append(types, string(w.Type))
 		if w.Type == capture.WindowStatusBar && (!w.Visible || w.Bounds.Top != 0 || w.Bounds.Height() <= 0) {
 			t.Errorf("status bar %+v", w)
 		}

@@ -10,9 +10,9 @@ import (
 // window, so this list is the only way to know what else covers the screen: the
 // keyboard, the status and navigation bars, the activity behind a dialog.
 type Window struct {
-	Title   string `json:"title"`
-	Type    string `json:"type"` // app | dialog | ime | status_bar | navigation_bar | notification_shade | wallpaper | keyguard | toast | overlay | system
-	Package string `json:"package,omitempty"`
+	Title   string     `json:"title"`
+	Type    WindowType `json:"type"`
+	Package string     `json:"package,omitempty"`
 	// Bounds are where the window draws, clipped to the screen. For the input method
 	// it is the keyboard itself, not the full-screen frame modern keyboards ask for.
 	Bounds  Bounds `json:"bounds"`
@@ -21,20 +21,27 @@ type Window struct {
 	Secure  bool   `json:"secure,omitempty"` // FLAG_SECURE: screenshots show black
 }
 
+// WindowType is what kind of window a Window is, as the console names it.
+type WindowType string
+
 // Window types reported in Window.Type.
 const (
-	WindowApp               = "app"
-	WindowDialog            = "dialog"
-	WindowIME               = "ime"
-	WindowStatusBar         = "status_bar"
-	WindowNavigationBar     = "navigation_bar"
-	WindowNotificationShade = "notification_shade"
-	WindowWallpaper         = "wallpaper"
-	WindowKeyguard          = "keyguard"
-	WindowToast             = "toast"
-	WindowOverlay           = "overlay"
-	WindowSystem            = "system"
+	WindowApp               WindowType = "app"
+	WindowDialog            WindowType = "dialog"
+	WindowIME               WindowType = "ime"
+	WindowStatusBar         WindowType = "status_bar"
+	WindowNavigationBar     WindowType = "navigation_bar"
+	WindowNotificationShade WindowType = "notification_shade"
+	WindowWallpaper         WindowType = "wallpaper"
+	WindowKeyguard          WindowType = "keyguard"
+	WindowToast             WindowType = "toast"
+	WindowOverlay           WindowType = "overlay"
+	WindowSystem            WindowType = "system"
 )
+
+// WindowTypes lists every WindowType.
+var WindowTypes = []WindowType{WindowApp, WindowDialog, WindowIME, WindowStatusBar, WindowNavigationBar,
+	WindowNotificationShade, WindowWallpaper, WindowKeyguard, WindowToast, WindowOverlay, WindowSystem}
 
 // WindowList is what the "WINDOW MANAGER WINDOWS" section of `dumpsys window` tells.
 type WindowList struct {
@@ -281,7 +288,7 @@ func hasSecureFlag(flags []string) bool {
 
 // windowType maps WindowManager's type (a name on Android 10+, a number before; a
 // few types print as numbers even now) to the kinds FixThis tells apart.
-func windowType(ty, title string) string {
+func windowType(ty, title string) WindowType {
 	switch ty {
 	case "BASE_APPLICATION", "1", "DRAWN_APPLICATION", "4", "APPLICATION_STARTING", "3":
 		return WindowApp

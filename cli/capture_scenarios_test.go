@@ -47,7 +47,7 @@ func runCaptureJSON(t *testing.T, serial, out string) captureDoc {
 	return doc
 }
 
-func windowOf(doc captureDoc, typ string) *capture.Window {
+func windowOf(doc captureDoc, typ capture.WindowType) *capture.Window {
 	for i, w := range doc.Windows {
 		if w.Type == typ && w.Visible {
 			return &doc.Windows[i]

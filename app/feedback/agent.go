@@ -23,7 +23,7 @@ type Agent struct{ s *Service }
 func (s *Service) Agent() Agent { return Agent{s: s} }
 
 // CollectEvidence serves fixthis_capture_runtime_evidence.
-func (a Agent) CollectEvidence(ctx context.Context, itemID, trigger string) (*store.EvidenceRecord, error) {
+func (a Agent) CollectEvidence(ctx context.Context, itemID string, trigger store.EvidenceTrigger) (*store.EvidenceRecord, error) {
 	return a.s.CaptureDiagnostics(ctx, "", itemID, trigger)
 }
 

@@ -29,7 +29,7 @@ const evidenceLookback = 30 * time.Second
 // front when it was frozen); the log window starts shortly before the oldest of
 // those screens was frozen. The phone is the selected one; with none the attempt
 // is a typed unsupported result, stored like any other.
-func (s *Service) collectFor(ctx context.Context, sess *store.Session, items []store.Item, trigger string) (evidence.Attempt, error) {
+func (s *Service) collectFor(ctx context.Context, sess *store.Session, items []store.Item, trigger store.EvidenceTrigger) (evidence.Attempt, error) {
 	screens := map[string]store.Screen{}
 	for _, sc := range sess.Screens {
 		screens[sc.ScreenID] = sc
@@ -74,7 +74,7 @@ func (s *Service) collectFor(ctx context.Context, sess *store.Session, items []s
 // CaptureDiagnostics is Capture diagnostics and the agent's capture: a fresh capture
 // for one item, refused when the session's policy is Off. sessionID may be "" (the
 // agent names items alone); when set it must be the item's session.
-func (s *Service) CaptureDiagnostics(ctx context.Context, sessionID, itemID, trigger string) (*store.EvidenceRecord, error) {
+func (s *Service) CaptureDiagnostics(ctx context.Context, sessionID, itemID string, trigger store.EvidenceTrigger) (*store.EvidenceRecord, error) {
 	d, err := s.store.ReadItem(ctx, sessionID, itemID)
 	if err != nil {
 		return nil, err
@@ -104,21 +104,23 @@ func (s *Service) CaptureDiagnostics(ctx context.Context, sessionID, itemID, tri
 func (s *Service) handoffEvidence(ctx context.Context, sessionID string, itemIDs []string) HandoffEvidence {
 	sess, err := s.store.GetSession(ctx, sessionID)
 	if err != nil {
-		return HandoffEvidence{Decision: store.SkippedDecision("skipped")}
+		return HandoffEvidence{Decision: store.SkippedDecision(store.SkipSkipped)}
 	}
 	switch sess.RuntimeEvidencePolicy {
-	case store.PolicyOff, store.PolicyManual:
-		return HandoffEvidence{Decision: store.SkippedDecision(sess.RuntimeEvidencePolicy)}
+	case store.PolicyOff:
+		return HandoffEvidence{Decision: store.SkippedDecision(store.SkipOff)}
+	case store.PolicyManual:
+		return HandoffEvidence{Decision: store.SkippedDecision(store.SkipManual)}
 	}
 	items, err := s.store.Releasable(ctx, sessionID, itemIDs)
 	if err != nil || len(items) == 0 {
-		return HandoffEvidence{Decision: store.SkippedDecision("skipped")}
+		return HandoffEvidence{Decision: store.SkippedDecision(store.SkipSkipped)}
 	}
 	att, err := s.collectFor(ctx, sess, items, store.EvidenceTriggerAuto)
 	if err != nil {
 		s.log.Warn("runtime evidence not stored", "session", sessionID, "err", err)
 		d := store.DecisionOf(att)
-		d.Status, d.Failure = string(evidence.StatusFailed), string(evidence.ReasonStorageFailed)
+		d.Status, d.Failure = evidence.StatusFailed, string(evidence.ReasonStorageFailed)
 		return HandoffEvidence{Decision: d}
 	}
 	return HandoffEvidence{Decision: store.DecisionOf(att), Attempt: &att}

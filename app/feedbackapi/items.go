@@ -115,10 +115,17 @@ func (h Routes) PostItemAnswer(w http.ResponseWriter, r *http.Request) {
 	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
 
+// ResolveStatus is how the user may close an item: the two terminal item
+// statuses, never one of the agent's working ones.
+type ResolveStatus string
+
+// ResolveStatuses lists every ResolveStatus.
+var ResolveStatuses = []ResolveStatus{ResolveStatus(store.StatusResolved), ResolveStatus(store.StatusWontFix)}
+
 // ResolveRequest is the body of POST /api/items/{id}/resolve.
 type ResolveRequest struct {
-	SessionID string `json:"sessionId"`
-	Status    string `json:"status"` // resolved or wont_fix
+	SessionID string        `json:"sessionId"`
+	Status    ResolveStatus `json:"status"`
 }
 
 func (h Routes) PostItemResolve(w http.ResponseWriter, r *http.Request) {
@@ -127,7 +134,7 @@ func (h Routes) PostItemResolve(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, err)
 		return
 	}
-	it, err := h.Store.ResolveByUser(r.Context(), req.SessionID, r.PathValue("id"), req.Status)
+	it, err := h.Store.ResolveByUser(r.Context(), req.SessionID, r.PathValue("id"), store.ItemStatus(req.Status))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return

@@ -72,7 +72,7 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) Session {
 	out := Session{
 		ID:        sess.SessionID,
 		Title:     sess.Title,
-		Status:    sess.Status,
+		Status:    string(sess.Status),
 		CreatedAt: sess.CreatedAt,
 	}
 	if b := sess.AppBuild; b != nil {
@@ -157,16 +157,16 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 		ID:            it.ItemID,
 		ScreenID:      it.ScreenID,
 		Sequence:      it.SequenceNumber,
-		Severity:      it.Severity,
+		Severity:      string(it.Severity),
 		Comment:       it.Comment,
-		Delivery:      it.Delivery,
-		Status:        it.Status,
-		ResolvedBy:    it.ResolvedBy,
+		Delivery:      string(it.Delivery),
+		Status:        string(it.Status),
+		ResolvedBy:    string(it.ResolvedBy),
 		AgentSummary:  it.AgentSummary,
 		AgentQuestion: it.AgentQuestion,
 		UserAnswer:    it.UserAnswer,
 		CreatedAt:     it.CreatedAt,
-		Target:        Target{Kind: it.Target.Type},
+		Target:        Target{Kind: string(it.Target.Type)},
 	}
 	if it.CropArtifact != "" {
 		hi.CropPath, _ = b.Store.ArtifactPath(it.CropArtifact)

@@ -73,7 +73,7 @@ func attemptOption(d *store.EvidenceDecision) *EvidenceAttempt {
 	if len(w) > evidence.MaxWarnings {
 		w = w[:evidence.MaxWarnings]
 	}
-	return &EvidenceAttempt{Attempted: d.Attempted, Status: d.Status, Failure: d.Failure, Reason: d.Reason, Warnings: w}
+	return &EvidenceAttempt{Attempted: d.Attempted, Status: string(d.Status), Failure: d.Failure, Reason: string(d.Reason), Warnings: w}
 }
 
 // ReleaseMarkdown renders the prompt of a Save to MCP release: the compact

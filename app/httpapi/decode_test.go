@@ -97,7 +97,7 @@ func FuzzDecodeBody(f *testing.F) {
 		sent := bytes.Count(body, []byte("\uFFFD")) + bytes.Count(bytes.ToLower(body), []byte(`\ufffd`))
 		got := strings.Count(req.SessionID+req.FrozenID+req.WorkspaceID+req.FrozenFingerprint, "\uFFFD")
 		for _, it := range req.Items {
-			got += strings.Count(it.DraftItemID+it.Severity+it.Comment+it.Target.Type+it.Target.NodeUID, "\uFFFD")
+			got += strings.Count(it.DraftItemID+string(it.Severity)+it.Comment+string(it.Target.Type)+it.Target.NodeUID, "\uFFFD")
 		}
 		if got > sent {
 			t.Fatalf("decoded %d U+FFFD from a body holding %d: %q", got, sent, body)

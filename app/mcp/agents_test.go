@@ -213,7 +213,7 @@ func TestRacingAgentsKeepTheClaimersOutcome(t *testing.T) {
 			t.Fatal(err)
 		}
 		status, summary := outcome(winner)
-		if d.Item.Status != status || d.Item.AgentSummary != summary || d.Item.ResolvedBy != "agent" {
+		if string(d.Item.Status) != status || d.Item.AgentSummary != summary || d.Item.ResolvedBy != "agent" {
 			t.Errorf("round %d: stored %s %q, want the claimer's %s %q", round, d.Item.Status, d.Item.AgentSummary, status, summary)
 		}
 	}

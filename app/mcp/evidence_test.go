@@ -19,7 +19,7 @@ type storeCollector struct {
 	off bool
 }
 
-func (c storeCollector) CollectEvidence(ctx context.Context, itemID, trigger string) (*store.EvidenceRecord, error) {
+func (c storeCollector) CollectEvidence(ctx context.Context, itemID string, trigger store.EvidenceTrigger) (*store.EvidenceRecord, error) {
 	if c.off {
 		return nil, errcode.New(errcode.RuntimeEvidenceOff, "runtime diagnostics are off for this session")
 	}
@@ -123,7 +123,7 @@ func TestCaptureRuntimeEvidenceRefusals(t *testing.T) {
 type attemptPrompter struct{ listPrompter }
 
 func (attemptPrompter) ReleaseMarkdown(_ context.Context, sessionID string, itemIDs []string, d *store.EvidenceDecision) (string, error) {
-	return "prompt of " + strings.Join(itemIDs, ",") + "\nruntimeEvidenceAttempt:\n  status=" + d.Status + "\n  reason=" + d.Reason, nil
+	return "prompt of " + strings.Join(itemIDs, ",") + "\nruntimeEvidenceAttempt:\n  status=" + string(d.Status) + "\n  reason=" + string(d.Reason), nil
 }
 
 func TestWaitServesTheReleaseWithItsEvidenceDecision(t *testing.T) {

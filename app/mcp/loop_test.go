@@ -22,7 +22,7 @@ func TestAgentLoop(t *testing.T) {
 	var pres []string
 	c := newClient(t, Deps{Store: agentStore, Prompt: listPrompter{}, OnPresence: func(p store.Presence) {
 		presMu.Lock()
-		pres = append(pres, p.Presence)
+		pres = append(pres, string(p.Presence))
 		presMu.Unlock()
 	}})
 	sess, items := seed(t, console, 2)
@@ -83,7 +83,7 @@ func TestAgentLoop(t *testing.T) {
 
 	var claimed itemResultOut
 	call(t, c, "fixthis_claim_feedback", map[string]any{"sessionId": sid, "itemId": items[0].ItemID, "agentNote": "resizing"}, &claimed)
-	if claimed.Item.Phase != store.PhaseInProgress {
+	if claimed.Item.Phase != string(store.PhaseInProgress) {
 		t.Fatalf("claim %+v", claimed.Item)
 	}
 	got, _ := console.GetSession(ctx, sid)
@@ -94,7 +94,7 @@ func TestAgentLoop(t *testing.T) {
 	var asked itemResultOut
 	call(t, c, "fixthis_claim_feedback", map[string]any{"sessionId": sid, "itemId": items[1].ItemID}, nil)
 	call(t, c, "fixthis_ask", map[string]any{"sessionId": sid, "itemId": items[1].ItemID, "question": "Which size?"}, &asked)
-	if asked.Item.Phase != store.PhaseNeedsClarify {
+	if asked.Item.Phase != string(store.PhaseNeedsClarify) {
 		t.Fatalf("ask %+v", asked.Item)
 	}
 	go func() {
@@ -113,7 +113,7 @@ func TestAgentLoop(t *testing.T) {
 	var resolved itemResultOut
 	call(t, c, "fixthis_resolve_feedback", map[string]any{"sessionId": sid, "itemId": items[0].ItemID,
 		"status": "resolved", "summary": "Button.kt:42 uses 48dp"}, &resolved)
-	if resolved.Item.Phase != store.PhaseResolved || resolved.Item.ResolvedBy != store.ResolvedByAgent {
+	if resolved.Item.Phase != string(store.PhaseResolved) || resolved.Item.ResolvedBy != string(store.ResolvedByAgent) {
 		t.Fatalf("resolve %+v", resolved.Item)
 	}
 	res := call(t, c, "fixthis_claim_feedback", map[string]any{"sessionId": sid, "itemId": items[0].ItemID}, nil)
@@ -127,7 +127,7 @@ func TestAgentLoop(t *testing.T) {
 	}
 }
 
-func waitForPresence(t *testing.T, s *store.Store, sid, want string) {
+func waitForPresence(t *testing.T, s *store.Store, sid string, want store.PresenceState) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) {

@@ -81,9 +81,9 @@ type targetOut struct {
 func toItemOut(it store.Item) itemOut {
 	out := itemOut{
 		ItemID: it.ItemID, SessionID: it.SessionID, ScreenID: it.ScreenID, SequenceNumber: it.SequenceNumber,
-		Phase: it.Phase, Status: it.Status, Severity: it.Severity, Comment: it.Comment,
-		Target:     targetOut{Type: it.Target.Type, NodeUID: it.Target.NodeUID, Bounds: it.Target.Bounds, Snapshot: it.Target.Snapshot},
-		ResolvedBy: it.ResolvedBy, AgentNote: it.AgentNote, AgentSummary: it.AgentSummary,
+		Phase: string(it.Phase), Status: string(it.Status), Severity: string(it.Severity), Comment: it.Comment,
+		Target:     targetOut{Type: string(it.Target.Type), NodeUID: it.Target.NodeUID, Bounds: it.Target.Bounds, Snapshot: it.Target.Snapshot},
+		ResolvedBy: string(it.ResolvedBy), AgentNote: it.AgentNote, AgentSummary: it.AgentSummary,
 		AgentQuestion: it.AgentQuestion, UserAnswer: it.UserAnswer, UpdatedAt: it.UpdatedAt.Format(time.RFC3339),
 		Verification: it.Verification, Verdict: it.Verdict, VerdictNote: it.VerdictNote,
 		Clip: toClipOut(it.Clip),
@@ -144,8 +144,8 @@ func toListItem(it store.Item) listItemOut {
 	if r := []rune(comment); len(r) > maxListComment {
 		comment = string(r[:maxListComment]) + "…"
 	}
-	return listItemOut{ItemID: it.ItemID, SessionID: it.SessionID, SequenceNumber: it.SequenceNumber, Phase: it.Phase,
-		Severity: it.Severity, Comment: comment, Target: targetSummary(it.Target)}
+	return listItemOut{ItemID: it.ItemID, SessionID: it.SessionID, SequenceNumber: it.SequenceNumber, Phase: string(it.Phase),
+		Severity: string(it.Severity), Comment: comment, Target: targetSummary(it.Target)}
 }
 
 // targetSummary names a target in a few words: `Button "Sign in" tag=sign_in`.

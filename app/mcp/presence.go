@@ -25,17 +25,17 @@ type presenceTracker struct {
 	mu     sync.Mutex
 	parked map[string]int // session ("" = any) → parked waits
 	timers map[string]*time.Timer
-	state  map[string]string
+	state  map[string]store.PresenceState
 }
 
 func newPresenceTracker(s *store.Store, notify func(store.Presence), log *slog.Logger) *presenceTracker {
-	return &presenceTracker{store: s, notify: notify, log: log, parked: map[string]int{}, timers: map[string]*time.Timer{}, state: map[string]string{}}
+	return &presenceTracker{store: s, notify: notify, log: log, parked: map[string]int{}, timers: map[string]*time.Timer{}, state: map[string]store.PresenceState{}}
 }
 
 // heartbeatEvery keeps a parked wait's row fresh well inside the away window.
 const heartbeatEvery = 5 * time.Second
 
-func (p *presenceTracker) set(sessionID, state string) {
+func (p *presenceTracker) set(sessionID string, state store.PresenceState) {
 	// Presence is advisory: it must not fail or delay the tool call, so it
 	// is written with its own short deadline and errors are only logged.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

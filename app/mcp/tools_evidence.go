@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"fixthis/app/errcode"
 	"fixthis/app/store"
 )
 
@@ -18,7 +19,7 @@ import (
 // device layer have one. Under the Off policy it returns a
 // RUNTIME_EVIDENCE_OFF error.
 type EvidenceCollector interface {
-	CollectEvidence(ctx context.Context, itemID, trigger string) (*store.EvidenceRecord, error)
+	CollectEvidence(ctx context.Context, itemID string, trigger store.EvidenceTrigger) (*store.EvidenceRecord, error)
 }
 
 // attachmentOut is one collector's result as an agent sees it: status and a
@@ -50,7 +51,7 @@ type evidenceOut struct {
 }
 
 func toAttemptOut(r store.EvidenceRecord) attemptOut {
-	out := attemptOut{CaptureID: r.ID, Trigger: r.Trigger, CreatedAt: r.CreatedAt.Format(time.RFC3339), Package: r.Package,
+	out := attemptOut{CaptureID: r.ID, Trigger: string(r.Trigger), CreatedAt: r.CreatedAt.Format(time.RFC3339), Package: r.Package,
 		Status: string(r.Status), Failure: string(r.Failure), Warnings: nonNilStrings(r.Warnings), Attachments: []attachmentOut{}}
 	for _, at := range r.Attachments {
 		out.Attachments = append(out.Attachments, attachmentOut{Kind: string(at.Kind), Status: string(at.Status),
@@ -129,7 +130,7 @@ func (t *toolset) captureRuntimeEvidence() server.ServerTool {
 		rec, err := t.deps.Evidence.CollectEvidence(ctx, strings.TrimSpace(iid), store.EvidenceTriggerAgent)
 		if err != nil {
 			// Coded errors (RUNTIME_EVIDENCE_OFF, ITEM_NOT_FOUND) are the agent's to act on.
-			var se *store.Error
+			var se *errcode.Error
 			if errors.As(err, &se) {
 				return toolResult(err)
 			}

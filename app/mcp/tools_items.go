@@ -74,7 +74,7 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 			mcp.WithTitleAnnotation("Resolve feedback item"),
 			sessionIDArg(true, "Session of the item."),
 			itemIDArg(true),
-			mcp.WithString("status", mcp.Required(), mcp.Enum(store.StatusResolved, store.StatusWontFix, store.StatusNeedsClarification),
+			mcp.WithString("status", mcp.Required(), mcp.Enum(string(store.StatusResolved), string(store.StatusWontFix), string(store.StatusNeedsClarification)),
 				mcp.Description("resolved | wont_fix | needs_clarification")),
 			mcp.WithString("summary", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(20000),
 				mcp.Description("What you changed (file:line), why not, or what you need to know.")),
@@ -89,7 +89,7 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 		if bad != nil {
 			return bad, nil
 		}
-		in := store.ResolveInput{SessionID: sid, ItemID: iid, Status: req.GetString("status", ""), Summary: req.GetString("summary", "")}
+		in := store.ResolveInput{SessionID: sid, ItemID: iid, Status: store.ItemStatus(req.GetString("status", "")), Summary: req.GetString("summary", "")}
 		if captureID := verificationCapture(req); captureID != "" {
 			if in.Status != store.StatusResolved {
 				return invalidArg("verification goes with status resolved"), nil

@@ -55,15 +55,21 @@ type Candidate struct {
 	// Index says which index found it: "project" (the project folder), "app" (the
 	// source index the installed build carries; its line is the build's), or
 	// "project+app" (both: the line is the folder's, current).
-	Index string `json:"index,omitempty"`
+	Index IndexSource `json:"index,omitempty"`
 }
+
+// IndexSource is which index found a candidate (Candidate.Index).
+type IndexSource string
 
 // Values of Candidate.Index.
 const (
-	FromProject = "project"
-	FromApp     = "app"
-	FromBoth    = "project+app"
+	FromProject IndexSource = "project"
+	FromApp     IndexSource = "app"
+	FromBoth    IndexSource = "project+app"
 )
+
+// IndexSources lists every IndexSource.
+var IndexSources = []IndexSource{FromProject, FromApp, FromBoth}
 
 // Reason tokens of the handoff contract.
 const (

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // FeedbackQuery selects items for the agent.
@@ -84,7 +86,7 @@ func (s *Store) ReadItem(ctx context.Context, sessionID, itemID string) (*ItemDe
 		if sessionID == "" {
 			err := t.QueryRowContext(ctx, `SELECT session_id FROM items WHERE id = ?`, itemID).Scan(&sessionID)
 			if errors.Is(err, sql.ErrNoRows) {
-				return errorf(CodeItemNotFound, "no item %s", echo(itemID))
+				return errorf(errcode.ItemNotFound, "no item %s", echo(itemID))
 			}
 			if err != nil {
 				return err
@@ -135,18 +137,15 @@ func (s *Store) agentUpdate(ctx context.Context, op, action, sessionID, itemID s
 	}
 	var out Item
 	err := s.write(ctx, op, func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, action); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
-		if errors.Is(err, ErrItemNotFound) {
+		it, err := itemForWrite(ctx, t, sessionID, itemID, action)
+		if errcode.Of(err) == errcode.ItemNotFound {
 			return deletedByUser(ctx, t, sessionID, itemID, err)
 		}
 		if err != nil {
 			return err
 		}
 		if it.ResolvedBy == ResolvedByUser && isTerminal(it.Status) {
-			return errorf(CodeItemClosedByUser, "the developer marked item %d %s; that decision is final, leave the item as it is",
+			return errorf(errcode.ItemClosedByUser, "the developer marked item %d %s; that decision is final, leave the item as it is",
 				it.SequenceNumber, it.Status)
 		}
 		if err := check(t, it); err != nil {
@@ -174,14 +173,14 @@ func deletedByUser(ctx context.Context, t *tx, sessionID, itemID string, notFoun
 		return err
 	}
 	if n > 0 {
-		return errorf(CodeItemClosedByUser, "the developer deleted item %s; stop working on it", echo(itemID))
+		return errorf(errcode.ItemClosedByUser, "the developer deleted item %s; stop working on it", echo(itemID))
 	}
 	return notFound
 }
 
 func notTerminal(_ *tx, it Item) error {
 	if isTerminal(it.Status) {
-		return errorf(CodeItemAlreadyResolved, "item %d is already %s (by %s)", it.SequenceNumber, it.Status, it.ResolvedBy)
+		return errorf(errcode.ItemAlreadyResolved, "item %d is already %s (by %s)", it.SequenceNumber, it.Status, it.ResolvedBy)
 	}
 	return nil
 }
@@ -212,7 +211,7 @@ func claimFree(ctx context.Context, t *tx, it Item, agent string) error {
 	if it.ClaimedAt != nil {
 		since = it.ClaimedAt.UTC().Format(time.RFC3339)
 	}
-	return errorf(CodeItemClaimed, "item %d is claimed by another agent since %s; pick another item", it.SequenceNumber, since)
+	return errorf(errcode.ItemClaimed, "item %d is claimed by another agent since %s; pick another item", it.SequenceNumber, since)
 }
 
 // heldBy is the check of resolve and ask: the item is not finished and the
@@ -229,7 +228,7 @@ func heldBy(ctx context.Context, agent string) func(*tx, Item) error {
 		if err := claimFree(ctx, t, it, agent); err != nil {
 			return err
 		}
-		return errorf(CodeItemNotClaimed, "item %d is not claimed by this connection; claim it with fixthis_claim_feedback first",
+		return errorf(errcode.ItemNotClaimed, "item %d is not claimed by this connection; claim it with fixthis_claim_feedback first",
 			it.SequenceNumber)
 	}
 }
@@ -247,7 +246,7 @@ func (t *tx) updateHeld(ctx context.Context, agent, itemID, set string, args ...
 	if n, err := res.RowsAffected(); err != nil {
 		return err
 	} else if n != 1 {
-		return errorf(CodeItemNotClaimed, "item %s is no longer claimed by this connection; claim it again", echo(itemID))
+		return errorf(errcode.ItemNotClaimed, "item %s is no longer claimed by this connection; claim it again", echo(itemID))
 	}
 	return nil
 }
@@ -286,7 +285,7 @@ func (s *Store) Claim(ctx context.Context, sessionID, itemID, agentNote string) 
 type ResolveInput struct {
 	SessionID string
 	ItemID    string
-	Status    string // resolved | wont_fix | needs_clarification
+	Status    ItemStatus // resolved | wont_fix | needs_clarification
 	Summary   string
 	// Verification, with a resolved status, is what the agent's capture after the
 	// fix shows; the app computes it from the capture.
@@ -329,7 +328,7 @@ func (s *Store) Resolve(ctx context.Context, in ResolveInput) (*Item, error) {
 					return "", nil, fmt.Errorf("resolve item: %w", err)
 				}
 			}
-			return "item-resolved", map[string]string{"status": in.Status, "summary": summary}, t.change(ctx, in.SessionID, ChangePresence)
+			return "item-resolved", map[string]string{"status": string(in.Status), "summary": summary}, t.change(ctx, in.SessionID, ChangePresence)
 		})
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // AppBuild is the build of the user's app a session was handed off against, so
@@ -36,7 +38,7 @@ func (s *Store) RecordAppBuild(ctx context.Context, sessionID string, b AppBuild
 			return fmt.Errorf("record app build: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+			return errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 		}
 		return nil
 	})

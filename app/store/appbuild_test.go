@@ -2,9 +2,10 @@ package store
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 func TestRecordAppBuild(t *testing.T) {
@@ -30,7 +31,7 @@ func TestRecordAppBuild(t *testing.T) {
 	if got.ETag != sess.ETag {
 		t.Errorf("recording a build changed the ETag from %s to %s", sess.ETag, got.ETag)
 	}
-	if err := s.RecordAppBuild(ctx, "missing", b); !errors.Is(err, ErrSessionNotFound) {
+	if err := s.RecordAppBuild(ctx, "missing", b); errcode.Of(err) != errcode.SessionNotFound {
 		t.Errorf("unknown session: %v", err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 // PutArtifact stores data under its content hash and returns the artifact key
@@ -110,7 +112,7 @@ func (s *Store) ReadArtifact(ctx context.Context, key string) ([]byte, error) {
 	}
 	b, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errorf(CodeScreenNotFound, "artifact %s is missing", echo(key))
+		return nil, errorf(errcode.ScreenNotFound, "artifact %s is missing", echo(key))
 	}
 	return b, storageErr("reading artifact "+key, err)
 }

@@ -3,12 +3,13 @@ package store
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 func TestPutArtifact(t *testing.T) {
@@ -41,11 +42,11 @@ func TestPutArtifact(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"../../fixthis.db", strings.Repeat("a", 64) + ".png/../x", "ABC.png", ""} {
-		if _, err := s.ArtifactPath(bad); !errors.Is(err, ErrInvalidInput) {
+		if _, err := s.ArtifactPath(bad); errcode.Of(err) != errcode.InvalidInput {
 			t.Errorf("key %q accepted", bad)
 		}
 	}
-	if _, err := s.ReadArtifact(ctx, strings.Repeat("b", 64)+".png"); !errors.Is(err, ErrScreenNotFound) {
+	if _, err := s.ReadArtifact(ctx, strings.Repeat("b", 64)+".png"); errcode.Of(err) != errcode.ScreenNotFound {
 		t.Fatalf("missing artifact: %v", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 // ScreenInput is the frozen screen a batch was annotated on.
@@ -28,10 +30,10 @@ type ScreenInput struct {
 
 // BatchItem is one draft annotation of a batch save.
 type BatchItem struct {
-	DraftItemID string `json:"draftItemId"`
-	Target      Target `json:"target"`
-	Severity    string `json:"severity"`
-	Comment     string `json:"comment"`
+	DraftItemID string   `json:"draftItemId"`
+	Target      Target   `json:"target"`
+	Severity    Severity `json:"severity"`
+	Comment     string   `json:"comment"`
 	// ClipID attaches a clip of the same session (POST /api/preview/clip).
 	ClipID string `json:"clipId,omitempty"`
 	// CropPNG is the crop of the target on its saved screen, if the app made one.
@@ -235,7 +237,7 @@ func (s *Store) storeBatchArtifacts(ctx context.Context, in *SaveBatchInput, p *
 				return err
 			}
 			if _, err := os.Stat(path); err != nil {
-				return errorf(CodeScreenNotFound, "screen image %s is not stored", echo(in.Screen.ImageArtifact))
+				return errorf(errcode.ScreenNotFound, "screen image %s is not stored", echo(in.Screen.ImageArtifact))
 			}
 			p.imageKey = in.Screen.ImageArtifact
 		}

@@ -3,11 +3,12 @@ package store
 import (
 	"context"
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
+
+	"fixthis/app/errcode"
 )
 
 func TestSaveBatchValidation(t *testing.T) {
@@ -16,31 +17,31 @@ func TestSaveBatchValidation(t *testing.T) {
 	cases := []struct {
 		name   string
 		mutate func(*SaveBatchInput)
-		code   Code
+		code   errcode.Code
 		want   string
 	}{
-		{"empty comment", func(in *SaveBatchInput) { in.Items[0].Comment = "   " }, CodeInvalidInput, "comment is empty"},
-		{"no items", func(in *SaveBatchInput) { in.Items = nil }, CodeInvalidInput, "no items"},
-		{"no workspace", func(in *SaveBatchInput) { in.WorkspaceID = "" }, CodeInvalidInput, "workspaceId"},
-		{"no draft id", func(in *SaveBatchInput) { in.Items[0].DraftItemID = "" }, CodeInvalidInput, "draftItemId"},
-		{"duplicate draft id", func(in *SaveBatchInput) { in.Items[1].DraftItemID = "d0" }, CodeInvalidInput, "twice"},
-		{"bad severity", func(in *SaveBatchInput) { in.Items[0].Severity = "urgent" }, CodeInvalidInput, "severity"},
-		{"bad target type", func(in *SaveBatchInput) { in.Items[0].Target = Target{Type: "pixel"} }, CodeInvalidInput, "target type"},
-		{"area without bounds", func(in *SaveBatchInput) { in.Items[0].Target = Target{Type: TargetArea} }, CodeInvalidInput, "bounds"},
+		{"empty comment", func(in *SaveBatchInput) { in.Items[0].Comment = "   " }, errcode.InvalidInput, "comment is empty"},
+		{"no items", func(in *SaveBatchInput) { in.Items = nil }, errcode.InvalidInput, "no items"},
+		{"no workspace", func(in *SaveBatchInput) { in.WorkspaceID = "" }, errcode.InvalidInput, "workspaceId"},
+		{"no draft id", func(in *SaveBatchInput) { in.Items[0].DraftItemID = "" }, errcode.InvalidInput, "draftItemId"},
+		{"duplicate draft id", func(in *SaveBatchInput) { in.Items[1].DraftItemID = "d0" }, errcode.InvalidInput, "twice"},
+		{"bad severity", func(in *SaveBatchInput) { in.Items[0].Severity = "urgent" }, errcode.InvalidInput, "severity"},
+		{"bad target type", func(in *SaveBatchInput) { in.Items[0].Target = Target{Type: "pixel"} }, errcode.InvalidInput, "target type"},
+		{"area without bounds", func(in *SaveBatchInput) { in.Items[0].Target = Target{Type: TargetArea} }, errcode.InvalidInput, "bounds"},
 		{"empty area", func(in *SaveBatchInput) {
 			in.Items[0].Target = Target{Type: TargetArea, Bounds: &Bounds{Left: 5, Top: 5, Right: 5, Bottom: 9}}
-		}, CodeInvalidInput, "empty"},
-		{"node without uid", func(in *SaveBatchInput) { in.Items[0].Target.NodeUID = "" }, CodeInvalidInput, "nodeUid"},
-		{"bad nodes json", func(in *SaveBatchInput) { in.Screen.NodesJSON = []byte("{") }, CodeInvalidInput, "nodes"},
-		{"unknown session", func(in *SaveBatchInput) { in.SessionID = "nope" }, CodeSessionNotFound, "SESSION_NOT_FOUND"},
-		{"no screen", func(in *SaveBatchInput) { in.Screen = ScreenInput{} }, CodeInvalidInput, "no screen to save its items on"},
+		}, errcode.InvalidInput, "empty"},
+		{"node without uid", func(in *SaveBatchInput) { in.Items[0].Target.NodeUID = "" }, errcode.InvalidInput, "nodeUid"},
+		{"bad nodes json", func(in *SaveBatchInput) { in.Screen.NodesJSON = []byte("{") }, errcode.InvalidInput, "nodes"},
+		{"unknown session", func(in *SaveBatchInput) { in.SessionID = "nope" }, errcode.SessionNotFound, "SESSION_NOT_FOUND"},
+		{"no screen", func(in *SaveBatchInput) { in.Screen = ScreenInput{} }, errcode.InvalidInput, "no screen to save its items on"},
 		{"bounds beyond the screen", func(in *SaveBatchInput) {
 			in.Items[1].Target = Target{Type: TargetArea, Bounds: &Bounds{Left: 0, Top: 0, Right: 1 << 62, Bottom: 1 << 62}}
-		}, CodeInvalidInput, `INVALID_INPUT: item "d1": target bounds (0,0)-(4611686018427387904,4611686018427387904) leave the 1080×2400 screen`},
+		}, errcode.InvalidInput, `INVALID_INPUT: item "d1": target bounds (0,0)-(4611686018427387904,4611686018427387904) leave the 1080×2400 screen`},
 		{"bounds one pixel low", func(in *SaveBatchInput) {
 			in.Items[0].Target = Target{Type: TargetArea, Bounds: &Bounds{Left: 0, Top: 2000, Right: 10, Bottom: 2401}}
-		}, CodeInvalidInput, "leave the 1080×2400 screen"},
-		{"unknown image artifact", func(in *SaveBatchInput) { in.Screen.ImageArtifact = strings.Repeat("a", 64) + ".png" }, CodeScreenNotFound, "SCREEN_NOT_FOUND"},
+		}, errcode.InvalidInput, "leave the 1080×2400 screen"},
+		{"unknown image artifact", func(in *SaveBatchInput) { in.Screen.ImageArtifact = strings.Repeat("a", 64) + ".png" }, errcode.ScreenNotFound, "SCREEN_NOT_FOUND"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -126,7 +127,7 @@ func TestSaveBatchIdempotency(t *testing.T) {
 	far.Screen = ScreenInput{}
 	far.IfMatch = "*"
 	far.Items[3].Target = Target{Type: TargetArea, Bounds: &Bounds{Left: 0, Top: 0, Right: 1081, Bottom: 10}}
-	if _, err := s.SaveBatch(ctx, far); errcode.Of(err) != CodeInvalidInput || !strings.Contains(err.Error(), "leave the 1080×2400 screen") {
+	if _, err := s.SaveBatch(ctx, far); errcode.Of(err) != errcode.InvalidInput || !strings.Contains(err.Error(), "leave the 1080×2400 screen") {
 		t.Fatalf("retry with bounds beyond the saved screen: %v", err)
 	}
 
@@ -167,10 +168,10 @@ func TestSaveBatchIfMatch(t *testing.T) {
 				return
 			}
 			var stale *StaleDraftError
-			if !errors.As(err, &stale) || !errors.Is(err, ErrStalePreview) {
+			if !errors.As(err, &stale) || errcode.Of(err) != errcode.StalePreview {
 				t.Fatalf("want StaleDraftError, got %v", err)
 			}
-			if code := errcode.Of(err); code != CodeStalePreview {
+			if code := errcode.Of(err); code != errcode.StalePreview {
 				t.Fatalf("code %s", code)
 			}
 			if stale.ServerDraft == nil || stale.ServerDraft.ETag != stale.ETag || !strings.HasPrefix(err.Error(), "STALE_PREVIEW") {
@@ -200,10 +201,10 @@ func TestSaveBatchClosedSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.SaveBatch(ctx, batchInput(t, sess.SessionID, "ws", 1, false))
-	if !errors.Is(err, ErrSessionClosed) || !strings.HasPrefix(err.Error(), "SESSION_CLOSED: ") {
+	if errcode.Of(err) != errcode.SessionClosed || !strings.HasPrefix(err.Error(), "SESSION_CLOSED: ") {
 		t.Fatalf("got %v", err)
 	}
-	if code := errcode.Of(err); code != CodeSessionClosed {
+	if code := errcode.Of(err); code != errcode.SessionClosed {
 		t.Fatalf("code %s", code)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // Capture is a screen an agent captured (fixthis_capture_screen), kept so that a
@@ -96,7 +98,7 @@ func (s *Store) GetCapture(ctx context.Context, captureID string) (*Capture, err
 			nodes_artifact, display_json, created_at FROM captures WHERE id = ?`, captureID).Scan(&c.CaptureID, &c.Serial, &c.Package,
 			&c.Activity, &c.Fingerprint, &c.Width, &c.Height, &c.ImageArtifact, &c.NodesArtifact, &disp, &created)
 		if errors.Is(err, sql.ErrNoRows) {
-			return errorf(CodeCaptureNotFound, "no capture %s; take one with fixthis_capture_screen", echo(captureID))
+			return errorf(errcode.CaptureNotFound, "no capture %s; take one with fixthis_capture_screen", echo(captureID))
 		}
 		if err != nil {
 			return err

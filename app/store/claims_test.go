@@ -2,10 +2,11 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // TestUserDecisionIsFinal: once the developer closes an item (resolved, won't
@@ -40,7 +41,7 @@ func TestUserDecisionIsFinal(t *testing.T) {
 				mustOK(s.Claim(WithAgent(ctx, "a1"), sid, iid, ""))(t)
 				decide(s, sid, iid)
 				err := call(s, sid, iid)
-				if !errors.Is(err, ErrItemClosedByUser) || !strings.HasPrefix(err.Error(), "ITEM_CLOSED_BY_USER: ") {
+				if errcode.Of(err) != errcode.ItemClosedByUser || !strings.HasPrefix(err.Error(), "ITEM_CLOSED_BY_USER: ") {
 					t.Fatalf("%s after %s: %v, want ITEM_CLOSED_BY_USER", cname, dname, err)
 				}
 				if dname == "deleted" {
@@ -50,7 +51,7 @@ func TestUserDecisionIsFinal(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d.Item.Status != dname || d.Item.ResolvedBy != ResolvedByUser || d.Item.AgentSummary != "" || d.Item.ResolvedAt == nil {
+				if string(d.Item.Status) != dname || d.Item.ResolvedBy != ResolvedByUser || d.Item.AgentSummary != "" || d.Item.ResolvedAt == nil {
 					t.Fatalf("item changed by the agent: %+v", d.Item)
 				}
 			})
@@ -85,7 +86,7 @@ func TestClaimIsExclusive(t *testing.T) {
 		"ask": func() error { _, err := s.Ask(b, sid, iid, "?"); return err },
 	} {
 		err := call()
-		if !errors.Is(err, ErrItemClaimed) || !strings.Contains(err.Error(), "since "+first.ClaimedAt.UTC().Format("2006-01-02T15:04:05Z")) {
+		if errcode.Of(err) != errcode.ItemClaimed || !strings.Contains(err.Error(), "since "+first.ClaimedAt.UTC().Format("2006-01-02T15:04:05Z")) {
 			t.Fatalf("%s by a second agent: %v, want ITEM_CLAIMED naming since when", name, err)
 		}
 	}
@@ -182,7 +183,7 @@ func TestAgentTextRefusesControlCharacters(t *testing.T) {
 		"note":   func() error { _, err := s.Claim(ctx, sid, iid, "\u001b[31m"); return err },
 		"answer": func() error { _, err := s.AnswerQuestion(ctx, sid, iid, "\u0000"); return err },
 	} {
-		if err := call(); !errors.Is(err, ErrInvalidInput) {
+		if err := call(); errcode.Of(err) != errcode.InvalidInput {
 			t.Errorf("%s with a control character: %v, want INVALID_INPUT", name, err)
 		}
 	}
@@ -198,8 +199,8 @@ func TestAgentPickupInstant(t *testing.T) {
 	if sess.AgentPickup != PickupBatch {
 		t.Fatalf("default pickup %q", sess.AgentPickup)
 	}
-	bad := "sometimes"
-	if _, err := s.UpdateSession(ctx, sess.SessionID, SessionUpdate{AgentPickup: &bad}); !errors.Is(err, ErrInvalidInput) {
+	bad := Pickup("sometimes")
+	if _, err := s.UpdateSession(ctx, sess.SessionID, SessionUpdate{AgentPickup: &bad}); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("bad pickup: %v", err)
 	}
 	mustSave(t, s, batchInput(t, sess.SessionID, "ws1", 1, false))

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,7 +88,7 @@ func TestClipDiskFullSavesNothing(t *testing.T) {
 	in := clipInput(sess.SessionID, 9)
 	in.Timeline = []byte(fmt.Sprintf(`{"pad":%q}`, make([]byte, 200_000)))
 	_, err := s.SaveClip(ctx, in)
-	if !errors.Is(err, ErrStorageFull) {
+	if errcode.Of(err) != errcode.StorageFull {
 		t.Fatalf("got %v", err)
 	}
 	if n := countRows(t, s, `SELECT COUNT(*) FROM clips`); n != 0 {

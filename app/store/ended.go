@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // Reasons a session ended, as an agent's wait reports them.
@@ -17,7 +19,7 @@ const (
 // "deleted" (its deletion is in the event log), or "" while it is open.
 // An id that never named a session is SESSION_NOT_FOUND.
 func (s *Store) SessionEnded(ctx context.Context, sessionID string) (string, error) {
-	var status string
+	var status SessionStatus
 	err := s.rdb.QueryRowContext(ctx, `SELECT status FROM sessions WHERE id = ?`, sessionID).Scan(&status)
 	switch {
 	case err == nil && status == SessionClosed:
@@ -35,7 +37,7 @@ func (s *Store) SessionEnded(ctx context.Context, sessionID string) (string, err
 	if n > 0 {
 		return EndedDeleted, nil
 	}
-	return "", errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+	return "", errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 }
 
 // TouchConsole records that a console has an event stream open now.

@@ -2,71 +2,24 @@ package store
 
 import (
 	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"syscall"
+
+	"fixthis/app/errcode"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// Code and Error are the app's one error model (package errcode); the store's
-// errors are ordinary coded errors, and the app maps codes to HTTP statuses.
-type (
-	Code  = errcode.Code
-	Error = errcode.Error
-)
+// The store's errors are ordinary coded errors of package errcode, the app's
+// one error model; the app maps codes to HTTP statuses.
 
-// The codes the store answers with.
-const (
-	CodeSessionClosed       = errcode.SessionClosed
-	CodeSessionNotFound     = errcode.SessionNotFound
-	CodeItemNotFound        = errcode.ItemNotFound
-	CodeItemNotEditable     = errcode.ItemNotEditable
-	CodeItemAlreadyResolved = errcode.ItemAlreadyResolved
-	CodeItemClosedByUser    = errcode.ItemClosedByUser
-	CodeItemClaimed         = errcode.ItemClaimed
-	CodeItemNotClaimed      = errcode.ItemNotClaimed
-	CodeTooLarge            = errcode.TooLarge
-	CodeNoDraftFeedback     = errcode.NoDraftFeedback
-	CodeScreenNotFound      = errcode.ScreenNotFound
-	CodeBatchNotFound       = errcode.BatchNotFound
-	CodeInvalidInput        = errcode.InvalidInput
-	CodeStalePreview        = errcode.StalePreview
-	CodeFingerprintMismatch = errcode.FingerprintMismatch
-	CodeStorageFull         = errcode.StorageFull
-	CodeStorageReadOnly     = errcode.StorageReadOnly
-	CodeStorageFailed       = errcode.StorageFailed
-	CodeCaptureNotFound     = errcode.CaptureNotFound
-)
-
-// Sentinels for errors.Is; they match every error carrying the same code.
-var (
-	ErrSessionClosed       = &Error{Code: CodeSessionClosed}
-	ErrSessionNotFound     = &Error{Code: CodeSessionNotFound}
-	ErrItemNotFound        = &Error{Code: CodeItemNotFound}
-	ErrItemNotEditable     = &Error{Code: CodeItemNotEditable}
-	ErrItemAlreadyResolved = &Error{Code: CodeItemAlreadyResolved}
-	ErrItemClosedByUser    = &Error{Code: CodeItemClosedByUser}
-	ErrItemClaimed         = &Error{Code: CodeItemClaimed}
-	ErrItemNotClaimed      = &Error{Code: CodeItemNotClaimed}
-	ErrTooLarge            = &Error{Code: CodeTooLarge}
-	ErrNoDraftFeedback     = &Error{Code: CodeNoDraftFeedback}
-	ErrScreenNotFound      = &Error{Code: CodeScreenNotFound}
-	ErrBatchNotFound       = &Error{Code: CodeBatchNotFound}
-	ErrInvalidInput        = &Error{Code: CodeInvalidInput}
-	ErrStalePreview        = &Error{Code: CodeStalePreview}
-	ErrFingerprintMismatch = &Error{Code: CodeFingerprintMismatch}
-	ErrStorageFull         = &Error{Code: CodeStorageFull}
-	ErrStorageReadOnly     = &Error{Code: CodeStorageReadOnly}
-)
-
-func errorf(code Code, format string, args ...any) error {
+func errorf(code errcode.Code, format string, args ...any) error {
 	return errcode.New(code, format, args...)
 }
 
 func invalid(format string, args ...any) error {
-	return errorf(CodeInvalidInput, format, args...)
+	return errorf(errcode.InvalidInput, format, args...)
 }
 
 // StaleDraftError is the 412 answer to a batch save whose If-Match does not
@@ -80,15 +33,13 @@ type StaleDraftError struct {
 
 func (e *StaleDraftError) Error() string {
 	if e.IfMatch == "" {
-		return fmt.Sprintf("%s: session was saved before (revision %s); resend with If-Match", CodeStalePreview.Prefix(), e.ETag)
+		return fmt.Sprintf("%s: session was saved before (revision %s); resend with If-Match", errcode.StalePreview.Prefix(), e.ETag)
 	}
-	return fmt.Sprintf("%s: If-Match %s is stale; session is at %s", CodeStalePreview.Prefix(), e.IfMatch, e.ETag)
+	return fmt.Sprintf("%s: If-Match %s is stale; session is at %s", errcode.StalePreview.Prefix(), e.IfMatch, e.ETag)
 }
 
 // ErrorCode makes the error a coded one (errcode.Coded).
-func (e *StaleDraftError) ErrorCode() Code { return CodeStalePreview }
-
-func (e *StaleDraftError) Is(target error) bool { return target == ErrStalePreview }
+func (e *StaleDraftError) ErrorCode() errcode.Code { return errcode.StalePreview }
 
 // FingerprintMismatchError is the 409 answer when the device moved on since
 // the freeze. The app detects it (it owns the device); the store owns the
@@ -100,13 +51,11 @@ type FingerprintMismatchError struct {
 
 func (e *FingerprintMismatchError) Error() string {
 	return fmt.Sprintf("%s: screen changed since the freeze (frozen %s, now %s)",
-		CodeFingerprintMismatch.Prefix(), e.FrozenFingerprint, e.CurrentFingerprint)
+		errcode.FingerprintMismatch.Prefix(), e.FrozenFingerprint, e.CurrentFingerprint)
 }
 
 // ErrorCode makes the error a coded one (errcode.Coded).
-func (e *FingerprintMismatchError) ErrorCode() Code { return CodeFingerprintMismatch }
-
-func (e *FingerprintMismatchError) Is(target error) bool { return target == ErrFingerprintMismatch }
+func (e *FingerprintMismatchError) ErrorCode() errcode.Code { return errcode.FingerprintMismatch }
 
 // storageErr turns a disk-level failure during op into an error the user can
 // act on ("store: disk full while saving batch"). Contract errors pass through.
@@ -114,7 +63,7 @@ func storageErr(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var e *Error
+	var e *errcode.Error
 	if errors.As(err, &e) {
 		return err
 	}
@@ -124,9 +73,9 @@ func storageErr(op string, err error) error {
 	}
 	switch {
 	case isDiskFull(err):
-		return &Error{Code: CodeStorageFull, Msg: "store: disk full while " + op + "; free some space and retry, nothing was saved", Err: err}
+		return &errcode.Error{Code: errcode.StorageFull, Msg: "store: disk full while " + op + "; free some space and retry, nothing was saved", Err: err}
 	case isReadOnly(err):
-		return &Error{Code: CodeStorageReadOnly, Msg: "store: " + DataDirName + " is read-only while " + op + "; make it writable and retry, nothing was saved", Err: err}
+		return &errcode.Error{Code: errcode.StorageReadOnly, Msg: "store: " + DataDirName + " is read-only while " + op + "; make it writable and retry, nothing was saved", Err: err}
 	}
 	return fmt.Errorf("store: %s: %w", op, err)
 }
@@ -154,9 +103,9 @@ func isReadOnly(err error) bool {
 // inItem names the draft item an error is about, keeping the error's code
 // and its prefix first ("INVALID_INPUT: item \"d1\": …").
 func inItem(draftItemID string, err error) error {
-	var e *Error
+	var e *errcode.Error
 	if errors.As(err, &e) {
-		return &Error{Code: e.Code, Msg: "item " + echo(draftItemID) + ": " + e.Msg, Err: e.Err}
+		return &errcode.Error{Code: e.Code, Msg: "item " + echo(draftItemID) + ": " + e.Msg, Err: e.Err}
 	}
 	return fmt.Errorf("item %s: %w", echo(draftItemID), err)
 }

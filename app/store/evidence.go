@@ -5,17 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
+	"fixthis/app/errcode"
 	"fixthis/app/evidence"
-)
-
-// Who asked for a runtime evidence capture.
-const (
-	EvidenceTriggerAuto   = "auto"   // Save to MCP under the Auto policy
-	EvidenceTriggerManual = "manual" // the console's Capture diagnostics
-	EvidenceTriggerAgent  = "agent"  // fixthis_capture_runtime_evidence
 )
 
 // MaxEvidencePerItem bounds how many attempts a read returns for one item.
@@ -24,26 +17,26 @@ const MaxEvidencePerItem = 10
 // EvidenceRecord is one stored runtime evidence attempt for one item.
 type EvidenceRecord struct {
 	evidence.Attempt
-	SessionID string    `json:"sessionId"`
-	ItemID    string    `json:"itemId"`
-	Trigger   string    `json:"trigger"`
-	CreatedAt time.Time `json:"createdAt"`
+	SessionID string          `json:"sessionId"`
+	ItemID    string          `json:"itemId"`
+	Trigger   EvidenceTrigger `json:"trigger"`
+	CreatedAt time.Time       `json:"createdAt"`
 }
 
 // EvidenceDecision is what Save to MCP decided about automatic collection:
 // the prompt's runtimeEvidenceAttempt block. It carries no ids or paths.
 type EvidenceDecision struct {
-	Attempted bool     `json:"attempted"`
-	Status    string   `json:"status"` // complete | partial | failed | unsupported | skipped
-	Failure   string   `json:"failure,omitempty"`
-	Reason    string   `json:"reason,omitempty"` // manual | off | skipped
-	Warnings  []string `json:"warnings,omitempty"`
+	Attempted bool            `json:"attempted"`
+	Status    evidence.Status `json:"status"`
+	Failure   string          `json:"failure,omitempty"`
+	Reason    SkipReason      `json:"reason,omitempty"`
+	Warnings  []string        `json:"warnings,omitempty"`
 }
 
 // AddEvidence stores one attempt for each of itemIDs (all of sessionID) and
 // tells watchers the session changed. An attempt with no attachments, or a
 // skipped one, is refused: only real results are stored.
-func (s *Store) AddEvidence(ctx context.Context, sessionID string, itemIDs []string, trigger string, a evidence.Attempt) ([]EvidenceRecord, error) {
+func (s *Store) AddEvidence(ctx context.Context, sessionID string, itemIDs []string, trigger EvidenceTrigger, a evidence.Attempt) ([]EvidenceRecord, error) {
 	switch trigger {
 	case EvidenceTriggerAuto, EvidenceTriggerManual, EvidenceTriggerAgent:
 	default:
@@ -88,7 +81,7 @@ func (s *Store) AddEvidence(ctx context.Context, sessionID string, itemIDs []str
 	return out, nil
 }
 
-func actorFor(trigger string) string {
+func actorFor(trigger EvidenceTrigger) string {
 	if trigger == EvidenceTriggerAgent {
 		return ActorAgent
 	}
@@ -106,7 +99,7 @@ func (s *Store) ItemEvidence(ctx context.Context, sessionID, itemID string) ([]E
 		var owner string
 		err := t.QueryRowContext(ctx, `SELECT session_id FROM items WHERE id = ?`, itemID).Scan(&owner)
 		if err == sql.ErrNoRows || err == nil && sessionID != "" && owner != sessionID {
-			return errorf(CodeItemNotFound, "no item %s", echo(itemID))
+			return errorf(errcode.ItemNotFound, "no item %s", echo(itemID))
 		}
 		if err != nil {
 			return err
@@ -155,13 +148,13 @@ func queryEvidence(ctx context.Context, q querier, where string, args ...any) ([
 
 // DecisionOf turns a finished attempt into Save to MCP's decision record.
 func DecisionOf(a evidence.Attempt) EvidenceDecision {
-	return EvidenceDecision{Attempted: true, Status: string(a.Status), Failure: string(a.Failure), Warnings: a.Warnings}
+	return EvidenceDecision{Attempted: true, Status: a.Status, Failure: string(a.Failure), Warnings: a.Warnings}
 }
 
 // SkippedDecision is Save to MCP's record when the policy did not collect:
 // reason is the policy (manual, off) or "skipped" when nothing could start.
-func SkippedDecision(reason string) EvidenceDecision {
-	return EvidenceDecision{Status: string(evidence.StatusSkipped), Reason: strings.ToLower(reason)}
+func SkippedDecision(reason SkipReason) EvidenceDecision {
+	return EvidenceDecision{Status: evidence.StatusSkipped, Reason: reason}
 }
 
 // Releasable returns the items Save to MCP would release now among itemIDs

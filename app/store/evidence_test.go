@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
-	"errors"
 	"testing"
 
+	"fixthis/app/errcode"
 	"fixthis/app/evidence"
 )
 
@@ -70,14 +70,14 @@ func TestEvidenceRefusesBadInput(t *testing.T) {
 			return err
 		},
 	} {
-		if err := call(); !errors.Is(err, ErrInvalidInput) {
+		if err := call(); errcode.Of(err) != errcode.InvalidInput {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := s.AddEvidence(ctx, other.SessionID, []string{id}, EvidenceTriggerAuto, attemptOf("rc", evidence.StatusComplete)); !errors.Is(err, ErrItemNotFound) {
+	if _, err := s.AddEvidence(ctx, other.SessionID, []string{id}, EvidenceTriggerAuto, attemptOf("rc", evidence.StatusComplete)); errcode.Of(err) != errcode.ItemNotFound {
 		t.Errorf("item of another session: %v", err)
 	}
-	if _, err := s.ItemEvidence(ctx, other.SessionID, id); !errors.Is(err, ErrItemNotFound) {
+	if _, err := s.ItemEvidence(ctx, other.SessionID, id); errcode.Of(err) != errcode.ItemNotFound {
 		t.Errorf("read through another session: %v", err)
 	}
 	if n := countRows(t, s, `SELECT count(*) FROM evidence_attempts`); n != 0 {
@@ -89,7 +89,7 @@ func TestReleaseCarriesTheEvidenceDecisionToTheAgent(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
 	sess, _ := sessionWithItems(t, s, 1)
-	d := SkippedDecision("Off")
+	d := SkippedDecision(SkipOff)
 	if _, err := s.ReleaseWithEvidence(ctx, sess.SessionID, nil, &d); err != nil {
 		t.Fatal(err)
 	}

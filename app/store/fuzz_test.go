@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"fixthis/app/errcode"
 )
 
 // FuzzNormalizeBatch feeds one item's strings and bounds through a batch
@@ -21,12 +23,12 @@ func FuzzNormalizeBatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ws, draft, severity, comment, typ, nodeUID, text string, l, tp, r, b int) {
 		in := SaveBatchInput{SessionID: "s", WorkspaceID: ws, FrozenID: "p",
 			Screen: ScreenInput{Width: 1080, Height: 2400},
-			Items: []BatchItem{{DraftItemID: draft, Severity: severity, Comment: comment,
-				Target: Target{Type: typ, NodeUID: nodeUID, Bounds: &Bounds{Left: l, Top: tp, Right: r, Bottom: b},
+			Items: []BatchItem{{DraftItemID: draft, Severity: Severity(severity), Comment: comment,
+				Target: Target{Type: TargetType(typ), NodeUID: nodeUID, Bounds: &Bounds{Left: l, Top: tp, Right: r, Bottom: b},
 					Snapshot: &NodeSnapshot{Text: text}}}}}
 		err := normalizeBatch(&in)
 		if err != nil {
-			if _, ok := err.(*Error); !ok {
+			if _, ok := err.(*errcode.Error); !ok {
 				t.Fatalf("refusal without a code: %v", err)
 			}
 			if len(err.Error()) > 400 {

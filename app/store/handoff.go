@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"fixthis/app/errcode"
 )
 
 // MarkCopied records a Copy Prompt of itemIDs: each gets lastHandedOffAt and
@@ -15,10 +17,7 @@ func (s *Store) MarkCopied(ctx context.Context, sessionID string, itemIDs []stri
 	}
 	var out *Session
 	err := s.write(ctx, "recording copied prompt", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "copy a prompt"); err != nil {
-			return err
-		}
-		items, err := loadItemsByID(ctx, t, sessionID, itemIDs)
+		items, err := itemsForWrite(ctx, t, sessionID, itemIDs, "copy a prompt")
 		if err != nil {
 			return err
 		}
@@ -77,10 +76,7 @@ func (s *Store) ReleaseToAgent(ctx context.Context, sessionID string, itemIDs []
 func (s *Store) ReleaseWithEvidence(ctx context.Context, sessionID string, itemIDs []string, decision *EvidenceDecision) (*ReleaseResult, error) {
 	res := &ReleaseResult{}
 	err := s.write(ctx, "saving to MCP", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "save to MCP"); err != nil {
-			return err
-		}
-		items, err := loadItemsByID(ctx, t, sessionID, itemIDs)
+		items, err := itemsForWrite(ctx, t, sessionID, itemIDs, "save to MCP")
 		if err != nil {
 			return err
 		}
@@ -89,7 +85,7 @@ func (s *Store) ReleaseWithEvidence(ctx context.Context, sessionID string, itemI
 			return err
 		}
 		if len(ids) == 0 {
-			return errorf(CodeNoDraftFeedback, "no draft or changed feedback to save to MCP")
+			return errorf(errcode.NoDraftFeedback, "no draft or changed feedback to save to MCP")
 		}
 		res.Handoff = handoff
 		if err := t.touchSession(ctx, sessionID, true); err != nil {

@@ -7,13 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 // ItemUpdate edits a saved item; nil fields stay as they are.
 type ItemUpdate struct {
-	Comment  *string `json:"comment,omitempty"`
-	Severity *string `json:"severity,omitempty"`
-	Target   *Target `json:"target,omitempty"`
+	Comment  *string   `json:"comment,omitempty"`
+	Severity *Severity `json:"severity,omitempty"`
+	Target   *Target   `json:"target,omitempty"`
 }
 
 // editable refuses items the agent is working on or has finished.
@@ -21,9 +23,9 @@ type ItemUpdate struct {
 func editable(it Item) error {
 	switch it.Status {
 	case StatusInProgress:
-		return errorf(CodeItemNotEditable, "item %d is in progress by the agent", it.SequenceNumber)
+		return errorf(errcode.ItemNotEditable, "item %d is in progress by the agent", it.SequenceNumber)
 	case StatusResolved, StatusWontFix:
-		return errorf(CodeItemNotEditable, "item %d is %s", it.SequenceNumber, it.Status)
+		return errorf(errcode.ItemNotEditable, "item %d is %s", it.SequenceNumber, it.Status)
 	}
 	return nil
 }
@@ -52,10 +54,7 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 	}
 	var out Item
 	err := s.write(ctx, "updating item", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "edit feedback"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "edit feedback")
 		if err != nil {
 			return err
 		}
@@ -128,10 +127,7 @@ func agentHasItem(it Item) bool {
 // an item the agent has queues a withdrawal for the agent's next wait.
 func (s *Store) DeleteItem(ctx context.Context, sessionID, itemID string) error {
 	return s.write(ctx, "deleting item", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "delete feedback"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "delete feedback")
 		if err != nil {
 			return err
 		}
@@ -185,15 +181,12 @@ func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer st
 	}
 	var out Item
 	err = s.write(ctx, "answering question", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "answer a question"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "answer a question")
 		if err != nil {
 			return err
 		}
 		if it.Status != StatusNeedsClarification {
-			return errorf(CodeItemNotEditable, "item %d has no open question (it is %s)", it.SequenceNumber, it.Phase)
+			return errorf(errcode.ItemNotEditable, "item %d has no open question (it is %s)", it.SequenceNumber, it.Phase)
 		}
 		next := StatusOpen
 		if it.Delivery == DeliverySent {
@@ -215,16 +208,13 @@ func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer st
 
 // ResolveByUser closes an item from the console (resolved or wont_fix,
 // resolvedBy user). An agent holding the item is told through a withdrawal.
-func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID, status string) (*Item, error) {
+func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID string, status ItemStatus) (*Item, error) {
 	if status != StatusResolved && status != StatusWontFix {
 		return nil, invalid("status must be resolved or wont_fix, not %s", echo(status))
 	}
 	var out Item
 	err := s.write(ctx, "resolving item", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "resolve feedback"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "resolve feedback")
 		if err != nil {
 			return err
 		}
@@ -234,12 +224,12 @@ func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID, status str
 			return fmt.Errorf("resolve item: %w", err)
 		}
 		if agentHasItem(it) {
-			w := Withdrawal{ItemID: itemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Reason: status + "_by_user"}
+			w := Withdrawal{ItemID: itemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Reason: string(status) + "_by_user"}
 			if _, err := t.queueBatch(ctx, sessionID, BatchKindWithdrawn, batchPayload{Withdrawals: []Withdrawal{w}}); err != nil {
 				return err
 			}
 		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-resolved", map[string]string{"status": status}, true)
+		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-resolved", map[string]string{"status": string(status)}, true)
 		return err
 	})
 	return &out, err
@@ -268,7 +258,7 @@ func loadItemsByID(ctx context.Context, q querier, sessionID string, ids []strin
 	}
 	for _, id := range ids {
 		if want[id] {
-			return nil, errorf(CodeItemNotFound, "no item %s in session %s", echo(id), echo(sessionID))
+			return nil, errorf(errcode.ItemNotFound, "no item %s in session %s", echo(id), echo(sessionID))
 		}
 	}
 	return out, nil

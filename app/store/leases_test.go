@@ -2,12 +2,13 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // testClock is a settable clock shared by store handles in a test.
@@ -140,15 +141,15 @@ func TestWaitLeaseValidation(t *testing.T) {
 		{"ttl too long", "S", "a", maxLeaseTTL + time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, _, err := s.AcquireWaitLease(ctx, tc.key, tc.owner, tc.ttl); !errors.Is(err, ErrInvalidInput) {
+			if _, _, err := s.AcquireWaitLease(ctx, tc.key, tc.owner, tc.ttl); errcode.Of(err) != errcode.InvalidInput {
 				t.Errorf("acquire: %v, want INVALID_INPUT", err)
 			}
-			if _, err := s.RenewWaitLease(ctx, tc.key, tc.owner, tc.ttl); !errors.Is(err, ErrInvalidInput) {
+			if _, err := s.RenewWaitLease(ctx, tc.key, tc.owner, tc.ttl); errcode.Of(err) != errcode.InvalidInput {
 				t.Errorf("renew: %v, want INVALID_INPUT", err)
 			}
 		})
 	}
-	if err := s.ReleaseWaitLease(ctx, "S", ""); !errors.Is(err, ErrInvalidInput) {
+	if err := s.ReleaseWaitLease(ctx, "S", ""); errcode.Of(err) != errcode.InvalidInput {
 		t.Errorf("release without owner: %v", err)
 	}
 }

@@ -3,9 +3,10 @@ package store
 import (
 	"context"
 	"errors"
-	"fixthis/app/errcode"
 	"strings"
 	"testing"
+
+	"fixthis/app/errcode"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -15,37 +16,37 @@ func TestUpdateItemRules(t *testing.T) {
 	cases := []struct {
 		name      string
 		prepare   func(s *Store, sid, iid string)
-		wantErr   error
-		wantPhase string
+		wantCode  errcode.Code
+		wantPhase Phase
 	}{
-		{"draft stays draft", func(*Store, string, string) {}, nil, PhaseDraft},
+		{"draft stays draft", func(*Store, string, string) {}, "", PhaseDraft},
 		{"sent becomes sent_modified", func(s *Store, sid, iid string) {
 			mustOK(s.ReleaseToAgent(ctx, sid, []string{iid}))(t)
-		}, nil, PhaseSentModified},
+		}, "", PhaseSentModified},
 		{"needs_clarification stays editable", func(s *Store, sid, iid string) {
 			mustOK(s.ReleaseToAgent(ctx, sid, []string{iid}))(t)
 			mustOK(s.Claim(ctx, sid, iid, ""))(t)
 			mustOK(s.Ask(ctx, sid, iid, "which button?"))(t)
-		}, nil, PhaseNeedsClarify},
+		}, "", PhaseNeedsClarify},
 		{"in_progress refused", func(s *Store, sid, iid string) {
 			mustOK(s.Claim(ctx, sid, iid, ""))(t)
-		}, ErrItemNotEditable, ""},
+		}, errcode.ItemNotEditable, ""},
 		{"resolved refused", func(s *Store, sid, iid string) {
 			mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t)
-		}, ErrItemNotEditable, ""},
+		}, errcode.ItemNotEditable, ""},
 		{"closed session refused", func(s *Store, sid, iid string) {
 			mustOK(s.CloseSession(ctx, sid))(t)
-		}, ErrSessionClosed, ""},
+		}, errcode.SessionClosed, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestStore(t)
 			sess, items := sessionWithItems(t, s, 1)
 			tc.prepare(s, sess.SessionID, items[0].ItemID)
-			it, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr("  smaller  "), Severity: ptr("low")})
-			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) {
-					t.Fatalf("got %v, want %v", err, tc.wantErr)
+			it, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr("  smaller  "), Severity: ptr(SeverityLow)})
+			if tc.wantCode != "" {
+				if errcode.Of(err) != tc.wantCode {
+					t.Fatalf("got %v, want %s", err, tc.wantCode)
 				}
 				return
 			}
@@ -63,13 +64,13 @@ func TestUpdateItemValidationAndRevision(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
 	sess, items := sessionWithItems(t, s, 1)
-	if _, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr(" ")}); !errors.Is(err, ErrInvalidInput) {
+	if _, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr(" ")}); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("empty comment: %v", err)
 	}
-	if _, err := s.UpdateItem(ctx, sess.SessionID, "missing", ItemUpdate{Comment: ptr("x")}); !errors.Is(err, ErrItemNotFound) {
+	if _, err := s.UpdateItem(ctx, sess.SessionID, "missing", ItemUpdate{Comment: ptr("x")}); errcode.Of(err) != errcode.ItemNotFound {
 		t.Fatalf("missing item: %v", err)
 	}
-	if _, err := s.UpdateItem(ctx, "other", items[0].ItemID, ItemUpdate{Comment: ptr("x")}); !errors.Is(err, ErrSessionNotFound) {
+	if _, err := s.UpdateItem(ctx, "other", items[0].ItemID, ItemUpdate{Comment: ptr("x")}); errcode.Of(err) != errcode.SessionNotFound {
 		t.Fatalf("wrong session: %v", err)
 	}
 	it, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Target: &Target{Type: TargetScreen}})
@@ -114,7 +115,7 @@ func TestReleaseToAgent(t *testing.T) {
 		t.Fatalf("handoffs %+v", rel.Session.Handoffs)
 	}
 	// Releasing already-sent items again is refused; an edited one goes again.
-	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{items[0].ItemID}); !errors.Is(err, ErrNoDraftFeedback) {
+	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{items[0].ItemID}); errcode.Of(err) != errcode.NoDraftFeedback {
 		t.Fatalf("re-release: %v", err)
 	}
 	mustOK(s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr("changed")}))(t)
@@ -122,7 +123,7 @@ func TestReleaseToAgent(t *testing.T) {
 	if len(again.Items) != 2 || again.Session.PhaseCounts.Sent != 3 {
 		t.Fatalf("second release: %d items, %+v", len(again.Items), again.Session.PhaseCounts)
 	}
-	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{"nope"}); !errors.Is(err, ErrItemNotFound) {
+	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{"nope"}); errcode.Of(err) != errcode.ItemNotFound {
 		t.Fatalf("unknown id: %v", err)
 	}
 }
@@ -147,85 +148,85 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 	ctx := WithAgent(context.Background(), "agent-1")
 	claim := func(s *Store, sid, iid string) { mustOK(s.Claim(ctx, sid, iid, ""))(t) }
 	cases := []struct {
-		name    string
-		prepare func(s *Store, sid, iid string)
-		act     func(s *Store, sid, iid string) (*Item, error)
-		wantErr error
-		phase   string
-		check   func(t *testing.T, it *Item)
+		name     string
+		prepare  func(s *Store, sid, iid string)
+		act      func(s *Store, sid, iid string) (*Item, error)
+		wantCode errcode.Code
+		phase    Phase
+		check    func(t *testing.T, it *Item)
 	}{
 		{"claim sent", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "looking") },
-			nil, PhaseInProgress, func(t *testing.T, it *Item) {
+			"", PhaseInProgress, func(t *testing.T, it *Item) {
 				if it.AgentNote != "looking" {
 					t.Errorf("note %q", it.AgentNote)
 				}
 			}},
 		{"claim twice", func(s *Store, sid, iid string) { mustOK(s.Claim(ctx, sid, iid, "a"))(t) },
-			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, nil, PhaseInProgress,
+			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, "", PhaseInProgress,
 			func(t *testing.T, it *Item) {
 				if it.AgentNote != "a" {
 					t.Errorf("note lost: %q", it.AgentNote)
 				}
 			}},
 		{"claim resolved by user", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusResolved))(t) },
-			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemClosedByUser, "", nil},
+			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, errcode.ItemClosedByUser, "", nil},
 		{"claim resolved by agent", func(s *Store, sid, iid string) {
 			mustOK(s.Claim(ctx, sid, iid, ""))(t)
 			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "done"}))(t)
-		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
+		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, errcode.ItemAlreadyResolved, "", nil},
 		{"claim wont_fix", func(s *Store, sid, iid string) {
 			mustOK(s.Claim(ctx, sid, iid, ""))(t)
 			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusWontFix, Summary: "no"}))(t)
-		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrItemAlreadyResolved, "", nil},
+		}, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, errcode.ItemAlreadyResolved, "", nil},
 		{"claim closed session", func(s *Store, sid, iid string) { mustOK(s.CloseSession(ctx, sid))(t) },
-			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, ErrSessionClosed, "", nil},
-		{"claim unknown item", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, "x", "") }, ErrItemNotFound, "", nil},
+			func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, iid, "") }, errcode.SessionClosed, "", nil},
+		{"claim unknown item", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Claim(ctx, sid, "x", "") }, errcode.ItemNotFound, "", nil},
 		{"resolve", claim, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "Made it bigger in Button.kt"})
-		}, nil, PhaseResolved, func(t *testing.T, it *Item) {
+		}, "", PhaseResolved, func(t *testing.T, it *Item) {
 			if it.ResolvedBy != ResolvedByAgent || it.AgentSummary == "" {
 				t.Errorf("resolved: %+v", it)
 			}
 		}},
 		{"resolve needs_clarification", claim, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusNeedsClarification, Summary: "Which screen?"})
-		}, nil, PhaseNeedsClarify, func(t *testing.T, it *Item) {
+		}, "", PhaseNeedsClarify, func(t *testing.T, it *Item) {
 			if it.AgentQuestion != "Which screen?" || it.ResolvedBy != "" || it.ClaimedBy != "agent-1" {
 				t.Errorf("clarify: %+v", it)
 			}
 		}},
 		{"resolve without summary", nil, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: " "})
-		}, ErrInvalidInput, "", nil},
+		}, errcode.InvalidInput, "", nil},
 		{"resolve bad status", nil, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: "done", Summary: "x"})
-		}, ErrInvalidInput, "", nil},
+		}, errcode.InvalidInput, "", nil},
 		{"ask", claim, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "Which colour?") },
-			nil, PhaseNeedsClarify, func(t *testing.T, it *Item) {
+			"", PhaseNeedsClarify, func(t *testing.T, it *Item) {
 				if it.ClaimedBy != "agent-1" {
 					t.Errorf("the asker lost its claim: %+v", it)
 				}
 			}},
 		{"resolve unclaimed", nil, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "mine"})
-		}, ErrItemNotClaimed, "", nil},
+		}, errcode.ItemNotClaimed, "", nil},
 		{"ask unclaimed", nil, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") },
-			ErrItemNotClaimed, "", nil},
+			errcode.ItemNotClaimed, "", nil},
 		{"resolve without identity", claim, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(context.Background(), ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "anon"})
-		}, ErrItemNotClaimed, "", nil},
+		}, errcode.ItemNotClaimed, "", nil},
 		{"resolve resolved", func(s *Store, sid, iid string) {
 			claim(s, sid, iid)
 			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusResolved, Summary: "done"}))(t)
 		}, func(s *Store, sid, iid string) (*Item, error) {
 			return s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusWontFix, Summary: "overrides"})
-		}, ErrItemAlreadyResolved, "", nil},
+		}, errcode.ItemAlreadyResolved, "", nil},
 		{"ask wont_fix", func(s *Store, sid, iid string) {
 			claim(s, sid, iid)
 			mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: iid, Status: StatusWontFix, Summary: "no"}))(t)
-		}, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") }, ErrItemAlreadyResolved, "", nil},
+		}, func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") }, errcode.ItemAlreadyResolved, "", nil},
 		{"ask resolved by user", func(s *Store, sid, iid string) { mustOK(s.ResolveByUser(ctx, sid, iid, StatusWontFix))(t) },
-			func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") }, ErrItemClosedByUser, "", nil},
+			func(s *Store, sid, iid string) (*Item, error) { return s.Ask(ctx, sid, iid, "?") }, errcode.ItemClosedByUser, "", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,11 +237,11 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 				tc.prepare(s, sess.SessionID, items[0].ItemID)
 			}
 			it, err := tc.act(s, sess.SessionID, items[0].ItemID)
-			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) {
-					t.Fatalf("got %v, want %v", err, tc.wantErr)
+			if tc.wantCode != "" {
+				if errcode.Of(err) != tc.wantCode {
+					t.Fatalf("got %v, want %s", err, tc.wantCode)
 				}
-				prefix := tc.wantErr.(*Error).Code.Prefix() + ": "
+				prefix := tc.wantCode.Prefix() + ": "
 				if !strings.HasPrefix(err.Error(), prefix) {
 					t.Fatalf("message %q lacks prefix %q", err, prefix)
 				}
@@ -294,7 +295,7 @@ func TestAgentBatchQueue(t *testing.T) {
 	if r := mustOK(s.AckBatch(ctx, b1.BatchID))(t); !r.AlreadyAcked {
 		t.Fatal("second ack not idempotent")
 	}
-	if _, err := s.AckBatch(ctx, "b-unknown"); !errors.Is(err, ErrBatchNotFound) {
+	if _, err := s.AckBatch(ctx, "b-unknown"); errcode.Of(err) != errcode.BatchNotFound {
 		t.Fatalf("unknown batch: %v", err)
 	}
 
@@ -314,7 +315,7 @@ func TestAgentBatchQueue(t *testing.T) {
 	if b := mustOK(s.NextAgentBatch(ctx, sid))(t); b != nil {
 		t.Fatalf("queue not empty: %+v", b)
 	}
-	if _, err := s.NextAgentBatch(ctx, "missing"); !errors.Is(err, ErrSessionNotFound) {
+	if _, err := s.NextAgentBatch(ctx, "missing"); errcode.Of(err) != errcode.SessionNotFound {
 		t.Fatalf("unknown session: %v", err)
 	}
 }
@@ -324,10 +325,10 @@ func TestUserSideRules(t *testing.T) {
 	s := newTestStore(t)
 	sess, items := sessionWithItems(t, s, 3)
 	sid := sess.SessionID
-	if _, err := s.AnswerQuestion(ctx, sid, items[0].ItemID, "x"); !errors.Is(err, ErrItemNotEditable) {
+	if _, err := s.AnswerQuestion(ctx, sid, items[0].ItemID, "x"); errcode.Of(err) != errcode.ItemNotEditable {
 		t.Fatalf("answer without question: %v", err)
 	}
-	if _, err := s.ResolveByUser(ctx, sid, items[0].ItemID, StatusInProgress); !errors.Is(err, ErrInvalidInput) {
+	if _, err := s.ResolveByUser(ctx, sid, items[0].ItemID, StatusInProgress); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("user in_progress: %v", err)
 	}
 	// A draft deleted or resolved by the user was never the agent's: no withdrawal.
@@ -369,8 +370,8 @@ func TestSessionsCRUD(t *testing.T) {
 	if up.Title != "Login" || up.RuntimeEvidencePolicy != PolicyOff {
 		t.Fatalf("update %+v", up.SessionSummary)
 	}
-	for _, bad := range []SessionUpdate{{Title: ptr(" ")}, {RuntimeEvidencePolicy: ptr("always")}, {Title: ptr(strings.Repeat("x", 201))}} {
-		if _, err := s.UpdateSession(ctx, a.SessionID, bad); !errors.Is(err, ErrInvalidInput) {
+	for _, bad := range []SessionUpdate{{Title: ptr(" ")}, {RuntimeEvidencePolicy: ptr(EvidencePolicy("always"))}, {Title: ptr(strings.Repeat("x", 201))}} {
+		if _, err := s.UpdateSession(ctx, a.SessionID, bad); errcode.Of(err) != errcode.InvalidInput {
 			t.Errorf("update %+v: %v", bad, err)
 		}
 	}
@@ -379,16 +380,16 @@ func TestSessionsCRUD(t *testing.T) {
 		t.Fatal("not closed")
 	}
 	mustOK(s.CloseSession(ctx, a.SessionID))(t)
-	if _, err := s.UpdateSession(ctx, a.SessionID, SessionUpdate{Title: ptr("x")}); !errors.Is(err, ErrSessionClosed) {
+	if _, err := s.UpdateSession(ctx, a.SessionID, SessionUpdate{Title: ptr("x")}); errcode.Of(err) != errcode.SessionClosed {
 		t.Fatalf("update closed: %v", err)
 	}
 	if err := s.DeleteSession(ctx, b.SessionID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.GetSession(ctx, b.SessionID); !errors.Is(err, ErrSessionNotFound) {
+	if _, err := s.GetSession(ctx, b.SessionID); errcode.Of(err) != errcode.SessionNotFound {
 		t.Fatalf("get deleted: %v", err)
 	}
-	if err := s.DeleteSession(ctx, b.SessionID); !errors.Is(err, ErrSessionNotFound) {
+	if err := s.DeleteSession(ctx, b.SessionID); errcode.Of(err) != errcode.SessionNotFound {
 		t.Fatalf("delete twice: %v", err)
 	}
 	if n := countRows(t, s, `SELECT COUNT(*) FROM items`); n != 0 {
@@ -427,7 +428,7 @@ func TestListAndReadFeedback(t *testing.T) {
 	if len(page.Items) != 3 || page.Total != 4 || page.Items[2].SequenceNumber != 3 {
 		t.Fatalf("page %d items of %d", len(page.Items), page.Total)
 	}
-	if _, err := s.ListFeedback(ctx, FeedbackQuery{SessionID: "nope"}); !errors.Is(err, ErrSessionNotFound) {
+	if _, err := s.ListFeedback(ctx, FeedbackQuery{SessionID: "nope"}); errcode.Of(err) != errcode.SessionNotFound {
 		t.Fatalf("unknown session: %v", err)
 	}
 	d := mustOK(s.ReadItem(ctx, "", res.Items[0].ItemID))(t)
@@ -437,17 +438,17 @@ func TestListAndReadFeedback(t *testing.T) {
 	if _, err := s.ReadArtifact(ctx, d.Item.CropArtifact); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ReadItem(ctx, "", "nope"); !errors.Is(err, ErrItemNotFound) {
+	if _, err := s.ReadItem(ctx, "", "nope"); errcode.Of(err) != errcode.ItemNotFound {
 		t.Fatalf("missing: %v", err)
 	}
 }
 
 func TestPhaseSQLMatchesGo(t *testing.T) {
 	s := newTestStore(t)
-	for _, status := range []string{StatusOpen, StatusReady, StatusInProgress, StatusNeedsClarification, StatusWontFix, StatusResolved} {
-		for _, delivery := range []string{DeliveryDraft, DeliverySent} {
+	for _, status := range ItemStatuses {
+		for _, delivery := range Deliveries {
 			for _, mod := range []bool{false, true} {
-				var got string
+				var got Phase
 				q := `SELECT ` + strings.NewReplacer("status", "?1", "delivery", "?2", "modified_after_send", "?3").Replace(phaseSQL)
 				if err := s.rdb.QueryRow(q, status, delivery, mod).Scan(&got); err != nil {
 					t.Fatal(err)
@@ -463,13 +464,13 @@ func TestPhaseSQLMatchesGo(t *testing.T) {
 func TestErrorCodes(t *testing.T) {
 	cases := []struct {
 		err    error
-		code   Code
+		code   errcode.Code
 		prefix string
 	}{
-		{errorf(CodeSessionNotFound, "x"), CodeSessionNotFound, "SESSION_NOT_FOUND: x"},
-		{invalid("x"), CodeInvalidInput, "INVALID_INPUT: x"},
-		{&StaleDraftError{}, CodeStalePreview, "STALE_PREVIEW: "},
-		{&FingerprintMismatchError{"a", "b"}, CodeFingerprintMismatch, "SCREEN_FINGERPRINT_MISMATCH: "},
+		{errorf(errcode.SessionNotFound, "x"), errcode.SessionNotFound, "SESSION_NOT_FOUND: x"},
+		{invalid("x"), errcode.InvalidInput, "INVALID_INPUT: x"},
+		{&StaleDraftError{}, errcode.StalePreview, "STALE_PREVIEW: "},
+		{&FingerprintMismatchError{"a", "b"}, errcode.FingerprintMismatch, "SCREEN_FINGERPRINT_MISMATCH: "},
 		{storageErr("saving batch", errors.New("boom")), errcode.Internal, "store: saving batch: boom"},
 	}
 	for _, tc := range cases {
@@ -519,7 +520,7 @@ func TestAnEditedTargetStaysOnItsScreen(t *testing.T) {
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)
-		case c.want != "" && (!errors.Is(err, ErrInvalidInput) || !strings.Contains(err.Error(), c.want)):
+		case c.want != "" && (errcode.Of(err) != errcode.InvalidInput || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s: %v; want INVALID_INPUT with %q", c.name, err, c.want)
 		}
 	}

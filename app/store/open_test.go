@@ -2,14 +2,14 @@ package store
 
 import (
 	"context"
-	"errors"
-	"fixthis/app/errcode"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"fixthis/app/errcode"
 )
 
 func TestOpenCreatesPrivateFiles(t *testing.T) {
@@ -111,10 +111,10 @@ func TestDiskFullIsClearAndHarmless(t *testing.T) {
 		in.Items[i].Comment = strings.Repeat("much longer comment ", 150)
 	}
 	_, err := s.SaveBatch(ctx, in)
-	if !errors.Is(err, ErrStorageFull) || !strings.Contains(err.Error(), "disk full while saving batch") {
+	if errcode.Of(err) != errcode.StorageFull || !strings.Contains(err.Error(), "disk full while saving batch") {
 		t.Fatalf("got %v", err)
 	}
-	if code := errcode.Of(err); code != CodeStorageFull {
+	if code := errcode.Of(err); code != errcode.StorageFull {
 		t.Fatalf("code %s", code)
 	}
 	if _, err := s.wdb.Exec(`PRAGMA max_page_count = 1073741823`); err != nil {
@@ -133,7 +133,7 @@ func TestReadOnlyDatabaseIsClear(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.CreateSession(context.Background(), "x")
-	if !errors.Is(err, ErrStorageReadOnly) || !strings.Contains(err.Error(), "read-only while creating session") {
+	if errcode.Of(err) != errcode.StorageReadOnly || !strings.Contains(err.Error(), "read-only while creating session") {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -141,15 +141,15 @@ func TestReadOnlyDatabaseIsClear(t *testing.T) {
 func TestStorageErrMapping(t *testing.T) {
 	cases := []struct {
 		err  error
-		want error
+		want errcode.Code
 	}{
-		{&os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, ErrStorageFull},
-		{&os.PathError{Op: "open", Path: "x", Err: syscall.EROFS}, ErrStorageReadOnly},
-		{&os.PathError{Op: "open", Path: "x", Err: syscall.EACCES}, ErrStorageReadOnly},
-		{ErrItemNotFound, ErrItemNotFound},
+		{&os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, errcode.StorageFull},
+		{&os.PathError{Op: "open", Path: "x", Err: syscall.EROFS}, errcode.StorageReadOnly},
+		{&os.PathError{Op: "open", Path: "x", Err: syscall.EACCES}, errcode.StorageReadOnly},
+		{errcode.New(errcode.ItemNotFound, "item x"), errcode.ItemNotFound},
 	}
 	for _, tc := range cases {
-		if got := storageErr("saving artifact", tc.err); !errors.Is(got, tc.want) {
+		if got := storageErr("saving artifact", tc.err); errcode.Of(got) != tc.want {
 			t.Errorf("%v mapped to %v", tc.err, got)
 		}
 	}

@@ -66,7 +66,7 @@ var artifactKey = regexp.MustCompile(`^[0-9a-f]{64}\.[a-z0-9]{1,8}$`)
 // first two hex digits so no directory grows past a few hundred entries.
 func (l Locations) Artifact(key string) (string, error) {
 	if !artifactKey.MatchString(key) {
-		return "", fmt.Errorf("%w: artifact key %s is malformed", ErrInvalidInput, echo(key))
+		return "", invalid("artifact key %s is malformed", echo(key))
 	}
 	return filepath.Join(l.ArtifactsDir(), key[:2], key), nil
 }

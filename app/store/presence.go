@@ -7,14 +7,6 @@ import (
 	"time"
 )
 
-// Agent presence states as the console shows them.
-const (
-	PresenceListening = "listening" // a wait is parked
-	PresenceWorking   = "working"   // a batch was served or an item claimed, no new wait yet
-	PresenceAway      = "away"      // the connection ended, or silence (see below)
-	PresenceNone      = "none"      // no agent has ever waited here
-)
-
 // PresenceAwayAfter is how long a listening row may go without a refresh:
 // the MCP process refreshes it more often while a wait is parked, so a
 // crashed MCP process turns away on its own.
@@ -27,16 +19,16 @@ const PresenceWorkingSilence = 5 * time.Minute
 
 // Presence is the agent's state for a session ("" = waits on any session).
 type Presence struct {
-	SessionID  string    `json:"sessionId"`
-	Presence   string    `json:"presence"`
-	Since      time.Time `json:"since"`
-	LastSeenAt time.Time `json:"lastSeenAt"`
+	SessionID  string        `json:"sessionId"`
+	Presence   PresenceState `json:"presence"`
+	Since      time.Time     `json:"since"`
+	LastSeenAt time.Time     `json:"lastSeenAt"`
 }
 
 // SetPresence records the agent's state, persisted so the console process
 // sees what the MCP process does. Repeating the same state only refreshes
 // lastSeenAt (a heartbeat) and publishes no change.
-func (s *Store) SetPresence(ctx context.Context, sessionID, state string) (*Presence, error) {
+func (s *Store) SetPresence(ctx context.Context, sessionID string, state PresenceState) (*Presence, error) {
 	switch state {
 	case PresenceListening, PresenceWorking, PresenceAway:
 	default:
@@ -44,7 +36,7 @@ func (s *Store) SetPresence(ctx context.Context, sessionID, state string) (*Pres
 	}
 	var out Presence
 	err := s.write(ctx, "recording agent presence", func(t *tx) error {
-		var cur string
+		var cur PresenceState
 		var since int64
 		err := t.QueryRowContext(ctx, `SELECT state, since FROM agent_presence WHERE session_id = ?`, sessionID).Scan(&cur, &since)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+
+	"fixthis/app/errcode"
 )
 
 // querier is satisfied by *sql.Tx and *tx, so every reader below works inside
@@ -86,7 +88,7 @@ func getItem(ctx context.Context, q querier, sessionID, itemID string) (Item, er
 	it, err := scanItem(q.QueryRowContext(ctx,
 		`SELECT `+itemColumns+` FROM items WHERE id = ? AND session_id = ?`, itemID, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return it, errorf(CodeItemNotFound, "no item %s in session %s", echo(itemID), echo(sessionID))
+		return it, errorf(errcode.ItemNotFound, "no item %s in session %s", echo(itemID), echo(sessionID))
 	}
 	if err == nil && it.ClipID != "" {
 		one := []Item{it}
@@ -122,7 +124,7 @@ func getScreen(ctx context.Context, q querier, sessionID, screenID string) (Scre
 	s, err := scanScreen(q.QueryRowContext(ctx,
 		`SELECT `+screenColumns+` FROM screens WHERE id = ? AND session_id = ?`, screenID, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return s, errorf(CodeScreenNotFound, "no screen %s in session %s", echo(screenID), echo(sessionID))
+		return s, errorf(errcode.ScreenNotFound, "no screen %s in session %s", echo(screenID), echo(sessionID))
 	}
 	return s, err
 }
@@ -152,7 +154,7 @@ func scanSession(sc interface{ Scan(...any) error }) (sessionRow, error) {
 func getSessionRow(ctx context.Context, q querier, sessionID string) (sessionRow, error) {
 	r, err := scanSession(q.QueryRowContext(ctx, summarySelect+` WHERE s.id = ?`, sessionID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+		return r, errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 	}
 	if err != nil {
 		return r, err
@@ -187,7 +189,8 @@ func phaseCounts(ctx context.Context, q querier, sessionID string) (map[string]P
 	defer rows.Close()
 	out := map[string]PhaseCounts{}
 	for rows.Next() {
-		var sid, phase string
+		var sid string
+		var phase Phase
 		var n int
 		if err := rows.Scan(&sid, &phase, &n); err != nil {
 			return nil, err
@@ -201,6 +204,24 @@ func phaseCounts(ctx context.Context, q querier, sessionID string) (map[string]P
 
 // openSessionForWrite loads a session inside a write transaction and refuses
 // closed ones with SESSION_CLOSED (one helper, so the wording never drifts).
+// itemForWrite is the first step of every change to one item: the session
+// must take writes (openSessionForWrite) and the item must be in it.
+func itemForWrite(ctx context.Context, t *tx, sessionID, itemID, action string) (Item, error) {
+	if _, err := openSessionForWrite(ctx, t, sessionID, action); err != nil {
+		return Item{}, err
+	}
+	return getItem(ctx, t, sessionID, itemID)
+}
+
+// itemsForWrite is itemForWrite for a handoff of several items: each must be
+// in the session, which must take writes.
+func itemsForWrite(ctx context.Context, t *tx, sessionID string, itemIDs []string, action string) ([]Item, error) {
+	if _, err := openSessionForWrite(ctx, t, sessionID, action); err != nil {
+		return nil, err
+	}
+	return loadItemsByID(ctx, t, sessionID, itemIDs)
+}
+
 func openSessionForWrite(ctx context.Context, t *tx, sessionID, action string) (sessionRow, error) {
 	if sessionID == "" {
 		return sessionRow{}, invalid("sessionId is required")
@@ -211,13 +232,13 @@ func openSessionForWrite(ctx context.Context, t *tx, sessionID, action string) (
 		created_at, updated_at FROM sessions WHERE id = ?`, sessionID).Scan(
 		&r.SessionID, &r.Title, &r.Status, &r.RuntimeEvidencePolicy, &r.AgentPickup, &r.revision, &r.nextSequence, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+		return r, errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 	}
 	if err != nil {
 		return r, err
 	}
 	if r.Status == SessionClosed {
-		return r, errorf(CodeSessionClosed, "cannot %s on a closed feedback session", action)
+		return r, errorf(errcode.SessionClosed, "cannot %s on a closed feedback session", action)
 	}
 	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return r, nil

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"fixthis/app/errcode"
 )
 
 // Answer is the user's answer to an agent question, delivered through wait.
@@ -119,7 +121,7 @@ func (s *Store) NextAgentBatch(ctx context.Context, sessionID string) (*AgentBat
 		b.Items = []Item{}
 		for _, id := range p.ItemIDs {
 			it, err := getItem(ctx, t, b.SessionID, id)
-			if errors.Is(err, ErrItemNotFound) {
+			if errcode.Of(err) == errcode.ItemNotFound {
 				continue // deleted since; its withdrawal is a batch of its own
 			}
 			if err != nil {
@@ -171,7 +173,7 @@ func (s *Store) AckBatch(ctx context.Context, batchID string) (*AckResult, error
 		var acked sql.NullInt64
 		err := t.QueryRowContext(ctx, `SELECT session_id, acked_at FROM agent_batches WHERE id = ?`, batchID).Scan(&res.SessionID, &acked)
 		if errors.Is(err, sql.ErrNoRows) {
-			return errorf(CodeBatchNotFound, "no agent batch %s", echo(batchID))
+			return errorf(errcode.BatchNotFound, "no agent batch %s", echo(batchID))
 		}
 		if err != nil {
 			return err

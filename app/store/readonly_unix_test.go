@@ -7,7 +7,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"fixthis/app/errcode"
 )
 
 const readOnlyChildEnv = "FIXTHIS_STORE_READONLY_CHILD"
@@ -41,7 +42,7 @@ func TestReadOnlyDataDir(t *testing.T) {
 		defer os.Chmod(data, 0o700)
 		os.Chmod(filepath.Join(data, "fixthis.db"), 0o400)
 		_, err := Open(context.Background(), dir, Options{})
-		if !errors.Is(err, ErrStorageReadOnly) || !strings.Contains(err.Error(), "read-only") {
+		if errcode.Of(err) != errcode.StorageReadOnly || !strings.Contains(err.Error(), "read-only") {
 			t.Fatalf("got %v", err)
 		}
 		return

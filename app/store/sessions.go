@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 const maxTitleLen = 200
@@ -154,9 +156,9 @@ func loadSession(ctx context.Context, q querier, sessionID string) (*Session, er
 // SessionUpdate changes a session's title and/or runtime evidence policy;
 // nil fields stay as they are.
 type SessionUpdate struct {
-	Title                 *string `json:"title,omitempty"`
-	RuntimeEvidencePolicy *string `json:"runtimeEvidencePolicy,omitempty"`
-	AgentPickup           *string `json:"agentPickup,omitempty"`
+	Title                 *string         `json:"title,omitempty"`
+	RuntimeEvidencePolicy *EvidencePolicy `json:"runtimeEvidencePolicy,omitempty"`
+	AgentPickup           *Pickup         `json:"agentPickup,omitempty"`
 }
 
 // UpdateSession applies u to an open session.
@@ -247,7 +249,7 @@ func (s *Store) DeleteSession(ctx context.Context, sessionID string) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return errorf(CodeSessionNotFound, "no session %s", echo(sessionID))
+			return errorf(errcode.SessionNotFound, "no session %s", echo(sessionID))
 		}
 		if err := t.event(ctx, sessionID, "", ActorUser, "session-deleted", nil); err != nil {
 			return err

@@ -7,46 +7,8 @@ import (
 	"time"
 )
 
-// Session statuses, runtime evidence policies, deliveries, statuses and phases
-// as they appear on the wire (docs/api.md).
+// Batch kinds, handoff kinds and verdicts are stored, not sent to the console.
 const (
-	SessionOpen   = "open"
-	SessionClosed = "closed"
-
-	PolicyAuto   = "auto"
-	PolicyManual = "manual"
-	PolicyOff    = "off"
-
-	// PickupBatch: Save to MCP releases the drafts to the agent (the default).
-	// PickupInstant: each item is released as soon as it is saved.
-	PickupBatch   = "batch"
-	PickupInstant = "instant"
-
-	DeliveryDraft = "draft"
-	DeliverySent  = "sent"
-
-	StatusOpen               = "open"
-	StatusReady              = "ready"
-	StatusInProgress         = "in_progress"
-	StatusNeedsClarification = "needs_clarification"
-	StatusWontFix            = "wont_fix"
-	StatusResolved           = "resolved"
-
-	PhaseDraft         = "draft"
-	PhaseSent          = "sent"
-	PhaseSentModified  = "sent_modified"
-	PhaseInProgress    = "in_progress"
-	PhaseNeedsClarify  = "needs_clarification"
-	PhaseWontFix       = "wont_fix"
-	PhaseResolved      = "resolved"
-	ResolvedByAgent    = "agent"
-	ResolvedByUser     = "user"
-	SeverityHigh       = "high"
-	SeverityMed        = "med"
-	SeverityLow        = "low"
-	TargetNode         = "node"
-	TargetArea         = "area"
-	TargetScreen       = "screen"
 	HandoffKindMCP     = "mcp"
 	HandoffKindCopy    = "copy"
 	BatchKindRelease   = "release"
@@ -56,9 +18,6 @@ const (
 	VerdictVerified    = "verified"
 	VerdictReopened    = "reopened"
 )
-
-// Phases lists every lifecycle phase in display order.
-var Phases = []string{PhaseDraft, PhaseSent, PhaseSentModified, PhaseInProgress, PhaseNeedsClarify, PhaseWontFix, PhaseResolved}
 
 // PhaseCounts counts a session's items per phase; every key is always present.
 type PhaseCounts struct {
@@ -71,7 +30,7 @@ type PhaseCounts struct {
 	Resolved           int `json:"resolved"`
 }
 
-func (p *PhaseCounts) add(phase string, n int) {
+func (p *PhaseCounts) add(phase Phase, n int) {
 	switch phase {
 	case PhaseDraft:
 		p.Draft += n
@@ -92,15 +51,15 @@ func (p *PhaseCounts) add(phase string, n int) {
 
 // SessionSummary is one row of the session list.
 type SessionSummary struct {
-	SessionID             string      `json:"sessionId"`
-	Title                 string      `json:"title"`
-	Status                string      `json:"status"`
-	CreatedAt             time.Time   `json:"createdAt"`
-	UpdatedAt             time.Time   `json:"updatedAt"`
-	ItemCount             int         `json:"itemCount"`
-	PhaseCounts           PhaseCounts `json:"phaseCounts"`
-	RuntimeEvidencePolicy string      `json:"runtimeEvidencePolicy"`
-	AgentPickup           string      `json:"agentPickup"` // batch | instant
+	SessionID             string         `json:"sessionId"`
+	Title                 string         `json:"title"`
+	Status                SessionStatus  `json:"status"`
+	CreatedAt             time.Time      `json:"createdAt"`
+	UpdatedAt             time.Time      `json:"updatedAt"`
+	ItemCount             int            `json:"itemCount"`
+	PhaseCounts           PhaseCounts    `json:"phaseCounts"`
+	RuntimeEvidencePolicy EvidencePolicy `json:"runtimeEvidencePolicy"`
+	AgentPickup           Pickup         `json:"agentPickup"`
 }
 
 // Session is a summary plus everything the console renders for it.
@@ -204,7 +163,7 @@ type NodeSnapshot struct {
 
 // Target anchors an item: a node (with its snapshot), an area, or the screen.
 type Target struct {
-	Type      string          `json:"type"`
+	Type      TargetType      `json:"type"`
 	NodeUID   string          `json:"nodeUid,omitempty"`
 	Bounds    *Bounds         `json:"bounds,omitempty"`
 	Snapshot  *NodeSnapshot   `json:"snapshot,omitempty"`
@@ -220,12 +179,12 @@ type Item struct {
 	ClientWorkspaceID string     `json:"clientWorkspaceId"`
 	ClientDraftItemID string     `json:"clientDraftItemId"`
 	Target            Target     `json:"target"`
-	Severity          string     `json:"severity"`
+	Severity          Severity   `json:"severity"`
 	Comment           string     `json:"comment"`
-	Delivery          string     `json:"delivery"`
-	Status            string     `json:"status"`
-	Phase             string     `json:"phase"`
-	ResolvedBy        string     `json:"resolvedBy"`
+	Delivery          Delivery   `json:"delivery"`
+	Status            ItemStatus `json:"status"`
+	Phase             Phase      `json:"phase"`
+	ResolvedBy        ResolvedBy `json:"resolvedBy"`
 	AgentNote         string     `json:"agentNote"`
 	AgentSummary      string     `json:"agentSummary"`
 	AgentQuestion     string     `json:"agentQuestion"`
@@ -289,7 +248,7 @@ type Handoff struct {
 
 // derivePhase is the single definition of an item's console phase. Agent
 // outcomes win over delivery; an edit after release shows as sent_modified.
-func derivePhase(delivery, status string, modifiedAfterSend bool) string {
+func derivePhase(delivery Delivery, status ItemStatus, modifiedAfterSend bool) Phase {
 	switch status {
 	case StatusResolved:
 		return PhaseResolved
@@ -320,7 +279,7 @@ const phaseSQL = `CASE
   WHEN modified_after_send <> 0 THEN 'sent_modified'
   ELSE 'sent' END`
 
-func isTerminal(status string) bool { return status == StatusResolved || status == StatusWontFix }
+func isTerminal(status ItemStatus) bool { return status == StatusResolved || status == StatusWontFix }
 
 // IsOpen reports whether the item still counts as open: the agent has work on it
 // (it is neither resolved nor won't fix).

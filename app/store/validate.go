@@ -3,10 +3,11 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"fixthis/app/errcode"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"fixthis/app/errcode"
 )
 
 const (
@@ -23,7 +24,7 @@ const (
 
 // echo quotes a refused value for an error message (errcode.Quote), cut
 // short so an error never repeats megabytes of input back.
-func echo(v string) string { return errcode.Quote(v) }
+func echo[T ~string](v T) string { return errcode.Quote(string(v)) }
 
 // controlChar reports the first control character in s (multiline text may
 // hold newlines and tabs), or -1.
@@ -67,8 +68,8 @@ func cleanComment(c string) (string, error) {
 	return c, nil
 }
 
-func cleanSeverity(s string) (string, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
+func cleanSeverity(s Severity) (Severity, error) {
+	switch strings.ToLower(strings.TrimSpace(string(s))) {
 	case "", "med", "medium":
 		return SeverityMed, nil
 	case "high":
@@ -124,14 +125,14 @@ func validateTarget(t *Target) error {
 		}
 	}
 	if n := len(t.Ancestors); n > maxTargetBytes {
-		return errorf(CodeTooLarge, "target ancestors are %d KiB; at most %d KiB per target", n>>10, maxTargetBytes>>10)
+		return errorf(errcode.TooLarge, "target ancestors are %d KiB; at most %d KiB per target", n>>10, maxTargetBytes>>10)
 	}
 	b, err := json.Marshal(t)
 	if err != nil {
 		return invalid("target cannot be stored: %v", err)
 	}
 	if len(b) > maxTargetBytes {
-		return errorf(CodeTooLarge, "target is %d KiB; at most %d KiB per target (snapshot and ancestors included)", len(b)>>10, maxTargetBytes>>10)
+		return errorf(errcode.TooLarge, "target is %d KiB; at most %d KiB per target (snapshot and ancestors included)", len(b)>>10, maxTargetBytes>>10)
 	}
 	return nil
 }

@@ -64,10 +64,7 @@ func (t *tx) setVerification(ctx context.Context, itemID string, v *Verification
 func (s *Store) ConfirmFix(ctx context.Context, sessionID, itemID string) (*Item, error) {
 	var out Item
 	err := s.write(ctx, "confirming fix", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "confirm a fix"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "confirm a fix")
 		if err != nil {
 			return err
 		}
@@ -96,10 +93,7 @@ func (s *Store) Reopen(ctx context.Context, sessionID, itemID, note string) (*It
 	}
 	var out Item
 	err = s.write(ctx, "reopening item", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "reopen feedback"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "reopen feedback")
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"fixthis/app/errcode"
@@ -22,7 +21,7 @@ func TestVerifiedResolutionConfirmAndReopen(t *testing.T) {
 	if got := mustOK(s.GetCapture(ctx, c.CaptureID))(t); got.Width != 10 || got.ImageArtifact == "" {
 		t.Fatalf("capture read back as %+v", got)
 	}
-	if _, err := s.GetCapture(ctx, "c-nope"); errcode.Of(err) != CodeCaptureNotFound {
+	if _, err := s.GetCapture(ctx, "c-nope"); errcode.Of(err) != errcode.CaptureNotFound {
 		t.Fatalf("unknown capture: %v", err)
 	}
 
@@ -37,7 +36,7 @@ func TestVerifiedResolutionConfirmAndReopen(t *testing.T) {
 		t.Fatalf("confirmed item %+v", got)
 	}
 
-	if _, err := s.Reopen(ctx, sess.SessionID, items[1].ItemID, "  "); !errors.Is(err, ErrInvalidInput) {
+	if _, err := s.Reopen(ctx, sess.SessionID, items[1].ItemID, "  "); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("reopen without a note: %v", err)
 	}
 	re := mustOK(s.Reopen(ctx, sess.SessionID, items[1].ItemID, "Still too small"))(t)
@@ -48,10 +47,10 @@ func TestVerifiedResolutionConfirmAndReopen(t *testing.T) {
 	if b == nil || b.Kind != BatchKindReopen || len(b.Reopened) != 1 || b.Reopened[0].Note != "Still too small" {
 		t.Fatalf("the wait got %+v", b)
 	}
-	if _, err := s.ConfirmFix(ctx, sess.SessionID, items[1].ItemID); !errors.Is(err, ErrInvalidInput) {
+	if _, err := s.ConfirmFix(ctx, sess.SessionID, items[1].ItemID); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("confirming an open item: %v", err)
 	}
-	if _, err := s.Reopen(ctx, sess.SessionID, items[1].ItemID, "again"); !errors.Is(err, ErrInvalidInput) {
+	if _, err := s.Reopen(ctx, sess.SessionID, items[1].ItemID, "again"); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("reopening an open item: %v", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"fixthis/app/errcode"
 )
 
 // Items made from speech. They are ordinary items saved through SaveBatch with the
@@ -48,7 +50,7 @@ func (s *Store) VoiceItem(ctx context.Context, sessionID, voiceSessionID, unitID
 		return nil, storageErr("reading items", err)
 	}
 	if len(items) == 0 || items[0].Voice == nil {
-		return nil, errorf(CodeItemNotFound, "no item for unit %s", echo(unitID))
+		return nil, errorf(errcode.ItemNotFound, "no item for unit %s", echo(unitID))
 	}
 	return &items[0], nil
 }
@@ -73,10 +75,7 @@ func (s *Store) UpdateVoiceItem(ctx context.Context, sessionID, itemID string, s
 	}
 	var out Item
 	err := s.write(ctx, "updating item", func(t *tx) error {
-		if _, err := openSessionForWrite(ctx, t, sessionID, "edit feedback"); err != nil {
-			return err
-		}
-		it, err := getItem(ctx, t, sessionID, itemID)
+		it, err := itemForWrite(ctx, t, sessionID, itemID, "edit feedback")
 		if err != nil {
 			return err
 		}
@@ -84,7 +83,7 @@ func (s *Store) UpdateVoiceItem(ctx context.Context, sessionID, itemID string, s
 			return invalid("item %d was not made from speech", it.SequenceNumber)
 		}
 		if it.Delivery != DeliveryDraft || it.Status != StatusOpen || it.LastHandedOffAt != nil {
-			return errorf(CodeItemNotEditable, "item %d was already handed off (it is %s)", it.SequenceNumber, it.Phase)
+			return errorf(errcode.ItemNotEditable, "item %d was already handed off (it is %s)", it.SequenceNumber, it.Phase)
 		}
 		origin := *it.Voice
 		for _, a := range addAnchors {

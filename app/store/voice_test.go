@@ -51,7 +51,7 @@ func TestVoiceOriginPersists(t *testing.T) {
 	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, []string{got.ItemID}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.UpdateVoiceItem(ctx, sess.SessionID, got.ItemID, &stmt, nil); errcode.Of(err) != CodeItemNotEditable {
+	if _, err := s.UpdateVoiceItem(ctx, sess.SessionID, got.ItemID, &stmt, nil); errcode.Of(err) != errcode.ItemNotEditable {
 		t.Fatalf("update after release: %v", err)
 	}
 }

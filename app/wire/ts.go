@@ -24,14 +24,6 @@ type Enum struct {
 	Values []string
 }
 
-// FieldEnum narrows one string field of a struct to a closed set of values, for
-// fields whose Go type is a plain string with untyped constants beside it.
-type FieldEnum struct {
-	Struct reflect.Type
-	Field  string // Go field name
-	Values []string
-}
-
 // Contract is everything the generator needs: the root types, the events and their
 // payloads, the names they get in TypeScript, the enums, and which Go packages' types
 // go to files of their own.
@@ -39,10 +31,14 @@ type Contract struct {
 	Roots []reflect.Type
 	// Events become the EventPayloads map: event name → payload type. Each event
 	// appears once.
-	Events     []events.Descriptor
-	Names      map[reflect.Type]string // TypeScript names that differ from the Go names
-	Enums      []Enum
-	FieldEnums []FieldEnum
+	Events []events.Descriptor
+	Names  map[reflect.Type]string // TypeScript names that differ from the Go names
+	Enums  []Enum
+	// OpenStrings are the named string types whose values the server passes on
+	// without knowing them all (a state the adb server may add); they stay
+	// plain strings. Every other named string type must be an Enum, so a new
+	// typed set of values cannot reach the console as a bare string.
+	OpenStrings []reflect.Type
 	// Split moves the types of lower-layer packages (by import path) into a file of
 	// their own, which the main file re-exports. Those types may not refer to types
 	// of the main file.
@@ -61,30 +57,24 @@ var (
 )
 
 type generator struct {
-	c          Contract
-	named      map[reflect.Type]string // every struct or enum emitted, by TS name
-	byName     map[string]reflect.Type
-	pending    []reflect.Type
-	enums      map[reflect.Type][]string
-	fieldEnums map[reflect.Type]map[string][]string
+	c       Contract
+	named   map[reflect.Type]string // every struct or enum emitted, by TS name
+	byName  map[string]reflect.Type
+	pending []reflect.Type
+	enums   map[reflect.Type][]string
+	open    map[reflect.Type]struct{}
 }
 
 // TypeScript renders the contract as TypeScript modules, the main one first. It fails
 // when two different Go types would get the same TypeScript name.
 func TypeScript(c Contract, main string) ([]File, error) {
 	g := &generator{c: c, named: map[reflect.Type]string{}, byName: map[string]reflect.Type{},
-		enums: map[reflect.Type][]string{}, fieldEnums: map[reflect.Type]map[string][]string{}}
+		enums: map[reflect.Type][]string{}, open: map[reflect.Type]struct{}{}}
+	for _, t := range c.OpenStrings {
+		g.open[t] = struct{}{}
+	}
 	for _, e := range c.Enums {
 		g.enums[e.Type] = e.Values
-	}
-	for _, f := range c.FieldEnums {
-		if _, ok := f.Struct.FieldByName(f.Field); !ok {
-			return nil, fmt.Errorf("wire: %s has no field %s", f.Struct, f.Field)
-		}
-		if g.fieldEnums[f.Struct] == nil {
-			g.fieldEnums[f.Struct] = map[string][]string{}
-		}
-		g.fieldEnums[f.Struct][f.Field] = f.Values
 	}
 	for _, t := range c.Roots {
 		if _, err := g.ref(t); err != nil {
@@ -208,6 +198,11 @@ func (g *generator) ref(t reflect.Type) (string, error) {
 		inner, err := g.ref(t.Elem())
 		return inner + " | null", err
 	case reflect.String:
+		if t.Name() != "string" {
+			if _, open := g.open[t]; !open {
+				return "", fmt.Errorf("wire: %s is a named string type: list its values in Contract.Enums, or it in Contract.OpenStrings", t)
+			}
+		}
 		return "string", nil
 	case reflect.Bool:
 		return "boolean", nil
@@ -294,9 +289,6 @@ func (g *generator) fields(b *strings.Builder, t reflect.Type, optional bool) er
 			name = f.Name
 		}
 		ts, err := g.ref(f.Type)
-		if vals, ok := g.fieldEnums[t][f.Name]; ok {
-			ts, err = union(vals), nil
-		}
 		if err != nil {
 			return fmt.Errorf("%s.%s: %w", t, f.Name, err)
 		}

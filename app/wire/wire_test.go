@@ -97,3 +97,36 @@ func TestEventPayloads(t *testing.T) {
 		t.Error("an event listed twice was accepted")
 	}
 }
+
+// A named string type must say whether its values are a closed set: an Enum
+// becomes a union of literals, an open string stays a string, and a type that
+// is neither is an error rather than a silent `string`.
+func TestNamedStringNeedsAnEnumOrToBeOpen(t *testing.T) {
+	type Color string
+	type Paint struct {
+		Color Color `json:"color"`
+	}
+	roots := []reflect.Type{typeOf[Paint]()}
+	if _, err := TypeScript(Contract{Roots: roots}, "main"); err == nil || !strings.Contains(err.Error(), "Contract.Enums") {
+		t.Fatalf("an unlisted named string type was accepted: %v", err)
+	}
+	cases := []struct {
+		name string
+		c    Contract
+		want string
+	}{
+		{"enum", Contract{Roots: roots, Enums: []Enum{{typeOf[Color](), []string{"red", "", "blue"}}}},
+			"export type Color = (typeof ColorValues)[number];\n\nexport interface Paint {\n  color: Color;\n}\n"},
+		{"open", Contract{Roots: roots, OpenStrings: []reflect.Type{typeOf[Color]()}},
+			"export interface Paint {\n  color: string;\n}\n"},
+	}
+	for _, tc := range cases {
+		files, err := TypeScript(tc.c, "main")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !strings.Contains(files[0].Text, tc.want) {
+			t.Errorf("%s: generated text lacks\n%s\ngot\n%s", tc.name, tc.want, files[0].Text)
+		}
+	}
+}

@@ -4,7 +4,7 @@
 import type { DisplayChanged, DisplayState } from './wire.display.gen';
 export * from './wire.display.gen';
 
-import type { BatchItem, Bounds, Clip, DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceReason, EvidenceRecord, EvidenceStatus, Handoff, Item, Presence, Session, SessionSummary, SourceCandidate, SourcesReason, Target, UiNode } from './wire.store.gen';
+import type { BatchItem, Bounds, Clip, DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceRecord, Handoff, Item, Presence, Session, SessionSummary, Severity, SourceCandidate, SourcesReason, Target, UiNode } from './wire.store.gen';
 export * from './wire.store.gen';
 
 import type { AppDoc, AppRunFinished, AppRunProgress } from './wire.targetapp.gen';
@@ -52,6 +52,12 @@ export type Mode = (typeof ModeValues)[number];
 
 export const PreviewStateValues = ["live", "frozen", "blocked", "no-device", "stale"] as const;
 export type PreviewState = (typeof PreviewStateValues)[number];
+
+export const ResolveStatusValues = ["resolved", "wont_fix"] as const;
+export type ResolveStatus = (typeof ResolveStatusValues)[number];
+
+export const WindowTypeValues = ["app", "dialog", "ime", "status_bar", "navigation_bar", "notification_shade", "wallpaper", "keyguard", "toast", "overlay", "system"] as const;
+export type WindowType = (typeof WindowTypeValues)[number];
 
 export interface AgentConfig {
   file: string;
@@ -280,38 +286,8 @@ export interface ItemSources {
 export interface ItemUpdateRequest {
   sessionId: string;
   comment?: string | null;
-  severity?: "high" | "med" | "low";
+  severity?: Severity | null;
   target?: Target | null;
-}
-
-export interface NetworkCall {
-  method: string;
-  url: string;
-  status?: number;
-  durationMs?: number | null;
-  failed?: boolean;
-  slow?: boolean;
-  error?: string;
-  responseBytes?: number | null;
-  contentType?: string;
-  source: string;
-  time?: string;
-  note?: string;
-}
-
-export interface NetworkDoc {
-  itemId: string;
-  captureId?: string;
-  capturedAt?: string | null;
-  status?: EvidenceStatus;
-  reason?: EvidenceReason;
-  summary: string;
-  total: number;
-  failed: number;
-  slow: number;
-  requests: NetworkCall[];
-  dropped?: number;
-  notes?: string[];
 }
 
 export interface NewSessionRequest {
@@ -384,7 +360,7 @@ export interface RecordingResponse {
 
 export interface ResolveRequest {
   sessionId: string;
-  status: "resolved" | "wont_fix";
+  status: ResolveStatus;
 }
 
 export interface ScreenFingerprints {
@@ -395,7 +371,7 @@ export interface ScreenFingerprints {
 
 export interface ScreenWindow {
   title: string;
-  type: "app" | "dialog" | "ime" | "status_bar" | "navigation_bar" | "notification_shade" | "wallpaper" | "keyguard" | "toast" | "overlay" | "system";
+  type: WindowType;
   package?: string;
   bounds: Bounds;
   visible: boolean;
