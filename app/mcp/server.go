@@ -122,6 +122,8 @@ func (t *toolset) tools() []server.ServerTool {
 		t.waitForScreen(),
 		t.setDisplay(),
 		t.restoreDisplay(),
+		t.setSize(),
+		t.resetSize(),
 		t.runApp(),
 		t.getRuntimeEvidence(),
 		t.captureRuntimeEvidence(),
