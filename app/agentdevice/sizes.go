@@ -33,6 +33,11 @@ func (p *Phone) SetSize(ctx context.Context, serial string, preset display.Prese
 	if err != nil {
 		return nil, err
 	}
+	release, err := holdSizes(t.Serial)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	tg := p.displayTarget(ctx, t.Serial)
@@ -55,6 +60,11 @@ func (p *Phone) ResetSize(ctx context.Context, serial string) (*SizeResult, erro
 	if err != nil {
 		return nil, err
 	}
+	release, err := holdSizes(t.Serial)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	tg := p.displayTarget(ctx, t.Serial)
