@@ -37,8 +37,10 @@ type SizeCheck struct {
 	// Overlapping names the labelled nodes, neither inside nor around it, that
 	// cover part of it (at most five).
 	Overlapping []string `json:"overlapping,omitempty"`
-	// CaptureID is the kept capture of the whole screen at this size.
+	// CaptureID is the kept capture of the whole screen at this size; ImageURL,
+	// where the app serves it, is its picture on the console API.
 	CaptureID string `json:"captureId,omitempty"`
+	ImageURL  string `json:"imageUrl,omitempty"`
 	// Error is why this size could not be shown or captured.
 	Error string `json:"error,omitempty"`
 }

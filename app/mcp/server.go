@@ -124,6 +124,7 @@ func (t *toolset) tools() []server.ServerTool {
 		t.restoreDisplay(),
 		t.setSize(),
 		t.resetSize(),
+		t.checkSizes(),
 		t.runApp(),
 		t.getRuntimeEvidence(),
 		t.captureRuntimeEvidence(),

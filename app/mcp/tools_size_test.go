@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -37,5 +38,38 @@ func TestSetSizeArguments(t *testing.T) {
 				t.Errorf("preset %+v, want %+v", got, c.want)
 			}
 		})
+	}
+}
+
+// fixthis_check_sizes reads preset names and custom sizes in dp, and refuses the
+// rest with a clear message before any phone is asked.
+func TestParseSizes(t *testing.T) {
+	got, err := parseSizes([]string{"phone", " Tablet ", "700x900", "700X900@320"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []display.Preset{display.Presets[0], display.Presets[2],
+		{Name: "custom 700x900", WidthDp: 700, HeightDp: 900}, {Name: "custom 700X900", WidthDp: 700, HeightDp: 900, Density: 320}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("size %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	for _, c := range []struct{ in, msg string }{
+		{"watch", "is neither phone"},
+		{"700x900@0", "density 0 is no density"},
+		{"700x", "is neither phone"},
+		{"0x900", "out of range"},
+		{"700x900@5", "density 5 is out of range"},
+		{strings.Repeat("9", 1<<20) + "x1", "is neither phone"},
+		{"700\x00x900", "is neither phone"},
+	} {
+		_, err := parseSizes([]string{c.in})
+		if err == nil || !strings.Contains(err.Error(), c.msg) || len(err.Error()) > 200 {
+			t.Errorf("%.40q: %v, want %q", c.in, err, c.msg)
+		}
+	}
+	if _, err := parseSizes(make([]string, 7)); err == nil {
+		t.Error("seven sizes should be too many")
 	}
 }

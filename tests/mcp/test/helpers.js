@@ -45,6 +45,7 @@ export const TOOL_NAMES = [
   'fixthis_restore_display',
   'fixthis_set_size',
   'fixthis_reset_size',
+  'fixthis_check_sizes',
   'fixthis_record_screen',
 ];
 
