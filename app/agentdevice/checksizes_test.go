@@ -10,10 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"fixthis/adb/adbtest"
 	"fixthis/app/display"
 	"fixthis/app/errcode"
 	"fixthis/app/store"
+	"fixthis/sim"
 )
+
+var quietDemo = sim.Options{Scenario: "demo", LatencyScale: 0, Logf: adbtest.Quiet}
 
 // sizesEnv is a phone agents may control, with the display originals in a temp
 // file, and a session holding two items: the New trail button (on every size) and
@@ -25,9 +29,9 @@ type sizesEnv struct {
 	session, fab, pane string
 }
 
-func newSizesEnv(t testing.TB) sizesEnv {
+func newSizesEnv(t testing.TB, o sim.Options) sizesEnv {
 	t.Helper()
-	e := newSimEnv(t.(*testing.T))
+	e := newSimEnvWith(t, o)
 	ctx := context.Background()
 	serial := e.dev.Serial()
 	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
@@ -78,7 +82,7 @@ func (e sizesEnv) wmSize(t testing.TB) string {
 // detail pane only from 600 dp), keeps a capture per size and leaves `wm size`
 // and `wm density` reading as before.
 func TestCheckSizesFindsTheNodeOnEverySize(t *testing.T) {
-	e := newSizesEnv(t)
+	e := newSizesEnv(t, quietDemo)
 	ctx := context.Background()
 	before := e.wmSize(t)
 	start := time.Now()
@@ -122,7 +126,7 @@ func TestCheckSizesFindsTheNodeOnEverySize(t *testing.T) {
 // reported on its own line, and two checks at once: the second is refused and the
 // phone still ends as it was.
 func TestCheckSizesRefusals(t *testing.T) {
-	e := newSizesEnv(t)
+	e := newSizesEnv(t, quietDemo)
 	ctx := context.Background()
 	before := e.wmSize(t)
 	for _, c := range []struct {

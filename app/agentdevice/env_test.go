@@ -22,7 +22,14 @@ type simEnv struct {
 
 func newSimEnv(t *testing.T) simEnv {
 	t.Helper()
-	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: adbtest.Quiet})
+	return newSimEnvWith(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: adbtest.Quiet})
+}
+
+// newSimEnvWith is newSimEnv on a phone with its own options (a benchmark's link
+// model and latency).
+func newSimEnvWith(t testing.TB, o sim.Options) simEnv {
+	t.Helper()
+	p := adbtest.StartPhone(t, o)
 	st, err := store.Open(context.Background(), t.TempDir(), store.Options{})
 	if err != nil {
 		t.Fatal(err)
