@@ -123,3 +123,47 @@ func TestSetSizeOnThePhone(t *testing.T) {
 		t.Errorf("the originals file should be gone after restore: %v", err)
 	}
 }
+
+// A crash after a size change: the next start's Restore puts the size back from
+// the file. A file written before sizes were kept has no size, and its Restore
+// leaves the phone's size alone rather than reset one the user set.
+func TestSizeRestoredAfterACrash(t *testing.T) {
+	ctx := context.Background()
+	p := startPhone(t)
+	path := filepath.Join(t.TempDir(), "display-originals.json")
+	crashed, err := display.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := crashed.SetSize(ctx, p.target(), display.Presets[1]); err != nil {
+		t.Fatal(err)
+	}
+	next, err := display.Open(path) // the next start reads what the crashed run kept
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := next.Restore(ctx, p.target()); err != nil || !ok {
+		t.Fatalf("restore: %v %v", ok, err)
+	}
+	if out, _ := p.h.Shell(ctx, "wm size"); string(out.Stdout) != "Physical size: 1080x2400\n" {
+		t.Errorf("after the next start: %q", out.Stdout)
+	}
+
+	if _, err := p.h.Shell(ctx, "wm size 1200x2400"); err != nil {
+		t.Fatal(err)
+	}
+	old := `{"version":1,"devices":{"` + p.Serial() + `":{"nightMode":"no","fontScale":"1.0","densityOverride":0,"physicalDensity":420,"animation":{}}}}`
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	older, err := display.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := older.Restore(ctx, p.target()); err != nil || !ok {
+		t.Fatalf("restore from an older file: %v %v", ok, err)
+	}
+	if out, _ := p.h.Shell(ctx, "wm size"); string(out.Stdout) != "Physical size: 1080x2400\nOverride size: 1200x2400\n" {
+		t.Errorf("an older file reset the user's own size: %q", out.Stdout)
+	}
+}
