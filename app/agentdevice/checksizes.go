@@ -90,16 +90,11 @@ func (p *Phone) CheckSizes(ctx context.Context, serial, sessionID, itemID string
 	if item.Item.Target.Type != "node" || item.Item.Target.Snapshot == nil {
 		return nil, errcode.New(errcode.InvalidInput, "item %s points at %s, not a node: there is nothing to find on other sizes", errcode.Quote(itemID), errcode.Quote(item.Item.Target.Type))
 	}
-	m, t, err := p.displayControl(ctx, serial, "change", nil)
-	if err != nil {
-		return nil, err
-	}
-	release, err := holdSizes(t.Serial)
+	m, t, tg, release, err := p.sizeControl(ctx, serial, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	tg := p.displayTarget(ctx, t.Serial)
 	res := &CheckSizesResult{Serial: t.Serial, SessionID: item.Item.SessionID, ItemID: item.Item.ItemID}
 	defer func() {
 		// The phone ends as it was, even when the check was cancelled.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"image"
 	"image/png"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -34,15 +33,7 @@ func newSizesEnv(t testing.TB, o sim.Options) sizesEnv {
 	e := newSimEnvWith(t, o)
 	ctx := context.Background()
 	serial := e.dev.Serial()
-	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := New(Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond, Display: m,
-		DisplayTarget: func(context.Context, string) (display.Target, error) {
-			return display.Target{Shell: e.client.Device(serial), Serial: serial, Package: "com.fixthis.demo"}, nil
-		},
-		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
+	p, m := e.displayPhone(t)
 	if err := SetControl(ctx, e.st, serial, true); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"fixthis/app/display"
 	"fixthis/app/errcode"
@@ -17,15 +16,7 @@ func TestDisplayToolsNeedControlAndAreRecorded(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
 	serial := e.dev.Serial()
-	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := New(Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond, Display: m,
-		DisplayTarget: func(context.Context, string) (display.Target, error) {
-			return display.Target{Shell: e.client.Device(serial), Serial: serial, Package: "com.fixthis.demo"}, nil
-		},
-		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
+	p, m := e.displayPhone(t)
 	night := true
 	if _, err := p.SetDisplay(ctx, "", display.Change{Night: &night}); errcode.Of(err) != errcode.ControlRefused {
 		t.Fatalf("undecided control: %v", err)

@@ -29,18 +29,13 @@ type SizeResult struct {
 
 // SetSize shows preset on the phone once the user allows control.
 func (p *Phone) SetSize(ctx context.Context, serial string, preset display.Preset) (*SizeResult, error) {
-	m, t, err := p.displayControl(ctx, serial, "change", preset.Check)
-	if err != nil {
-		return nil, err
-	}
-	release, err := holdSizes(t.Serial)
+	m, t, tg, release, err := p.sizeControl(ctx, serial, preset.Check)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	tg := p.displayTarget(ctx, t.Serial)
 	st, plan, err := m.SetSize(ctx, tg, preset)
 	if err != nil {
 		p.record(ctx, t.Serial, "display", "size "+preset.Name+" failed: "+firstLine(err.Error()), "failed")
@@ -56,18 +51,13 @@ func (p *Phone) SetSize(ctx context.Context, serial string, preset display.Prese
 
 // ResetSize puts back the size and density the phone had before FixThis changed them.
 func (p *Phone) ResetSize(ctx context.Context, serial string) (*SizeResult, error) {
-	m, t, err := p.displayControl(ctx, serial, "change", nil)
-	if err != nil {
-		return nil, err
-	}
-	release, err := holdSizes(t.Serial)
+	m, t, tg, release, err := p.sizeControl(ctx, serial, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	tg := p.displayTarget(ctx, t.Serial)
 	st, restored, err := m.ResetSize(ctx, tg)
 	if err != nil {
 		p.record(ctx, t.Serial, "display", "resetting the size failed: "+firstLine(err.Error()), "failed")
@@ -84,6 +74,21 @@ func (p *Phone) ResetSize(ctx context.Context, serial string) (*SizeResult, erro
 		p.o.AfterAction(t.Serial)
 	}
 	return res, nil
+}
+
+// sizeControl starts a size call: the display manager, the phone once the user
+// allows control, the phone's hold against a size check running on it (released
+// by the caller) and the display target.
+func (p *Phone) sizeControl(ctx context.Context, serial string, check func() error) (*display.Manager, Target, display.Target, func(), error) {
+	m, t, err := p.displayControl(ctx, serial, "change", check)
+	if err != nil {
+		return nil, Target{}, display.Target{}, nil, err
+	}
+	release, err := holdSizes(t.Serial)
+	if err != nil {
+		return nil, Target{}, display.Target{}, nil, err
+	}
+	return m, t, p.displayTarget(ctx, t.Serial), release, nil
 }
 
 // bringBack launches pkg again when a size change left another window in front,

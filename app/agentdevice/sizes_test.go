@@ -2,10 +2,8 @@ package agentdevice
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"fixthis/app/display"
 	"fixthis/app/errcode"
@@ -18,16 +16,10 @@ func TestSizeToolsNeedControlAndAreRecorded(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
 	serial := e.dev.Serial()
-	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _ := e.displayPhone(t)
 	picked := 0
-	p := New(Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond, Display: m,
-		DisplayTarget: func(context.Context, string) (display.Target, error) {
-			return display.Target{Shell: e.client.Device(serial), Serial: serial, Package: "com.fixthis.demo"}, nil
-		},
-		Pick: func(context.Context, string) (Target, error) { picked++; return Target{Serial: serial}, nil }})
+	pick := p.o.Pick
+	p.o.Pick = func(ctx context.Context, s string) (Target, error) { picked++; return pick(ctx, s) }
 	if _, err := p.SetSize(ctx, "", display.Presets[2]); errcode.Of(err) != errcode.ControlRefused {
 		t.Fatalf("undecided control: %v", err)
 	}

@@ -21,23 +21,18 @@ type SizeChecker interface {
 var _ SizeChecker = (*agentdevice.Phone)(nil)
 
 func (t *toolset) checkSizes() server.ServerTool {
-	tool := mcp.NewTool("fixthis_check_sizes",
-		mcp.WithDescription("Check a feedback item's node on other window sizes of the phone in hand: FixThis shows each size "+
-			"(phone 411×891 dp, foldable 673×841 dp, tablet 1280×800 dp by default), waits for the screen to settle, captures it and "+
-			"finds the item's node again. Per size: found or not, its bounds, whether it is clipped at the screen's edge, what overlaps it, "+
+	tool := mcp.NewTool("fixthis_check_sizes", append([]mcp.ToolOption{
+		mcp.WithDescription("Check a feedback item's node on other window sizes of the phone in hand: FixThis shows each size " +
+			"(phone 411×891 dp, foldable 673×841 dp, tablet 1280×800 dp by default), waits for the screen to settle, captures it and " +
+			"finds the item's node again. Per size: found or not, its bounds, whether it is clipped at the screen's edge, what overlaps it, " +
 			"and the kept capture. The phone's own size is put back at the end. Use it to check a layout fix on every size."),
 		mcp.WithTitleAnnotation("Check on sizes"),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false), // the phone ends as it was
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(true),
-		mcp.WithOutputSchema[agentdevice.CheckSizesResult](),
 		serialArg(),
 		mcp.WithString("sessionId", mcp.MaxLength(128), mcp.Description("The item's session (optional: item ids are unique).")),
 		mcp.WithString("itemId", mcp.Required(), mcp.MaxLength(128), mcp.Description("The feedback item whose node to check.")),
 		mcp.WithArray("sizes", mcp.MaxItems(agentdevice.MaxCheckSizes), mcp.WithStringItems(mcp.MaxLength(32)),
 			mcp.Description("Sizes to check: phone, foldable, tablet, or a custom WIDTHxHEIGHT in dp (700x900, or 700x900@320 with a density). Default: the three presets.")),
-	)
+	}, restorableHints[agentdevice.CheckSizesResult]()...)...)
 	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		d, ok := t.deps.Device.(SizeChecker)
 		if !ok {

@@ -22,15 +22,7 @@ type SizeDevice interface {
 
 var _ SizeDevice = (*agentdevice.Phone)(nil)
 
-func sizeHints() []mcp.ToolOption {
-	return []mcp.ToolOption{
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false), // the phone's own size is kept and put back
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(true),
-		mcp.WithOutputSchema[agentdevice.SizeResult](),
-	}
-}
+func sizeHints() []mcp.ToolOption { return restorableHints[agentdevice.SizeResult]() }
 
 func (t *toolset) sizeTool(run func(ctx context.Context, d SizeDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error)) server.ToolHandlerFunc {
 	return t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
