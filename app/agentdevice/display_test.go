@@ -43,16 +43,7 @@ func TestDisplayToolsNeedControlAndAreRecorded(t *testing.T) {
 	if err != nil || !res.Restored || res.Conditions != "" {
 		t.Fatalf("restore: %+v %v", res, err)
 	}
-	acts, err := e.st.DeviceActions(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, a := range acts {
-		if a.Action == "display" {
-			got = append(got, a.Outcome+": "+a.Detail)
-		}
-	}
+	got := e.displayActivity(t)
 	want := "refused: was not allowed to change the display settings|ok: set the display to night, fontScale=1.3|ok: restored the display settings"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("activity %q", got)

@@ -59,3 +59,20 @@ func (e simEnv) displayPhone(t testing.TB) (*Phone, *display.Manager) {
 		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
 	return p, m
 }
+
+// displayActivity is the activity list's display entries, oldest first, as
+// "outcome: detail".
+func (e simEnv) displayActivity(t testing.TB) []string {
+	t.Helper()
+	acts, err := e.st.DeviceActions(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range acts {
+		if a.Action == "display" {
+			got = append(got, a.Outcome+": "+a.Detail)
+		}
+	}
+	return got
+}

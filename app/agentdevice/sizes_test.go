@@ -42,16 +42,7 @@ func TestSizeToolsNeedControlAndAreRecorded(t *testing.T) {
 	if err != nil || !res.Restored || res.Size.Width != 1080 || res.Size.Height != 2400 {
 		t.Fatalf("reset: %+v %v", res, err)
 	}
-	acts, err := e.st.DeviceActions(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, a := range acts {
-		if a.Action == "display" {
-			got = append(got, a.Outcome+": "+a.Detail)
-		}
-	}
+	got := e.displayActivity(t)
 	want := "refused: was not allowed to change the display settings|ok: set the size to tablet 1280×800 dp: 2032x1270 at 254 dpi|ok: put the phone's own size back"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("activity %q", got)
