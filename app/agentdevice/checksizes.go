@@ -3,6 +3,7 @@ package agentdevice
 import (
 	"bytes"
 	"context"
+	"image"
 	"strconv"
 	"sync"
 	"time"
@@ -136,9 +137,14 @@ func (p *Phone) checkOne(ctx context.Context, serial string, tg display.Target, 
 		return sc
 	}
 	sc.Width, sc.Height, sc.Density, sc.WidthDp, sc.HeightDp = st.Width, st.Height, plan.Density, st.WidthDp, st.HeightDp
-	p.bringBack(ctx, serial, tg.Package)
-	p.settle(ctx, serial)
-	c, err := p.Capture(ctx, serial)
+	c, err := p.settledCapture(ctx, serial)
+	if err == nil && tg.Package != "" && c.Package != tg.Package {
+		// The change left another window in front: the capture says so (no
+		// separate read of the screen state), so the app is launched again.
+		if _, err = p.launch(ctx, serial, tg.Package); err == nil {
+			c, err = p.settledCapture(ctx, serial)
+		}
+	}
 	if err != nil {
 		sc.Error = firstLine(err.Error())
 		return sc
@@ -189,25 +195,27 @@ func overlapping(nodes []capture.Node, n *capture.Node) []string {
 	return out
 }
 
-// settle waits until two screencaps 150 ms apart are the same (at most 3 s): a
-// size change recreates the activity and lays it out again.
-func (p *Phone) settle(ctx context.Context, serial string) {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
+// settledCapture captures the screen once it holds still: a size change
+// recreates the activity and lays it out again, so a capture counts only when a
+// screencap taken right after it shows the same pixels (at most three tries).
+// The capture's own frame is one of the two compared, so a still screen costs one
+// extra frame.
+func (p *Phone) settledCapture(ctx context.Context, serial string) (*Capture, error) {
 	dev := p.o.ADB.Device(serial)
-	var last []byte
-	for ctx.Err() == nil {
-		img, err := capture.CaptureFrame(ctx, dev, "")
-		if err != nil {
-			return
+	var c *Capture
+	var err error
+	for try := 0; try < 3; try++ {
+		if c, err = p.Capture(ctx, serial); err != nil {
+			return nil, err
 		}
-		if last != nil && bytes.Equal(last, img.Pix) {
-			return
+		shown, ok := c.Frame.(*image.NRGBA)
+		if !ok {
+			return c, nil // a capture taken elsewhere: nothing to compare
 		}
-		last = img.Pix
-		select {
-		case <-ctx.Done():
-		case <-time.After(150 * time.Millisecond):
+		now, err := capture.CaptureFrame(ctx, dev, "")
+		if err != nil || bytes.Equal(now.Pix, shown.Pix) {
+			return c, nil
 		}
 	}
+	return c, nil
 }
