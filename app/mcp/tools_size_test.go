@@ -73,3 +73,25 @@ func TestParseSizes(t *testing.T) {
 		t.Error("seven sizes should be too many")
 	}
 }
+
+// FuzzParseSizes: whatever an agent sends as a size, the answer is presets that
+// pass their own check or an error of bounded length.
+func FuzzParseSizes(f *testing.F) {
+	for _, s := range []string{"phone", "tablet", "700x900", "700x900@320", "0x0", "x", "@", "700x900@0", "9999999999x1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ps, err := parseSizes([]string{s})
+		if err != nil {
+			if len(err.Error()) > 300 {
+				t.Fatalf("a %d-byte error", len(err.Error()))
+			}
+			return
+		}
+		for _, p := range ps {
+			if err := p.Check(); err != nil {
+				t.Fatalf("%q gave %+v: %v", s, p, err)
+			}
+		}
+	})
+}
