@@ -182,6 +182,9 @@ func FuzzParseWM(f *testing.F) {
 		if w, h, err := parseWMSize(s); err == nil && (w <= 0 || h <= 0) {
 			t.Fatalf("size %dx%d without error", w, h)
 		}
+		if p, o, err := ParseWMSizes(s); err == nil && (p.W < 0 || p.H < 0 || o.W < 0 || o.H < 0 || p == (Size{}) && o == (Size{})) {
+			t.Fatalf("sizes %v, %v without error", p, o)
+		}
 		if d, err := ParseWMDensity(s); err == nil && d <= 0 {
 			t.Fatalf("density %d without error", d)
 		}

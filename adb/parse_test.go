@@ -129,6 +129,30 @@ func TestParseWMSize(t *testing.T) {
 	}
 }
 
+// ParseWMSizes keeps the physical size and the override apart, as the presets
+// need both: the panel's limits and what to restore.
+func TestParseWMSizes(t *testing.T) {
+	for _, tt := range []struct {
+		file               string
+		physical, override Size
+	}{
+		{"wm_size.txt", Size{1080, 2400}, Size{}},
+		{"wm_size_override.txt", Size{1440, 3120}, Size{1080, 2340}},
+		{"wm_size_override_crlf.txt", Size{1440, 3120}, Size{1080, 2340}},
+		{"wm_size_override_unity_pr192.txt", Size{1080, 2340}, Size{540, 1170}},
+	} {
+		p, o, err := ParseWMSizes(readTestdata(t, tt.file))
+		if err != nil || p != tt.physical || o != tt.override {
+			t.Errorf("%s: got %v, %v, %v; want %v, %v", tt.file, p, o, err, tt.physical, tt.override)
+		}
+	}
+	for _, bad := range []string{"", "Physical size: 1080x2400\nOverride size: 0x5\n", "Physical size: 1080x\x002400\n", "Override size: " + strings.Repeat("9", 1<<20) + "x1\n"} {
+		if _, _, err := ParseWMSizes(bad); err == nil || len(err.Error()) > 200 {
+			t.Errorf("ParseWMSizes(%.40q): %v", bad, err)
+		}
+	}
+}
+
 func TestParseWMDensity(t *testing.T) {
 	tests := []struct {
 		file               string

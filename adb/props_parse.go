@@ -59,6 +59,21 @@ func parseGetprop(out string) map[string]string {
 //
 // The override, when set, is what the display renders at and wins.
 func parseWMSize(out string) (w, h int, err error) {
+	physical, override, err := ParseWMSizes(out)
+	if override != (Size{}) {
+		return override.W, override.H, err
+	}
+	return physical.W, physical.H, err
+}
+
+// Size is a display size in pixels.
+type Size struct{ W, H int }
+
+// ParseWMSizes parses `wm size` (WindowManagerShellCommand.printInitialDisplaySize):
+// "Physical size: WxH", then "Override size: WxH" only when an override is set
+// (override is the zero Size without one). It is the one reader of this output:
+// the device description and the size presets both use it.
+func ParseWMSizes(out string) (physical, override Size, err error) {
 	phys, over := "", ""
 	for line := range strings.Lines(out) {
 		line = strings.TrimSpace(line)
@@ -68,24 +83,34 @@ func parseWMSize(out string) (w, h int, err error) {
 			over = strings.TrimSpace(v)
 		}
 	}
-	s := over
-	if s == "" {
-		s = phys
+	if phys == "" && over == "" {
+		return Size{}, Size{}, fmt.Errorf("wm size: no size in %s", excerpt(out))
 	}
-	if s == "" {
-		return 0, 0, fmt.Errorf("wm size: no size in %s", excerpt(out))
+	if phys != "" {
+		if physical, err = parseWxH(phys); err != nil {
+			return Size{}, Size{}, err
+		}
 	}
+	if over != "" {
+		if override, err = parseWxH(over); err != nil {
+			return Size{}, Size{}, err
+		}
+	}
+	return physical, override, nil
+}
+
+// parseWxH reads "1080x2400"; both sides must be positive.
+func parseWxH(s string) (Size, error) {
 	ws, hs, ok := strings.Cut(s, "x")
 	if !ok {
-		return 0, 0, fmt.Errorf("wm size: bad size %s", excerpt(s))
+		return Size{}, fmt.Errorf("wm size: bad size %s", excerpt(s))
 	}
-	if w, err = strconv.Atoi(ws); err == nil {
-		h, err = strconv.Atoi(hs)
+	w, err := strconv.Atoi(ws)
+	h, err2 := strconv.Atoi(hs)
+	if err != nil || err2 != nil || w <= 0 || h <= 0 {
+		return Size{}, fmt.Errorf("wm size: bad size %s", excerpt(s))
 	}
-	if err != nil || w <= 0 || h <= 0 {
-		return 0, 0, fmt.Errorf("wm size: bad size %s", excerpt(s))
-	}
-	return w, h, nil
+	return Size{w, h}, nil
 }
 
 // ParseWMDensity parses `wm density`: the density apps render at, the override

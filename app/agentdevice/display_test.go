@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"fixthis/app/display"
 	"fixthis/app/errcode"
@@ -17,15 +16,7 @@ func TestDisplayToolsNeedControlAndAreRecorded(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
 	serial := e.dev.Serial()
-	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := New(Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond, Display: m,
-		DisplayTarget: func(context.Context, string) (display.Target, error) {
-			return display.Target{Shell: e.client.Device(serial), Serial: serial, Package: "com.fixthis.demo"}, nil
-		},
-		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
+	p, m := e.displayPhone(t)
 	night := true
 	if _, err := p.SetDisplay(ctx, "", display.Change{Night: &night}); errcode.Of(err) != errcode.ControlRefused {
 		t.Fatalf("undecided control: %v", err)
@@ -52,16 +43,7 @@ func TestDisplayToolsNeedControlAndAreRecorded(t *testing.T) {
 	if err != nil || !res.Restored || res.Conditions != "" {
 		t.Fatalf("restore: %+v %v", res, err)
 	}
-	acts, err := e.st.DeviceActions(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, a := range acts {
-		if a.Action == "display" {
-			got = append(got, a.Outcome+": "+a.Detail)
-		}
-	}
+	got := e.displayActivity(t)
 	want := "refused: was not allowed to change the display settings|ok: set the display to night, fontScale=1.3|ok: restored the display settings"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("activity %q", got)

@@ -2,11 +2,14 @@ package agentdevice
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/app/device"
+	"fixthis/app/display"
 	"fixthis/app/store"
 	"fixthis/sim"
 )
@@ -22,7 +25,14 @@ type simEnv struct {
 
 func newSimEnv(t *testing.T) simEnv {
 	t.Helper()
-	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: adbtest.Quiet})
+	return newSimEnvWith(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: adbtest.Quiet})
+}
+
+// newSimEnvWith is newSimEnv on a phone with its own options (a benchmark's link
+// model and latency).
+func newSimEnvWith(t testing.TB, o sim.Options) simEnv {
+	t.Helper()
+	p := adbtest.StartPhone(t, o)
 	st, err := store.Open(context.Background(), t.TempDir(), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -31,4 +41,38 @@ func newSimEnv(t *testing.T) simEnv {
 	capturer := device.NewCapturer(p.Client)
 	t.Cleanup(func() { capturer.Close(context.Background()) })
 	return simEnv{client: p.Client, dev: p.Device, st: st, capturer: capturer}
+}
+
+// displayPhone is a Phone on e with display settings kept in a temp file, the
+// demo app as the display target, and every call on e's phone.
+func (e simEnv) displayPhone(t testing.TB) (*Phone, *display.Manager) {
+	t.Helper()
+	serial := e.dev.Serial()
+	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond, Display: m,
+		DisplayTarget: func(context.Context, string) (display.Target, error) {
+			return display.Target{Shell: e.client.Device(serial), Serial: serial, Package: "com.fixthis.demo"}, nil
+		},
+		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
+	return p, m
+}
+
+// displayActivity is the activity list's display entries, oldest first, as
+// "outcome: detail".
+func (e simEnv) displayActivity(t testing.TB) []string {
+	t.Helper()
+	acts, err := e.st.DeviceActions(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range acts {
+		if a.Action == "display" {
+			got = append(got, a.Outcome+": "+a.Detail)
+		}
+	}
+	return got
 }

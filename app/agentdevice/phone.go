@@ -102,7 +102,7 @@ func (p *Phone) Capture(ctx context.Context, serial string) (*Capture, error) {
 	p.record(ctx, t.Serial, "capture", "captured the screen ("+shortActivity(snap.State.Activity)+")", "ok")
 	return &Capture{CaptureID: kept.CaptureID, Serial: t.Serial, Package: snap.State.Package,
 		Activity: snap.State.Activity, Fingerprint: kept.Fingerprint, Width: snap.Width, Height: snap.Height,
-		PNG: png, Frame: snap.Frame, Tree: TreeSummary(snap), Display: snap.Display(), Conditions: cond}, nil
+		PNG: png, Frame: snap.Frame, Tree: TreeSummary(snap), Nodes: snap.Nodes, Display: snap.Display(), Conditions: cond}, nil
 }
 
 // Act performs one input action once the user allows control of the device.

@@ -25,8 +25,10 @@ type Capture struct {
 	// Frame, when the capture was taken in this process, is the same frame decoded:
 	// the image for the agent is scaled from it instead of decoding PNG again.
 	Frame image.Image
-	// Tree is a short text summary of the UI tree (one node per line).
-	Tree string
+	// Tree is a short text summary of the UI tree (one node per line); Nodes is
+	// the tree itself, for a check that looks a node up again.
+	Tree  string
+	Nodes []capture.Node
 	// Orientation, rotation and the window list, as the console's freeze reports them.
 	Display capture.Display
 	// Conditions are the display settings the screen was drawn under (nil: unknown).

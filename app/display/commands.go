@@ -78,13 +78,16 @@ type raw struct {
 	Package         string            `json:"package,omitempty"`
 	Locales         *string           `json:"locales,omitempty"` // nil: not read (old Android, no app)
 	Animation       map[string]string `json:"animation"`
+	// Size is `wm size` (nil in a file written before sizes were kept: restore
+	// then leaves the size alone).
+	Size *keptSize `json:"size,omitempty"`
 	// LocaleRefused is what the phone said when it would not tell the app's
 	// languages (an app it does not have): the rest of the read still stands.
 	LocaleRefused error `json:"-"`
 }
 
 // readRaw reads every setting, in parallel: `cmd uimode night`, `settings get
-// system font_scale`, `wm density`, `cmd locale get-app-locales PKG` (Android 13+)
+// system font_scale`, `wm density`, `wm size`, `cmd locale get-app-locales PKG` (Android 13+)
 // and `settings get global` of each animation scale.
 func readRaw(ctx context.Context, t Target, sdk int) (raw, error) {
 	var (
@@ -131,6 +134,17 @@ func readRaw(ctx context.Context, t Target, sdk int) (raw, error) {
 		p, o, err := adb.ParseWMDensities(out)
 		mu.Lock()
 		r.PhysicalDensity, r.DensityOverride = p, o
+		mu.Unlock()
+		return err
+	})
+	do(func() error {
+		out, err := run(ctx, t.Shell, "wm", "size")
+		if err != nil {
+			return err
+		}
+		p, o, err := adb.ParseWMSizes(out)
+		mu.Lock()
+		r.Size = &keptSize{Physical: p, Override: o}
 		mu.Unlock()
 		return err
 	})
@@ -241,6 +255,16 @@ func setDensity(ctx context.Context, sh Shell, d int) error {
 		arg = strconv.Itoa(d)
 	}
 	_, err := run(ctx, sh, "wm", "density", arg)
+	return err
+}
+
+// setSize is `wm size WxH`, or `wm size reset` for the zero size.
+func setSize(ctx context.Context, sh Shell, s adb.Size) error {
+	arg := "reset"
+	if s.W > 0 && s.H > 0 {
+		arg = strconv.Itoa(s.W) + "x" + strconv.Itoa(s.H)
+	}
+	_, err := run(ctx, sh, "wm", "size", arg)
 	return err
 }
 

@@ -169,9 +169,14 @@ func (m *Manager) keep(serial string, cur raw) error {
 	switch {
 	case !ok:
 		m.saved[serial] = cur
-	case old.Locales == nil && cur.Locales != nil:
+	case (old.Locales == nil && cur.Locales != nil) || (old.Size == nil && cur.Size != nil):
 		with := old
-		with.Package, with.Locales = cur.Package, cur.Locales
+		if old.Locales == nil && cur.Locales != nil {
+			with.Package, with.Locales = cur.Package, cur.Locales
+		}
+		if old.Size == nil {
+			with.Size = cur.Size
+		}
 		m.saved[serial] = with
 	default:
 		return nil
@@ -259,6 +264,11 @@ func restore(ctx context.Context, sh Shell, r raw) error {
 	}
 	if err := putSetting(ctx, sh, "system", "font_scale", r.FontScale); err != nil {
 		return err
+	}
+	if r.Size != nil {
+		if err := setSize(ctx, sh, r.Size.Override); err != nil {
+			return err
+		}
 	}
 	if err := setDensity(ctx, sh, r.DensityOverride); err != nil {
 		return err

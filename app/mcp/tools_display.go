@@ -23,13 +23,17 @@ type DisplayDevice interface {
 
 var _ DisplayDevice = (*agentdevice.Phone)(nil)
 
-func displayHints() []mcp.ToolOption {
+func displayHints() []mcp.ToolOption { return restorableHints[agentdevice.DisplayResult]() }
+
+// restorableHints are the annotations of a tool that changes a phone setting
+// FixThis keeps and puts back (display conditions, window sizes), answering T.
+func restorableHints[T any]() []mcp.ToolOption {
 	return []mcp.ToolOption{
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false), // every change is restored
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(true),
-		mcp.WithOutputSchema[agentdevice.DisplayResult](),
+		mcp.WithOutputSchema[T](),
 	}
 }
 

@@ -142,17 +142,12 @@ func cmdUiautomator(e *cmdEnv) int {
 }
 
 func cmdWm(e *cmdEnv) int {
-	p := e.dev.profile
 	if len(e.Args) < 2 {
 		return e.Errorf(255, "Window manager (window) commands:\n  size [reset|WxH|WdpxHdp]\n  density [reset|DENSITY]\n")
 	}
 	switch e.Args[1] {
 	case "size":
-		if len(e.Args) == 2 {
-			e.Printf("Physical size: %dx%d\n", p.Width, p.Height)
-			return 0
-		}
-		return e.Errorf(255, "java.lang.SecurityException: Must hold permission android.permission.WRITE_SECURE_SETTINGS\n")
+		return wmSize(e)
 	case "density":
 		return wmDensity(e)
 	case "user-rotation":

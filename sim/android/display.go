@@ -25,7 +25,9 @@ type displayState struct {
 	night      string                       // yes, no, auto, custom
 	settings   map[string]map[string]string // namespace → key → value
 	density    int                          // the `wm density` override, 0 without one
-	appLocales map[string]string            // package → language tags
+	width      int                          // the `wm size` override (display_size.go), 0 without one
+	height     int
+	appLocales map[string]string // package → language tags
 }
 
 func (d *Device) displayLocked() *displayState {
@@ -40,12 +42,13 @@ func (d *Device) displayLocked() *displayState {
 	return &d.disp
 }
 
-// redraw hands the display settings to the scenario session.
+// redraw hands the display settings, the size override among them, to the
+// scenario session.
 func (d *Device) redraw() {
 	ds := d.displayLocked()
 	scale, _ := strconv.ParseFloat(ds.settings["system"]["font_scale"], 64)
 	tags := ds.appLocales[d.profile.App.Package]
-	disp := scenario.Display{Night: ds.night == "yes", FontScale: scale, Density: ds.density, RTL: rtlTag(tags)}
+	disp := scenario.Display{Night: ds.night == "yes", FontScale: scale, Density: ds.density, Width: ds.width, Height: ds.height, RTL: rtlTag(tags)}
 	ds.mu.Unlock()
 	if se := d.Session(); se != nil {
 		se.SetDisplay(disp)

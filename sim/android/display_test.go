@@ -2,6 +2,7 @@
 package android_test
 
 import (
+	"image/png"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestDisplaySettingsCommands(t *testing.T) {
 		t.Errorf("dumpsys uimode: %q", out)
 	}
 	out := sh("dumpsys", "window", "windows")
-	if !strings.Contains(out, "mGlobalConfiguration={1.3 ?mcc?mnc [en_US] ldltr") || !strings.Contains(out, "360dpi nrml long port night finger") {
+	if !strings.Contains(out, "mGlobalConfiguration={1.3 ?mcc?mnc [en_US] ldltr") || !strings.Contains(out, "360dpi lrg long port night finger") {
 		t.Errorf("global configuration: %q", out)
 	}
 	if !strings.Contains(out, "[ar] ldrtl") {
@@ -57,4 +58,78 @@ func TestDisplaySettingsCommands(t *testing.T) {
 	if r.ExitCode == 0 || !strings.Contains(string(r.Stderr), "Error: mode must be") {
 		t.Errorf("cmd uimode night maybe: %+v", r)
 	}
+}
+
+// `wm size` sets, clamps, reports and clears the override as Android 14 does, and
+// everything that draws or measures the screen follows it.
+func TestWmSizeOverride(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: "demo", LatencyScale: 0})
+	sh := func(args ...string) string {
+		return srv.MustADB(t, append([]string{"-s", dev.Serial(), "shell"}, args...)...)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"wm", "size"}, "Physical size: 1080x2400\n"},
+		{[]string{"wm", "size", "1600x2560"}, ""},
+		{[]string{"wm", "size"}, "Physical size: 1080x2400\nOverride size: 1600x2560\n"},
+		{[]string{"wm", "size", "-d", "0"}, "Physical size: 1080x2400\nOverride size: 1600x2560\n"},
+		{[]string{"wm", "size", "10x99999"}, ""}, // clamped, silently, as the window manager does
+		{[]string{"wm", "size"}, "Physical size: 1080x2400\nOverride size: 200x7200\n"},
+		{[]string{"wm", "size", "400dpx800dp"}, ""}, // at 420 dpi: 1050x2100
+		{[]string{"wm", "size"}, "Physical size: 1080x2400\nOverride size: 1050x2100\n"},
+		{[]string{"wm", "size", "1080x2400"}, ""}, // the physical size clears the override
+		{[]string{"wm", "size"}, "Physical size: 1080x2400\n"},
+		{[]string{"wm", "size", "1920x1200"}, ""},
+		{[]string{"wm", "size", "reset"}, ""},
+		{[]string{"wm", "size"}, "Physical size: 1080x2400\n"},
+	} {
+		if got := sh(c.args...); got != c.want {
+			t.Errorf("%s: %q, want %q", strings.Join(c.args, " "), got, c.want)
+		}
+	}
+	for _, c := range []struct{ arg, stderr string }{
+		{"x100", "Error: bad size x100"},
+		{"100x", "Error: bad size 100x"},
+		{"big", "Error: bad size big"},
+		{"abcx100", `Error: bad number java.lang.NumberFormatException: For input string: "abc"`},
+		{"100x99999999999", `For input string: "99999999999"`},
+	} {
+		r := srv.ADB(t, "-s", dev.Serial(), "shell", "wm", "size", c.arg)
+		if r.ExitCode == 0 || !strings.Contains(string(r.Stderr), c.stderr) {
+			t.Errorf("wm size %s: exit %d, stderr %q, want %q", c.arg, r.ExitCode, r.Stderr, c.stderr)
+		}
+	}
+	if out := sh("wm", "size"); out != "Physical size: 1080x2400\n" {
+		t.Errorf("a refused size changed the display: %q", out)
+	}
+
+	sh("wm", "size", "1680x2100")
+	sh("wm", "density", "240")
+	out := sh("dumpsys", "window", "displays")
+	if !strings.Contains(out, "init=1080x2400 420dpi base=1680x2100 240dpi cur=1680x2100") {
+		t.Errorf("dumpsys window displays after wm size: %q", out)
+	}
+	if !strings.Contains(sh("dumpsys", "window", "windows"), "sw1120dp w1120dp h1400dp 240dpi xlrg notlong port") {
+		t.Errorf("the configuration should be an expanded one")
+	}
+	png := srv.MustADB(t, "-s", dev.Serial(), "exec-out", "screencap", "-p")
+	if w, h := pngSize(t, png); w != 1680 || h != 2100 {
+		t.Errorf("screencap at the override: %dx%d", w, h)
+	}
+	xml := sh("uiautomator", "dump", "/dev/tty")
+	if !strings.Contains(xml, `bounds="[0,0][1680,2100]"`) {
+		t.Errorf("uiautomator should describe the override size: %.300s", xml)
+	}
+}
+
+func pngSize(t *testing.T, b string) (int, int) {
+	t.Helper()
+	cfg, err := png.DecodeConfig(strings.NewReader(b))
+	if err != nil {
+		t.Fatalf("screencap -p: %v", err)
+	}
+	return cfg.Width, cfg.Height
 }

@@ -82,8 +82,9 @@ func dumpWindow(e *cmdEnv, d *Device) int {
 	if sub == "" || sub == "displays" || sub == "d" {
 		e.Printf("WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n")
 		e.Printf("  Display: mDisplayId=0 rootTasks=3\n")
+		bw, bh := d.displaySize()
 		e.Printf("    init=%dx%d %ddpi base=%dx%d %ddpi cur=%dx%d app=%dx%d rng=%dx%d-%dx%d\n",
-			d.profile.Width, d.profile.Height, d.profile.Density, d.profile.Width, d.profile.Height, d.density(), w, h, w, h-d.profile.Density*48/160, w, w, h, h)
+			d.profile.Width, d.profile.Height, d.profile.Density, bw, bh, d.density(), w, h, w, h-d.density()*48/160, w, w, h, h)
 		e.Printf("    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,%d,%d))\n", w, h)
 		e.Printf("    DisplayRotation\n      mRotation=%d mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED\n", st.Rotation)
 		// Android 10+ prints the display's focus here (and no longer under windows);

@@ -142,7 +142,7 @@ func (p *appsPhone) Frame() *image.RGBA {
 	if _, _, _, ok := p.covering(); !ok {
 		return p.Phone.Frame()
 	}
-	w, h := p.dev.profile.Width, p.dev.profile.Height
+	w, h := p.dev.displaySize()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.RGBA{0xfa, 0xfa, 0xfa, 0xff}), image.Point{}, draw.Src)
 	bar := p.dev.profile.Density * 80 / 160 // status bar plus app bar, in pixels
@@ -155,7 +155,7 @@ func (p *appsPhone) UIAutomatorXML() []byte {
 	if !ok {
 		return p.Phone.UIAutomatorXML()
 	}
-	w, h := p.dev.profile.Width, p.dev.profile.Height
+	w, h := p.dev.displaySize()
 	return []byte(fmt.Sprintf(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="%s" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][%d,%d]" /></hierarchy>`,
 		html.EscapeString(pkg), w, h))
 }

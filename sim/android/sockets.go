@@ -174,10 +174,11 @@ func sidekickFail(id *string, code, msg string) sidekick.Response {
 	return sidekick.Response{ID: id, Error: &sidekick.Error{Code: code, Message: msg}}
 }
 
-// screenSize is the display size in the current rotation.
+// screenSize is the display size (after `wm size`) in the current rotation.
 func (d *Device) screenSize(st PhoneState) (int, int) {
+	w, h := d.displaySize()
 	if st.Rotation%2 == 1 {
-		return d.profile.Height, d.profile.Width
+		return h, w
 	}
-	return d.profile.Width, d.profile.Height
+	return w, h
 }

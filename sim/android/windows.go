@@ -253,8 +253,28 @@ func (d *Device) configuration(w, h, rotation int, app bool) string {
 		orient = "land"
 	}
 	scale, locales, dir, night := d.configPart(app)
-	return fmt.Sprintf("{%s ?mcc?mnc [%s] %s sw%ddp w%ddp h%ddp %ddpi nrml long %s%s finger -keyb/v/h -nav/h winConfig={ mBounds=Rect(0, 0 - %d, %d) mAppBounds=Rect(0, 0 - %d, %d) mMaxBounds=Rect(0, 0 - %d, %d) mDisplayRotation=ROTATION_%d mWindowingMode=fullscreen mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_%d} s.3 fontWeightAdjustment=0}",
-		scale, locales, dir, dp(min(w, h)), dp(w), dp(h), density, orient, night, w, h, w, h, w, h, rotation*90, rotation*90)
+	return fmt.Sprintf("{%s ?mcc?mnc [%s] %s sw%ddp w%ddp h%ddp %ddpi %s %s%s finger -keyb/v/h -nav/h winConfig={ mBounds=Rect(0, 0 - %d, %d) mAppBounds=Rect(0, 0 - %d, %d) mMaxBounds=Rect(0, 0 - %d, %d) mDisplayRotation=ROTATION_%d mWindowingMode=fullscreen mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_%d} s.3 fontWeightAdjustment=0}",
+		scale, locales, dir, dp(min(w, h)), dp(w), dp(h), density, screenLayout(dp(min(w, h)), dp(max(w, h))), orient, night, w, h, w, h, w, h, rotation*90, rotation*90)
+}
+
+// screenLayout is the size bucket and aspect a Configuration prints, as
+// Configuration.reduceScreenLayout derives them from the shorter and longer side
+// in dp: xlrg from 960×720 dp, lrg from 640×480, smll below 470 long, and "long"
+// when the longer side is at least 5/3 of the shorter.
+func screenLayout(shortDp, longDp int) string {
+	size := "nrml"
+	switch {
+	case longDp < 470:
+		size = "smll"
+	case longDp >= 960 && shortDp >= 720:
+		size = "xlrg"
+	case longDp >= 640 && shortDp >= 480:
+		size = "lrg"
+	}
+	if longDp*3/5 >= shortDp-1 {
+		return size + " long"
+	}
+	return size + " notlong"
 }
 
 // focusedWindow is mCurrentFocus: the window with input focus, or "null".

@@ -8,17 +8,19 @@ import (
 
 // Display is the phone's display conditions as they change what apps draw: the
 // dark theme (`cmd uimode night yes`), the font scale (`settings put system
-// font_scale`), the density apps render at (`wm density`) and whether the app's
-// own locale is written right to left (`cmd locale set-app-locales`).
+// font_scale`), the density apps render at (`wm density`), the size they render
+// at (`wm size`) and whether the app's own locale is written right to left (`cmd
+// locale set-app-locales`).
 type Display struct {
-	Night     bool
-	FontScale float64 // 0 reads as 1
-	Density   int     // 0: the device's physical density
-	RTL       bool    // the app's layout direction (system screens keep theirs)
+	Night         bool
+	FontScale     float64 // 0 reads as 1
+	Density       int     // 0: the device's physical density
+	Width, Height int     // 0: the device's physical size (natural orientation)
+	RTL           bool    // the app's layout direction (system screens keep theirs)
 }
 
 func (d Display) key(app bool) string {
-	return fmt.Sprintf("night=%t font=%g dens=%d rtl=%t", d.Night, d.scale(), d.Density, d.RTL && app)
+	return fmt.Sprintf("night=%t font=%g dens=%d size=%dx%d rtl=%t", d.Night, d.scale(), d.Density, d.Width, d.Height, d.RTL && app)
 }
 
 func (d Display) scale() float64 {
@@ -52,7 +54,8 @@ type displayVariants struct {
 // palette, text size and layout direction d gives. The default Display is s
 // itself; variants have their own render caches.
 func (s *Scenario) under(d Display, app bool) *Scenario {
-	if !d.Night && d.scale() == 1 && (d.Density == 0 || d.Density == s.Device.Density) && !(d.RTL && app) {
+	sameSize := (d.Width == 0 || d.Width == s.Device.Width) && (d.Height == 0 || d.Height == s.Device.Height)
+	if !d.Night && d.scale() == 1 && (d.Density == 0 || d.Density == s.Device.Density) && sameSize && !(d.RTL && app) {
 		return s
 	}
 	k := d.key(app)
@@ -71,6 +74,9 @@ func (s *Scenario) under(d Display, app bool) *Scenario {
 	}
 	if d.Density > 0 {
 		v.Device.Density = d.Density
+	}
+	if d.Width > 0 && d.Height > 0 {
+		v.Device.Width, v.Device.Height = d.Width, d.Height
 	}
 	if d.Night {
 		v.Theme = s.DarkTheme

@@ -161,7 +161,7 @@ func (s *Scenario) screenSize(rotation int) (int, int) {
 // layoutPage builds and lays out a page within area; a dialog is sized to its
 // content and centred.
 func (s *Scenario) layoutPage(pg page, area, screen image.Rectangle, centred bool) *view {
-	b := &builder{sc: s, st: pg.st}
+	b := &builder{sc: s, st: pg.st, widthDp: float64(area.Dx()) * 160 / float64(s.Device.Density)}
 	root := b.build(pg.screen.Layout, pg.vars)[0]
 	l := &layouter{sc: s}
 	maxW := area.Dx()

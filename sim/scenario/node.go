@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 )
 
@@ -68,6 +69,28 @@ type Element struct {
 
 	OnTap   *Tap   `json:"onTap,omitempty"`
 	ForEach string `json:"forEach,omitempty"`
+	// Item binds the node's placeholders to one entry of a data collection,
+	// "trails.0", as a detail pane shows the selected entry.
+	Item string `json:"item,omitempty"`
+
+	// MinWidthDp and MaxWidthDp keep the node only while the window is at least
+	// MinWidthDp and under MaxWidthDp wide, the way an adaptive Compose layout
+	// branches on its window size class (compact < 600 dp, medium < 840 dp,
+	// expanded beyond).
+	MinWidthDp float64 `json:"minWidthDp,omitempty"`
+	MaxWidthDp float64 `json:"maxWidthDp,omitempty"`
+}
+
+// fitsWidth reports whether n is kept in a window widthDp wide.
+func (n *Element) fitsWidth(widthDp float64) bool {
+	return widthDp >= n.MinWidthDp && (n.MaxWidthDp == 0 || widthDp < n.MaxWidthDp)
+}
+
+// itemRef splits "collection.index" into its parts.
+func itemRef(ref string) (string, int, bool) {
+	name, idx, ok := strings.Cut(ref, ".")
+	i, err := strconv.Atoi(idx)
+	return name, i, ok && err == nil && i >= 0
 }
 
 // Tap is what tapping a node does.

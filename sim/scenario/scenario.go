@@ -420,6 +420,11 @@ func (s *Scenario) validate() error {
 					err = fmt.Errorf("screen %q: forEach %q names no data collection", id, n.ForEach)
 				}
 			}
+			if n.Item != "" {
+				if name, i, ok := itemRef(n.Item); !ok || i >= len(s.Data[name]) {
+					err = fmt.Errorf("screen %q: item %q names no entry of a data collection", id, n.Item)
+				}
+			}
 		})
 		if err != nil {
 			return err

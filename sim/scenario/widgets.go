@@ -19,11 +19,18 @@ type screenState struct {
 // filling placeholders and desugaring widgets into layout primitives with
 // Material 3 defaults.
 type builder struct {
-	sc *Scenario
-	st *screenState
+	sc      *Scenario
+	st      *screenState
+	widthDp float64 // the window's width, which adaptive nodes branch on
 }
 
 func (b *builder) build(n *Element, vars map[string]string) []*view {
+	if !n.fitsWidth(b.widthDp) {
+		return nil
+	}
+	if name, i, ok := itemRef(n.Item); ok && i < len(b.sc.Data[name]) {
+		vars = mergeVars(vars, b.sc.Data[name][i])
+	}
 	if n.ForEach != "" {
 		var out []*view
 		for i, item := range b.sc.Data[n.ForEach] {

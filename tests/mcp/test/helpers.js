@@ -44,6 +44,9 @@ export const TOOL_NAMES = [
   'fixthis_run_app',
   'fixthis_set_display',
   'fixthis_restore_display',
+  'fixthis_set_size',
+  'fixthis_reset_size',
+  'fixthis_check_sizes',
   'fixthis_record_screen',
 ];
 

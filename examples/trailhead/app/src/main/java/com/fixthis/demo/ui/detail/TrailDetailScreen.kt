@@ -203,8 +203,9 @@ private fun PhotoActions(onBack: () -> Unit, onShare: () -> Unit, onDelete: () -
     }
 }
 
+/** The trail's name, region and rating; the list-detail pane shows it too, under its own tag. */
 @Composable
-private fun TitleRow(trail: Trail) {
+internal fun TitleRow(trail: Trail, titleTag: String = "trail_title") {
     Row(
         modifier = Modifier.fillMaxWidth(),
         horizontalArrangement = Arrangement.spacedBy(8.dp),
@@ -214,7 +215,7 @@ private fun TitleRow(trail: Trail) {
             Text(
                 text = trail.name,
                 style = MaterialTheme.typography.headlineSmall,
-                modifier = Modifier.testTag("trail_title"),
+                modifier = Modifier.testTag(titleTag),
             )
             Row(verticalAlignment = Alignment.CenterVertically, horizontalArrangement = Arrangement.spacedBy(4.dp)) {
                 Icon(Icons.Outlined.Place, contentDescription = null, modifier = Modifier.size(18.dp))

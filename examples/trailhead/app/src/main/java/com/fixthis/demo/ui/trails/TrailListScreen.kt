@@ -8,6 +8,7 @@ import androidx.compose.foundation.layout.Box
 import androidx.compose.foundation.layout.Column
 import androidx.compose.foundation.layout.PaddingValues
 import androidx.compose.foundation.layout.Row
+import androidx.compose.foundation.layout.fillMaxHeight
 import androidx.compose.foundation.layout.fillMaxSize
 import androidx.compose.foundation.layout.fillMaxWidth
 import androidx.compose.foundation.layout.height
@@ -25,6 +26,7 @@ import androidx.compose.material3.IconButton
 import androidx.compose.material3.MaterialTheme
 import androidx.compose.material3.Scaffold
 import androidx.compose.material3.Text
+import androidx.compose.material3.adaptive.currentWindowAdaptiveInfo
 import androidx.compose.runtime.Composable
 import androidx.compose.runtime.getValue
 import androidx.compose.ui.Alignment
@@ -37,6 +39,7 @@ import androidx.compose.ui.semantics.contentDescription
 import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.unit.dp
 import androidx.lifecycle.compose.collectAsStateWithLifecycle
+import androidx.window.core.layout.WindowWidthSizeClass
 import com.fixthis.demo.R
 import com.fixthis.demo.core.ui.component.SelectableChip
 import com.fixthis.demo.data.Trail
@@ -61,6 +64,33 @@ fun TrailListScreen(
     modifier: Modifier = Modifier,
 ) {
     val state by viewModel.listState.collectAsStateWithLifecycle()
+    // From 600 dp wide (a medium or expanded window: an unfolded foldable, a
+    // tablet) the selected trail's detail sits beside the list; compact windows
+    // show the list alone and open the detail as its own screen.
+    val widthClass = currentWindowAdaptiveInfo().windowSizeClass.windowWidthSizeClass
+    val selected = state.trails.firstOrNull()
+    Row(modifier = modifier.fillMaxSize()) {
+        TrailListPane(state, viewModel, onTrailClick, onNewTrail, onAccountClick, onTabSelected, Modifier.weight(1f))
+        if (widthClass != WindowWidthSizeClass.COMPACT && selected != null) {
+            TrailDetailPane(
+                trail = selected,
+                onSave = { viewModel.toggleFavorite(selected.id) },
+                modifier = Modifier.weight(1.25f).fillMaxHeight(),
+            )
+        }
+    }
+}
+
+@Composable
+private fun TrailListPane(
+    state: TrailListUiState,
+    viewModel: TrailsViewModel,
+    onTrailClick: (Trail) -> Unit,
+    onNewTrail: () -> Unit,
+    onAccountClick: () -> Unit,
+    onTabSelected: (TopLevelTab) -> Unit,
+    modifier: Modifier,
+) {
     Scaffold(
         modifier = modifier,
         bottomBar = {

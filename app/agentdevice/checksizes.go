@@ -1,0 +1,221 @@
+package agentdevice
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"strconv"
+	"sync"
+	"time"
+
+	"fixthis/app/display"
+	"fixthis/app/errcode"
+	"fixthis/app/store"
+	"fixthis/app/verify"
+	"fixthis/capture"
+)
+
+// Checking an item on sizes: FixThis holds a node, not a point, so it can find the
+// item's node again on every size. Each size is shown in turn, the screen is left
+// to settle, captured and kept, and the node is looked up with capture.FindNode
+// (through verify.Locator, the matcher the after-fix check uses). The phone's own
+// size is put back at the end, whatever happened.
+
+// SizeCheck is one size of a check.
+type SizeCheck struct {
+	Name     string `json:"name"`
+	Width    int    `json:"width"` // pixels
+	Height   int    `json:"height"`
+	Density  int    `json:"density"`
+	WidthDp  int    `json:"widthDp"`
+	HeightDp int    `json:"heightDp"`
+	Found    bool   `json:"found"`
+	// MatchedBy is the key that found the node (testTag, resourceId, …).
+	MatchedBy string        `json:"matchedBy,omitempty"`
+	Bounds    *store.Bounds `json:"bounds,omitempty"`
+	// Clipped: part of the node lies outside the screen (cut off at an edge).
+	Clipped bool `json:"clipped,omitempty"`
+	// Overlapping names the labelled nodes, neither inside nor around it, that
+	// cover part of it (at most five).
+	Overlapping []string `json:"overlapping,omitempty"`
+	// CaptureID is the kept capture of the whole screen at this size; ImageURL,
+	// where the app serves it, is its picture on the console API.
+	CaptureID string `json:"captureId,omitempty"`
+	ImageURL  string `json:"imageUrl,omitempty"`
+	// Error is why this size could not be shown or captured.
+	Error string `json:"error,omitempty"`
+}
+
+// CheckSizesResult is what fixthis_check_sizes answers.
+type CheckSizesResult struct {
+	Serial    string      `json:"serial"`
+	SessionID string      `json:"sessionId"`
+	ItemID    string      `json:"itemId"`
+	Sizes     []SizeCheck `json:"sizes"`
+	// Restored: the phone's own size was put back at the end.
+	Restored bool `json:"restored"`
+}
+
+// MaxCheckSizes bounds how many sizes one check shows.
+const MaxCheckSizes = 6
+
+// sizeChecks marks the phones a check is resizing: a second check, or a size
+// change, on the same phone is refused until it ends.
+var sizeChecks sync.Map // serial → struct{}
+
+func holdSizes(serial string) (release func(), err error) {
+	if _, busy := sizeChecks.LoadOrStore(serial, struct{}{}); busy {
+		return nil, errcode.New(errcode.DisplayRefused, "another size check is changing the size of %s; wait for it to finish", serial)
+	}
+	return func() { sizeChecks.Delete(serial) }, nil
+}
+
+// CheckSizes shows the item's screen at each preset (the three reference sizes
+// when none are named) and reports, per size, whether its node is there and how.
+func (p *Phone) CheckSizes(ctx context.Context, serial, sessionID, itemID string, presets []display.Preset) (*CheckSizesResult, error) {
+	if len(presets) == 0 {
+		presets = display.Presets
+	}
+	if len(presets) > MaxCheckSizes {
+		return nil, errcode.New(errcode.OutOfRange, "%d sizes is too many for one check: at most %d", len(presets), MaxCheckSizes)
+	}
+	for _, pr := range presets {
+		if err := pr.Check(); err != nil {
+			return nil, err
+		}
+	}
+	item, err := p.o.Store.ReadItem(ctx, sessionID, itemID)
+	if err != nil {
+		return nil, err
+	}
+	if item.Item.Target.Type != "node" || item.Item.Target.Snapshot == nil {
+		return nil, errcode.New(errcode.InvalidInput, "item %s points at %s, not a node: there is nothing to find on other sizes", errcode.Quote(itemID), errcode.Quote(item.Item.Target.Type))
+	}
+	m, t, tg, release, err := p.sizeControl(ctx, serial, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	res := &CheckSizesResult{Serial: t.Serial, SessionID: item.Item.SessionID, ItemID: item.Item.ItemID}
+	defer func() {
+		// The phone ends as it was, even when the check was cancelled.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if _, restored, err := m.ResetSize(rctx, tg); err == nil {
+			res.Restored = restored
+			p.bringBack(rctx, t.Serial, tg.Package)
+		} else {
+			p.o.Log.Warn("put the size back after a size check", "serial", t.Serial, "err", err)
+		}
+		if p.o.AfterAction != nil {
+			p.o.AfterAction(t.Serial)
+		}
+	}()
+	loc := verify.Locator(item.Item.Target)
+	for _, pr := range presets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res.Sizes = append(res.Sizes, p.checkOne(ctx, t.Serial, tg, m, pr, loc))
+	}
+	found := 0
+	for _, s := range res.Sizes {
+		if s.Found {
+			found++
+		}
+	}
+	p.record(ctx, t.Serial, "display", "checked an item on "+strconv.Itoa(len(res.Sizes))+" sizes (found on "+strconv.Itoa(found)+")", "ok")
+	return res, nil
+}
+
+// checkOne shows one preset and looks for the node there.
+func (p *Phone) checkOne(ctx context.Context, serial string, tg display.Target, m *display.Manager, pr display.Preset, loc capture.Locator) SizeCheck {
+	sc := SizeCheck{Name: pr.Name}
+	st, plan, err := m.SetSize(ctx, tg, pr)
+	if err != nil {
+		sc.Error = firstLine(err.Error())
+		return sc
+	}
+	sc.Width, sc.Height, sc.Density, sc.WidthDp, sc.HeightDp = st.Width, st.Height, plan.Density, st.WidthDp, st.HeightDp
+	c, err := p.settledCapture(ctx, serial)
+	if err == nil && tg.Package != "" && c.Package != tg.Package {
+		// The change left another window in front: the capture says so (no
+		// separate read of the screen state), so the app is launched again.
+		if _, err = p.launch(ctx, serial, tg.Package); err == nil {
+			c, err = p.settledCapture(ctx, serial)
+		}
+	}
+	if err != nil {
+		sc.Error = firstLine(err.Error())
+		return sc
+	}
+	sc.CaptureID = c.CaptureID
+	match, ok := capture.FindNode(c.Nodes, loc, capture.MatchOptions{VisibleOnly: true})
+	if !ok {
+		return sc
+	}
+	n := match.Node
+	b := n.Bounds
+	sc.Found, sc.MatchedBy = true, string(match.By)
+	sc.Bounds = &store.Bounds{Left: b.Left, Top: b.Top, Right: b.Right, Bottom: b.Bottom}
+	sc.Clipped = b.Left < 0 || b.Top < 0 || b.Right > c.Width || b.Bottom > c.Height
+	sc.Overlapping = overlapping(c.Nodes, n)
+	return sc
+}
+
+// overlapping lists the labelled nodes that cover part of n without being its
+// ancestor or descendant.
+func overlapping(nodes []capture.Node, n *capture.Node) []string {
+	parent := make(map[string]string, len(nodes))
+	for _, o := range nodes {
+		parent[o.UID] = o.ParentUID
+	}
+	related := func(a, b string) bool { // a is b or one of b's ancestors
+		for u, hops := b, 0; u != "" && hops < 256; u, hops = parent[u], hops+1 {
+			if u == a {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, o := range nodes {
+		label := o.Text
+		if label == "" {
+			label = o.ContentDescription
+		}
+		if label == "" || related(o.UID, n.UID) || related(n.UID, o.UID) || o.Bounds.Intersect(n.Bounds).Empty() {
+			continue
+		}
+		out = append(out, errcode.Quote(label))
+		if len(out) == 5 {
+			break
+		}
+	}
+	return out
+}
+
+// settledCapture captures the screen once it holds still: a size change
+// recreates the activity and lays it out again, so a capture counts only when a
+// screencap taken right after it shows the same pixels (at most three tries).
+// The capture's own frame is one of the two compared, so a still screen costs one
+// extra frame.
+func (p *Phone) settledCapture(ctx context.Context, serial string) (*Capture, error) {
+	dev := p.o.ADB.Device(serial)
+	var c *Capture
+	var err error
+	for try := 0; try < 3; try++ {
+		if c, err = p.Capture(ctx, serial); err != nil {
+			return nil, err
+		}
+		shown, ok := c.Frame.(*image.NRGBA)
+		if !ok {
+			return c, nil // a capture taken elsewhere: nothing to compare
+		}
+		now, err := capture.CaptureFrame(ctx, dev, "")
+		if err != nil || bytes.Equal(now.Pix, shown.Pix) {
+			return c, nil
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,106 @@
+package android
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The display size override, answered as Android 14's `wm size` answers it:
+// WindowManagerShellCommand.runDisplaySize (frameworks/base
+// services/core/java/com/android/server/wm/WindowManagerShellCommand.java) reads
+// "reset", "WxH", "WdpxHdp" or "WpxxHpx" with parseDimension, prints
+// "Error: bad size S" for a size without a digit on both sides of the 'x' and
+// "Error: bad number java.lang.NumberFormatException: …" for a side that is not a
+// number, and printInitialDisplaySize prints "Physical size:" then "Override
+// size:" only when the two differ. The window manager then clamps the size it is
+// given (DisplayContent.setForcedSize: each side at least 200 px and at most three
+// times the display's longer side) without saying so, and a size equal to the
+// physical one clears the override.
+
+// Limits DisplayContent.setForcedSize puts on a forced size.
+const (
+	forcedSizeMin      = 200
+	forcedSizeMaxScale = 3
+)
+
+// displaySize is the size apps render at in the natural orientation: the
+// override when there is one, else the panel's.
+func (d *Device) displaySize() (int, int) {
+	ds := d.displayLocked()
+	defer ds.mu.Unlock()
+	if ds.width > 0 && ds.height > 0 {
+		return ds.width, ds.height
+	}
+	return d.profile.Width, d.profile.Height
+}
+
+// wmSize is `wm size [reset|WxH|WdpxHdp] [-d 0]`.
+func wmSize(e *cmdEnv) int {
+	args := e.Args[2:]
+	if len(args) >= 2 && args[len(args)-2] == "-d" {
+		if args[len(args)-1] != "0" {
+			return e.Errorf(255, "Error: invalid display id\n")
+		}
+		args = args[:len(args)-2]
+	}
+	p := e.dev.profile
+	if len(args) == 0 {
+		w, h := e.dev.displaySize()
+		e.Printf("Physical size: %dx%d\n", p.Width, p.Height)
+		if w != p.Width || h != p.Height {
+			e.Printf("Override size: %dx%d\n", w, h)
+		}
+		return 0
+	}
+	w, h := 0, 0
+	if args[0] != "reset" {
+		size := args[0]
+		div := strings.IndexByte(size, 'x')
+		if div <= 0 || div >= len(size)-1 {
+			return e.Errorf(255, "Error: bad size %s\n", size)
+		}
+		var bad string
+		w, bad = e.dev.parseDimension(size[:div])
+		if bad == "" {
+			h, bad = e.dev.parseDimension(size[div+1:])
+		}
+		if bad != "" {
+			return e.Errorf(255, "Error: bad number java.lang.NumberFormatException: For input string: \"%s\"\n", bad)
+		}
+		w, h = clampForced(w, p), clampForced(h, p)
+		if w == p.Width && h == p.Height {
+			w, h = 0, 0
+		}
+	}
+	ds := e.dev.displayLocked()
+	ds.width, ds.height = w, h
+	ds.mu.Unlock()
+	e.dev.redraw()
+	return 0
+}
+
+// parseDimension is WindowManagerShellCommand.parseDimension: pixels, or dp
+// at the density apps render at now (Integer.parseInt then * density / 160).
+// It returns the text Integer.parseInt refused, or "".
+func (d *Device) parseDimension(s string) (int, string) {
+	num, scale := s, 0
+	if v, ok := strings.CutSuffix(s, "px"); ok {
+		num = v
+	} else if v, ok := strings.CutSuffix(s, "dp"); ok {
+		num, scale = v, d.density()
+	}
+	n, err := strconv.ParseInt(num, 10, 32)
+	if err != nil {
+		return 0, num
+	}
+	if scale > 0 {
+		n = n * int64(scale) / 160
+	}
+	return int(n), ""
+}
+
+// clampForced is the bound DisplayContent.setForcedSize applies to each side.
+func clampForced(v int, p Profile) int {
+	hi := max(p.Width, p.Height) * forcedSizeMaxScale
+	return min(max(v, forcedSizeMin), hi)
+}
