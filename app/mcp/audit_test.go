@@ -119,16 +119,3 @@ func TestAuditScreenOnTheDemo(t *testing.T) {
 		})
 	}
 }
-
-func TestCoveringWindows(t *testing.T) {
-	kb := capture.Bounds{Top: 1500, Right: 1080, Bottom: 2400}
-	d := capture.Display{Windows: []capture.Window{
-		{Type: capture.WindowIME, Visible: true, Bounds: kb},
-		{Type: capture.WindowToast, Visible: false, Bounds: capture.Bounds{Right: 10, Bottom: 10}},
-		{Type: capture.WindowStatusBar, Visible: true, Bounds: capture.Bounds{Right: 1080, Bottom: 63}},
-		{Type: capture.WindowApp, Visible: true, Bounds: capture.Bounds{Right: 1080, Bottom: 2400}},
-	}}
-	if got := coveringWindows(d); len(got) != 1 || got[0] != kb {
-		t.Fatalf("covering windows %+v, want only the visible keyboard", got)
-	}
-}

@@ -67,7 +67,7 @@ func (t *toolset) auditScreen() server.ServerTool {
 				return toolResult(err)
 			}
 		}
-		return t.auditCapture(ctx, c.CaptureID, density, coveringWindows(c.Display))
+		return t.auditCapture(ctx, c.CaptureID, density, audit.CoveringWindows(c.Display.Windows))
 	})
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if id := strings.TrimSpace(req.GetString("captureId", "")); id != "" {
@@ -115,19 +115,4 @@ func (t *toolset) auditCapture(ctx context.Context, captureID string, density in
 		out.Findings = []audit.Finding{}
 	}
 	return structured(out)
-}
-
-// coveringWindows are the visible windows that draw over the app's tree: the
-// keyboard, the notification shade, toasts, overlays and the keyguard.
-func coveringWindows(d capture.Display) []capture.Bounds {
-	var out []capture.Bounds
-	for _, w := range d.Windows {
-		switch w.Type {
-		case capture.WindowIME, capture.WindowNotificationShade, capture.WindowToast, capture.WindowOverlay, capture.WindowKeyguard:
-			if w.Visible {
-				out = append(out, w.Bounds)
-			}
-		}
-	}
-	return out
 }

@@ -36,6 +36,7 @@ export interface BatchItem {
   severity: "high" | "med" | "low";
   comment: string;
   clipId?: string;
+  check?: string;
 }
 
 export interface BatchResponse {
@@ -205,6 +206,7 @@ export interface Item {
   verdict?: string;
   verdictNote?: string;
   voice?: VoiceOrigin | null;
+  check?: string;
 }
 
 export interface LogcatSummary {
