@@ -52,6 +52,14 @@ export interface Bounds {
   bottom: number;
 }
 
+export interface CheckResult {
+  check: string;
+  passed: boolean;
+  measured?: string;
+  required?: string;
+  skipped?: string;
+}
+
 export interface Clip {
   clipId: string;
   sessionId?: string;
@@ -411,6 +419,7 @@ export interface Verification {
   summary: string;
   verifiedAt: string;
   conditions?: DisplayConditions | null;
+  check?: CheckResult | null;
 }
 
 export interface VoiceOrigin {
