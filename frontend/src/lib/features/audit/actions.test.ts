@@ -99,6 +99,7 @@ describe('audit model', () => {
   });
   it('words the item from the finding', () => {
     expect(itemComment(small)).toBe('This control is too small to tap reliably (36×36 dp, needs 48×48 dp). Make it at least 48×48 dp.');
+    expect(itemComment(finding({ message: 'Touch target 36×36 dp is smaller than 48×48 dp.' }))).toBe('Touch target 36×36 dp is smaller than 48×48 dp. Make it at least 48×48 dp.');
     expect(itemSeverity(finding({ severity: 'info' }))).toBe('low');
   });
 });

@@ -32,8 +32,9 @@ export function itemSeverity(f: AuditFinding): 'high' | 'med' | 'low' {
   return f.severity === 'error' ? 'high' : f.severity === 'warning' ? 'med' : 'low';
 }
 
-/** The comment an added finding starts with: what is wrong, measured against what is required, and the fix. */
+/** The comment an added finding starts with: what is wrong, measured against what is required (unless the message says it), and the fix. */
 export function itemComment(f: AuditFinding): string {
-  const measured = f.measured && f.required ? ` (${f.measured}, needs ${f.required})` : '';
-  return `${f.message}${measured}. ${f.suggestion}`.replace(/\.\./g, '.').trim();
+  const message = f.message.trim().replace(/\.$/, '');
+  const values = f.measured && f.required && !message.includes(f.measured) ? ` (${f.measured}, needs ${f.required})` : '';
+  return `${message}${values}. ${f.suggestion.trim()}`.trim();
 }
