@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
-import { freeze, waitLive } from './steps.mjs';
+import { freeze, saveAndReadFirstItem, waitLive } from './steps.mjs';
 
 suite('audit', { server: { demo: true } }, (env) => {
   let page;
@@ -60,13 +60,7 @@ suite('audit', { server: { demo: true } }, (env) => {
     assert.match(prefilled, /36×36 dp/);
     assert.match(prefilled, /48×48 dp/);
     await comment.fill(`${prefilled} The search icon in the top bar.`);
-    await page.locator('.frame').focus();
-    await page.keyboard.press('s');
-    await waitFor(async () => (await page.locator('[data-item-id]').count()) === 1, { timeout: 15000, what: 'the saved row' });
-
-    const sessionId = await page.evaluate(() => localStorage.getItem('fixthis.activeSessionId'));
-    const { body } = await api(env.server, 'GET', `/api/sessions/${sessionId}`);
-    const item = body.session.items[0];
+    const item = await saveAndReadFirstItem(page, env.server);
     assert.equal(item.check, 'touch_target', JSON.stringify(item));
     assert.match(item.comment, /The search icon in the top bar\.$/);
   });
