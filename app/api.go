@@ -40,6 +40,8 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/preview/tap", preview.postPreviewTap)
 	mux.HandleFunc("POST /api/preview/stage", preview.postPreviewStage)
 	mux.HandleFunc("POST /api/preview/stats", preview.postPreviewStats)
+	mux.HandleFunc("POST /api/preview/{id}/audit", fb.PostPreviewAudit)
+	mux.HandleFunc("POST /api/preview/{id}/audit/dismiss", fb.PostPreviewAuditDismiss)
 	mux.HandleFunc("GET /api/preview/stream", preview.getPreviewStream)
 	mux.HandleFunc("POST /api/preview/clip", preview.postPreviewClip)
 	mux.HandleFunc("POST /api/preview/clip/record", preview.postPreviewClipRecord)

@@ -33,6 +33,9 @@ func (s *Service) SaveItems(ctx context.Context, req SaveRequest) (*store.SaveBa
 	if req.SessionID == "" {
 		return nil, errcode.New(errcode.InvalidInput, "sessionId is required")
 	}
+	if err := checkAuditChecks(req.Items); err != nil {
+		return nil, err
+	}
 	in := store.SaveBatchInput{SessionID: req.SessionID, FrozenID: req.FrozenID, WorkspaceID: req.WorkspaceID,
 		IfMatch: req.IfMatch, Items: req.Items, Forced: req.ForceMismatchOverride}
 	if req.FrozenID == "" && store.ClipNotes(req.Items) {

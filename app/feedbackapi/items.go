@@ -196,3 +196,33 @@ func (h Routes) PostItemReopen(w http.ResponseWriter, r *http.Request) {
 	}
 	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
 }
+
+// DismissRequest is the body of POST /api/preview/{id}/audit/dismiss: the key of
+// the finding (audit.Finding.Key) to keep dismissed on this screen.
+type DismissRequest struct {
+	Key string `json:"key"`
+}
+
+// PostPreviewAudit audits a frozen screen (feedback.Service.AuditFrozen).
+func (h Routes) PostPreviewAudit(w http.ResponseWriter, r *http.Request) {
+	res, err := h.Feedback.AuditFrozen(r.Context(), r.PathValue("id"))
+	if err != nil {
+		httpapi.WriteError(w, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, res)
+}
+
+// PostPreviewAuditDismiss keeps one finding dismissed on the frozen screen's screen.
+func (h Routes) PostPreviewAuditDismiss(w http.ResponseWriter, r *http.Request) {
+	var req DismissRequest
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
+		httpapi.WriteError(w, err)
+		return
+	}
+	if err := h.Feedback.DismissFinding(r.Context(), r.PathValue("id"), req.Key); err != nil {
+		httpapi.WriteError(w, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
+}

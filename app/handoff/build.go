@@ -174,6 +174,7 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 	if it.Voice != nil {
 		hi.Said = it.Voice.Excerpt
 	}
+	hi.Check = it.Check
 	hi.Clip = b.clipOf(it.Clip)
 	if sc.Fingerprint == "" && sc.ScreenID != "" {
 		hi.MissingFingerprint = true

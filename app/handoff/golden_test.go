@@ -74,7 +74,7 @@ func fullSession() Session {
 				Target: Target{Kind: TargetArea, Box: Box{100, 250, 900, 400}}},
 			{ID: "item-4", ScreenID: screenHome, Sequence: 4, Severity: SeverityLow, Comment: "Row price is cut off",
 				Target:     Target{Kind: TargetNode, Box: Box{0, 1200, 1080, 1320}, Tag: "product_row", Text: "Blue mug", Path: "0/5/2"},
-				Candidates: []source.Candidate{row}, TargetConfidence: "medium"},
+				Candidates: []source.Candidate{row}, TargetConfidence: "medium", Check: "bounds"},
 			{ID: "item-5", ScreenID: screenHome, Sequence: 5, Severity: SeverityLow, Comment: "Same here",
 				Target:     Target{Kind: TargetNode, Box: Box{0, 1320, 1080, 1440}, Tag: "product_row", Text: "Red cup", Path: "0/5/10"},
 				Candidates: []source.Candidate{row}},
@@ -223,6 +223,7 @@ func TestGoldenCoverage(t *testing.T) {
 		"overlap risk":           "(?m); targetRisk=overlap$",
 		"duplicate risk":         "(?m); targetRisk=duplicate-of-marker-4$",
 		"crop":                   "(?m)^crop: ",
+		"check":                  "(?m)^  check: bounds$",
 		"said":                   `(?m)^  said: "uh, make this \\"Buy\\" button way`,
 		"edit surface":           "(?m)^  editSurface: .*  basis=",
 		"edit surface action":    "(?m)^  action: ",
@@ -252,7 +253,7 @@ func TestGoldenCoverage(t *testing.T) {
 		}
 	}
 	min, _ := os.ReadFile(filepath.Join("testdata", "minimal.golden"))
-	for _, rx := range []string{"said:", "Source root", "Handoff quality", "screenshot:", "viewport:", "activity:", "orientation:", "window:", "keyboard:", "Overlap", "crop:", "editSurface", "note:", "warning:", "targetConfidence", "runtimeEvidence"} {
+	for _, rx := range []string{"said:", "check:", "Source root", "Handoff quality", "screenshot:", "viewport:", "activity:", "orientation:", "window:", "keyboard:", "Overlap", "crop:", "editSurface", "note:", "warning:", "targetConfidence", "runtimeEvidence"} {
 		if strings.Contains(string(min), rx) {
 			t.Errorf("minimal golden unexpectedly has %q", rx)
 		}

@@ -31,6 +31,7 @@ var (
 	rxID          = regexp.MustCompile(`^  id: \S.*$`)
 	rxTarget      = regexp.MustCompile(`^  target: \S.*$`)
 	rxTargetLine  = regexp.MustCompile(`^  (role=\S+  )?(tag=\S+  )?box=\(-?\d+,-?\d+\)-\(-?\d+,-?\d+\)(  instance \d+/\d+)?(; targetRisk=overlap)?(; targetRisk=duplicate-of-marker-\d+)?$`)
+	rxCheck       = regexp.MustCompile(`^  check: [a-z_]{1,40}$`)
 	rxSaid        = regexp.MustCompile(`^  said: "(\\.|[^"\\]){1,200}"$`)
 	rxCrop        = regexp.MustCompile(`^crop: \S.*$`)
 	rxClip        = regexp.MustCompile(`^clip: \S.*  duration=\d+\.\ds  frames=\d+  size=\d+x\d+$`)
@@ -246,6 +247,7 @@ func (g *grammar) item(inGroup bool) error {
 		return err
 	}
 	it.overlap = strings.Contains(l, "; targetRisk=overlap")
+	g.accept(rxCheck)
 	g.accept(rxSaid)
 	g.accept(rxCrop)
 	if g.accept(rxClip) {

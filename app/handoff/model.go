@@ -106,6 +106,9 @@ type Item struct {
 	CropPath string `json:"cropPath,omitempty"`
 	// Said is the user's own words for an item made from speech ("" for a typed one).
 	Said string `json:"said,omitempty"`
+	// Check is the audit check an item added from a finding names (touch_target,
+	// text_contrast, ...; "" for an item the user wrote).
+	Check string `json:"check,omitempty"`
 	// Clip is a screen clip the user attached: what moved.
 	Clip         *Clip                `json:"clip,omitempty"`
 	Candidates   []source.Candidate   `json:"sourceCandidates,omitempty"`

@@ -60,6 +60,10 @@ func randomSession(r *rand.Rand) Session {
 		if r.Intn(3) == 0 {
 			it.CropPath = ".fixthis/crops/" + fmt.Sprint(i) + ".png"
 		}
+		if r.Intn(4) == 0 {
+			// An item added from an audit finding; sometimes an id no store keeps.
+			it.Check = pick("touch_target", "text_contrast", "bad id\n", strings.Repeat("x", 60))
+		}
 		if r.Intn(3) == 0 {
 			// An item made from speech: its excerpt, sometimes far over the bound.
 			it.Said = weird()

@@ -142,6 +142,9 @@ func renderItem(w *writer, p *itemPlan, root string, opts Options) {
 	w.line("  id: " + oneLine(it.ID))
 	w.line("  target: " + targetSummary(it.Target))
 	w.line(targetLine(p))
+	if checkID(it.Check) {
+		w.line("  check: " + it.Check)
+	}
 	if said := oneLine(it.Said); said != "" {
 		w.line("  said: " + quoteN(said, maxSaidRunes))
 	}
@@ -400,6 +403,20 @@ func oneLine(s string) string {
 }
 
 // token makes a value safe where the grammar expects a single word.
+// checkID says whether c is a check id the check: line can carry as it is: 1-40
+// lowercase letters and underscores (the store refuses anything else).
+func checkID(c string) bool {
+	if c == "" || len(c) > 40 {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if (c[i] < 'a' || c[i] > 'z') && c[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
 func token(s, fallback string) string {
 	s = strings.Join(strings.Fields(s), "-")
 	s = strings.NewReplacer(",", "", "[", "", "]", "", "=", "-").Replace(s)

@@ -66,6 +66,9 @@ func seed(t testing.TB, s *store.Store, n int) (*store.Session, []store.Item) {
 				Bounds:   &store.Bounds{Left: 10, Top: 10, Right: 100, Bottom: 60},
 				Snapshot: &store.NodeSnapshot{Class: "android.widget.Button", Text: "Sign in", TestTag: "sign_in"}}})
 	}
+	if n > 0 {
+		in.Items[0].Check = "touch_target" // the first item was added from an audit finding
+	}
 	res, err := s.SaveBatch(ctx, in)
 	if err != nil {
 		t.Fatal(err)

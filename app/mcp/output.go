@@ -38,6 +38,9 @@ type itemOut struct {
 	// Said is the user's own words for an item made from speech (the transcript
 	// excerpt the interviewer recorded it from).
 	Said string `json:"said,omitempty"`
+	// Check is the audit check of an item added from a finding (touch_target, ...):
+	// fixthis_audit_screen on the after-screen shows whether the flaw is gone.
+	Check string `json:"check,omitempty"`
 	// Orphaned: the item's node is no longer on the device's current screen.
 	// The item stays open: the feedback may apply to the node's replacement.
 	Orphaned bool `json:"orphaned,omitempty"`
@@ -86,7 +89,7 @@ func toItemOut(it store.Item) itemOut {
 		ResolvedBy: string(it.ResolvedBy), AgentNote: it.AgentNote, AgentSummary: it.AgentSummary,
 		AgentQuestion: it.AgentQuestion, UserAnswer: it.UserAnswer, UpdatedAt: it.UpdatedAt.Format(time.RFC3339),
 		Verification: it.Verification, Verdict: it.Verdict, VerdictNote: it.VerdictNote,
-		Clip: toClipOut(it.Clip),
+		Clip: toClipOut(it.Clip), Check: it.Check,
 	}
 	if it.ResolvedAt != nil {
 		out.ResolvedAt = it.ResolvedAt.Format(time.RFC3339)

@@ -34,6 +34,9 @@ func TestReadFeedback(t *testing.T) {
 	if one.Item == nil || one.Item.ItemID != items[0].ItemID || !one.CropShown || len(one.Screens) != 1 || !one.Screens[0].ImageAttached {
 		t.Fatalf("item read %+v", one)
 	}
+	if one.Item.Check != "touch_target" {
+		t.Fatalf("the item added from a finding reads back check %q", one.Item.Check)
+	}
 	if !strings.Contains(one.Prompt, "items: "+items[0].ItemID) {
 		t.Fatalf("prompt %q", one.Prompt)
 	}

@@ -12,6 +12,7 @@ import (
 	"fixthis/app/agentdevice"
 	"fixthis/app/audit"
 	"fixthis/app/errcode"
+	"fixthis/app/store"
 	"fixthis/capture"
 )
 
@@ -67,7 +68,7 @@ func (t *toolset) auditScreen() server.ServerTool {
 				return toolResult(err)
 			}
 		}
-		return t.auditCapture(ctx, c.CaptureID, density, coveringWindows(c.Display))
+		return t.auditCapture(ctx, c.CaptureID, density, audit.CoveringWindows(c.Display.Windows))
 	})
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if id := strings.TrimSpace(req.GetString("captureId", "")); id != "" {
@@ -88,46 +89,52 @@ func (t *toolset) auditCapture(ctx context.Context, captureID string, density in
 	if density == 0 && c.Conditions != nil {
 		density = c.Conditions.Density
 	}
-	if density == 0 {
-		return invalidArg("the density of capture %s is unknown: pass density in dpi (adb shell wm density prints it)", errcode.Quote(captureID)), nil
+	out := auditOut{CaptureID: c.CaptureID, Activity: c.Activity, DensityDPI: density}
+	out.Findings, out.ContrastChecked, err = t.runAudit(ctx, c, density, covered)
+	var bad *badAudit
+	if errors.As(err, &bad) {
+		return invalidArg("%s", bad.msg), nil
 	}
-	if c.NodesArtifact == "" {
-		return invalidArg("capture %s has no UI tree to audit", errcode.Quote(captureID)), nil
-	}
-	in := audit.Input{DensityDPI: density, Width: c.Width, Height: c.Height, Covered: covered}
-	raw, err := t.deps.Store.ReadArtifact(ctx, c.NodesArtifact)
 	if err != nil {
 		return toolResult(err)
-	}
-	if err := json.Unmarshal(raw, &in.Nodes); err != nil {
-		return toolResult(errors.New("decode the nodes of capture " + errcode.Quote(captureID) + ": " + err.Error()))
-	}
-	out := auditOut{CaptureID: c.CaptureID, Activity: c.Activity, DensityDPI: density}
-	if png, err := t.deps.Store.ReadArtifact(ctx, c.ImageArtifact); err == nil {
-		if frame, err := capture.DecodePNG(png); err == nil {
-			in.Pixels, out.ContrastChecked = frame, true
-		}
-	}
-	if out.Findings, err = audit.Run(in); err != nil {
-		return invalidArg("capture %s cannot be audited: %v", errcode.Quote(captureID), err), nil
-	}
-	if out.Findings == nil {
-		out.Findings = []audit.Finding{}
 	}
 	return structured(out)
 }
 
-// coveringWindows are the visible windows that draw over the app's tree: the
-// keyboard, the notification shade, toasts, overlays and the keyguard.
-func coveringWindows(d capture.Display) []capture.Bounds {
-	var out []capture.Bounds
-	for _, w := range d.Windows {
-		switch w.Type {
-		case capture.WindowIME, capture.WindowNotificationShade, capture.WindowToast, capture.WindowOverlay, capture.WindowKeyguard:
-			if w.Visible {
-				out = append(out, w.Bounds)
-			}
+// badAudit is a capture that cannot be audited as it is (no density, no tree, bad
+// input): the caller's mistake, not a failure.
+type badAudit struct{ msg string }
+
+func (b *badAudit) Error() string { return b.msg }
+
+// runAudit audits a kept capture; contrast says whether its image could be read (the
+// tree checks ran either way).
+func (t *toolset) runAudit(ctx context.Context, c *store.Capture, density int, covered []capture.Bounds) (findings []audit.Finding, contrast bool, err error) {
+	id := errcode.Quote(c.CaptureID)
+	if density == 0 {
+		return nil, false, &badAudit{"the density of capture " + id + " is unknown: pass density in dpi (adb shell wm density prints it)"}
+	}
+	if c.NodesArtifact == "" {
+		return nil, false, &badAudit{"capture " + id + " has no UI tree to audit"}
+	}
+	in := audit.Input{DensityDPI: density, Width: c.Width, Height: c.Height, Covered: covered}
+	raw, err := t.deps.Store.ReadArtifact(ctx, c.NodesArtifact)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := json.Unmarshal(raw, &in.Nodes); err != nil {
+		return nil, false, errors.New("decode the nodes of capture " + id + ": " + err.Error())
+	}
+	if png, err := t.deps.Store.ReadArtifact(ctx, c.ImageArtifact); err == nil {
+		if frame, err := capture.DecodePNG(png); err == nil {
+			in.Pixels, contrast = frame, true
 		}
 	}
-	return out
+	if findings, err = audit.Run(in); err != nil {
+		return nil, false, &badAudit{"capture " + id + " cannot be audited: " + err.Error()}
+	}
+	if findings == nil {
+		findings = []audit.Finding{}
+	}
+	return findings, contrast, nil
 }

@@ -80,7 +80,8 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 				mcp.Description("What you changed (file:line), why not, or what you need to know.")),
 			mcp.WithObject("verification", mcp.Description("With status resolved: a capture taken after the fix "+
 				"(fixthis_capture_screen). FixThis keeps it as the item's after screen beside the user's before screen, "+
-				"and says what changed in the item's region; the user then confirms or reopens."),
+				"and says what changed in the item's region; for an item with a check (from an audit finding) it re-runs that check "+
+				"there and says whether it passes or what it still measures. The user then confirms or reopens."),
 				mcp.Properties(map[string]any{"captureId": map[string]any{"type": "string", "maxLength": 200}}),
 				mcp.AdditionalProperties(false)),
 		}, itemWriteTool()...)...)
@@ -101,6 +102,7 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 			if in.Verification, err = verify.Compute(ctx, t.deps.Store, detail.Item, captureID); err != nil {
 				return toolResult(err)
 			}
+			t.recheck(ctx, detail.Item, in.Verification)
 		}
 		it, err := t.deps.Store.Resolve(t.conns.bind(ctx), in)
 		if err != nil {

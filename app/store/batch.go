@@ -40,6 +40,8 @@ type BatchItem struct {
 	CropPNG []byte `json:"-"`
 	// Voice marks an item made from speech (never sent by the console).
 	Voice *VoiceOrigin `json:"-"`
+	// Check is the audit check id of an item added from a finding ("" otherwise).
+	Check string `json:"check,omitempty"`
 }
 
 // SaveBatchInput is POST /api/items/batch after decoding.
@@ -133,6 +135,9 @@ func normalizeBatch(in *SaveBatchInput) error {
 			return inItem(it.DraftItemID, err)
 		}
 		if err := validateTarget(&it.Target); err != nil {
+			return inItem(it.DraftItemID, err)
+		}
+		if err := checkAuditCheck(it.Check); err != nil {
 			return inItem(it.DraftItemID, err)
 		}
 		if it.ClipID != "" {
@@ -342,9 +347,9 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 			id := newID()
 			if _, err := t.ExecContext(ctx, `INSERT INTO items(id, session_id, screen_id, sequence_number,
 				client_workspace_id, client_draft_item_id, target_json, severity, comment, crop_artifact,
-				forced_save, voice_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+				forced_save, voice_json, audit_check, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				id, in.SessionID, screen, seq, in.WorkspaceID, bi.DraftItemID, string(target), bi.Severity,
-				bi.Comment, crop, in.Forced, voice, millis(t.now), millis(t.now)); err != nil {
+				bi.Comment, crop, in.Forced, voice, nullable(bi.Check), millis(t.now), millis(t.now)); err != nil {
 				return fmt.Errorf("insert item %s: %w", bi.DraftItemID, err)
 			}
 			if bi.ClipID != "" {

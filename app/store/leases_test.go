@@ -212,7 +212,7 @@ func TestWaitLeaseMigration(t *testing.T) {
 	dir := t.TempDir()
 	s := openTest(t, dir)
 	// Undo every migration after 0001, as a database of that age has it.
-	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN voice_json;
+	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN voice_json; ALTER TABLE items DROP COLUMN audit_check;
 		ALTER TABLE sessions DROP COLUMN app_build_json; ALTER TABLE screens DROP COLUMN display_json;
 		DROP TABLE evidence_attempts; DROP TABLE captures; DROP TABLE settings; DROP TABLE device_actions;
 		ALTER TABLE items DROP COLUMN verification_json; ALTER TABLE items DROP COLUMN verdict;

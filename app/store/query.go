@@ -22,7 +22,7 @@ const itemColumns = `id, session_id, COALESCE(screen_id, ''), sequence_number, c
 	client_draft_item_id, target_json, severity, comment, delivery, status, modified_after_send,
 	resolved_by, agent_note, agent_summary, agent_question, user_answer, crop_artifact,
 	created_at, updated_at, last_handed_off_at, verification_json, verdict, verdict_note, claimed_by, claimed_at, resolved_at, forced_save, voice_json,
-	COALESCE((SELECT clip_id FROM item_clips WHERE item_id = items.id), '')`
+	COALESCE(audit_check, ''), COALESCE((SELECT clip_id FROM item_clips WHERE item_id = items.id), '')`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
@@ -34,7 +34,7 @@ func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 		&it.ClientDraftItemID, &target, &it.Severity, &it.Comment, &it.Delivery, &it.Status,
 		&it.ModifiedAfterSend, &it.ResolvedBy, &it.AgentNote, &it.AgentSummary, &it.AgentQuestion,
 		&it.UserAnswer, &it.CropArtifact, &created, &updated, &handed, &verification, &it.Verdict, &it.VerdictNote,
-		&it.ClaimedBy, &claimed, &resolved, &it.ForcedSave, &voice, &it.ClipID)
+		&it.ClaimedBy, &claimed, &resolved, &it.ForcedSave, &voice, &it.Check, &it.ClipID)
 	if err != nil {
 		return it, err
 	}

@@ -208,6 +208,9 @@ type Item struct {
 	VerdictNote  string        `json:"verdictNote,omitempty"`
 	// Voice is where an item made from speech came from (nil for a typed item).
 	Voice *VoiceOrigin `json:"voice,omitempty"`
+	// Check is the audit check the item was added from (touch_target, ...; "" for
+	// an item the user wrote): the prompt names it and verification re-runs it.
+	Check string `json:"check,omitempty"`
 
 	// ClaimedBy names the agent connection holding the claim ("" when none);
 	// ClaimedAt is when it claimed.

@@ -24,6 +24,22 @@ type Verification struct {
 	VerifiedAt time.Time `json:"verifiedAt"`
 	// Conditions are the display settings the after capture was taken under.
 	Conditions *DisplayConditions `json:"conditions,omitempty"`
+	// Check is the item's audit check re-run on the after capture (items added
+	// from an audit finding only).
+	Check *CheckResult `json:"check,omitempty"`
+}
+
+// CheckResult is an audit check re-run on the screen after a fix: whether the flaw
+// is gone from the item's node, and what was measured there.
+type CheckResult struct {
+	Check  string `json:"check"`
+	Passed bool   `json:"passed"`
+	// Measured and Required are the finding's values when it still fails; Measured
+	// is empty when it passes.
+	Measured string `json:"measured,omitempty"`
+	Required string `json:"required,omitempty"`
+	// Skipped says why the check could not run ("" when it ran).
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // NodeChange describes a node target in the after capture.

@@ -6,12 +6,14 @@ import (
 	"fixthis/adb"
 	"fixthis/app"
 	"fixthis/app/agentdevice"
+	"fixthis/app/audit"
 	"fixthis/app/device"
 	"fixthis/app/display"
 	"fixthis/app/errcode"
 	"fixthis/app/events"
 	"fixthis/app/evidence"
 	"fixthis/app/evidence/network"
+	"fixthis/app/feedback"
 	"fixthis/app/feedbackapi"
 	"fixthis/app/httpapi"
 	"fixthis/app/source"
@@ -111,6 +113,7 @@ var Console = Contract{
 		typeOf[feedbackapi.NetworkDoc](),
 		typeOf[store.EvidenceRecord](),
 		typeOf[app.DisplaySettings](),
+		typeOf[feedback.AuditResult](),
 		// What the console sends.
 		typeOf[app.DeviceSelectRequest](),
 		typeOf[app.FreezeRequest](),
@@ -128,6 +131,7 @@ var Console = Contract{
 		typeOf[app.DisplayRestoreRequest](),
 		typeOf[feedbackapi.HandoffRequest](),
 		typeOf[feedbackapi.HandoffPreviewRequest](),
+		typeOf[feedbackapi.DismissRequest](),
 		typeOf[voice.Status](),
 		typeOf[voice.Session](),
 		typeOf[voice.Transcript](),
@@ -147,6 +151,7 @@ var Console = Contract{
 		typeOf[device.FreezeResult]():     "Freeze",
 		typeOf[capture.Node]():            "UiNode",
 		typeOf[capture.Window]():          "ScreenWindow",
+		typeOf[audit.Finding]():           "AuditFinding",
 		typeOf[source.Candidate]():        "SourceCandidate",
 		typeOf[source.Readiness]():        "SourcesReason",
 		typeOf[store.Bounds]():            "TargetBounds",

@@ -126,3 +126,13 @@ export async function waitSessionShown(page, server) {
     return rows.length === items.length && items.every((i) => rows.includes(i.itemId)) ? { sessionId: id, rows: rows.length } : null;
   }, { timeout: 15000, what: 'the active session shown with all its rows' });
 }
+
+/** Presses S on the frozen frame (save and back to live) and returns the active session's first saved item. */
+export async function saveAndReadFirstItem(page, server) {
+  await page.locator('.frame').focus();
+  await page.keyboard.press('s');
+  await waitFor(async () => (await page.locator('[data-item-id]').count()) === 1, { timeout: 15000, what: 'the saved row' });
+  const sessionId = await page.evaluate(() => localStorage.getItem('fixthis.activeSessionId'));
+  const { body } = await api(server, 'GET', `/api/sessions/${sessionId}`);
+  return body.session.items[0];
+}

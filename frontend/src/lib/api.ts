@@ -31,6 +31,8 @@ import {
   type ResolveRequest,
   type SessionPatch,
   type StageHeight,
+  type AuditResult,
+  type DismissRequest,
   type TapRequest,
   type VerdictRequest,
   type VoiceStartRequest,
@@ -209,6 +211,14 @@ export class Api {
   /** Starts a recording that clip({recordingId}) ends (a long press, up to 30 s). */
   startRecording(serial: string) {
     return this.json<RecordingResponse>('POST', '/api/preview/clip/record', { serial } satisfies RecordingRequest);
+  }
+  /** Audits the frozen screen for accessibility and layout flaws (findings dismissed on this screen left out). */
+  auditFrozen(frozenId: string) {
+    return this.json<AuditResult>('POST', `/api/preview/${encodeURIComponent(frozenId)}/audit`);
+  }
+  /** Keeps one finding dismissed on this screen in every later audit. */
+  dismissFinding(frozenId: string, key: string) {
+    return this.json<{ ok: boolean }>('POST', `/api/preview/${encodeURIComponent(frozenId)}/audit/dismiss`, { key } satisfies DismissRequest);
   }
   /** Tells the server how tall the stage is in device pixels (live JPEGs are sized to it). */
   setStageHeight(height: number) {

@@ -83,6 +83,26 @@ export interface AnswerRequest {
   answer: string;
 }
 
+export interface AuditFinding {
+  check: string;
+  severity: string;
+  bounds: Bounds;
+  nodeUid: string;
+  measured: string;
+  required: string;
+  message: string;
+  suggestion: string;
+  key: string;
+}
+
+export interface AuditResult {
+  frozenId: string;
+  densityDpi: number;
+  contrastChecked: boolean;
+  findings: AuditFinding[];
+  dismissed: number;
+}
+
 export interface BatchRequest {
   sessionId: string;
   frozenId: string;
@@ -170,6 +190,10 @@ export interface DeviceSelectRequest {
 export interface DeviceSelection {
   selectedSerial: string;
   device?: Device | null;
+}
+
+export interface DismissRequest {
+  key: string;
 }
 
 export interface DisplayChangeRequest {

@@ -75,6 +75,7 @@ export interface BatchItem {
   severity: Severity;
   comment: string;
   clipId?: string;
+  check?: string;
 }
 
 export interface BatchResponse {
@@ -88,6 +89,14 @@ export interface Bounds {
   top: number;
   right: number;
   bottom: number;
+}
+
+export interface CheckResult {
+  check: string;
+  passed: boolean;
+  measured?: string;
+  required?: string;
+  skipped?: string;
 }
 
 export interface Clip {
@@ -244,6 +253,7 @@ export interface Item {
   verdict?: string;
   verdictNote?: string;
   voice?: VoiceOrigin | null;
+  check?: string;
 }
 
 export interface LogcatSummary {
@@ -448,6 +458,7 @@ export interface Verification {
   summary: string;
   verifiedAt: string;
   conditions?: DisplayConditions | null;
+  check?: CheckResult | null;
 }
 
 export interface VoiceOrigin {

@@ -28,6 +28,8 @@ export interface DraftItem {
   label?: string;
   /** A screen clip attached to it (POST /api/preview/clip). */
   clip?: DraftClip;
+  /** The audit check of a draft added from a finding (touch_target, ...). */
+  check?: string;
 }
 
 /** What a draft keeps of its clip: the id the save sends, and what the editor plays. */

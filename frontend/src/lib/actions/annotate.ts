@@ -70,7 +70,7 @@ export async function selectMode(): Promise<void> {
   if (app.activeSessionId) checkRecovery(app.activeSessionId, true);
 }
 
-function nodeTarget(node: UiNode): Target {
+export function nodeTarget(node: UiNode): Target {
   return { type: 'node', nodeUid: node.uid, bounds: { ...node.bounds }, snapshot: snapshotOf(node) };
 }
 

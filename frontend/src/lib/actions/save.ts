@@ -50,6 +50,7 @@ export async function persistPending(action: PersistAction, again: () => Promise
     severity: i.severity,
     comment: i.comment.trim(),
     ...(i.clip ? { clipId: i.clip.clipId } : {}),
+    ...(i.check ? { check: i.check } : {}),
   }));
   const ifMatch = overwrite ? '*' : (app.etags.get(sessionId) ?? app.session?.etag ?? null);
   try {

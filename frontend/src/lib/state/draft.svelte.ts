@@ -94,7 +94,7 @@ export class DraftState {
     this.persist();
   }
 
-  add(target: Target, comment: string, severity: Severity, label: string, clip?: DraftClip): DraftItem | null {
+  add(target: Target, comment: string, severity: Severity, label: string, clip?: DraftClip, check?: string): DraftItem | null {
     const ws = this.workspace;
     if (!ws) return null;
     const item: DraftItem = {
@@ -106,6 +106,7 @@ export class DraftState {
       createdAt: new Date().toISOString(),
       label,
       ...(clip ? { clip } : {}),
+      ...(check ? { check } : {}),
     };
     this.change([...this.items, item]);
     return item;
