@@ -89,7 +89,7 @@ func (p *Phone) CheckSizes(ctx context.Context, serial, sessionID, itemID string
 		return nil, err
 	}
 	if item.Item.Target.Type != "node" || item.Item.Target.Snapshot == nil {
-		return nil, errcode.New(errcode.InvalidInput, "item %s points at %s, not a node: there is nothing to find on other sizes", errcode.Quote(itemID), errcode.Quote(item.Item.Target.Type))
+		return nil, errcode.New(errcode.InvalidInput, "item %s points at %s, not a node: there is nothing to find on other sizes", errcode.Quote(itemID), errcode.Quote(string(item.Item.Target.Type)))
 	}
 	m, t, tg, release, err := p.sizeControl(ctx, serial, nil)
 	if err != nil {

@@ -25,7 +25,7 @@ func cand(file string, line int, conf string, score, margin float64, owner strin
 }
 
 // fromIndex is c as found by the index ix (the prompt prints it as index=).
-func fromIndex(c source.Candidate, ix string) source.Candidate {
+func fromIndex(c source.Candidate, ix source.IndexSource) source.Candidate {
 	c.Index = ix
 	return c
 }

@@ -428,10 +428,10 @@ func token(s, fallback string) string {
 
 // indexName is which source index found a candidate, "" when it does not say: the
 // project folder's (current lines), the installed app's (the build's lines), or both.
-func indexName(ix string) string {
+func indexName(ix source.IndexSource) string {
 	switch ix {
 	case source.FromProject, source.FromApp, source.FromBoth:
-		return ix
+		return string(ix)
 	}
 	return ""
 }

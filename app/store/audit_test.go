@@ -2,9 +2,10 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
+
+	"fixthis/app/errcode"
 )
 
 // An item added from a finding keeps its check id; others read back without one,
@@ -43,7 +44,7 @@ func TestAuditCheckIsValidated(t *testing.T) {
 		in := batchInput(t, sess.SessionID, "ws", 1, false)
 		in.Items[0].Check = bad
 		_, err := s.SaveBatch(context.Background(), in)
-		if !errors.Is(err, ErrInvalidInput) {
+		if errcode.Of(err) != errcode.InvalidInput {
 			t.Fatalf("check %q: err %v, want a validation error", bad, err)
 		}
 		if len(err.Error()) > 300 {

@@ -4,7 +4,7 @@
 import type { DisplayChanged, DisplayState } from './wire.display.gen';
 export * from './wire.display.gen';
 
-import type { BatchItem, Bounds, Clip, DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceRecord, Handoff, Item, Presence, Session, SessionSummary, Severity, SourceCandidate, SourcesReason, Target, UiNode } from './wire.store.gen';
+import type { BatchItem, Bounds, Clip, DeviceAction, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceReason, EvidenceRecord, EvidenceStatus, Handoff, Item, Presence, Session, SessionSummary, Severity, SourceCandidate, SourcesReason, Target, UiNode } from './wire.store.gen';
 export * from './wire.store.gen';
 
 import type { AppDoc, AppRunFinished, AppRunProgress } from './wire.targetapp.gen';
@@ -312,6 +312,36 @@ export interface ItemUpdateRequest {
   comment?: string | null;
   severity?: Severity | null;
   target?: Target | null;
+}
+
+export interface NetworkCall {
+  method: string;
+  url: string;
+  status?: number;
+  durationMs?: number | null;
+  failed?: boolean;
+  slow?: boolean;
+  error?: string;
+  responseBytes?: number | null;
+  contentType?: string;
+  source: string;
+  time?: string;
+  note?: string;
+}
+
+export interface NetworkDoc {
+  itemId: string;
+  captureId?: string;
+  capturedAt?: string | null;
+  status?: EvidenceStatus;
+  reason?: EvidenceReason;
+  summary: string;
+  total: number;
+  failed: number;
+  slow: number;
+  requests: NetworkCall[];
+  dropped?: number;
+  notes?: string[];
 }
 
 export interface NewSessionRequest {
