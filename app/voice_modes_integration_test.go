@@ -115,6 +115,8 @@ func TestVoiceUnitSurvivesKill(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// The child waits to be killed: end it also when this test fails first.
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	line := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)

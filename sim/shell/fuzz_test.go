@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"fixthis/adb"
+	"fixthis/internal/shellquote"
 )
 
 func FuzzParseShell(f *testing.F) {
@@ -49,7 +49,7 @@ func FuzzQuoteRoundTrip(f *testing.F) {
 			return // no command line can carry a NUL; the validators refuse it first
 		}
 		for _, args := range [][]string{{a}, {a, b}} {
-			line := adb.Command(append([]string{"echo"}, args...)...)
+			line := shellquote.Join(append([]string{"echo"}, args...)...)
 			pls, err := parseShell(line)
 			if err != nil {
 				t.Fatalf("%s: %v", line, err)
