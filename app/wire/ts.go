@@ -133,7 +133,7 @@ func TypeScript(c Contract, main string) ([]File, error) {
 				return nil, fmt.Errorf("wire: %s refers to %s of the main file; split it no lower", f, n)
 			}
 		}
-		out = append(out, File{Name: f, Text: header + text})
+		out = append(out, File{Name: f, Text: header + lowerImports(f, text, lower, names) + text})
 		var used []string
 		for _, n := range names[f] {
 			if !strings.HasSuffix(n, "Values") && regexp.MustCompile(`\b`+n+`\b`).MatchString(mainDecls) {
@@ -148,6 +148,32 @@ func TypeScript(c Contract, main string) ([]File, error) {
 	}
 	mainText.WriteString(mainDecls)
 	return append([]File{{Name: main, Text: mainText.String()}}, out...), nil
+}
+
+// lowerImports imports into the lower file f what it uses of the other lower files
+// (a file of the feedback routes' shapes names the store's session, say); a lower
+// file never imports the main one.
+func lowerImports(f, text string, lower []string, names map[string][]string) string {
+	var b strings.Builder
+	for _, g := range lower {
+		if g == f {
+			continue
+		}
+		var used []string
+		for _, n := range names[g] {
+			if !strings.HasSuffix(n, "Values") && regexp.MustCompile(`\b`+n+`\b`).MatchString(text) {
+				used = append(used, n)
+			}
+		}
+		if len(used) > 0 {
+			sort.Strings(used)
+			fmt.Fprintf(&b, "import type { %s } from './%s';\n", strings.Join(used, ", "), g)
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // eventPayloads declares EventPayloads, which the console's dispatcher indexes by
