@@ -65,7 +65,7 @@ suite('runtime diagnostics', { server: { demo: false } }, (env) => {
     const body = await (await resp).json();
     assert.equal(body.runtimeEvidence.decision.status, 'partial', JSON.stringify(body.runtimeEvidence));
     const status = page.locator('#error .msg[data-kind="success"] .text');
-    await waitFor(async () => /Saved to MCP: 1 annotation\..*Diagnostics partial: collected log \(frames: process not running, memory: process not running\)\./.test(await status.innerText()), { what: 'success status naming what Auto collected' });
+    await waitFor(async () => /Saved to MCP: 1 annotation\..*Diagnostics partial: collected log, network \(frames: process not running, memory: process not running\)\./.test(await status.innerText()), { what: 'success status naming what Auto collected' });
     assert.match(body.prompt, /\n {4}- logcat -> \.fixthis\/runtime-evidence\/[^\n]+\/logcat\.txt\n {6}summary: crash: android\.app\.RemoteServiceException\$CrashedByAdbException: shell-induced crash;/);
     assert.match(body.prompt, /\nruntimeEvidenceAttempt:\n {2}attempted=true\n {2}status=partial\n {2}warning=frames-process-not-running\n {2}warning=memory-process-not-running\n$/);
 

@@ -96,7 +96,7 @@ test('Auto: the served batch and read_feedback carry the capture Save to MCP mad
   assert.equal(read.runtimeEvidence.length, 1);
   const ev = read.runtimeEvidence[0];
   assert.equal(ev.trigger, 'auto');
-  assert.deepEqual(ev.attachments.map((a) => [a.kind, a.status]), [['logcat', 'complete'], ['frames', 'unsupported'], ['memory', 'unsupported']]);
+  assert.deepEqual(ev.attachments.map((a) => [a.kind, a.status]), [['logcat', 'complete'], ['frames', 'unsupported'], ['memory', 'unsupported'], ['network', 'complete']]);
   assert.equal(ev.attachments[2].reason, 'process-not-running');
 
   const got = await call(agent.client, 'fixthis_get_runtime_evidence', { itemId });
