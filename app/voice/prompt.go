@@ -133,13 +133,17 @@ const BriefFile = "voice-brief.md"
 var ErrBriefRefused = errors.New("voice brief refused")
 
 // secretShapes are what a brief must not contain: known key prefixes, KEY=/TOKEN=
-// style assignments, private keys, URLs with credentials in them.
+// style assignments, private keys, bearer and signed tokens, URLs with credentials in
+// them.
 var secretShapes = []struct {
 	what string
 	re   *regexp.Regexp
 }{
 	{"an API key", regexp.MustCompile(`\b(sk-[A-Za-z0-9_-]{16,}|sk-proj-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})`)},
 	{"a private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`)},
+	// An Authorization header's value, or a bearer token pasted on its own.
+	{"a bearer token", regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/-]{12,}=*`)},
+	{"a signed token (JWT)", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+`)},
 	{"a secret assignment", regexp.MustCompile(`(?i)\b[a-z0-9_]*(api[_-]?key|token|secret|passw(or)?d)\s*[=:]\s*["']?[^\s"']{6,}`)},
 	{"a URL with credentials", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@`)},
 	{"a URL with a credential parameter", regexp.MustCompile(`(?i)[?&](access_token|api_key|apikey|key|token|secret|password|sig|signature|x-amz-signature)=[^&\s]{6,}`)},

@@ -114,6 +114,10 @@ func TestBriefChecks(t *testing.T) {
 		{"download https://example.com/f?token=abcdef123456", false},
 		{"-----BEGIN RSA PRIVATE KEY-----", false},
 		{"ghp_abcdefghijklmnopqrstuvwxyz0123456789", false},
+		{"Bearer 9f8e7d6c5b4a39281706f5e4", false},
+		{"Authorization: Basic dXNlcjpodW50ZXIyMnBhc3M=", false},
+		{"call it with eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc123", false},
+		{"The bearer of bad news is the error banner; basic users see it first.", true},
 		{strings.Repeat("a", MaxBriefChars+1), false},
 		{strings.Repeat("ä", MaxBriefChars), true},
 	}
