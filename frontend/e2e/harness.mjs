@@ -41,8 +41,9 @@ function killLeftovers() {
       }
     }
   }
+  // The ports stay listed: this runs once after the tests and again at exit, and a
+  // phone that quit in between (its `adb disconnect`) may have started a server again.
   for (const port of adbPorts) spawnSync('adb', ['-P', String(port), 'kill-server'], { stdio: 'ignore', timeout: 5000 });
-  adbPorts.clear();
 }
 // Once this file's tests are done, passed or failed: a child still running keeps the
 // test process alive through its pipes, so waiting for the exit hook alone would hang.
