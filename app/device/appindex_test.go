@@ -5,20 +5,27 @@ import (
 	"errors"
 	"testing"
 
+	"fixthis/adb/adbtest"
 	"fixthis/capture"
 	"fixthis/sim"
 )
 
-// The demo APK's index is read once per install: through the sidekick when one is
-// connected, from the APK when the app has none; a second ask is the same index.
+// The demo APK's index is read once per install: from the APK with the phone's
+// unzip (Android 10+), through the sidekick on a phone without unzip; a second ask
+// is the same index.
 func TestAppSourceIndexOncePerInstall(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
+		scenario   string
 		noSidekick bool
 		from       string
-	}{{"sidekick", false, capture.IndexFromSidekick}, {"apk", true, capture.IndexFromAPK}} {
+	}{
+		{"apk beside a sidekick", "demo", false, capture.IndexFromAPK},
+		{"apk", "demo", true, capture.IndexFromAPK},
+		{"sidekick on Android 9", adbtest.DemoOnAndroid9(t), false, capture.IndexFromSidekick},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, dev, _ := serviceOn(t, sim.Options{Scenario: "demo", NoSidekick: tc.noSidekick})
+			s, dev, _ := serviceOn(t, sim.Options{Scenario: tc.scenario, NoSidekick: tc.noSidekick})
 			ctx := context.Background()
 			pkg := dev.Profile().App.Package
 			s.Capturer.sidekicks.notePackage(dev.Serial(), pkg)

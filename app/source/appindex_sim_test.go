@@ -14,36 +14,44 @@ import (
 )
 
 // With no project folder at all, an item on the demo's title still gets a source
-// candidate: TrailListScreen.kt, from the index the demo's APK carries, read through
-// the sidekick and, with no sidekick, from the APK itself.
+// candidate: TrailListScreen.kt, from the index the demo's APK carries, read from the
+// APK with the phone's unzip and, on a phone without one, through the sidekick.
 func TestEmptyProjectFolderGetsTheAppsIndex(t *testing.T) {
-	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", Logf: adbtest.Quiet})
-	ctx := context.Background()
-	dev := p.Client.Device(p.Serial())
-	pkg := p.Device.Profile().App.Package
-	sess, err := capture.ReadSidekickSession(ctx, dev, pkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sk := &capture.SidekickClient{Session: sess, Dial: func(ctx context.Context, socket string) (net.Conn, error) {
-		port, err := p.Client.ForwardLocalAbstract(ctx, p.Serial(), socket)
-		if err != nil {
-			return nil, err
-		}
-		var d net.Dialer
-		return d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
-	}}
-	defer sk.Close()
 	for _, tc := range []struct {
-		name string
-		sk   *capture.SidekickClient
-		from string
+		name     string
+		scenario string
+		sidekick bool
+		from     string
 	}{
-		{"through the sidekick", sk, capture.IndexFromSidekick},
-		{"from the APK", nil, capture.IndexFromAPK},
+		// Android 10+: the phone's unzip pipes the entry out of the APK, also where a
+		// sidekick could send it (it sends it pretty-printed, twice the bytes).
+		{"from the APK beside a sidekick", "demo", true, capture.IndexFromAPK},
+		{"from the APK", "demo", false, capture.IndexFromAPK},
+		// Android 9 has no unzip: the sidekick's readSourceIndex.
+		{"through the sidekick", adbtest.DemoOnAndroid9(t), true, capture.IndexFromSidekick},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			raw, err := capture.ReadAppSourceIndex(ctx, dev, tc.sk, pkg)
+			p := adbtest.StartPhone(t, sim.Options{Scenario: tc.scenario, Logf: adbtest.Quiet})
+			ctx := context.Background()
+			dev := p.Client.Device(p.Serial())
+			pkg := p.Device.Profile().App.Package
+			var sk *capture.SidekickClient
+			if tc.sidekick {
+				sess, err := capture.ReadSidekickSession(ctx, dev, pkg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sk = &capture.SidekickClient{Session: sess, Dial: func(ctx context.Context, socket string) (net.Conn, error) {
+					port, err := p.Client.ForwardLocalAbstract(ctx, p.Serial(), socket)
+					if err != nil {
+						return nil, err
+					}
+					var d net.Dialer
+					return d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+				}}
+				defer sk.Close()
+			}
+			raw, err := capture.ReadAppSourceIndex(ctx, dev, sk, pkg)
 			if err != nil || raw.From != tc.from {
 				t.Fatalf("read: %v (from %q)", err, raw.From)
 			}

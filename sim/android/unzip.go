@@ -18,6 +18,11 @@ import (
 // exit 1 (main's OpenArchive check); no archive, "unzip: missing archive filename".
 // Other options than -p and -q are left out: only the usage line answers them.
 func cmdUnzip(e *cmdEnv) int {
+	if e.dev.profile.SDK < 29 {
+		// /system/bin/unzip (ziptool) ships from Android 10 (API 29); before it the
+		// shell finds no such program.
+		return e.Errorf(127, "/system/bin/sh: unzip: inaccessible or not found\n")
+	}
 	pipe := false
 	var archive string
 	var globs []string
