@@ -25,15 +25,29 @@ func Start(t testing.TB, url string) string {
 	if _, err := os.Stat(Binary); err != nil {
 		t.Skipf("no %s: %v", Binary, err)
 	}
-	dir := t.TempDir()
+	// Not t.TempDir: Chromium's helper processes outlive the browser process by a
+	// moment and still write into the profile, which fails TempDir's own removal.
+	dir, err := os.MkdirTemp("", "chromiumtest-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(Binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--remote-debugging-port=0", "--user-data-dir="+dir, url)
 	if err := cmd.Start(); err != nil {
+		_ = os.RemoveAll(dir)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
+		for i := 0; i < 50; i++ { // the helpers follow the browser within a second or so
+			if err := os.RemoveAll(dir); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove Chromium's profile %s", dir)
 	})
 	// Chromium writes the port it took to DevToolsActivePort once it listens.
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
