@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"fixthis/adb"
 	"fixthis/app/evidence/network"
 	"fixthis/app/evidence/webview"
 )
@@ -104,8 +105,13 @@ func (s *Service) watchWebView(serial, pkg string) {
 func (s *Service) startWebView(ctx context.Context, serial, pkg string) (*webview.Watcher, func(), error) {
 	setup, cancel := context.WithTimeout(ctx, webViewSetup)
 	defer cancel()
+	// The package comes from the phone's window list: it must fit the package
+	// grammar before it goes into a command line.
+	if err := adb.CheckPackage(pkg); err != nil {
+		return nil, nil, err
+	}
 	dev := s.device.ADB().Device(serial)
-	pidOut, err := dev.Shell(setup, "pidof "+pkg)
+	pidOut, err := dev.Shell(setup, adb.Command("pidof", pkg))
 	if err != nil {
 		return nil, nil, nil // not running: no WebView to watch
 	}
