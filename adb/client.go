@@ -169,9 +169,18 @@ func (c *Client) EnsureServer(ctx context.Context) error {
 	return nil
 }
 
+// serverStartTimeout bounds one `adb start-server`.
+const serverStartTimeout = 15 * time.Second
+
 // startServer runs `adb -P PORT start-server`, which forks the server and
 // returns once it listens.
 func (c *Client) startServer(ctx context.Context, adbPath string) error {
+	// A start is finished even when ctx ends meanwhile: killing `adb start-server`
+	// after it forked leaves the server coming up on its own after the caller has
+	// gone, unseen by the caller's cleanup (a quit, a test's kill-server). adb's own
+	// start waits at most a few seconds for the server's reply; the bound is ours.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), serverStartTimeout)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, adbPath, "-P", strconv.Itoa(c.port), "start-server")
 	// The forked server may keep inherited descriptors; never wait on them.
 	cmd.WaitDelay = 2 * time.Second

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"fixthis/adb/adbtest"
 	"fixthis/app/store"
 	"fixthis/app/voice"
 	"fixthis/internal/realtimefake"
@@ -98,6 +99,8 @@ func TestVoiceUnitSurvivesKill(t *testing.T) {
 	}}
 	if dir := os.Getenv(unitCrashEnv); dir != "" {
 		e := newVoiceEnvIn(t, dir, script)
+		// The kill skips this process's cleanups: its adb server is the parent's to end.
+		fmt.Printf("ADB %d\n", e.adbServer.Port)
 		sid, vid, _ := e.startVoice("collect")
 		e.speak(vid)
 		outs := e.waitOutputs(1)
@@ -117,10 +120,14 @@ func TestVoiceUnitSurvivesKill(t *testing.T) {
 	}
 	// The child waits to be killed: end it also when this test fails first.
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line := make(chan string, 1)
+	line, adbPort := make(chan string, 1), make(chan int, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
+			var port int
+			if _, err := fmt.Sscanf(sc.Text(), "ADB %d", &port); err == nil {
+				adbPort <- port
+			}
 			if strings.HasPrefix(sc.Text(), "RESULT ") {
 				line <- sc.Text()
 				return
@@ -129,9 +136,17 @@ func TestVoiceUnitSurvivesKill(t *testing.T) {
 		close(line)
 	}()
 	var result string
-	select {
-	case result = <-line:
-	case <-time.After(60 * time.Second):
+	timeout := time.After(60 * time.Second)
+wait:
+	for {
+		select {
+		case port := <-adbPort:
+			adbtest.Adopt(t, port)
+		case result = <-line:
+			break wait
+		case <-timeout:
+			break wait
+		}
 	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()

@@ -45,6 +45,20 @@ func StartServer(t testing.TB) *Server {
 	return s
 }
 
+// Adopt takes over the adb server another process started on port, one that cannot
+// end it itself (a child the test kills with SIGKILL skips its cleanups), and kills
+// it when the test ends. It skips the test when adb is not installed.
+func Adopt(t testing.TB, port int) *Server {
+	t.Helper()
+	bin, err := exec.LookPath("adb")
+	if err != nil {
+		t.Skip("adb is not installed (Debian/Ubuntu: apt-get install adb); skipping test that needs a real adb server")
+	}
+	s := &Server{Port: port, bin: bin}
+	t.Cleanup(func() { s.kill() })
+	return s
+}
+
 // Phone is what a test that drives a simulated device through adb needs: a private
 // adb server, one simulated device connected to it, and a client of that server.
 type Phone struct {

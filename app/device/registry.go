@@ -70,6 +70,10 @@ func (d *Registry) Run(ctx context.Context) {
 	d.mu.Lock()
 	d.runCtx = ctx
 	d.mu.Unlock()
+	// Run returns only once its restarts have: a restart still starting the server
+	// when FixThis quits would leave a server that nobody knows about come up later.
+	var restarts sync.WaitGroup
+	defer restarts.Wait()
 	for {
 		if err := d.client.EnsureServer(ctx); err != nil {
 			d.setServerDown(err)
@@ -89,7 +93,8 @@ func (d *Registry) Run(ctx context.Context) {
 				d.setServerDown(ev.Err)
 				// Someone killed the server (or it crashed): start it again, as Android
 				// Studio does, and Watch reconnects on its own once it answers.
-				go d.restartServer(ctx)
+				restarts.Add(1)
+				go func() { defer restarts.Done(); d.restartServer(ctx) }()
 				return
 			}
 			d.setList(ctx, ev.Devices)
