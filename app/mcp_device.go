@@ -24,6 +24,7 @@ func (a *App) agentPhone() *agentdevice.Phone {
 			return agentdevice.Target{Serial: v.Serial, Model: v.Model, Demo: v.IsDemo}, nil
 		},
 		AfterAction: func(string) { a.device.Preview.Poke() },
+		ScreenKept:  a.feedback.ScreenFrozen,
 		TrackRun: func() (func(targetrun.Progress), func(targetrun.Result, error), error) {
 			t, err := a.appw.Track()
 			if err != nil {

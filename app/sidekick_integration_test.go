@@ -85,3 +85,16 @@ func TestFreezeMergesTheAppsSourceIndex(t *testing.T) {
 		t.Fatalf("the prompt names no TrailListScreen.kt candidate:\n%s", out.Prompt)
 	}
 }
+
+// An agent's capture starts what a console freeze does: the app's source index is
+// read and merged, so an agent working without the console gets candidates from it.
+func TestAgentCaptureMergesTheAppsSourceIndex(t *testing.T) {
+	env := newTestEnv(t) // the project folder is an empty directory
+	if _, err := env.app.agentPhone().Capture(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the app's index merged after an agent's capture", func() bool {
+		idx, r := env.app.sources.Get()
+		return idx != nil && r == source.Ready && idx.AppIndex() != nil
+	})
+}

@@ -39,6 +39,10 @@ type Options struct {
 	Pick func(ctx context.Context, serial string) (Target, error)
 	// AfterAction is told that serial was driven (the app wakes its live preview).
 	AfterAction func(serial string)
+	// ScreenKept, where the app runs, is told of every screen an agent captured, as
+	// of the console's freezes: it starts what follows a frozen screen (the app's
+	// source index, its WebView's requests). Nil in a sidecar.
+	ScreenKept func(*device.KeptScreen)
 	// ProjectDir is the Android project fixthis_run_app builds.
 	ProjectDir string
 	// TrackRun, where the app runs, takes its one run slot for fixthis_run_app: the
@@ -83,6 +87,9 @@ func (p *Phone) Capture(ctx context.Context, serial string) (*Capture, error) {
 	screen, err := device.Keep(ctx, p.o.Capturer, t.Serial, "", p.conditions)
 	if err != nil {
 		return nil, errcode.Wrap(errcode.CaptureFailed, err, "capture %s: %v", t.Serial, err)
+	}
+	if p.o.ScreenKept != nil {
+		p.o.ScreenKept(screen)
 	}
 	snap, cond := screen.Snapshot, screen.Conditions
 	png, err := screen.PNG()

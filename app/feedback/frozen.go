@@ -42,10 +42,11 @@ func (r *appIndexReads) start(key string, read func()) {
 	}()
 }
 
-// ScreenFrozen starts, beside the console's answer, what a frozen screen is followed
-// by: a watch of the app's WebView (see watchWebView), and the source index the app's installed build carries (read once per install,
-// see device.Capturer.AppSourceIndex) merged into the running one, so the items
-// drawn on it get candidates from it even without a project folder.
+// ScreenFrozen starts, beside the answer to a console's freeze or an agent's capture,
+// what a kept screen is followed by: a watch of the app's WebView (see
+// watchWebView), and the source index the app's installed build carries (read once
+// per install, see device.Capturer.AppSourceIndex) merged into the running one, so
+// the items drawn on it get candidates from it even without a project folder.
 func (s *Service) ScreenFrozen(k *device.KeptScreen) {
 	pkg, serial := k.Snapshot.State.Package, k.Serial
 	if pkg == "" {
