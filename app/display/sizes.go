@@ -40,14 +40,18 @@ func PresetNamed(name string) (Preset, bool) {
 	return Preset{}, false
 }
 
-// Limits a forced size and density must respect on Android:
-// DisplayContent.setForcedSize keeps each side between 200 px and three times the
-// panel's longer side (clamping silently, so FixThis refuses instead of being
-// clamped), and `wm density` refuses anything under 72.
+// Limits a forced size and density must respect on Android. The window manager
+// clamps a forced size silently, so FixThis refuses instead of being clamped, and
+// keeps within the rule of every release: each side at least 200 px and at most
+// twice that side of the panel (Android 10 and earlier: DisplayContent.setForcedSize,
+// MAX_SCALE = 2) and three times its longer side (Android 14:
+// DisplayContent.getValidForcedSize, maxScale = 3). `wm density` refuses anything
+// under 72.
 const (
-	minForcedSide      = 200
-	maxForcedSideScale = 3
-	MinForcedDensity   = 72
+	minForcedSide         = 200
+	maxForcedSideScale    = 3 // of the panel's longer side
+	maxForcedSideScaleOwn = 2 // of the same side of the panel
+	MinForcedDensity      = 72
 	// MaxPresetDp bounds a custom size before any arithmetic: no window class
 	// needs more, and a megabyte number never reaches a phone.
 	MaxPresetDp = 4000
@@ -96,13 +100,13 @@ func (p Preset) Plan(physW, physH int) (SizePlan, error) {
 	px := func(dp int) int { return (dp*d + 159) / 160 }
 	plan := SizePlan{Preset: p, Width: px(p.WidthDp), Height: px(p.HeightDp), Density: d}
 	plan.WidthDp, plan.HeightDp = plan.Width*160/d, plan.Height*160/d
-	hi := max(physW, physH) * maxForcedSideScale
-	for _, side := range []int{plan.Width, plan.Height} {
-		if side < minForcedSide || side > hi {
-			return SizePlan{}, errcode.New(errcode.OutOfRange,
-				"this phone cannot show %s (%d×%d dp): it needs %d×%d px at %d dpi, and its display takes %d to %d px a side",
-				p.Name, p.WidthDp, p.HeightDp, plan.Width, plan.Height, d, minForcedSide, hi)
-		}
+	hi := func(panelSide int) int {
+		return min(max(physW, physH)*maxForcedSideScale, panelSide*maxForcedSideScaleOwn)
+	}
+	if plan.Width < minForcedSide || plan.Height < minForcedSide || plan.Width > hi(physW) || plan.Height > hi(physH) {
+		return SizePlan{}, errcode.New(errcode.OutOfRange,
+			"this phone cannot show %s (%d×%d dp): it needs %d×%d px at %d dpi, and its display takes %d to %d×%d px",
+			p.Name, p.WidthDp, p.HeightDp, plan.Width, plan.Height, d, minForcedSide, hi(physW), hi(physH))
 	}
 	return plan, nil
 }

@@ -12,15 +12,25 @@ import (
 // "Error: bad size S" for a size without a digit on both sides of the 'x' and
 // "Error: bad number java.lang.NumberFormatException: …" for a side that is not a
 // number, and printInitialDisplaySize prints "Physical size:" then "Override
-// size:" only when the two differ. The window manager then clamps the size it is
-// given (DisplayContent.setForcedSize: each side at least 200 px and at most three
-// times the display's longer side) without saying so, and a size equal to the
-// physical one clears the override.
+// size:" only when the two differ. The window manager then clamps
+// the size it is given without saying so, and a size equal to the physical one
+// (compared before the clamp) clears the override. The clamp depends on the release:
+//   - Android 14 (and, in this simulation, from Android 11: the release that changed
+//     the rule is not confirmed here), DisplayContent.getValidForcedSize (frameworks/base
+//     services/core/java/com/android/server/wm/DisplayContent.java): each side at
+//     least 200 px and at most three times the display's longer side (minSize = 200,
+//     maxScale = 3). A published measurement agrees to the pixel: 4320×7680 asked of
+//     a 1080×1920 display gave 4320×5760.
+//   - Android 10 and earlier, DisplayContent.setForcedSize (and
+//     WindowManagerService.setForcedDisplaySize before it): each side at least 200 px
+//     and at most twice that side of the display (MAX_SCALE = 2).
 
-// Limits DisplayContent.setForcedSize puts on a forced size.
+// Limits the window manager puts on a forced size.
 const (
-	forcedSizeMin      = 200
-	forcedSizeMaxScale = 3
+	forcedSizeMin            = 200
+	forcedSizeMaxScale       = 3 // of the longer side, Android 14
+	forcedSizeMaxScaleBefore = 2 // of the same side, Android 10 and earlier
+	forcedSizeScaleChangedAt = 30
 )
 
 // displaySize is the size apps render at in the natural orientation: the
@@ -67,9 +77,10 @@ func wmSize(e *cmdEnv) int {
 		if bad != "" {
 			return e.Errorf(255, "Error: bad number java.lang.NumberFormatException: For input string: \"%s\"\n", bad)
 		}
-		w, h = clampForced(w, p), clampForced(h, p)
 		if w == p.Width && h == p.Height {
 			w, h = 0, 0
+		} else {
+			w, h = clampForced(w, p.Width, p), clampForced(h, p.Height, p)
 		}
 	}
 	ds := e.dev.displayLocked()
@@ -99,8 +110,12 @@ func (d *Device) parseDimension(s string) (int, string) {
 	return int(n), ""
 }
 
-// clampForced is the bound DisplayContent.setForcedSize applies to each side.
-func clampForced(v int, p Profile) int {
+// clampForced is the bound the window manager applies to one side of a forced size;
+// panelSide is that side of the panel.
+func clampForced(v, panelSide int, p Profile) int {
 	hi := max(p.Width, p.Height) * forcedSizeMaxScale
+	if p.SDK < forcedSizeScaleChangedAt {
+		hi = panelSide * forcedSizeMaxScaleBefore
+	}
 	return min(max(v, forcedSizeMin), hi)
 }

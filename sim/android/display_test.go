@@ -60,6 +60,24 @@ func TestDisplaySettingsCommands(t *testing.T) {
 	}
 }
 
+// Android 10 and earlier clamp each side of a forced size to twice that side of the
+// panel, Android 14 to three times its longer side.
+func TestWmSizeClampOnAndroid9(t *testing.T) {
+	srv := adbtest.StartServer(t)
+	dev := srv.ConnectSim(t, sim.Options{Scenario: adbtest.DemoOnAndroid9(t), LatencyScale: 0})
+	sh := func(args ...string) string {
+		return srv.MustADB(t, append([]string{"-s", dev.Serial(), "shell"}, args...)...)
+	}
+	sh("wm", "size", "10x99999")
+	if got, want := sh("wm", "size"), "Physical size: 1080x2400\nOverride size: 200x4800\n"; got != want {
+		t.Errorf("after wm size 10x99999: %q, want %q", got, want)
+	}
+	sh("wm", "size", "5000x100")
+	if got, want := sh("wm", "size"), "Physical size: 1080x2400\nOverride size: 2160x200\n"; got != want {
+		t.Errorf("after wm size 5000x100: %q, want %q", got, want)
+	}
+}
+
 // `wm size` sets, clamps, reports and clears the override as Android 14 does, and
 // everything that draws or measures the screen follows it.
 func TestWmSizeOverride(t *testing.T) {

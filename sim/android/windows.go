@@ -258,14 +258,17 @@ func (d *Device) configuration(w, h, rotation int, app bool) string {
 }
 
 // screenLayout is the size bucket and aspect a Configuration prints, as
-// Configuration.reduceScreenLayout derives them from the shorter and longer side
-// in dp: xlrg from 960×720 dp, lrg from 640×480, smll below 470 long, and "long"
-// when the longer side is at least 5/3 of the shorter.
+// Configuration.reduceScreenLayout (frameworks/base
+// core/java/android/content/res/Configuration.java) derives them from the longer
+// and shorter side in dp: under 470 dp long it is small and never long; otherwise
+// xlarge from 960×720 dp, large from 640×480, normal below, and long when three
+// fifths of the longer side reach the shorter side less one.
 func screenLayout(shortDp, longDp int) string {
+	if longDp < 470 {
+		return "smll notlong"
+	}
 	size := "nrml"
 	switch {
-	case longDp < 470:
-		size = "smll"
 	case longDp >= 960 && shortDp >= 720:
 		size = "xlrg"
 	case longDp >= 640 && shortDp >= 480:
