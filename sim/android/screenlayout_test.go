@@ -15,7 +15,7 @@ func TestScreenLayout(t *testing.T) {
 		{480, 639, "nrml notlong"},
 		{480, 640, "lrg notlong"},
 		{479, 900, "nrml long"},
-		{673, 841, "lrg notlong"},  // the foldable preset
+		{673, 841, "lrg notlong"},   // the foldable preset
 		{800, 1280, "xlrg notlong"}, // the tablet preset: 768 < 799
 		{720, 960, "xlrg notlong"},
 		{719, 1200, "lrg long"}, // 720 short is the xlarge floor
