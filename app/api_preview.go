@@ -114,7 +114,6 @@ func (h previewRoutes) postPreviewFreeze(w http.ResponseWriter, r *http.Request)
 // postPreviewResume leaves the frozen state; the live loop announces the next frame.
 func (h previewRoutes) postPreviewResume(w http.ResponseWriter, r *http.Request) {
 	h.device.Resume()
-	h.feedback.StopWebViewWatches()
 	h.log.Info("resumed the live preview")
 	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
 }

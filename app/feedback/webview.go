@@ -14,8 +14,10 @@ import (
 
 // The WebView half of the network evidence. DevTools reports only what happens
 // after Network.enable, so a watcher starts when a screen is frozen and runs until
-// the runtime evidence of a save is collected, which reads and closes it. One runs
-// per app; resuming the preview and quitting close them all.
+// the runtime evidence of a save is collected, which reads and closes it: resuming
+// the live preview does not end it, since the usual Save to MCP comes after going
+// back to the live phone, and the calls up to the save belong to the items. One runs
+// per app, for at most webViewWatchFor; quitting closes them all.
 
 const (
 	// webViewSetup bounds finding the socket, forwarding it and enabling the pages.
@@ -173,8 +175,7 @@ func (s *Service) dropWebView(key string, ww *webViewWatch) {
 	ww.close()
 }
 
-// StopWebViewWatches closes every WebView watcher: the preview resumed (the
-// screen they were kept for is gone) or FixThis quits.
+// StopWebViewWatches closes every WebView watcher: FixThis quits.
 func (s *Service) StopWebViewWatches() {
 	s.webViews.mu.Lock()
 	all := s.webViews.byApp
