@@ -32,7 +32,7 @@ var (
 // preview resumes.
 func (s *Service) Freeze(ctx context.Context, serial string) (*KeptScreen, error) {
 	s.Preview.SetFrozen(true)
-	k, err := s.keep(ctx, serial, "f"+frozenRun+"-"+strconv.FormatUint(frozenIDs.Add(1), 10))
+	k, err := s.keepForFreeze(ctx, serial, "f"+frozenRun+"-"+strconv.FormatUint(frozenIDs.Add(1), 10))
 	if err == nil {
 		_, err = k.PNG() // the console shows it at once
 	}

@@ -88,6 +88,9 @@ func (s *Service) runWarm(ctx context.Context) {
 			return
 		case <-t.C:
 		}
+		if err := s.digestStillOnce(ctx); err != nil {
+			s.log.Debug("still screen's sidekick tree", "err", err)
+		}
 		if err := s.warmOnce(ctx); err != nil {
 			s.log.Debug("warm tree", "err", err)
 		}
