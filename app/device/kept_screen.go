@@ -27,17 +27,37 @@ type KeptScreen struct {
 	pngOnce sync.Once
 	png     []byte
 	pngErr  error
+	// pngAhead, when set, delivers the PNG of the frame, encoded beside the capture
+	// (still_frame.go); PNG waits for it instead of encoding again.
+	pngAhead <-chan encodedPNG
+}
+
+type encodedPNG struct {
+	png []byte
+	err error
 }
 
 // PNG is the screen's image, encoded once on first use.
 func (k *KeptScreen) PNG() ([]byte, error) {
-	k.pngOnce.Do(func() { k.png, k.pngErr = encodeScreenPNG(k.Snapshot.Frame) })
+	k.pngOnce.Do(func() {
+		if k.pngAhead != nil {
+			e := <-k.pngAhead
+			k.png, k.pngErr = e.png, e.err
+			return
+		}
+		k.png, k.pngErr = encodeScreenPNG(k.Snapshot.Frame)
+	})
 	return k.png, k.pngErr
 }
 
-// setPNG gives k the PNG of its frame, encoded beside the capture; before any PNG.
-func (k *KeptScreen) setPNG(png []byte, err error) {
-	k.pngOnce.Do(func() { k.png, k.pngErr = png, err })
+// encodeAhead starts encoding img, the frame a capture will use, before the capture.
+func encodeAhead(img *image.NRGBA) <-chan encodedPNG {
+	ch := make(chan encodedPNG, 1)
+	go func() {
+		b, err := encodeScreenPNG(img)
+		ch <- encodedPNG{b, err}
+	}()
+	return ch
 }
 
 func encodeScreenPNG(img *image.NRGBA) ([]byte, error) {

@@ -140,22 +140,14 @@ func screenDigest(snap *capture.Snapshot) string {
 func (s *Service) keepForFreeze(ctx context.Context, serial, id string) (*KeptScreen, error) {
 	p := s.Preview
 	if f, ok := p.stillFrames.usable(serial, p.changes.Load(), time.Now()); ok && s.HasSidekick(serial) {
-		// The PNG the console shows is encoded while the tree is read, not after.
-		type encoded struct {
-			png []byte
-			err error
-		}
-		png := make(chan encoded, 1)
-		go func() {
-			b, err := encodeScreenPNG(f.img)
-			png <- encoded{b, err}
-		}()
+		// The PNG the console fetches is encoded while the tree is read; the freeze's
+		// answer (nodes, fingerprints) does not wait for it, the image request does.
+		png := encodeAhead(f.img)
 		k, err := keepWith(ctx, s.Capturer, serial, id, s.conditions, f.img)
 		if err == nil && k.Snapshot.TreeSource == capture.TreeFromSidekick &&
 			screenDigest(k.Snapshot) == f.digest && p.changes.Load() == f.changes {
 			if k.Snapshot.Frame == f.img { // not turned upright: the PNG is of its frame
-				e := <-png
-				k.setPNG(e.png, e.err)
+				k.pngAhead = png
 			}
 			return k, nil
 		}

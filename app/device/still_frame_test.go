@@ -43,6 +43,13 @@ func TestFreezeOnAStillSidekickScreenUsesThePreviewFrame(t *testing.T) {
 	if capture.PixelsCRC(snap.Frame) != capture.PixelsCRC(now) {
 		t.Fatal("the frozen picture is not the phone's screen")
 	}
+	png, err := fr.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img, err := capture.DecodePNG(png); err != nil || capture.PixelsCRC(img) != capture.PixelsCRC(now) {
+		t.Fatalf("the freeze's PNG is not its frame (%v)", err)
+	}
 }
 
 // A screen changed just before the freeze, before the preview could see it, is frozen
