@@ -180,11 +180,8 @@ func (s *Service) noteTree(serial string, snap *capture.Snapshot, start, end tim
 // runs before warmOnce, so a sidekick it finds spares the phone a uiautomator dump.
 func (s *Service) digestStillOnce(ctx context.Context) error {
 	p := s.Preview
-	if !p.Watched() || p.isFrozen() {
-		return nil
-	}
-	dev, err := s.Registry.Selected()
-	if err != nil {
+	dev, ok := s.watchedDevice()
+	if !ok {
 		return nil
 	}
 	if _, still := p.stillSince(); still < warmStillFor {

@@ -97,16 +97,23 @@ func (s *Service) runWarm(ctx context.Context) {
 	}
 }
 
+// watchedDevice is the selected device while a console watches its live view and
+// nothing is frozen: the only time background reads of the screen are worth it.
+func (s *Service) watchedDevice() (View, bool) {
+	if !s.Preview.Watched() || s.Preview.isFrozen() {
+		return View{}, false
+	}
+	dev, err := s.Registry.Selected()
+	return dev, err == nil
+}
+
 // warmOnce makes one warm dump when it is worth it: a console watches the live view,
 // nothing is frozen, the app has no sidekick (its tree comes in milliseconds), and the
 // screen has held still since a change not looked at yet.
 func (s *Service) warmOnce(ctx context.Context) error {
 	p := s.Preview
-	if !p.Watched() || p.isFrozen() {
-		return nil
-	}
-	dev, err := s.Registry.Selected()
-	if err != nil {
+	dev, ok := s.watchedDevice()
+	if !ok {
 		return nil
 	}
 	changes, still := p.stillSince()
