@@ -237,3 +237,23 @@ func TestCaptureRotatesNaturalOrientationFrame(t *testing.T) {
 		t.Errorf("frame %dx%d orientation %s", s.Width, s.Height, s.State.Orientation)
 	}
 }
+
+// A frame given in Options is the picture: the phone is asked for the tree and the
+// state only, and the snapshot is that frame's.
+func TestCaptureWithAGivenFrameTakesNoScreencap(t *testing.T) {
+	given := testScreen(40, 80, 0)
+	dev := &scriptedDevice{
+		exec:  map[string][]reply{"uiautomator dump /dev/tty": {{out: []byte(smallDump)}}},
+		shell: stateShell(t),
+	}
+	snap, err := Capture(context.Background(), dev, Options{Frame: given})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dev.ran("screencap") || dev.ran("screencap -p") {
+		t.Error("a screencap ran although the frame was given")
+	}
+	if snap.Frame != given || len(snap.Nodes) != 2 || snap.Timings.Frame != 0 {
+		t.Errorf("frame %p (given %p), %d nodes, frame took %v", snap.Frame, given, len(snap.Nodes), snap.Timings.Frame)
+	}
+}

@@ -26,6 +26,10 @@ type Options struct {
 	// are exactly those the tree was dumped under; otherwise it dumps as usual. Not
 	// used with a sidekick, which answers faster than a frame is taken.
 	Warm *WarmTree
+	// Frame, when set, is a frame of the current screen taken moments ago (the live
+	// preview's, on a screen known still): Capture reads only the tree and the state
+	// and uses it as the picture. The caller vouches that it is the screen now.
+	Frame *image.NRGBA
 }
 
 // WarmTree is a UI tree and the pixels of the frame it belongs to.
@@ -85,11 +89,15 @@ func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
 		stateErr error
 		snap     Snapshot
 	)
-	wg.Go(func() {
-		t := time.Now()
-		frame, frameErr = CaptureFrame(ctx, dev, opts.DisplayID)
-		snap.Timings.Frame = time.Since(t)
-	})
+	if opts.Frame != nil {
+		frame = opts.Frame
+	} else {
+		wg.Go(func() {
+			t := time.Now()
+			frame, frameErr = CaptureFrame(ctx, dev, opts.DisplayID)
+			snap.Timings.Frame = time.Since(t)
+		})
+	}
 	warm := opts.Warm
 	if opts.Sidekick != nil || warm == nil || warm.Hierarchy == nil {
 		warm = nil

@@ -242,7 +242,7 @@ go test -run '^$' -bench Pair10k -benchtime 20x ./app/evidence/network/ >"$WORK/
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
-go test -run '^$' -bench 'FreezeSidekickStillScreen|ReadAppSourceIndex4MiB' -benchtime 5x ./app/device/ >"$WORK/bench.sidekick" 2>&1 || die "sidekick benchmarks failed: $(tail "$WORK/bench.sidekick")"
+go test -run '^$' -bench 'FreezeSidekickStillScreen|ReadAppSourceIndex4MiB|FramePathsUSB2' -benchtime 5x ./app/device/ >"$WORK/bench.sidekick" 2>&1 || die "sidekick benchmarks failed: $(tail "$WORK/bench.sidekick")"
 go test -run '^$' -bench UIAutomatorDumpPaths -benchtime 5x ./sim/android/ >"$WORK/bench.dumppaths" 2>&1 || die "uiautomator path benchmarks failed: $(tail "$WORK/bench.dumppaths")"
 go test -run '^$' -bench Cut5s -benchtime 5x ./capture/clip/ >"$WORK/bench.clip" 2>&1 || die "clip benchmarks failed: $(tail "$WORK/bench.clip")"
 go test -run '^$' -bench CheckSizes -benchtime 3x ./app/agentdevice/ >"$WORK/bench.sizes" 2>&1 || die "size check benchmarks failed: $(tail "$WORK/bench.sizes")"
@@ -250,7 +250,8 @@ FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench Audit300 -benchtime 10x ./app/a
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 go test -count=1 -run 'TestVoiceUnitToItemLatency' -v ./app/ >"$WORK/bench.unit" 2>&1 || die "spoken unit latency test failed: $(tail "$WORK/bench.unit")"
 
-# row FILE BENCH LABEL BUDGET_MS METRIC: METRIC is ns (ns/op) or p50 (the p50-ms metric).
+# row FILE BENCH LABEL BUDGET_MS METRIC: METRIC is ns (ns/op), p50 (the p50-ms metric),
+# network (network-ms/op) or the name of any other metric the benchmark reports.
 row() {
   awk -v name="$2" -v label="$3" -v budget="$4" -v metric="$5" '
     $1 ~ /^Benchmark/ {
@@ -261,6 +262,7 @@ row() {
         if (metric == "ns" && $(i+1) == "ns/op") v = $i / 1e6
         if (metric == "p50" && $(i+1) == "p50-ms") v = $i
         if (metric == "network" && $(i+1) == "network-ms/op") v = $i
+        if (metric != "ns" && metric != "p50" && metric != "network" && $(i+1) == metric) v = $i
       }
       if (v == "") next
       printf "  %-50s %10.3f %10s   %s\n", label, v, budget, (v <= budget ? "ok" : "OVER")
@@ -278,7 +280,13 @@ row "$WORK/bench.capture" BenchmarkStdPNGDemo "  same frame, image/png BestSpeed
 row "$WORK/bench.mcp" BenchmarkFitFrame "agent screenshot: 1080×2400 → 1568 px PNG" 60 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/warm "freeze on a screen still for 2 s, no sidekick" 300 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/uiautomator "  same, dumping at freeze time (no budget)" 2000 ns
-row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "freeze on a still screen, app with the sidekick, p50" 100 p50
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "freeze on a still screen, app with the sidekick, USB 2, p50" 100 p50
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "  its p90 (no budget)" 2000 p90-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "  its CPU, FixThis and the simulated phone (no budget)" 2000 cpu-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "  same screen, whole capture as before, p50 (no budget)" 2000 whole-p50-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "  whole capture's CPU (no budget)" 2000 whole-cpu-ms
+row "$WORK/bench.sidekick" BenchmarkFramePathsUSB2/raw "  one frame over USB 2, raw screencap, p50 (no budget)" 2000 p50
+row "$WORK/bench.sidekick" BenchmarkFramePathsUSB2/png "  one frame over USB 2, screencap -p, p50 (no budget)" 2000 p50
 row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/sidekick "app's 4 MiB source index via the sidekick, p50" 300 p50
 row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/apk "  same, from the APK, p50" 300 p50
 row "$WORK/bench.source" BenchmarkParseAppIndex4MiB "  its parse alone (no budget)" 1000 ns
@@ -301,7 +309,11 @@ row "$WORK/bench.source" BenchmarkColdIndex5000 "index a 5,000-file Kotlin proje
 row "$WORK/bench.source" BenchmarkUpdateOneFile "re-index one changed file" 100 ns
 row "$WORK/bench.source" BenchmarkMatch "match one target (no budget)" 1000 ns
 row "$WORK/bench.audit" BenchmarkStaticAudit300 "accessibility audit, 323 nodes + 1080×1920 screenshot" 50 ns
-row "$WORK/bench.audit" BenchmarkProcessAudit300 "fixthis audit --json, whole process, same screen" 300 ns
+row "$WORK/bench.audit" BenchmarkProcessAudit300 "fixthis audit --json, whole process, same screen, p50" 300 p50
+row "$WORK/bench.audit" BenchmarkProcessAudit300 "  its CPU (no budget)" 1000 cpu-ms
+row "$WORK/bench.audit" BenchmarkProcessAudit300 "  same without --screenshot, p50 (no budget)" 1000 noshot-p50-ms
+row "$WORK/bench.audit" BenchmarkProcessAudit300 "  fixthis version, process start alone, p50 (no budget)" 1000 start-p50-ms
+row "$WORK/bench.audit" BenchmarkProcessAudit300 "  its CPU (no budget)" 1000 start-cpu-ms
 row "$WORK/bench.evidence" BenchmarkPreset "runtime evidence preset (logcat, frames, memory, network)" 3000 ns
 row "$WORK/bench.evidence" BenchmarkNetworkInPreset "network collector in the preset, 5,000 log lines" 300 network
 row "$WORK/bench.network" BenchmarkPair10k "pair 10,000 OkHttp log lines" 100 ns

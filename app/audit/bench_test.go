@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,10 @@ func BenchmarkStaticAudit300(b *testing.B) {
 }
 
 // BenchmarkProcessAudit300 is a whole `fixthis audit --json` process on the same dump
-// and screenshot: start, parse, decode the PNG, audit, print (budget: 300 ms).
+// and screenshot: start, parse, decode the PNG, audit, print (budget: 300 ms). Each
+// round also runs, interleaved so all see the same load, the same audit without the
+// screenshot (no decode, no contrast checks) and `fixthis version` (process start
+// alone), so the figures say where the time goes: p50/p90 wall and CPU per process.
 func BenchmarkProcessAudit300(b *testing.B) {
 	bin := bintest.Fixthis(b, filepath.Join("..", ".."))
 	shot := filepath.Join(b.TempDir(), "screen.png")
@@ -65,16 +69,48 @@ func BenchmarkProcessAudit300(b *testing.B) {
 		b.Fatal(err)
 	}
 	f.Close()
-	var cpu time.Duration
-	n := 0
-	for b.Loop() {
-		cmd := exec.Command(bin, "audit", "--dump", avitoDump, "--screenshot", shot, "--density", "480", "--json")
-		out, err := cmd.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), `"findings"`) {
-			b.Fatalf("fixthis audit: %v\n%s", err, out)
-		}
-		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-		n++
+	audit := []string{"audit", "--dump", avitoDump, "--density", "480", "--json"}
+	runs := []struct {
+		metric string
+		args   []string
+		want   string
+	}{
+		{"", append(slices.Clone(audit), "--screenshot", shot), `"findings"`},
+		{"noshot-", audit, `"findings"`},
+		{"start-", []string{"version"}, "fixthis"},
 	}
-	b.ReportMetric(float64(cpu.Milliseconds())/float64(n), "cpu-ms/op")
+	wall := make([][]time.Duration, len(runs))
+	cpu := make([][]time.Duration, len(runs))
+	for b.Loop() {
+		for i, r := range runs {
+			if i > 0 {
+				b.StopTimer()
+			}
+			cmd := exec.Command(bin, r.args...)
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			took := time.Since(start)
+			if err != nil || !strings.Contains(string(out), r.want) {
+				b.Fatalf("fixthis %s: %v\n%s", strings.Join(r.args, " "), err, out)
+			}
+			wall[i] = append(wall[i], took)
+			cpu[i] = append(cpu[i], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+			if i > 0 {
+				b.StartTimer()
+			}
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	for i, r := range runs {
+		b.ReportMetric(ms(quantile(wall[i], 0.5)), r.metric+"p50-ms")
+		b.ReportMetric(ms(quantile(wall[i], 0.9)), r.metric+"p90-ms")
+		b.ReportMetric(ms(quantile(cpu[i], 0.5)), r.metric+"cpu-ms")
+	}
+}
+
+// quantile is the q-quantile of d (nearest rank).
+func quantile(d []time.Duration, q float64) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
 }

@@ -3,6 +3,7 @@ package device
 import (
 	"context"
 	"errors"
+	"image"
 
 	"fixthis/adb"
 	"fixthis/capture"
@@ -32,8 +33,14 @@ func NewCapturer(client *adb.Client) *Capturer {
 // one that answered with a tree that was not used (a dialog, a screen without Compose)
 // is kept.
 func (c *Capturer) Capture(ctx context.Context, serial string) (*capture.Snapshot, error) {
+	return c.capture(ctx, serial, nil)
+}
+
+// capture is Capture; a non-nil frame is used as the picture of the screen now
+// (still_frame.go), so only the tree and the state are read.
+func (c *Capturer) capture(ctx context.Context, serial string, frame *image.NRGBA) (*capture.Snapshot, error) {
 	sk, state := c.sidekicks.forDevice(ctx, serial)
-	opts := capture.Options{Sidekick: sk, State: state}
+	opts := capture.Options{Sidekick: sk, State: state, Frame: frame}
 	if sk == nil && c.warm != nil {
 		opts.Warm = c.warm(ctx, serial)
 	}

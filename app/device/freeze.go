@@ -28,12 +28,13 @@ var (
 )
 
 // Freeze pauses the live preview and keeps serial's screen at full resolution: the
-// frame, the UI tree and the display conditions, read together. On failure the
-// preview resumes.
+// frame, the UI tree and the display conditions, read together, and its PNG (on a
+// still screen the PNG may still be encoding: the image request waits for it). On
+// failure the preview resumes.
 func (s *Service) Freeze(ctx context.Context, serial string) (*KeptScreen, error) {
 	s.Preview.SetFrozen(true)
-	k, err := s.keep(ctx, serial, "f"+frozenRun+"-"+strconv.FormatUint(frozenIDs.Add(1), 10))
-	if err == nil {
+	k, err := s.keepForFreeze(ctx, serial, "f"+frozenRun+"-"+strconv.FormatUint(frozenIDs.Add(1), 10))
+	if err == nil && k.pngAhead == nil {
 		_, err = k.PNG() // the console shows it at once
 	}
 	if err != nil {

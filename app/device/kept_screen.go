@@ -3,6 +3,7 @@ package device
 import (
 	"bytes"
 	"context"
+	"image"
 	"sync"
 	"time"
 
@@ -26,16 +27,43 @@ type KeptScreen struct {
 	pngOnce sync.Once
 	png     []byte
 	pngErr  error
+	// pngAhead, when set, delivers the PNG of the frame, encoded beside the capture
+	// (still_frame.go); PNG waits for it instead of encoding again.
+	pngAhead <-chan encodedPNG
+}
+
+type encodedPNG struct {
+	png []byte
+	err error
 }
 
 // PNG is the screen's image, encoded once on first use.
 func (k *KeptScreen) PNG() ([]byte, error) {
 	k.pngOnce.Do(func() {
-		var buf bytes.Buffer
-		k.pngErr = capture.EncodeScreenPNG(&buf, k.Snapshot.Frame)
-		k.png = buf.Bytes()
+		if k.pngAhead != nil {
+			e := <-k.pngAhead
+			k.png, k.pngErr = e.png, e.err
+			return
+		}
+		k.png, k.pngErr = encodeScreenPNG(k.Snapshot.Frame)
 	})
 	return k.png, k.pngErr
+}
+
+// encodeAhead starts encoding img, the frame a capture will use, before the capture.
+func encodeAhead(img *image.NRGBA) <-chan encodedPNG {
+	ch := make(chan encodedPNG, 1)
+	go func() {
+		b, err := encodeScreenPNG(img)
+		ch <- encodedPNG{b, err}
+	}()
+	return ch
+}
+
+func encodeScreenPNG(img *image.NRGBA) ([]byte, error) {
+	var buf bytes.Buffer
+	err := capture.EncodeScreenPNG(&buf, img)
+	return buf.Bytes(), err
 }
 
 // NewKeptScreen keeps a capture made elsewhere (conditions unknown).
@@ -54,6 +82,13 @@ func (s *Service) keep(ctx context.Context, serial, id string) (*KeptScreen, err
 // screens through it.
 func Keep(ctx context.Context, c *Capturer, serial, id string,
 	conditions func(ctx context.Context, serial string) *store.DisplayConditions) (*KeptScreen, error) {
+	return keepWith(ctx, c, serial, id, conditions, nil)
+}
+
+// keepWith is Keep; a non-nil frame is a frame of the screen now, taken moments ago,
+// so only the tree and the state are read.
+func keepWith(ctx context.Context, c *Capturer, serial, id string,
+	conditions func(ctx context.Context, serial string) *store.DisplayConditions, frame *image.NRGBA) (*KeptScreen, error) {
 	read := make(chan *store.DisplayConditions, 1)
 	go func() {
 		if conditions == nil {
@@ -62,7 +97,7 @@ func Keep(ctx context.Context, c *Capturer, serial, id string,
 		}
 		read <- conditions(ctx, serial)
 	}()
-	snap, err := c.Capture(ctx, serial)
+	snap, err := c.capture(ctx, serial, frame)
 	cond := <-read
 	if err != nil {
 		return nil, err

@@ -128,14 +128,20 @@ type Preview struct {
 	frozen bool
 	// frozenAt is when the preview froze: a clip cut while frozen ends there.
 	frozenAt time.Time
-	wake     chan struct{}
-	lastCRC  uint32 // pixels of the last frame handed to the encoder
+	// stopFetch cancels the raw frame the loop is fetching, so a freeze does not
+	// share the cable with it (preview_freeze.go).
+	stopFetch context.CancelFunc
+	wake      chan struct{}
+	lastCRC   uint32 // pixels of the last frame handed to the encoder
 
 	// changes counts the screen changes the live preview saw (a changed raw frame, a
 	// video picture) and changedAt is when it saw the last one: the warm tree dumps
 	// only on a screen that has held still.
 	changes   atomic.Uint64
 	changedAt atomic.Int64
+	// stillFrames keeps the newest raw frame, so a freeze on a still screen can use
+	// it instead of fetching the same pixels again (still_frame.go).
+	stillFrames stillFrames
 
 	// encode is a one-slot mailbox between capturing and encoding: while frame N is
 	// encoded, frame N+1 is already on its way from the device, and a frame that was
@@ -289,9 +295,16 @@ func (p *Preview) sleep(ctx context.Context, d time.Duration) {
 func (p *Preview) captureOnce(ctx context.Context, serial string) (bool, error) {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	if !p.fetching(cancel) {
+		return false, nil // frozen meanwhile
+	}
+	defer p.fetching(nil)
 	start := time.Now()
 	img, err := capture.CaptureFrame(cctx, p.client.Device(serial), "")
 	if err != nil {
+		if p.isFrozen() {
+			return false, nil // a freeze let go of the link (SetFrozen)
+		}
 		return false, fmt.Errorf("capture frame from %s: %w", serial, err)
 	}
 	sum := capture.PixelsCRC(img)
@@ -302,6 +315,7 @@ func (p *Preview) captureOnce(ctx context.Context, serial string) (bool, error) 
 	if !same {
 		p.noteChange()
 	}
+	p.stillFrames.note(serial, img, sum, start, p.changes.Load())
 	if same {
 		if st, live := p.currentStatus(), p.liveStatus(); st != live {
 			p.setStatus(serial, live)

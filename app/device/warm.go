@@ -88,10 +88,23 @@ func (s *Service) runWarm(ctx context.Context) {
 			return
 		case <-t.C:
 		}
+		if err := s.digestStillOnce(ctx); err != nil {
+			s.log.Debug("still screen's sidekick tree", "err", err)
+		}
 		if err := s.warmOnce(ctx); err != nil {
 			s.log.Debug("warm tree", "err", err)
 		}
 	}
+}
+
+// watchedDevice is the selected device while a console watches its live view and
+// nothing is frozen: the only time background reads of the screen are worth it.
+func (s *Service) watchedDevice() (View, bool) {
+	if !s.Preview.Watched() || s.Preview.isFrozen() {
+		return View{}, false
+	}
+	dev, err := s.Registry.Selected()
+	return dev, err == nil
 }
 
 // warmOnce makes one warm dump when it is worth it: a console watches the live view,
@@ -99,11 +112,8 @@ func (s *Service) runWarm(ctx context.Context) {
 // screen has held still since a change not looked at yet.
 func (s *Service) warmOnce(ctx context.Context) error {
 	p := s.Preview
-	if !p.Watched() || p.isFrozen() {
-		return nil
-	}
-	dev, err := s.Registry.Selected()
-	if err != nil {
+	dev, ok := s.watchedDevice()
+	if !ok {
 		return nil
 	}
 	changes, still := p.stillSince()

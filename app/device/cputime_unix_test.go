@@ -1,0 +1,20 @@
+//go:build unix
+
+package device
+
+import (
+	"syscall"
+	"testing"
+	"time"
+)
+
+const cpuTimeKnown = true
+
+// cpuTime is the CPU time (user and system) this process has used so far.
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
