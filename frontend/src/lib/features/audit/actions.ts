@@ -28,6 +28,15 @@ export async function runAudit(): Promise<void> {
   }
 }
 
+/**
+ * Audits a newly frozen screen when the user asked for an audit on every freeze;
+ * a screen already audited (or being audited) is left alone.
+ */
+export async function auditOnFreeze(frozenId: string | undefined): Promise<void> {
+  if (!audits.onEveryFreeze || !frozenId || audits.busy || audits.result?.frozenId === frozenId) return;
+  await runAudit();
+}
+
 /** The finding's node as a target when the frozen tree has it, else the area it covers. */
 function targetOf(f: AuditFinding): { target: Target; label: string } {
   const node = f.nodeUid ? draft.index?.byUid.get(f.nodeUid) : undefined;
