@@ -3,11 +3,14 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"fixthis/app/agentdevice"
 	"fixthis/app/audit"
+	"fixthis/app/feedback"
 	"fixthis/app/mcp"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
@@ -138,5 +141,29 @@ func assertDisplayOwn(t *testing.T, e *testEnv) {
 	e.mustJSON("GET", "/api/display", nil, &got)
 	if got.State.Night || got.State.FontScale != 1 || got.State.Locale != "" {
 		t.Fatalf("the phone was not put back: %+v", got.State)
+	}
+}
+
+// The console's "with font, dark and RTL": the frozen demo screen audited at font
+// scale 2, dark and in Arabic on the simulated phone, the display put back through
+// the display manager; a dynamic value that is not true or false is refused.
+func TestConsoleDynamicAudit(t *testing.T) {
+	e := newTestEnv(t)
+	fr := e.freeze()
+	var res feedback.AuditResult
+	e.mustJSON("POST", "/api/preview/"+fr.FrozenID+"/audit?dynamic=true", nil, &res)
+	d := res.Dynamic
+	if d == nil || len(d.Ran) != 3 || len(d.Skipped) != 0 || !d.Restored || d.Ms > 10_000 {
+		t.Fatalf("dynamic: %+v", d)
+	}
+	var static feedback.AuditResult
+	e.mustJSON("POST", "/api/preview/"+fr.FrozenID+"/audit", nil, &static)
+	if static.Dynamic != nil || len(res.Findings) < len(static.Findings) {
+		t.Fatalf("static %d findings (dynamic %+v), with the pass %d", len(static.Findings), static.Dynamic, len(res.Findings))
+	}
+	assertDisplayOwn(t, e)
+	if r := e.do("POST", "/api/preview/"+fr.FrozenID+"/audit?dynamic=yes%00please", nil, nil); r.Status != http.StatusUnprocessableEntity ||
+		!strings.Contains(string(r.Body), "true or false") {
+		t.Fatalf("a bad dynamic value: %d %s", r.Status, r.Body)
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"fixthis/app/errcode"
+	"fixthis/app/store"
 )
 
 // DynamicPhone is the phone as the dynamic pass drives it. The caller owns putting
@@ -137,4 +140,23 @@ func cmpOr[T any](a, b *T) *T {
 		return a
 	}
 	return b
+}
+
+// SettingError is the error a DynamicPhone's Set returns for err: a refused app
+// language (errcode.InvalidInput: no per-app languages on this phone or for this
+// app) becomes ErrSettingUnsupported, so the pass skips that step.
+func SettingError(s Setting, err error) error {
+	if err != nil && s.Locale != nil && errcode.Of(err) == errcode.InvalidInput {
+		return fmt.Errorf("%w: %s", ErrSettingUnsupported, err.Error())
+	}
+	return err
+}
+
+// BeforeOf is the display a screen was captured under, as Dynamic takes it; rtl
+// says whether its locale is written right to left.
+func BeforeOf(c *store.DisplayConditions, rtl func(string) bool) Before {
+	if c == nil {
+		return Before{}
+	}
+	return Before{FontScale: c.FontScale, Night: c.Night, Locale: c.Locale, RTL: rtl(c.Locale)}
 }

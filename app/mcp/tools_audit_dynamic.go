@@ -41,10 +41,7 @@ func (t *toolset) dynamicPass(ctx context.Context, req mcp.CallToolRequest, base
 	if !ok {
 		return nil, errcode.New(errcode.InvalidInput, "this process cannot change display settings, so it cannot run the dynamic pass")
 	}
-	before := audit.Before{}
-	if c := base.Conditions; c != nil {
-		before = audit.Before{FontScale: c.FontScale, Night: c.Night, Locale: c.Locale, RTL: display.RTL(c.Locale)}
-	}
+	before := audit.BeforeOf(base.Conditions, display.RTL)
 	start := time.Now()
 	out := &dynamicOut{}
 	phone := &passPhone{t: t, d: d, serial: base.Serial, density: in.DensityDPI}
@@ -68,15 +65,11 @@ func (t *toolset) dynamicPass(ctx context.Context, req mcp.CallToolRequest, base
 func (t *toolset) putBack(ctx context.Context, d DisplayDevice, serial string, was *store.DisplayConditions) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), putBackTimeout)
 	defer cancel()
-	if was.Line() == "" {
-		_, err := d.RestoreDisplay(ctx, serial)
+	if c, ok := display.Undo(was); ok {
+		_, err := d.SetDisplay(ctx, serial, c)
 		return err
 	}
-	night, font, locale := was.Night, was.FontScale, was.Locale
-	if font == 0 {
-		font = 1
-	}
-	_, err := d.SetDisplay(ctx, serial, display.Change{Night: &night, FontScale: &font, Locale: &locale})
+	_, err := d.RestoreDisplay(ctx, serial)
 	return err
 }
 
@@ -92,11 +85,7 @@ type passPhone struct {
 func (p *passPhone) Set(ctx context.Context, s audit.Setting) error {
 	p.changed = true
 	_, err := p.d.SetDisplay(ctx, p.serial, display.Change{FontScale: s.FontScale, Night: s.Night, Locale: s.Locale})
-	if err != nil && s.Locale != nil && errcode.Of(err) == errcode.InvalidInput {
-		// No per-app languages on this phone or for this app: the setting cannot apply.
-		return fmt.Errorf("%w: %s", audit.ErrSettingUnsupported, err.Error())
-	}
-	return err
+	return audit.SettingError(s, err)
 }
 
 func (p *passPhone) Screen(ctx context.Context) (audit.Input, error) {

@@ -80,6 +80,15 @@ describe('audit', () => {
     expect(last.severity).toBe('med');
   });
 
+  it('asks for the font, dark and RTL pass only when that option is on', async () => {
+    await runAudit();
+    expect(transport.api.auditFrozen).toHaveBeenLastCalledWith('f1', false);
+    audits.dynamic = true;
+    await runAudit();
+    expect(transport.api.auditFrozen).toHaveBeenLastCalledWith('f1', true);
+    audits.dynamic = false;
+  });
+
   it('dismisses a finding on the server and drops it from the list', async () => {
     await runAudit();
     await dismissFinding(contrast);
@@ -108,9 +117,12 @@ describe('audit on every freeze', () => {
     expect(transport.api.auditFrozen).not.toHaveBeenCalled();
 
     audits.setOnEveryFreeze(true);
+    audits.dynamic = true; // a freeze never changes the phone's display
     await auditOnFreeze('f1');
     await auditOnFreeze('f1'); // the same screen is audited once
     expect(transport.api.auditFrozen).toHaveBeenCalledTimes(1);
+    expect(transport.api.auditFrozen).toHaveBeenLastCalledWith('f1', false);
+    audits.dynamic = false;
     expect(audits.findingsFor('f1')).toHaveLength(3);
     await auditOnFreeze(undefined);
     expect(transport.api.auditFrozen).toHaveBeenCalledTimes(1);

@@ -14,6 +14,8 @@ export class AuditState {
   focusKey = $state('');
   /** Audit each screen as soon as it is frozen. */
   onEveryFreeze = $state(false);
+  /** The next Audit also checks font scale 2, dark and right to left on the phone (a few seconds). */
+  dynamic = $state(false);
 
   /** The findings of frozenId's audit, or none when the stage shows another screen. */
   findingsFor(frozenId: string | undefined) {
