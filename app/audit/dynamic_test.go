@@ -11,6 +11,25 @@ import (
 	"fixthis/sim/scenario"
 )
 
+// wantOne checks a dynamic check's answer: nothing when measured is "", else one
+// finding of check on node n0.0.0 with that measured value, under condition.
+func wantOne(t *testing.T, got []Finding, err error, check, condition, measured string) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if measured == "" {
+		if len(got) != 0 {
+			t.Fatalf("unexpected %+v", got)
+		}
+		return
+	}
+	if len(got) != 1 || got[0].Measured != measured || got[0].Check != check || got[0].Condition != condition ||
+		got[0].NodeUID != "n0.0.0" || !strings.HasSuffix(got[0].Key, "|"+condition) {
+		t.Fatalf("got %+v, want %s measured %q", got, check, measured)
+	}
+}
+
 func TestTextScaling(t *testing.T) {
 	row := func(title capture.Bounds) Input {
 		return screenOf(node("0.0", frame, rect(0, 100, 1080, 400)),
@@ -29,19 +48,7 @@ func TestTextScaling(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := TextScaling(row(c.before), row(c.after))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.want == "" {
-				if len(got) != 0 {
-					t.Fatalf("unexpected %+v", got)
-				}
-				return
-			}
-			if len(got) != 1 || got[0].Measured != c.want || got[0].Check != CheckTextScaling || got[0].Condition != ConditionFontScale ||
-				got[0].NodeUID != "n0.0.0" || !strings.HasSuffix(got[0].Key, "|"+ConditionFontScale) {
-				t.Fatalf("got %+v, want measured %q", got, c.want)
-			}
+			wantOne(t, got, err, CheckTextScaling, ConditionFontScale, c.want)
 		})
 	}
 }
@@ -77,18 +84,7 @@ func TestLocaleText(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := LocaleText(ltr, c.rtl)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.want == "" {
-				if len(got) != 0 {
-					t.Fatalf("unexpected %+v", got)
-				}
-				return
-			}
-			if len(got) != 1 || got[0].Measured != c.want || got[0].Condition != ConditionRTL || got[0].NodeUID != "n0.0.0" {
-				t.Fatalf("got %+v, want %q", got, c.want)
-			}
+			wantOne(t, got, err, CheckLocaleText, ConditionRTL, c.want)
 		})
 	}
 	// Texts that already overlapped left to right are the static audit's concern.
