@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"fixthis/app/agentdevice"
 	"fixthis/app/display"
@@ -142,4 +146,44 @@ func TestDynamicNeedsTheCurrentScreenAndDisplayControl(t *testing.T) {
 		!strings.Contains(text(res), "cannot change display settings") {
 		t.Fatalf("without display control: %s", text(res))
 	}
+}
+
+// A client that sent a progressToken is told each step as it starts.
+func TestDynamicPassReportsProgress(t *testing.T) {
+	d := newPassDevice(t)
+	c := newClient(t, Deps{Store: d.st, Device: d})
+	var mu sync.Mutex
+	var lines []string
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method != "notifications/progress" {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		msg, _ := n.Params.AdditionalFields["message"].(string)
+		lines = append(lines, msg)
+	})
+	var req mcp.CallToolRequest
+	req.Params.Name, req.Params.Arguments = "fixthis_audit_screen", map[string]any{"dynamic": true}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "audit-1"}
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, text(res))
+	}
+	want := "dynamic audit 1/3: fontScale=2|dynamic audit 2/3: night|dynamic audit 3/3: rtl"
+	waitUntil(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Join(lines, "|") == want
+	}, func() string { mu.Lock(); defer mu.Unlock(); return strings.Join(lines, "|") })
+}
+
+func waitUntil(t *testing.T, cond func() bool, got func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("progress lines %q", got())
 }
