@@ -3,7 +3,8 @@
 // "Accessibility flaws") drawn on the stage and listed by check with measured and
 // required values (at 1440×900 and 1366×768), dismiss the 40 dp avatar, which the next
 // audit of the screen leaves out too, then add the 36 dp search button as an item, edit
-// its comment and save it: the saved item carries check touch_target.
+// its comment and save it: the saved item carries check touch_target. Then, with
+// "every freeze" ticked, the next freeze is audited without pressing Audit.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
@@ -63,5 +64,26 @@ suite('audit', { server: { demo: true } }, (env) => {
     const item = await saveAndReadFirstItem(page, env.server);
     assert.equal(item.check, 'touch_target', JSON.stringify(item));
     assert.match(item.comment, /The search icon in the top bar\.$/);
+  });
+
+  it('audits every freeze once the option is ticked', async () => {
+    await waitLive(page, env.server);
+    const auditOf = (frozenId) =>
+      page.waitForResponse((r) => r.url().includes(`/api/preview/${frozenId}/audit`) && r.request().method() === 'POST');
+    const first = await freeze(page);
+    assert.equal(await page.locator('#auditOnFreeze').isChecked(), false, 'auditing every freeze is off by default');
+    const now = auditOf(first.frozenId);
+    await page.locator('#auditOnFreeze').check(); // the screen on the stage is audited at once
+    await now;
+
+    await page.locator('#selectToolButton').click();
+    await waitLive(page, env.server);
+    await page.locator('.frame').focus();
+    const next = page.waitForResponse((r) => r.url().includes('/audit') && r.request().method() === 'POST');
+    const second = await freeze(page);
+    const res = await (await next).json();
+    assert.equal(res.frozenId, second.frozenId, JSON.stringify(res));
+    await page.locator('#auditPanel').waitFor();
+    assert.ok((await page.locator('#auditPanel').innerText()).includes('36×36 dp'), 'the freeze was not audited');
   });
 });
