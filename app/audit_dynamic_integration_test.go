@@ -37,20 +37,7 @@ func agentOnPhone(t *testing.T, e *testEnv) *mcpclient.Client {
 	if err := agentdevice.SetControl(ctx, e.store, e.sim.Serial(), true); err != nil {
 		t.Fatal(err)
 	}
-	c, err := mcpclient.NewInProcessClient(mcp.NewServer(mcp.Deps{Store: e.store, Device: e.app.agentPhone()}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "dynamic-audit", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return inProcessClient(t, mcp.Deps{Store: e.store, Device: e.app.agentPhone()}, "dynamic-audit")
 }
 
 func callAudit(ctx context.Context, t *testing.T, c *mcpclient.Client, args map[string]any) (dynamicAuditOut, *mcpgo.CallToolResult, error) {

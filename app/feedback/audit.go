@@ -28,23 +28,19 @@ type AuditResult struct {
 // AuditFrozen runs the accessibility and layout checks on a frozen screen: its
 // tree, its pixels and the density the phone reported when it was captured.
 func (s *Service) AuditFrozen(ctx context.Context, frozenID string) (*AuditResult, error) {
-	fr, in, res, err := s.frozenAuditInput(frozenID)
+	fr, _, res, found, err := s.frozenAudit(frozenID)
 	if err != nil {
 		return nil, err
-	}
-	found, err := audit.Run(in)
-	if err != nil {
-		return nil, errcode.New(errcode.InvalidInput, "frozen screen %s cannot be audited: %v", errcode.Quote(frozenID), err)
 	}
 	return res, s.keepUndismissed(ctx, fr, res, found)
 }
 
-// frozenAuditInput is what the audit reads of a frozen screen, and the result it
-// fills.
-func (s *Service) frozenAuditInput(frozenID string) (*device.KeptScreen, audit.Input, *AuditResult, error) {
+// frozenAudit runs the static checks on a frozen screen: what they read of it, the
+// result to fill and their findings (dismissed ones not yet left out).
+func (s *Service) frozenAudit(frozenID string) (*device.KeptScreen, audit.Input, *AuditResult, []audit.Finding, error) {
 	fr, err := s.frozenForAudit(frozenID)
 	if err != nil {
-		return nil, audit.Input{}, nil, err
+		return nil, audit.Input{}, nil, nil, err
 	}
 	snap := fr.Snapshot
 	density := snap.State.Density
@@ -52,10 +48,10 @@ func (s *Service) frozenAuditInput(frozenID string) (*device.KeptScreen, audit.I
 		density = fr.Conditions.Density
 	}
 	if density == 0 {
-		return nil, audit.Input{}, nil, errcode.New(errcode.InvalidInput, "the density of frozen screen %s is unknown; freeze again", errcode.Quote(frozenID))
+		return nil, audit.Input{}, nil, nil, errcode.New(errcode.InvalidInput, "the density of frozen screen %s is unknown; freeze again", errcode.Quote(frozenID))
 	}
 	if len(snap.Nodes) == 0 {
-		return nil, audit.Input{}, nil, errcode.New(errcode.InvalidInput, "frozen screen %s has no UI tree to audit", errcode.Quote(frozenID))
+		return nil, audit.Input{}, nil, nil, errcode.New(errcode.InvalidInput, "frozen screen %s has no UI tree to audit", errcode.Quote(frozenID))
 	}
 	in := audit.Input{Nodes: snap.Nodes, DensityDPI: density, Width: snap.Width, Height: snap.Height,
 		Covered: audit.CoveringWindows(snap.State.Windows)}
@@ -63,7 +59,11 @@ func (s *Service) frozenAuditInput(frozenID string) (*device.KeptScreen, audit.I
 	if !snap.State.Secure && snap.Frame != nil {
 		in.Pixels, res.ContrastChecked = snap.Frame, true
 	}
-	return fr, in, res, nil
+	found, err := audit.Run(in)
+	if err != nil {
+		return nil, audit.Input{}, nil, nil, errcode.New(errcode.InvalidInput, "frozen screen %s cannot be audited: %v", errcode.Quote(frozenID), err)
+	}
+	return fr, in, res, found, nil
 }
 
 // keepUndismissed adds to res the findings the user has not dismissed on fr's screen.

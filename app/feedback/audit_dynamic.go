@@ -37,13 +37,9 @@ func (s *Service) AuditFrozenDynamic(ctx context.Context, frozenID string) (*Aud
 	if s.displays == nil {
 		return nil, errcode.New(errcode.DeviceNotAvailable, "display settings are not available in this process")
 	}
-	fr, in, res, err := s.frozenAuditInput(frozenID)
+	fr, in, res, static, err := s.frozenAudit(frozenID)
 	if err != nil {
 		return nil, err
-	}
-	static, err := audit.Run(in)
-	if err != nil {
-		return nil, errcode.New(errcode.InvalidInput, "frozen screen %s cannot be audited: %v", errcode.Quote(frozenID), err)
 	}
 	t, err := s.DisplayTarget(ctx, fr.Serial)
 	if err != nil {
