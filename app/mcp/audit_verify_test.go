@@ -143,6 +143,13 @@ func TestRecheckSkipsWhatItCannotMeasure(t *testing.T) {
 	if v.Check == nil || v.Check.Passed || v.Check.Skipped == "" {
 		t.Fatalf("an unreadable capture: %+v", v.Check)
 	}
+	// A dynamic check is never passed on a capture at the phone's own settings.
+	for _, check := range []string{audit.CheckTextScaling, audit.CheckLocaleText} {
+		ts.recheck(context.Background(), store.Item{Check: check}, v)
+		if v.Check == nil || v.Check.Passed || !strings.Contains(v.Check.Skipped, "dynamic true") {
+			t.Fatalf("%s: %+v", check, v.Check)
+		}
+	}
 }
 
 // fixthis_verify_fix refuses what it cannot check, in words an agent acts on.

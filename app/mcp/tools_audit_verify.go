@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"fixthis/app/audit"
 	"fixthis/app/errcode"
 	"fixthis/app/store"
 	"fixthis/app/verify"
@@ -112,6 +113,12 @@ func (t *toolset) recheck(ctx context.Context, it store.Item, v *store.Verificat
 	}
 	res := &store.CheckResult{Check: it.Check}
 	v.Check = res
+	if audit.IsDynamic(it.Check) {
+		// The after capture was taken at the phone's own display settings, where a
+		// dynamic check finds nothing: passing it here would say nothing.
+		res.Skipped = it.Check + " needs the phone under its display setting: run fixthis_audit_screen with dynamic true on the fixed screen"
+		return
+	}
 	c, err := t.deps.Store.GetCapture(ctx, v.CaptureID)
 	if err != nil {
 		res.Skipped = "the after capture could not be read"
