@@ -15,8 +15,15 @@ import (
 // end of the test.
 func inProcessAgent(t *testing.T, e *testEnv, name string) *mcpclient.Client {
 	t.Helper()
-	c, err := mcpclient.NewInProcessClient(mcp.NewServer(mcp.Deps{Store: e.store, Prompt: e.app.prompts,
-		Evidence: e.app.feedback.Agent(), Screen: e.app.feedback.Agent()}))
+	return inProcessClient(t, mcp.Deps{Store: e.store, Prompt: e.app.prompts,
+		Evidence: e.app.feedback.Agent(), Screen: e.app.feedback.Agent()}, name)
+}
+
+// inProcessClient is an initialized MCP client in this process on deps, closed at
+// the end of the test.
+func inProcessClient(t *testing.T, deps mcp.Deps, name string) *mcpclient.Client {
+	t.Helper()
+	c, err := mcpclient.NewInProcessClient(mcp.NewServer(deps))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -241,6 +241,7 @@ go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evi
 go test -run '^$' -bench Pair10k -benchtime 20x ./app/evidence/network/ >"$WORK/bench.network" 2>&1 || die "network benchmarks failed: $(tail "$WORK/bench.network")"
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
+go test -run '^$' -bench DynamicAudit -benchtime 3x ./app/mcp/ >"$WORK/bench.dynamic" 2>&1 || die "dynamic audit benchmark failed: $(tail "$WORK/bench.dynamic")"
 go test -run '^$' -bench FreezeStillScreen -benchtime 5x ./app/device/ >"$WORK/bench.freeze" 2>&1 || die "freeze benchmarks failed: $(tail "$WORK/bench.freeze")"
 go test -run '^$' -bench 'FreezeSidekickStillScreen|ReadAppSourceIndex4MiB|FramePathsUSB2' -benchtime 5x ./app/device/ >"$WORK/bench.sidekick" 2>&1 || die "sidekick benchmarks failed: $(tail "$WORK/bench.sidekick")"
 go test -run '^$' -bench UIAutomatorDumpPaths -benchtime 5x ./sim/android/ >"$WORK/bench.dumppaths" 2>&1 || die "uiautomator path benchmarks failed: $(tail "$WORK/bench.dumppaths")"
@@ -314,6 +315,7 @@ row "$WORK/bench.audit" BenchmarkProcessAudit300 "  its CPU (no budget)" 1000 cp
 row "$WORK/bench.audit" BenchmarkProcessAudit300 "  same without --screenshot, p50 (no budget)" 1000 noshot-p50-ms
 row "$WORK/bench.audit" BenchmarkProcessAudit300 "  fixthis version, process start alone, p50 (no budget)" 1000 start-p50-ms
 row "$WORK/bench.audit" BenchmarkProcessAudit300 "  its CPU (no budget)" 1000 start-cpu-ms
+row "$WORK/bench.dynamic" BenchmarkDynamicAudit "dynamic audit (font, dark, RTL), USB 2, phone restored" 10000 ns
 row "$WORK/bench.evidence" BenchmarkPreset "runtime evidence preset (logcat, frames, memory, network)" 3000 ns
 row "$WORK/bench.evidence" BenchmarkNetworkInPreset "network collector in the preset, 5,000 log lines" 300 network
 row "$WORK/bench.network" BenchmarkPair10k "pair 10,000 OkHttp log lines" 100 ns

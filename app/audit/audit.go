@@ -91,6 +91,9 @@ type Finding struct {
 	Required   string         `json:"required"`
 	Message    string         `json:"message"`
 	Suggestion string         `json:"suggestion"`
+	// Condition names the display setting a dynamic check found the flaw under
+	// ("fontScale=2", "night", "rtl"); empty for the static checks.
+	Condition string `json:"condition,omitempty"`
 	// Key is check + node identity: the same flaw on the same screen has the same key
 	// across freezes, so it is one finding.
 	Key string `json:"key"`

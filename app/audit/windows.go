@@ -18,12 +18,13 @@ func CoveringWindows(ws []capture.Window) []capture.Bounds {
 	return out
 }
 
-// KnownCheck says whether id is one of the checks Run reports.
+// KnownCheck says whether id is one of the checks Run or the dynamic pass reports.
 func KnownCheck(id string) bool {
 	switch id {
 	case CheckTouchTarget, CheckSpeakableText, CheckDuplicateSpeakable, CheckDuplicateClickable,
 		CheckRedundantDescription, CheckEditableContentDesc, CheckClassName, CheckTextContrast,
-		CheckImageContrast, CheckBounds, CheckOverlap, CheckButtonWidth, CheckTextFieldWidth:
+		CheckImageContrast, CheckBounds, CheckOverlap, CheckButtonWidth, CheckTextFieldWidth,
+		CheckTextScaling, CheckLocaleText:
 		return true
 	}
 	return false

@@ -226,3 +226,17 @@ func clip(s string, n int) string {
 func refused(cmd string, out string) error {
 	return errcode.New(errcode.DisplayRefused, "the phone refused `%s`: %s", clip(cmd, maxCommandEcho), clip(strings.TrimSpace(out), maxOutputEcho))
 }
+
+// Undo is the change that sets the dark theme, font scale and app locale back to
+// was, for a caller that changed them for a moment; ok is false when was are the
+// phone's defaults, and the caller restores the phone's own values instead.
+func Undo(was *store.DisplayConditions) (c Change, ok bool) {
+	if was.Line() == "" {
+		return Change{}, false
+	}
+	night, font, locale := was.Night, was.FontScale, was.Locale
+	if font == 0 {
+		font = 1
+	}
+	return Change{Night: &night, FontScale: &font, Locale: &locale}, true
+}

@@ -20,14 +20,27 @@ type AuditResult struct {
 	Findings        []audit.Finding `json:"findings"`
 	// Dismissed counts the findings left out because the user dismissed them.
 	Dismissed int `json:"dismissed"`
+	// Dynamic is the pass at font scale 2, dark and right to left (the console's
+	// "with font, dark and RTL"); its findings are in Findings too.
+	Dynamic *DynamicAudit `json:"dynamic,omitempty"`
 }
 
 // AuditFrozen runs the accessibility and layout checks on a frozen screen: its
 // tree, its pixels and the density the phone reported when it was captured.
 func (s *Service) AuditFrozen(ctx context.Context, frozenID string) (*AuditResult, error) {
-	fr, err := s.frozenForAudit(frozenID)
+	fr, _, res, found, err := s.frozenAudit(frozenID)
 	if err != nil {
 		return nil, err
+	}
+	return res, s.keepUndismissed(ctx, fr, res, found)
+}
+
+// frozenAudit runs the static checks on a frozen screen: what they read of it, the
+// result to fill and their findings (dismissed ones not yet left out).
+func (s *Service) frozenAudit(frozenID string) (*device.KeptScreen, audit.Input, *AuditResult, []audit.Finding, error) {
+	fr, err := s.frozenForAudit(frozenID)
+	if err != nil {
+		return nil, audit.Input{}, nil, nil, err
 	}
 	snap := fr.Snapshot
 	density := snap.State.Density
@@ -35,10 +48,10 @@ func (s *Service) AuditFrozen(ctx context.Context, frozenID string) (*AuditResul
 		density = fr.Conditions.Density
 	}
 	if density == 0 {
-		return nil, errcode.New(errcode.InvalidInput, "the density of frozen screen %s is unknown; freeze again", errcode.Quote(frozenID))
+		return nil, audit.Input{}, nil, nil, errcode.New(errcode.InvalidInput, "the density of frozen screen %s is unknown; freeze again", errcode.Quote(frozenID))
 	}
 	if len(snap.Nodes) == 0 {
-		return nil, errcode.New(errcode.InvalidInput, "frozen screen %s has no UI tree to audit", errcode.Quote(frozenID))
+		return nil, audit.Input{}, nil, nil, errcode.New(errcode.InvalidInput, "frozen screen %s has no UI tree to audit", errcode.Quote(frozenID))
 	}
 	in := audit.Input{Nodes: snap.Nodes, DensityDPI: density, Width: snap.Width, Height: snap.Height,
 		Covered: audit.CoveringWindows(snap.State.Windows)}
@@ -48,13 +61,20 @@ func (s *Service) AuditFrozen(ctx context.Context, frozenID string) (*AuditResul
 	}
 	found, err := audit.Run(in)
 	if err != nil {
-		return nil, errcode.New(errcode.InvalidInput, "frozen screen %s cannot be audited: %v", errcode.Quote(frozenID), err)
+		return nil, audit.Input{}, nil, nil, errcode.New(errcode.InvalidInput, "frozen screen %s cannot be audited: %v", errcode.Quote(frozenID), err)
 	}
+	return fr, in, res, found, nil
+}
+
+// keepUndismissed adds to res the findings the user has not dismissed on fr's screen.
+func (s *Service) keepUndismissed(ctx context.Context, fr *device.KeptScreen, res *AuditResult, found []audit.Finding) error {
 	dismissed, err := s.store.DismissedFindings(ctx, auditScreenKey(fr))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	res.Findings = []audit.Finding{}
+	if res.Findings == nil {
+		res.Findings = []audit.Finding{}
+	}
 	for _, f := range found {
 		if dismissed[f.Key] {
 			res.Dismissed++
@@ -62,7 +82,7 @@ func (s *Service) AuditFrozen(ctx context.Context, frozenID string) (*AuditResul
 		}
 		res.Findings = append(res.Findings, f)
 	}
-	return res, nil
+	return nil
 }
 
 // DismissFinding keeps a finding of a frozen screen dismissed on that screen (the

@@ -203,9 +203,20 @@ type DismissRequest struct {
 	Key string `json:"key"`
 }
 
-// PostPreviewAudit audits a frozen screen (feedback.Service.AuditFrozen).
+// PostPreviewAudit audits a frozen screen (feedback.Service.AuditFrozen); with
+// ?dynamic=true also at font scale 2, dark and right to left on the phone, which is
+// put back afterwards (feedback.Service.AuditFrozenDynamic).
 func (h Routes) PostPreviewAudit(w http.ResponseWriter, r *http.Request) {
-	res, err := h.Feedback.AuditFrozen(r.Context(), r.PathValue("id"))
+	audit := h.Feedback.AuditFrozen
+	switch r.URL.Query().Get("dynamic") {
+	case "", "false":
+	case "true":
+		audit = h.Feedback.AuditFrozenDynamic
+	default:
+		httpapi.WriteError(w, errcode.New(errcode.InvalidInput, "dynamic is true or false, not %s", errcode.Quote(r.URL.Query().Get("dynamic"))))
+		return
+	}
+	res, err := audit(r.Context(), r.PathValue("id"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return

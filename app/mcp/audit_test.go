@@ -20,18 +20,12 @@ type demoDevice struct {
 	st      *store.Store
 	se      *scenario.Session
 	density int
-	// edit, when set, changes the dumped tree before it is kept: the same screen as
-	// an app rebuilt with a fix would dump it.
-	edit func([]capture.Node)
 }
 
 func (d demoDevice) Capture(ctx context.Context, serial string) (*agentdevice.Capture, error) {
 	nodes, err := capture.ParseDump(d.se.UIAutomatorXML())
 	if err != nil {
 		return nil, err
-	}
-	if d.edit != nil {
-		d.edit(nodes)
 	}
 	nodesJSON, _ := json.Marshal(nodes)
 	var buf bytes.Buffer

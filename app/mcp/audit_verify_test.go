@@ -8,41 +8,30 @@ import (
 
 	"fixthis/app/audit"
 	"fixthis/app/store"
-	"fixthis/capture"
 	"fixthis/sim/scenario"
 )
 
-// growSearchButton is the fix of the demo's documented 36 dp search button
-// (examples/trailhead/README.md): the clickable button holding the "Search trails"
-// icon, 48×48 dp around its centre at 420 dpi.
-func growSearchButton(nodes []capture.Node) {
-	button := ""
-	for _, n := range nodes {
-		if n.ContentDescription == "Search trails" {
-			button = n.ParentUID
-		}
-	}
-	for i := range nodes {
-		if n := &nodes[i]; n.UID == button {
-			cx, cy, half := (n.Bounds.Left+n.Bounds.Right)/2, (n.Bounds.Top+n.Bounds.Bottom)/2, 63 // 48 dp × 420/160 = 126 px
-			n.Bounds = capture.Bounds{Left: cx - half, Top: cy - half, Right: cx + half, Bottom: cy + half}
-		}
-	}
-}
-
-// An item added from the demo's touch_target finding is resolved twice with an
-// after capture: where the search button is still 36 dp the check fails with the
-// measured value; where it grew to 48 dp it passes.
+// An item added from the demo's touch_target finding is checked with
+// fixthis_verify_fix and resolved with an after capture, once on the unchanged demo
+// (the search button still 36 dp: the check fails with the measured value) and once
+// on the demo with the fix (scenario fix "search_button", 48 dp: it passes). Both
+// tools give the same answer.
 func TestResolveRechecksTheItemsAuditCheck(t *testing.T) {
 	ctx := context.Background()
 	sc, err := scenario.Load("demo")
 	if err != nil {
 		t.Fatal(err)
 	}
+	fixedApp, err := scenario.Load("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fixedApp.ApplyFix("search_button"); err != nil {
+		t.Fatal(err)
+	}
 	s := openStore(t, t.TempDir())
 	unchanged := demoDevice{st: s, se: sc.NewSession(), density: sc.Device.Density}
-	fixed := unchanged
-	fixed.edit = growSearchButton
+	fixed := demoDevice{st: s, se: fixedApp.NewSession(), density: sc.Device.Density}
 
 	var before auditOut
 	if res := call(t, newClient(t, Deps{Store: s, Device: unchanged}), "fixthis_audit_screen", nil, &before); res.IsError {
@@ -95,6 +84,19 @@ func TestResolveRechecksTheItemsAuditCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Before resolving, fixthis_verify_fix finds the newest capture itself.
+			var verified verifyFixOut
+			if res := call(t, agent, "fixthis_verify_fix", ids, &verified); res.IsError {
+				t.Fatalf("verify: %s", text(res))
+			}
+			if verified.Passed != c.passed || verified.CaptureID != after.CaptureID || verified.Check != audit.CheckTouchTarget ||
+				!strings.HasPrefix(verified.BeforeImageURL, "/api/screens/") || verified.AfterImageURL != "/api/captures/"+after.CaptureID+"/image" ||
+				!strings.Contains(verified.Summary, c.summary) {
+				t.Fatalf("verify: %+v", verified)
+			}
+			if c.wantValues && (verified.Measured != "36×36 dp" || verified.Required != "48×48 dp") {
+				t.Fatalf("verify values: %+v", verified)
+			}
 			res := call(t, agent, "fixthis_resolve_feedback", map[string]any{"sessionId": sess.SessionID, "itemId": iid,
 				"status": "resolved", "summary": "TopBar.kt:40 sized the icon button 48 dp",
 				"verification": map[string]any{"captureId": after.CaptureID}}, nil)
@@ -119,6 +121,11 @@ func TestResolveRechecksTheItemsAuditCheck(t *testing.T) {
 			if !strings.Contains(v.Summary, c.summary) {
 				t.Fatalf("summary %q lacks %q", v.Summary, c.summary)
 			}
+			// After resolving, the item's own after capture is the default.
+			var again verifyFixOut
+			if res := call(t, agent, "fixthis_verify_fix", ids, &again); res.IsError || again != verified {
+				t.Fatalf("verify after resolve: %s %+v, before %+v", text(res), again, verified)
+			}
 		})
 	}
 }
@@ -135,5 +142,49 @@ func TestRecheckSkipsWhatItCannotMeasure(t *testing.T) {
 	ts.recheck(context.Background(), store.Item{Check: audit.CheckTouchTarget}, v)
 	if v.Check == nil || v.Check.Passed || v.Check.Skipped == "" {
 		t.Fatalf("an unreadable capture: %+v", v.Check)
+	}
+	// A dynamic check is never passed on a capture at the phone's own settings.
+	for _, check := range []string{audit.CheckTextScaling, audit.CheckLocaleText} {
+		ts.recheck(context.Background(), store.Item{Check: check}, v)
+		if v.Check == nil || v.Check.Passed || !strings.Contains(v.Check.Skipped, "dynamic true") {
+			t.Fatalf("%s: %+v", check, v.Check)
+		}
+	}
+}
+
+// fixthis_verify_fix refuses what it cannot check, in words an agent acts on.
+func TestVerifyFixRefusals(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, t.TempDir())
+	sess, err := s.CreateSession(ctx, "verify refusals")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := s.SaveBatch(ctx, store.SaveBatchInput{SessionID: sess.SessionID, FrozenID: "f", WorkspaceID: "ws",
+		Screen: store.ScreenInput{Fingerprint: "fp", Package: "com.example.none", Activity: ".A", Width: 100, Height: 100,
+			ImagePNG: testPNG(t, 100, 100), NodesJSON: []byte(`[]`)},
+		Items: []store.BatchItem{
+			{DraftItemID: "plain", Severity: "low", Comment: "words", Target: store.Target{Type: store.TargetArea, Bounds: &store.Bounds{Right: 10, Bottom: 10}}},
+			{DraftItemID: "checked", Severity: "low", Check: audit.CheckTouchTarget, Comment: "small",
+				Target: store.Target{Type: store.TargetArea, Bounds: &store.Bounds{Right: 10, Bottom: 10}}},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, Deps{Store: s})
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"no check", map[string]any{"sessionId": sess.SessionID, "itemId": saved.Items[0].ItemID}, "has no check to re-run"},
+		{"no after screen", map[string]any{"sessionId": sess.SessionID, "itemId": saved.Items[1].ItemID}, "take one with fixthis_capture_screen"},
+		{"unknown capture", map[string]any{"sessionId": sess.SessionID, "itemId": saved.Items[1].ItemID, "captureId": "c-" + strings.Repeat("x", 150)}, "no capture"},
+		{"unknown item", map[string]any{"sessionId": sess.SessionID, "itemId": "nope"}, "nope"},
+	} {
+		res := call(t, c, "fixthis_verify_fix", tc.args, nil)
+		if !res.IsError || !strings.Contains(text(res), tc.want) || len(text(res)) > 400 {
+			t.Errorf("%s: %.400s", tc.name, text(res))
+		}
 	}
 }

@@ -113,6 +113,7 @@ func (t *toolset) tools() []server.ServerTool {
 		t.ask(),
 		t.captureScreen(),
 		t.auditScreen(),
+		t.verifyFix(),
 		t.recordScreen(),
 		t.tap(),
 		t.swipe(),

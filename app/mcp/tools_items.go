@@ -8,7 +8,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"fixthis/app/store"
-	"fixthis/app/verify"
 )
 
 // itemWriteTool is the annotation set of claim / resolve / ask: they change
@@ -99,10 +98,9 @@ func (t *toolset) resolveFeedback() server.ServerTool {
 			if err != nil {
 				return toolResult(err)
 			}
-			if in.Verification, err = verify.Compute(ctx, t.deps.Store, detail.Item, captureID); err != nil {
+			if in.Verification, err = t.verification(ctx, detail.Item, captureID); err != nil {
 				return toolResult(err)
 			}
-			t.recheck(ctx, detail.Item, in.Verification)
 		}
 		it, err := t.deps.Store.Resolve(t.conns.bind(ctx), in)
 		if err != nil {

@@ -118,6 +118,20 @@ func (s *Store) GetCapture(ctx context.Context, captureID string) (*Capture, err
 	return &c, nil
 }
 
+// LatestCaptureID is the newest kept capture of an app ("" when there is none): the
+// after screen an agent took last, for a check of its fix.
+func (s *Store) LatestCaptureID(ctx context.Context, pkg string) (string, error) {
+	var id string
+	err := s.read(ctx, "reading the latest capture", func(t *sql.Tx) error {
+		err := t.QueryRowContext(ctx, `SELECT id FROM captures WHERE package = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`, pkg).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return id, err
+}
+
 // GetSetting returns a FixThis-wide setting ("" when unset).
 func (s *Store) GetSetting(ctx context.Context, key string) (string, error) {
 	var v string

@@ -3,7 +3,9 @@
 // "Accessibility flaws") drawn on the stage and listed by check with measured and
 // required values (at 1440×900 and 1366×768), dismiss the 40 dp avatar, which the next
 // audit of the screen leaves out too, then add the 36 dp search button as an item, edit
-// its comment and save it: the saved item carries check touch_target.
+// its comment and save it: the saved item carries check touch_target. Then, with
+// "every freeze" ticked, the next freeze is audited without pressing Audit; and with
+// "with font, dark and RTL" the phone is audited under each setting and put back.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
@@ -63,5 +65,38 @@ suite('audit', { server: { demo: true } }, (env) => {
     const item = await saveAndReadFirstItem(page, env.server);
     assert.equal(item.check, 'touch_target', JSON.stringify(item));
     assert.match(item.comment, /The search icon in the top bar\.$/);
+  });
+
+  it('audits every freeze once the option is ticked', async () => {
+    await waitLive(page, env.server);
+    const auditOf = (frozenId) =>
+      page.waitForResponse((r) => r.url().includes(`/api/preview/${frozenId}/audit`) && r.request().method() === 'POST');
+    const first = await freeze(page);
+    assert.equal(await page.locator('#auditOnFreeze').isChecked(), false, 'auditing every freeze is off by default');
+    const now = auditOf(first.frozenId);
+    await page.locator('#auditOnFreeze').check(); // the screen on the stage is audited at once
+    await now;
+
+    await page.locator('#selectToolButton').click();
+    await waitLive(page, env.server);
+    await page.locator('.frame').focus();
+    const next = page.waitForResponse((r) => r.url().includes('/audit') && r.request().method() === 'POST');
+    const second = await freeze(page);
+    const res = await (await next).json();
+    assert.equal(res.frozenId, second.frozenId, JSON.stringify(res));
+    await page.locator('#auditPanel').waitFor();
+    assert.ok((await page.locator('#auditPanel').innerText()).includes('36×36 dp'), 'the freeze was not audited');
+  });
+
+  it('audits with font, dark and RTL on the phone and puts its display back', async () => {
+    await page.locator('#auditDynamic').check();
+    const audited = page.waitForResponse((r) => r.url().includes('/audit?dynamic=true') && r.request().method() === 'POST', { timeout: 30000 });
+    await page.locator('#auditButton').click();
+    const res = await (await audited).json();
+    assert.deepEqual(res.dynamic?.ran, ['fontScale=2', 'night', 'rtl'], JSON.stringify(res.dynamic));
+    assert.equal(res.dynamic.restored, true, JSON.stringify(res.dynamic));
+    const { body: display } = await api(env.server, 'GET', '/api/display');
+    assert.equal(display.state.changed, false, `the display was not put back: ${JSON.stringify(display.state)}`);
+    assert.equal(display.conditions, '', JSON.stringify(display));
   });
 });

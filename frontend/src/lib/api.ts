@@ -212,9 +212,12 @@ export class Api {
   startRecording(serial: string) {
     return this.json<RecordingResponse>('POST', '/api/preview/clip/record', { serial } satisfies RecordingRequest);
   }
-  /** Audits the frozen screen for accessibility and layout flaws (findings dismissed on this screen left out). */
-  auditFrozen(frozenId: string) {
-    return this.json<AuditResult>('POST', `/api/preview/${encodeURIComponent(frozenId)}/audit`);
+  /**
+   * Audits the frozen screen for accessibility and layout flaws (findings dismissed on this screen left out);
+   * dynamic also audits it at font scale 2, dark and right to left on the phone, then puts the display back.
+   */
+  auditFrozen(frozenId: string, dynamic = false) {
+    return this.json<AuditResult>('POST', `/api/preview/${encodeURIComponent(frozenId)}/audit${dynamic ? '?dynamic=true' : ''}`);
   }
   /** Keeps one finding dismissed on this screen in every later audit. */
   dismissFinding(frozenId: string, key: string) {

@@ -12,5 +12,6 @@ export interface AuditFinding {
   required: string;
   message: string;
   suggestion: string;
+  condition?: string;
   key: string;
 }

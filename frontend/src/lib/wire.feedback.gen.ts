@@ -26,6 +26,7 @@ export interface AuditResult {
   contrastChecked: boolean;
   findings: AuditFinding[];
   dismissed: number;
+  dynamic?: DynamicAudit | null;
 }
 
 export interface BatchRequest {
@@ -43,6 +44,14 @@ export interface Deleted {
 
 export interface DismissRequest {
   key: string;
+}
+
+export interface DynamicAudit {
+  ran: string[];
+  skipped?: string[];
+  restored: boolean;
+  restoreError?: string;
+  ms: number;
 }
 
 export interface EvidenceDoc {

@@ -32,6 +32,7 @@ export const TOOL_NAMES = [
   'fixthis_ask',
   'fixthis_capture_screen',
   'fixthis_audit_screen',
+  'fixthis_verify_fix',
   'fixthis_tap',
   'fixthis_swipe',
   'fixthis_type_text',

@@ -5,7 +5,7 @@ import { ui } from '../../state/ui.svelte';
 import { transport } from '../../transport';
 import { node, screen } from '../../testing/fixtures';
 import type { AuditFinding, AuditResult } from '../../wire.gen';
-import { addAllErrors, addFinding, dismissFinding, runAudit } from './actions';
+import { addAllErrors, addFinding, auditOnFreeze, dismissFinding, runAudit } from './actions';
 import { groupByCheck, itemComment, itemSeverity } from './model';
 import { audits } from './state.svelte';
 
@@ -80,12 +80,62 @@ describe('audit', () => {
     expect(last.severity).toBe('med');
   });
 
+  it('asks for the font, dark and RTL pass only when that option is on', async () => {
+    await runAudit();
+    expect(transport.api.auditFrozen).toHaveBeenLastCalledWith('f1', false);
+    audits.dynamic = true;
+    await runAudit();
+    expect(transport.api.auditFrozen).toHaveBeenLastCalledWith('f1', true);
+    audits.dynamic = false;
+  });
+
   it('dismisses a finding on the server and drops it from the list', async () => {
     await runAudit();
     await dismissFinding(contrast);
     expect(dismissed).toEqual(['text_contrast|x']);
     expect(audits.result?.findings.map((f) => f.key)).not.toContain('text_contrast|x');
     expect(audits.result?.dismissed).toBe(1);
+  });
+});
+
+describe('audit on every freeze', () => {
+  beforeEach(() => {
+    // The browser's storage, as a page has it (the tests run in Node).
+    const kept = new Map<string, string>();
+    vi.stubGlobal('localStorage', {
+      getItem: (k: string) => kept.get(k) ?? null,
+      setItem: (k: string, v: string) => void kept.set(k, v),
+      removeItem: (k: string) => void kept.delete(k),
+    });
+    return () => vi.unstubAllGlobals();
+  });
+
+  it('is off until turned on, then audits each new frozen screen once', async () => {
+    audits.restoreOnEveryFreeze();
+    expect(audits.onEveryFreeze).toBe(false);
+    await auditOnFreeze('f1');
+    expect(transport.api.auditFrozen).not.toHaveBeenCalled();
+
+    audits.setOnEveryFreeze(true);
+    audits.dynamic = true; // a freeze never changes the phone's display
+    await auditOnFreeze('f1');
+    await auditOnFreeze('f1'); // the same screen is audited once
+    expect(transport.api.auditFrozen).toHaveBeenCalledTimes(1);
+    expect(transport.api.auditFrozen).toHaveBeenLastCalledWith('f1', false);
+    audits.dynamic = false;
+    expect(audits.findingsFor('f1')).toHaveLength(3);
+    await auditOnFreeze(undefined);
+    expect(transport.api.auditFrozen).toHaveBeenCalledTimes(1);
+  });
+
+  it('is kept in this browser like the other console preferences', () => {
+    audits.setOnEveryFreeze(true);
+    audits.onEveryFreeze = false;
+    audits.restoreOnEveryFreeze();
+    expect(audits.onEveryFreeze).toBe(true);
+    audits.setOnEveryFreeze(false);
+    audits.restoreOnEveryFreeze();
+    expect(audits.onEveryFreeze).toBe(false);
   });
 });
 

@@ -11,14 +11,17 @@ import { report } from '../../actions/report';
 import { checkTitle, itemComment, itemSeverity } from './model';
 import { audits } from './state.svelte';
 
-/** Audits the frozen screen on the stage. */
-export async function runAudit(): Promise<void> {
+/**
+ * Audits the frozen screen on the stage; with the "font, dark and RTL" option the phone
+ * also shows it under each of those settings, and FixThis puts the display back.
+ */
+export async function runAudit(dynamic = audits.dynamic): Promise<void> {
   const frozenId = draft.workspace?.context.frozenId;
   if (!frozenId || audits.busy) return;
   audits.busy = 'auditing';
   audits.error = '';
   try {
-    audits.result = await transport.api.auditFrozen(frozenId);
+    audits.result = await transport.api.auditFrozen(frozenId, dynamic);
     audits.focusKey = '';
   } catch (err) {
     audits.error = err instanceof Error ? err.message : String(err);
@@ -26,6 +29,16 @@ export async function runAudit(): Promise<void> {
   } finally {
     audits.busy = '';
   }
+}
+
+/**
+ * Audits a newly frozen screen when the user asked for an audit on every freeze;
+ * a screen already audited (or being audited) is left alone.
+ */
+export async function auditOnFreeze(frozenId: string | undefined): Promise<void> {
+  if (!audits.onEveryFreeze || !frozenId || audits.busy || audits.result?.frozenId === frozenId) return;
+  await runAudit(false); // the static checks only: a freeze does not change the phone's display
+
 }
 
 /** The finding's node as a target when the frozen tree has it, else the area it covers. */
