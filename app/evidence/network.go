@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
-	"fixthis/adb"
 	"fixthis/app/evidence/network"
 )
 
@@ -36,13 +36,6 @@ type NetworkSummary struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// networkCommand is `logcat -d -v threadtime -b main -t '<epoch>.<ms>'`: the
-// main buffer, where apps log, over the network window.
-func networkCommand(since time.Time) string {
-	ms := since.UnixMilli()
-	return adb.Command("logcat", "-d", "-v", "threadtime", "-b", "main", "-t", fmt.Sprintf("%d.%03d", ms/1000, ms%1000))
-}
-
 // networkSince is where the network window starts: NetworkLookback before the
 // freeze. Without a freeze time, Since is taken as DefaultLookback before it.
 func networkSince(req Request, now time.Time) time.Time {
@@ -56,13 +49,16 @@ func networkSince(req Request, now time.Time) time.Time {
 }
 
 func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment) {
-	text, pid, r := appLog(ctx, sh, req, networkCommand(networkSince(req, time.Now())), networkLine)
+	lr, r := req.sharedLog(ctx, sh)
 	if r != ReasonNone {
 		return "", failed(KindNetwork, r)
 	}
-	// Only the app's own processes: other apps' calls are not this feedback's.
-	_, kept := ParseLogcat(text, req.Package, pid)
-	res := withWebView(network.ParseLines(kept), req.WebView)
+	res := network.ParseLines(lr.app)
+	other := network.ParseByTag(lr.other).Requests
+	for i := range other {
+		other[i].OtherProcess = true
+	}
+	res = merged(res, other, req.WebView)
 	sum := summarizeNetwork(res)
 	if note := oneLine(req.WebViewNote); note != "" {
 		sum.Notes = append(sum.Notes, "WebView: "+note)
@@ -77,23 +73,21 @@ func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment)
 	return raw, Attachment{Status: StatusComplete, Summary: sum.Line(), Network: &sum}
 }
 
-// withWebView adds the WebView's calls to the log's, keeping the newest
+// merged adds the calls other processes logged under OkHttp's tags and the
+// WebView's to the app's, in the order they started, keeping the newest
 // network.MaxRequests of all.
-func withWebView(res network.Result, web []network.Request) network.Result {
+func merged(res network.Result, other, web []network.Request) network.Result {
+	if len(other) > 0 {
+		res.Requests = append(res.Requests, other...)
+		// Logcat's times (MM-DD hh:mm:ss.mmm) sort as text; a stable sort
+		// keeps a thread's calls in their order.
+		slices.SortStableFunc(res.Requests, func(a, b network.Request) int { return strings.Compare(a.Time, b.Time) })
+	}
 	res.Requests = append(res.Requests, web...)
 	if over := len(res.Requests) - network.MaxRequests; over > 0 {
 		res.Requests, res.Dropped = res.Requests[over:], res.Dropped+over
 	}
 	return res
-}
-
-// networkLine keeps the lines the network collector reads: HTTP logging
-// lines, empty messages (they open a logged body, which the redactor needs
-// to see) and the lines ParseLogcat finds the app's processes by. The rest of
-// the buffer is never redacted, parsed or stored here.
-func networkLine(line string) bool {
-	return network.Relevant(line) || strings.HasSuffix(strings.TrimRight(line, " \r\n"), ":") ||
-		strings.Contains(line, "Start proc ") || strings.Contains(line, "Process: ")
 }
 
 // summarizeNetwork counts the calls and picks the ones an attachment carries:

@@ -13,6 +13,8 @@ type line struct {
 	pid, tid int
 	tag      string
 	msg      string
+	// byTag makes the tag alone the writer (ParseByTag).
+	byTag bool
 }
 
 // thread identifies the writer of a line: a call's OkHttp lines come from the
@@ -22,7 +24,12 @@ type thread struct {
 	tag      string
 }
 
-func (l line) thread() thread { return thread{l.pid, l.tid, l.tag} }
+func (l line) thread() thread {
+	if l.byTag {
+		return thread{tag: l.tag}
+	}
+	return thread{l.pid, l.tid, l.tag}
+}
 
 // The logcat formats a log reaches FixThis in. threadtime is what the
 // collector asks the device for; the others are how people paste logs into

@@ -48,6 +48,10 @@ type Request struct {
 	Partial bool `json:"partial,omitempty"`
 	Pid     int  `json:"pid,omitempty"`
 	Tid     int  `json:"tid,omitempty"`
+	// OtherProcess is a call logged under OkHttp's own tag by a process that
+	// is not the app's (a script's `log` command, a test harness): it is
+	// reported, marked, with the pid that wrote it.
+	OtherProcess bool `json:"otherProcess,omitempty"`
 }
 
 // NoResponse is a request's Error when the log ended before its response.

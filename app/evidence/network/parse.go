@@ -37,12 +37,27 @@ func ParseLines(lines []string) Result {
 	return p.finish()
 }
 
+// ParseByTag is ParseLines for lines whose pid and tid say nothing of the
+// call they belong to: each `adb shell log` command runs as a process of its
+// own, so a script logging a call line by line writes every line from a new
+// pid. Lines under one tag are read as one writer, in order; each call keeps
+// the pid of the line that started it.
+func ParseByTag(lines []string) Result {
+	p := newPairer()
+	p.byTag = true
+	for _, s := range lines {
+		p.add(s)
+	}
+	return p.finish()
+}
+
 // pairer holds the calls still waiting for their other half.
 type pairer struct {
 	out     []*Request
 	dropped int
 	ok      map[thread]*okThread
 	ktor    ktorState
+	byTag   bool
 }
 
 func newPairer() *pairer {
@@ -54,6 +69,7 @@ func (p *pairer) add(s string) {
 		return
 	}
 	l := parseLine(s)
+	l.byTag = p.byTag
 	msg := strings.TrimSpace(l.msg)
 	if msg == "" {
 		return
