@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -97,7 +98,7 @@ func Collect(ctx context.Context, sh Shell, req Request) Attempt {
 		att.Attachments = unsupportedAll(ReasonNoPackage)
 	default:
 		var raws []rawOutput
-		att.Attachments, raws = runPreset(ctx, sh, req)
+		att.Attachments, raws = runCollectors(ctx, sh, req, preset)
 		storeRaw(req, &att, raws)
 	}
 	att.finish()
@@ -111,16 +112,20 @@ type rawOutput struct {
 	file string
 }
 
-func runPreset(ctx context.Context, sh Shell, req Request) ([]Attachment, []rawOutput) {
+// runCollectors runs cs at once, each under its own timeout, all under the
+// budget, beside the logcat read they share.
+func runCollectors(ctx context.Context, sh Shell, req Request, cs []collector) ([]Attachment, []rawOutput) {
 	ctx, cancel := context.WithTimeout(ctx, req.Budget)
 	defer cancel()
-	logCtx, logCancel := context.WithTimeout(ctx, req.Timeout)
-	defer logCancel()
-	req.log = startLogRead(logCtx, sh, req)
-	out := make([]Attachment, len(preset))
-	raws := make([]rawOutput, len(preset))
+	if slices.ContainsFunc(cs, func(c collector) bool { return c.kind == KindLogcat || c.kind == KindNetwork }) {
+		logCtx, logCancel := context.WithTimeout(ctx, req.Timeout)
+		defer logCancel()
+		req.log = startLogRead(logCtx, sh, req)
+	}
+	out := make([]Attachment, len(cs))
+	raws := make([]rawOutput, len(cs))
 	var wg sync.WaitGroup
-	for i, c := range preset {
+	for i, c := range cs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -1,6 +1,7 @@
 package feedbackapi
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -59,6 +60,8 @@ type NetworkCall struct {
 const (
 	notePartial   = "only the answer was in the log: the request had rotated out"
 	noteTruncated = "URL cut at logcat's line limit"
+	// noteOtherProcess takes the pid that logged the call.
+	noteOtherProcess = "logged under OkHttp's tag by pid %d, not the app's process (a shell's log command or another tool)"
 )
 
 // GetItemNetwork serves an item's HTTP calls from its newest capture that read them.
@@ -107,6 +110,9 @@ func networkCall(c network.Request) NetworkCall {
 	}
 	if strings.HasSuffix(c.URL, "…") {
 		notes = append(notes, noteTruncated)
+	}
+	if c.OtherProcess {
+		notes = append(notes, fmt.Sprintf(noteOtherProcess, c.Pid))
 	}
 	out.Note = strings.Join(notes, "; ")
 	return out

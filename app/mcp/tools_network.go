@@ -21,7 +21,11 @@ type requestOut struct {
 	Failed     bool   `json:"failed,omitempty"` // no response: it threw, or none was logged
 	Error      string `json:"error,omitempty"`  // the exception, or "no response in the log"
 	Slow       bool   `json:"slow,omitempty"`   // took more than a second
-	Source     string `json:"source"`           // okhttp | ktor
+	Source     string `json:"source"`           // okhttp | ktor | webview
+	// OtherProcess marks a call logged under OkHttp's tag by a process that
+	// is not the app's (a shell's `log` command); Pid is that process.
+	OtherProcess bool `json:"otherProcess,omitempty"`
+	Pid          int  `json:"pid,omitempty"`
 }
 
 // networkOut is the HTTP calls of an item's newest capture that read them.
@@ -75,8 +79,12 @@ func (t *toolset) readNetwork() server.ServerTool {
 			if n := at.Network; n != nil {
 				out.Total, out.Notes = n.Total, n.Notes
 				for _, c := range n.Requests {
-					out.Requests = append(out.Requests, requestOut{Method: c.Method, URL: c.URL, Status: c.Status, DurationMs: c.DurationMs,
-						Failed: c.Failed, Error: c.Error, Slow: c.Slow(), Source: string(c.Source)})
+					ro := requestOut{Method: c.Method, URL: c.URL, Status: c.Status, DurationMs: c.DurationMs,
+						Failed: c.Failed, Error: c.Error, Slow: c.Slow(), Source: string(c.Source), OtherProcess: c.OtherProcess}
+					if c.OtherProcess {
+						ro.Pid = c.Pid
+					}
+					out.Requests = append(out.Requests, ro)
 				}
 			}
 			break
