@@ -287,6 +287,7 @@ export interface NetworkRequest {
   partial?: boolean;
   pid?: number;
   tid?: number;
+  otherProcess?: boolean;
 }
 
 export interface NetworkSummary {
