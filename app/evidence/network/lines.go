@@ -45,8 +45,9 @@ var (
 // parseLine reads one line in any of the formats above; a line in none is
 // all message, from an unknown thread.
 func parseLine(s string) line {
-	// Pasted logs are often indented; a device's never are.
-	s = strings.TrimSpace(s)
+	// Pasted logs are often indented; a device's never are. The end keeps its
+	// blanks: an empty message is `TAG: ` with nothing after the blank.
+	s = strings.TrimRight(strings.TrimLeft(s, " \t"), "\r\n")
 	if l, ok := fastThreadtime(s); ok {
 		return l
 	}
@@ -128,6 +129,11 @@ func Relevant(s string) bool {
 func fastThreadtime(s string) (line, bool) {
 	if len(s) < 26 || s[2] != '-' || s[5] != ' ' || s[8] != ':' || s[11] != ':' || s[14] != '.' || s[18] != ' ' {
 		return line{}, false
+	}
+	for _, i := range [...]int{0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, 17} {
+		if s[i] < '0' || s[i] > '9' {
+			return line{}, false
+		}
 	}
 	rest := strings.TrimLeft(s[18:], " ")
 	pid, rest, ok := digits(rest)

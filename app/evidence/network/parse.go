@@ -51,6 +51,19 @@ func ParseByTag(lines []string) Result {
 	return p.finish()
 }
 
+// ParseWithBodies is ParseLines that also keeps the text of the bodies OkHttp
+// logged at BODY level: the lines between a call's empty line and its END
+// line, on the call's thread. The lines must come from RedactKeepingBodies,
+// which redacts body text by the rules instead of replacing it.
+func ParseWithBodies(lines []string) Result {
+	p := newPairer()
+	p.bodies = true
+	for _, s := range lines {
+		p.add(s)
+	}
+	return p.finish()
+}
+
 // pairer holds the calls still waiting for their other half.
 type pairer struct {
 	out     []*Request
@@ -58,6 +71,7 @@ type pairer struct {
 	ok      map[thread]*okThread
 	ktor    ktorState
 	byTag   bool
+	bodies  bool // keep body text (ParseWithBodies)
 }
 
 func newPairer() *pairer {
@@ -65,12 +79,15 @@ func newPairer() *pairer {
 }
 
 func (p *pairer) add(s string) {
-	if !Relevant(s) {
+	if !p.bodies && !Relevant(s) {
 		return
 	}
 	l := parseLine(s)
 	l.byTag = p.byTag
 	msg := strings.TrimSpace(l.msg)
+	if p.bodies && p.okBody(l, msg) {
+		return
+	}
 	if msg == "" {
 		return
 	}
