@@ -28,6 +28,8 @@ type appLogRead struct {
 	done chan struct{}
 	// app holds the app's lines (its crash and ANR records included), redacted.
 	app []string
+	// withBodies is app redacted with the bodies' text kept (Request.Bodies).
+	withBodies []string
 	// other holds the lines other processes wrote under httpLogTags, redacted.
 	other []string
 	pid   int // the app's live process, 0 when none runs
@@ -62,8 +64,11 @@ func startLogRead(ctx context.Context, sh Shell, req Request) *appLogRead {
 		}
 		sum, kept, unread := parseLogcat(text, req.Package, pid)
 		lr.unread = unread
-		lr.app = redactLines(kept)
-		lr.other = redactLines(otherHTTPLines(text, req.Package, sum.Pids))
+		lr.app = redactLines(kept, Redact)
+		if req.Bodies {
+			lr.withBodies = redactLines(kept, RedactKeepingBodies)
+		}
+		lr.other = redactLines(otherHTTPLines(text, req.Package, sum.Pids), Redact)
 	}()
 	return lr
 }
@@ -90,11 +95,11 @@ func (lr *appLogRead) wait(ctx context.Context) (*appLogRead, Reason) {
 
 // redactLines redacts lines as one text, so a body or key block across lines
 // is followed as it is in the log.
-func redactLines(lines []string) []string {
+func redactLines(lines []string, redact func(string) string) []string {
 	if len(lines) == 0 {
 		return nil
 	}
-	return strings.Split(Redact(strings.Join(lines, "\n")), "\n")
+	return strings.Split(redact(strings.Join(lines, "\n")), "\n")
 }
 
 // otherHTTPLines are the call lines that processes other than the app's

@@ -45,6 +45,11 @@ type Request struct {
 	// as a fixed phrase ("the DevTools socket did not answer"), never an
 	// error's text, which may carry serials or ports; it becomes a note.
 	WebViewNote string
+	// Bodies keeps the text of the HTTP bodies the app logged (OkHttp at BODY
+	// level) with its calls, redacted by the same rules as every line and at
+	// most network.MaxBody bytes each; off, a body is only its size and type.
+	// The user turns it on; nothing else does.
+	Bodies bool
 	// Timeout bounds each collector, Budget the whole preset (defaults above).
 	Timeout time.Duration
 	Budget  time.Duration

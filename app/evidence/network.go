@@ -17,6 +17,11 @@ import (
 // answer the screen is still waiting for.
 const NetworkLookback = 60 * time.Second
 
+// maxAttachedBodies bounds the body text an attachment carries, in bytes:
+// the first calls' bodies (failed and slow ones come first) up to it; every
+// kept body is in the artifact.
+const maxAttachedBodies = 64 << 10
+
 // maxNetworkAttached bounds the requests an attachment carries (it is stored
 // in the database with the attempt); the artifact holds every request read.
 const maxNetworkAttached = 100
@@ -54,12 +59,18 @@ func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment)
 		return "", failed(KindNetwork, r)
 	}
 	res := network.ParseLines(lr.app)
+	if req.Bodies {
+		res = network.ParseWithBodies(lr.withBodies)
+	}
 	other := network.ParseByTag(lr.other).Requests
 	for i := range other {
 		other[i].OtherProcess = true
 	}
 	res = merged(res, other, req.WebView)
 	sum := summarizeNetwork(res)
+	if req.Bodies {
+		keepBodiesWithin(&sum, maxAttachedBodies)
+	}
 	if note := oneLine(req.WebViewNote); note != "" {
 		sum.Notes = append(sum.Notes, "WebView: "+note)
 	}
@@ -196,13 +207,49 @@ func failureWord(err string) string {
 	return typ
 }
 
+// keepBodiesWithin drops the bodies of the attachment's later calls past
+// limit bytes of body text, and says so; the artifact keeps them.
+func keepBodiesWithin(s *NetworkSummary, limit int) {
+	used, dropped := 0, 0
+	for i := range s.Requests {
+		r := &s.Requests[i]
+		n := len(r.RequestBody) + len(r.ResponseBody)
+		if n == 0 {
+			continue
+		}
+		if used+n > limit {
+			r.RequestBody, r.ResponseBody = "", ""
+			dropped++
+			continue
+		}
+		used += n
+	}
+	s.Notes = append(s.Notes, fmt.Sprintf("bodies kept as asked: at most %d bytes each, redacted like every line", network.MaxBody))
+	if dropped > 0 {
+		s.Notes = append(s.Notes, fmt.Sprintf("the bodies of %d more %s are only in network.json", dropped, plural(dropped, "call", "calls")))
+	}
+}
+
 // redactNetwork runs RedactLine over every text a network summary carries.
 func redactNetwork(s *NetworkSummary) {
 	for i := range s.Requests {
 		r := &s.Requests[i]
 		r.URL, r.Error, r.ContentType, r.Method = RedactLine(r.URL), RedactLine(r.Error), RedactLine(r.ContentType), RedactLine(r.Method)
+		r.RequestBody, r.ResponseBody = RedactBody(r.RequestBody), RedactBody(r.ResponseBody)
 	}
 	for i := range s.Notes {
 		s.Notes[i] = RedactLine(s.Notes[i])
 	}
+}
+
+// RedactBody runs RedactLine over each line of a kept body.
+func RedactBody(b string) string {
+	if b == "" {
+		return b
+	}
+	lines := strings.Split(b, "\n")
+	for i, l := range lines {
+		lines[i] = RedactLine(l)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // requestOut is one HTTP call as an agent sees it: what the app's own HTTP
-// logging said, redacted (a URL's query is gone, bodies never come).
+// logging said, redacted (a URL's query is gone; bodies only from a capture the
+// user asked to keep them).
 type requestOut struct {
 	Method     string `json:"method"` // "" when only the answer was in the log
 	URL        string `json:"url"`
@@ -26,6 +27,10 @@ type requestOut struct {
 	// is not the app's (a shell's `log` command); Pid is that process.
 	OtherProcess bool `json:"otherProcess,omitempty"`
 	Pid          int  `json:"pid,omitempty"`
+	// RequestBody and ResponseBody are there only when the user asked that
+	// capture to keep bodies: redacted, at most 4 KB each.
+	RequestBody  string `json:"requestBody,omitempty"`
+	ResponseBody string `json:"responseBody,omitempty"`
 }
 
 // networkOut is the HTTP calls of an item's newest capture that read them.
@@ -47,7 +52,8 @@ func (t *toolset) readNetwork() server.ServerTool {
 			mcp.WithDescription("HTTP calls the app made around a feedback item: from a minute before its screen was frozen to the save, " +
 				"as the app's own OkHttp or Ktor logging wrote them to logcat (a debug build with HttpLoggingInterceptor or Ktor's Logging plugin). " +
 				"Each call has method, URL (query redacted), status, duration, and whether it failed (no response) or was slow (> 1 s); " +
-				"failed and slow calls come first. From the item's newest runtime evidence capture; bodies and secrets are never included."),
+				"failed and slow calls come first. From the item's newest runtime evidence capture; secrets are never included, and bodies " +
+				"(redacted, at most 4 KB each) only when the user captured that item with bodies kept: the log is read once, so they cannot be asked for later."),
 			mcp.WithTitleAnnotation("Read network calls"),
 			itemIDArg(true),
 			sessionIDArg(false, "Session of the item (optional: item ids are unique)."),
@@ -80,7 +86,8 @@ func (t *toolset) readNetwork() server.ServerTool {
 				out.Total, out.Notes = n.Total, n.Notes
 				for _, c := range n.Requests {
 					ro := requestOut{Method: c.Method, URL: c.URL, Status: c.Status, DurationMs: c.DurationMs,
-						Failed: c.Failed, Error: c.Error, Slow: c.Slow(), Source: string(c.Source), OtherProcess: c.OtherProcess}
+						Failed: c.Failed, Error: c.Error, Slow: c.Slow(), Source: string(c.Source), OtherProcess: c.OtherProcess,
+						RequestBody: c.RequestBody, ResponseBody: c.ResponseBody}
 					if c.OtherProcess {
 						ro.Pid = c.Pid
 					}

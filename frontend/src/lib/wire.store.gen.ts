@@ -288,6 +288,8 @@ export interface NetworkRequest {
   pid?: number;
   tid?: number;
   otherProcess?: boolean;
+  requestBody?: string;
+  responseBody?: string;
 }
 
 export interface NetworkSummary {
