@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callDetail, countsText, diagnosticsRowText, durationText, orderCalls, outcomeText, sectionState, severityOf, shortUrl, sizeText, sourceLabel } from './model';
+import { callBodies, callDetail, countsText, diagnosticsRowText, durationText, orderCalls, outcomeText, sectionState, severityOf, shortUrl, sizeText, sourceLabel } from './model';
 import type { NetworkCall, NetworkDoc } from '../../wire.gen';
 
 // The demo app's calls in the order its log had them.
@@ -112,5 +112,17 @@ describe('network calls: the diagnostics row', () => {
   });
   it('keeps the reason of a collector that did not complete', () => {
     expect(diagnosticsRowText({ ...at, status: 'failed', summary: 'no network calls: the device did not answer in time', network: null })).toBe('no network calls: the device did not answer in time');
+  });
+});
+
+describe('network calls: bodies', () => {
+  it('lists the kept bodies, request first, and none when the capture kept none', () => {
+    const withBodies: NetworkCall = { ...favourite, requestBody: '{"itemId":812,"password":"[REDACTED]"}', responseBody: '{"error":"db locked"}' };
+    expect(callBodies(withBodies)).toEqual([
+      { label: 'Request body', text: '{"itemId":812,"password":"[REDACTED]"}' },
+      { label: 'Response body', text: '{"error":"db locked"}' },
+    ]);
+    expect(callBodies(favourite)).toEqual([]);
+    expect(callBodies({ ...favourite, responseBody: 'x' })).toEqual([{ label: 'Response body', text: 'x' }]);
   });
 });

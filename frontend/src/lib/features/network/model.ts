@@ -135,3 +135,20 @@ export function diagnosticsRowText(at: EvidenceAttachment): string {
   if (!n.total) return 'no HTTP calls in the app\'s log';
   return `${countsText({ total: n.total, failed: n.failed, slow: n.slow })} · listed under Network`;
 }
+
+/** A kept body as the expanded row shows it. */
+export interface CallBody {
+  label: 'Request body' | 'Response body';
+  text: string;
+}
+
+/**
+ * The bodies of a call from a capture that kept them (Capture with bodies): already
+ * redacted on the server and at most 4 KB each. None otherwise.
+ */
+export function callBodies(c: NetworkCall): CallBody[] {
+  const out: CallBody[] = [];
+  if (c.requestBody) out.push({ label: 'Request body', text: c.requestBody });
+  if (c.responseBody) out.push({ label: 'Response body', text: c.responseBody });
+  return out;
+}
