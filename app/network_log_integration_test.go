@@ -70,7 +70,13 @@ func TestLogWrittenCallsBecomeTheItemsRequests(t *testing.T) {
 			t.Errorf("%q reached the answer or the handoff", s)
 		}
 	}
-	err := filepath.WalkDir(e.projectDir, func(path string, d fs.DirEntry, err error) error {
+	noSecretInFiles(t, e.projectDir, secrets)
+}
+
+// noSecretInFiles fails when any file under dir holds one of secrets.
+func noSecretInFiles(t *testing.T, dir string, secrets []string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -88,4 +94,56 @@ func TestLogWrittenCallsBecomeTheItemsRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Capture with bodies keeps the bodies the app logged for that capture only,
+// redacted: the password, token and e-mail planted in them reach neither the
+// answer nor any file, the rest of the text does; the next plain capture
+// keeps none.
+func TestCaptureWithBodies(t *testing.T) {
+	e := newTestEnv(t)
+	sid := e.createSession("bodies")
+	_, saved, _ := e.saveDrafts(sid)
+	itemID := saved.Items[0].ItemID
+	secrets := []string{"hunter2body", "tok-b0dy-5ecret", "ana.lopez@example.com"}
+	for _, line := range []string{
+		"--> POST https://api.trailhead.test/v1/login (61-byte body)",
+		"Content-Type: application/json",
+		"",
+		`{"user":"ana.lopez@example.com","password":"hunter2body","keep":true}`,
+		"--> END POST (61-byte body)",
+		"<-- 403 Forbidden https://api.trailhead.test/v1/login (88ms)",
+		"",
+		`{"error":"locked out","token":"tok-b0dy-5ecret"}`,
+		"<-- END HTTP (48-byte body)",
+	} {
+		if err := e.sim.AppLog("I", "okhttp.OkHttpClient", line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	login := func(bodies bool) (feedbackapi.NetworkCall, []byte) {
+		e.mustJSON("POST", "/api/items/"+itemID+"/runtime-evidence/collect", map[string]any{"sessionId": sid, "bodies": bodies}, nil)
+		var doc feedbackapi.NetworkDoc
+		r := e.mustJSON("GET", "/api/items/"+itemID+"/network?sessionId="+sid, nil, &doc)
+		for _, c := range doc.Requests {
+			if c.URL == "https://api.trailhead.test/v1/login" {
+				return c, r.Body
+			}
+		}
+		t.Fatalf("no login call in %+v", doc.Requests)
+		return feedbackapi.NetworkCall{}, nil
+	}
+	c, body := login(true)
+	if c.Status != 403 || c.RequestBody != `{"user":"[REDACTED]","password":"[REDACTED]","keep":true}` || c.ResponseBody != `{"error":"locked out","token":"[REDACTED]"}` {
+		t.Errorf("with bodies: %+v", c)
+	}
+	for _, s := range secrets {
+		if strings.Contains(string(body), s) {
+			t.Errorf("%q reached the answer", s)
+		}
+	}
+	if c, _ := login(false); c.RequestBody != "" || c.ResponseBody != "" || c.Status != 403 {
+		t.Errorf("a plain capture kept bodies: %+v", c)
+	}
+	noSecretInFiles(t, e.projectDir, secrets)
 }
