@@ -18,13 +18,10 @@ import (
 // through the real adb server, become the item's calls after Save to MCP:
 // each `log` runs as a process of its own, so the lines come from pids that
 // are not the app's and are read as one writer under OkHttp's tag. The
-// prompt names the failed ones (three, then a count); no token, cookie or key from those lines
-// reaches the answer, the prompt or any file of the project.
+// prompt names the failed ones (three, then a count); no token, cookie or key
+// from those lines reaches the answer, the prompt or any file of the project.
 func TestLogWrittenCallsBecomeTheItemsRequests(t *testing.T) {
-	e := newTestEnv(t)
-	sid := e.createSession("log")
-	_, saved, _ := e.saveDrafts(sid)
-	itemID := saved.Items[0].ItemID
+	e, sid, itemID := newSavedItem(t, "log")
 	secrets := []string{"tok-7c1d2e3f4a5b", "c00kie-1og-v4lue", "AIzaSyLogWrittenKey000000000000000000", "hunter2log"}
 	sh := e.client.Device(e.sim.Serial())
 	for _, line := range []string{
@@ -73,6 +70,16 @@ func TestLogWrittenCallsBecomeTheItemsRequests(t *testing.T) {
 	noSecretInFiles(t, e.projectDir, secrets)
 }
 
+// newSavedItem is a test app with a session of that title and one item saved
+// on a frozen screen of the demo app.
+func newSavedItem(t *testing.T, title string) (e *testEnv, sessionID, itemID string) {
+	t.Helper()
+	e = newTestEnv(t)
+	sessionID = e.createSession(title)
+	_, saved, _ := e.saveDrafts(sessionID)
+	return e, sessionID, saved.Items[0].ItemID
+}
+
 // noSecretInFiles fails when any file under dir holds one of secrets.
 func noSecretInFiles(t *testing.T, dir string, secrets []string) {
 	t.Helper()
@@ -101,10 +108,7 @@ func noSecretInFiles(t *testing.T, dir string, secrets []string) {
 // answer nor any file, the rest of the text does; the next plain capture
 // keeps none.
 func TestCaptureWithBodies(t *testing.T) {
-	e := newTestEnv(t)
-	sid := e.createSession("bodies")
-	_, saved, _ := e.saveDrafts(sid)
-	itemID := saved.Items[0].ItemID
+	e, sid, itemID := newSavedItem(t, "bodies")
 	secrets := []string{"hunter2body", "tok-b0dy-5ecret", "ana.lopez@example.com"}
 	for _, line := range []string{
 		"--> POST https://api.trailhead.test/v1/login (61-byte body)",

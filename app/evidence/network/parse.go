@@ -29,13 +29,7 @@ func Parse(text string) Result {
 }
 
 // ParseLines is Parse for a log already split into lines.
-func ParseLines(lines []string) Result {
-	p := newPairer()
-	for _, s := range lines {
-		p.add(s)
-	}
-	return p.finish()
-}
+func ParseLines(lines []string) Result { return newPairer().all(lines) }
 
 // ParseByTag is ParseLines for lines whose pid and tid say nothing of the
 // call they belong to: each `adb shell log` command runs as a process of its
@@ -45,10 +39,7 @@ func ParseLines(lines []string) Result {
 func ParseByTag(lines []string) Result {
 	p := newPairer()
 	p.byTag = true
-	for _, s := range lines {
-		p.add(s)
-	}
-	return p.finish()
+	return p.all(lines)
 }
 
 // ParseWithBodies is ParseLines that also keeps the text of the bodies OkHttp
@@ -58,6 +49,11 @@ func ParseByTag(lines []string) Result {
 func ParseWithBodies(lines []string) Result {
 	p := newPairer()
 	p.bodies = true
+	return p.all(lines)
+}
+
+// all pairs lines and returns what they held.
+func (p *pairer) all(lines []string) Result {
 	for _, s := range lines {
 		p.add(s)
 	}
