@@ -17,10 +17,7 @@ import (
 // the app logged with them (a key in a query, a bearer token, a cookie)
 // reaches the answer, and the route wants the console token like every other.
 func TestItemNetworkRouteAfterSaveToMCP(t *testing.T) {
-	e := newTestEnv(t)
-	sid := e.createSession("network")
-	_, saved, _ := e.saveDrafts(sid)
-	itemID := saved.Items[0].ItemID
+	e, sid, itemID := newSavedItem(t, "network")
 	secrets := []string{"AIzaSy", "eyJhbGci", "tok-9f8e7d6c5b4a", "c00kie-v4lue"}
 	for _, line := range []string{
 		"--> GET https://api.trailhead.test/v1/me?access_token=tok-9f8e7d6c5b4a",

@@ -237,7 +237,7 @@ echo "(iii) Go benchmarks against the performance budgets"
 go test -run '^$' -bench . -benchtime 20x ./capture/ >"$WORK/bench.capture" 2>&1 || die "capture benchmarks failed: $(tail "$WORK/bench.capture")"
 go test -run '^$' -bench . -benchtime 20x ./app/store/ >"$WORK/bench.store" 2>&1 || die "store benchmarks failed: $(tail "$WORK/bench.store")"
 FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench . -benchtime 3x ./app/source/ >"$WORK/bench.source" 2>&1 || die "source benchmarks failed: $(tail "$WORK/bench.source")"
-go test -run '^$' -bench Preset -benchtime 20x ./app/evidence/ >"$WORK/bench.evidence" 2>&1 || die "evidence benchmarks failed: $(tail "$WORK/bench.evidence")"
+go test -run '^$' -bench 'Preset|Redact5000' -benchtime 20x ./app/evidence/ >"$WORK/bench.evidence" 2>&1 || die "evidence benchmarks failed: $(tail "$WORK/bench.evidence")"
 go test -run '^$' -bench Pair10k -benchtime 20x ./app/evidence/network/ >"$WORK/bench.network" 2>&1 || die "network benchmarks failed: $(tail "$WORK/bench.network")"
 go test -run '^$' -bench FrameToPreviewReady -benchtime 20x ./app/ >"$WORK/bench.app" 2>&1 || die "app benchmarks failed: $(tail "$WORK/bench.app")"
 go test -run '^$' -bench FitFrame -benchtime 20x ./app/mcp/ >"$WORK/bench.mcp" 2>&1 || die "mcp benchmarks failed: $(tail "$WORK/bench.mcp")"
@@ -317,7 +317,11 @@ row "$WORK/bench.audit" BenchmarkProcessAudit300 "  fixthis version, process sta
 row "$WORK/bench.audit" BenchmarkProcessAudit300 "  its CPU (no budget)" 1000 start-cpu-ms
 row "$WORK/bench.dynamic" BenchmarkDynamicAudit "dynamic audit (font, dark, RTL), USB 2, phone restored" 10000 ns
 row "$WORK/bench.evidence" BenchmarkPreset "runtime evidence preset (logcat, frames, memory, network)" 3000 ns
-row "$WORK/bench.evidence" BenchmarkNetworkInPreset "network collector in the preset, 5,000 log lines" 300 network
+row "$WORK/bench.evidence" BenchmarkNetworkInPreset/preset "network collector in the preset, 5,000 log lines" 300 network
+row "$WORK/bench.evidence" BenchmarkNetworkInPreset/preset "  the whole preset on that log, CPU ms (no budget)" 1000 cpu-ms/op
+row "$WORK/bench.evidence" BenchmarkNetworkInPreset/alone "  the network collector alone (no budget)" 1000 network
+row "$WORK/bench.evidence" BenchmarkNetworkInPreset/preset-without-network "  the preset without it, whole (no budget)" 3000 ns
+row "$WORK/bench.evidence" BenchmarkRedact5000 "  redacting that log once (no budget)" 1000 ns
 row "$WORK/bench.network" BenchmarkPair10k "pair 10,000 OkHttp log lines" 100 ns
 row "$WORK/bench.source" BenchmarkProcessMatchWarmCache5000 "fixthis source match, 5,000 files, warm cache" 300 ns
 row "$WORK/bench.source" BenchmarkProcessMatchCold5000 "fixthis source match, 5,000 files, cold index" 3000 ns

@@ -3,9 +3,8 @@ package evidence
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +45,11 @@ type Request struct {
 	// as a fixed phrase ("the DevTools socket did not answer"), never an
 	// error's text, which may carry serials or ports; it becomes a note.
 	WebViewNote string
+	// Bodies keeps the text of the HTTP bodies the app logged (OkHttp at BODY
+	// level) with its calls, redacted by the same rules as every line and at
+	// most network.MaxBody bytes each; off, a body is only its size and type.
+	// The user turns it on; nothing else does.
+	Bodies bool
 	// Timeout bounds each collector, Budget the whole preset (defaults above).
 	Timeout time.Duration
 	Budget  time.Duration
@@ -55,6 +59,9 @@ type Request struct {
 	// gets a new random one.
 	SessionID string
 	CaptureID string
+
+	// log is the preset's shared logcat read (applog.go).
+	log *appLogRead
 }
 
 // collector is one allowlisted collector: it runs its exact commands and
@@ -96,7 +103,7 @@ func Collect(ctx context.Context, sh Shell, req Request) Attempt {
 		att.Attachments = unsupportedAll(ReasonNoPackage)
 	default:
 		var raws []rawOutput
-		att.Attachments, raws = runPreset(ctx, sh, req)
+		att.Attachments, raws = runCollectors(ctx, sh, req, preset)
 		storeRaw(req, &att, raws)
 	}
 	att.finish()
@@ -110,13 +117,20 @@ type rawOutput struct {
 	file string
 }
 
-func runPreset(ctx context.Context, sh Shell, req Request) ([]Attachment, []rawOutput) {
+// runCollectors runs cs at once, each under its own timeout, all under the
+// budget, beside the logcat read they share.
+func runCollectors(ctx context.Context, sh Shell, req Request, cs []collector) ([]Attachment, []rawOutput) {
 	ctx, cancel := context.WithTimeout(ctx, req.Budget)
 	defer cancel()
-	out := make([]Attachment, len(preset))
-	raws := make([]rawOutput, len(preset))
+	if slices.ContainsFunc(cs, func(c collector) bool { return c.kind == KindLogcat || c.kind == KindNetwork }) {
+		logCtx, logCancel := context.WithTimeout(ctx, req.Timeout)
+		defer logCancel()
+		req.log = startLogRead(logCtx, sh, req)
+	}
+	out := make([]Attachment, len(cs))
+	raws := make([]rawOutput, len(cs))
 	var wg sync.WaitGroup
-	for i, c := range preset {
+	for i, c := range cs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -177,16 +191,16 @@ func failed(k Kind, r Reason) Attachment {
 	return Attachment{Kind: k, Status: StatusFailed, Reason: r, Summary: describe(k, r)}
 }
 
-// shell runs cmd and returns its redacted stdout; a non-zero exit with
-// nothing on stdout is a failed command.
+// shell runs cmd and returns its redacted stdout.
 func shell(ctx context.Context, sh Shell, cmd string) (string, Reason) {
-	return shellKeep(ctx, sh, cmd, nil)
+	text, r := rawShell(ctx, sh, cmd)
+	return Redact(text), r
 }
 
-// shellKeep is shell that first drops the lines keep refuses (nil keeps all):
-// a collector that reads a few lines of a long output redacts only those,
-// and the rest never leave the function.
-func shellKeep(ctx context.Context, sh Shell, cmd string, keep func(string) bool) (string, Reason) {
+// rawShell runs cmd and returns its stdout as the device printed it, for a
+// caller that redacts the part it keeps; a non-zero exit with nothing on
+// stdout is a failed command.
+func rawShell(ctx context.Context, sh Shell, cmd string) (string, Reason) {
 	res, err := sh.Shell(ctx, cmd)
 	if err != nil {
 		return "", reasonFor(ctx, err)
@@ -194,48 +208,18 @@ func shellKeep(ctx context.Context, sh Shell, cmd string, keep func(string) bool
 	if res.ExitCode != 0 && len(res.Stdout) == 0 {
 		return "", ReasonCommandFailed
 	}
-	text := string(res.Stdout)
-	if keep != nil {
-		var b strings.Builder
-		for line := range strings.Lines(text) {
-			if keep(line) {
-				b.WriteString(line)
-			}
-		}
-		text = b.String()
-	}
-	return Redact(text), ReasonNone
+	return string(res.Stdout), ReasonNone
 }
-
-// logcatCommand is `logcat -d -v threadtime -b main,system,crash -t
-// '<epoch>.<ms>'`: every buffer that holds the app's lines, its crashes
-// (crash buffer, Android 7+) and ActivityManager's ANR records, since the
-// given time. The epoch form of -t does not depend on the device's zone.
-func logcatCommand(since time.Time) string {
-	ms := since.UnixMilli()
-	return adb.Command("logcat", "-d", "-v", "threadtime", "-b", "main,system,crash", "-t", fmt.Sprintf("%d.%03d", ms/1000, ms%1000))
-}
-
-// logcatFallbackCommand is `logcat -d -v threadtime -t 5000`: the newest lines
-// of the default buffers, for logcats that refuse the command above.
-const logcatFallbackCommand = "logcat -d -v threadtime -t 5000"
-
-// pidofCommand is `pidof <pkg>`: the app's live process, if any.
-func pidofCommand(pkg string) string { return adb.Command("pidof", pkg) }
 
 func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) {
-	since := req.Since
-	if since.IsZero() {
-		since = time.Now().Add(-DefaultLookback)
-	}
-	text, pid, r := appLog(ctx, sh, req, logcatCommand(since), nil)
+	lr, r := req.sharedLog(ctx, sh)
 	if r != ReasonNone {
 		return "", failed(KindLogcat, r)
 	}
-	sum, kept, unread := parseLogcat(text, req.Package, pid)
-	if unread > 0 {
-		slog.Debug("logcat: lines in no threadtime format", "lines", unread)
+	if lr.unread > 0 {
+		slog.Debug("logcat: lines in no threadtime format", "lines", lr.unread)
 	}
+	sum, kept := ParseLogcat(strings.Join(lr.app, "\n"), req.Package, lr.pid)
 	// Only the app's own lines (with its crash and ANR records) are kept: other
 	// apps' logs are none of this feedback's business.
 	raw := ""
@@ -249,31 +233,6 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 		}
 	}
 	return raw, Attachment{Status: StatusComplete, Summary: sum.Line(), Logcat: &sum}
-}
-
-// appLog runs a logcat command and, at the same time, pidof for the app's
-// live process (0 when none runs). A logcat that refuses the command (before
-// Android 7 there is no crash buffer and -t takes no epoch time) gets the
-// fallback: the default buffers' newest lines, the closest a device can give.
-func appLog(ctx context.Context, sh Shell, req Request, cmd string, keep func(string) bool) (string, int, Reason) {
-	var pid int
-	pidDone := make(chan struct{})
-	go func() {
-		defer close(pidDone)
-		// pidof exits 1 when nothing runs; that is an answer, not a failure.
-		if res, err := sh.Shell(ctx, pidofCommand(req.Package)); err == nil {
-			f := strings.Fields(string(res.Stdout))
-			if len(f) > 0 {
-				pid, _ = strconv.Atoi(f[0])
-			}
-		}
-	}()
-	text, r := shellKeep(ctx, sh, cmd, keep)
-	if r == ReasonCommandFailed {
-		text, r = shellKeep(ctx, sh, logcatFallbackCommand, keep)
-	}
-	<-pidDone
-	return text, pid, r
 }
 
 // gfxinfoCommand is `dumpsys gfxinfo <pkg>`.

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
-	"fixthis/adb"
 	"fixthis/app/evidence/network"
 )
 
@@ -16,6 +16,11 @@ import (
 // call that began a minute before the user pointed may be the one whose
 // answer the screen is still waiting for.
 const NetworkLookback = 60 * time.Second
+
+// maxAttachedBodies bounds the body text an attachment carries, in bytes:
+// the first calls' bodies (failed and slow ones come first) up to it; every
+// kept body is in the artifact.
+const maxAttachedBodies = 64 << 10
 
 // maxNetworkAttached bounds the requests an attachment carries (it is stored
 // in the database with the attempt); the artifact holds every request read.
@@ -36,13 +41,6 @@ type NetworkSummary struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// networkCommand is `logcat -d -v threadtime -b main -t '<epoch>.<ms>'`: the
-// main buffer, where apps log, over the network window.
-func networkCommand(since time.Time) string {
-	ms := since.UnixMilli()
-	return adb.Command("logcat", "-d", "-v", "threadtime", "-b", "main", "-t", fmt.Sprintf("%d.%03d", ms/1000, ms%1000))
-}
-
 // networkSince is where the network window starts: NetworkLookback before the
 // freeze. Without a freeze time, Since is taken as DefaultLookback before it.
 func networkSince(req Request, now time.Time) time.Time {
@@ -56,14 +54,23 @@ func networkSince(req Request, now time.Time) time.Time {
 }
 
 func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment) {
-	text, pid, r := appLog(ctx, sh, req, networkCommand(networkSince(req, time.Now())), networkLine)
+	lr, r := req.sharedLog(ctx, sh)
 	if r != ReasonNone {
 		return "", failed(KindNetwork, r)
 	}
-	// Only the app's own processes: other apps' calls are not this feedback's.
-	_, kept := ParseLogcat(text, req.Package, pid)
-	res := withWebView(network.ParseLines(kept), req.WebView)
+	res := network.ParseLines(lr.app)
+	if req.Bodies {
+		res = network.ParseWithBodies(lr.withBodies)
+	}
+	other := network.ParseByTag(lr.other).Requests
+	for i := range other {
+		other[i].OtherProcess = true
+	}
+	res = merged(res, other, req.WebView)
 	sum := summarizeNetwork(res)
+	if req.Bodies {
+		keepBodiesWithin(&sum, maxAttachedBodies)
+	}
 	if note := oneLine(req.WebViewNote); note != "" {
 		sum.Notes = append(sum.Notes, "WebView: "+note)
 	}
@@ -77,23 +84,21 @@ func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment)
 	return raw, Attachment{Status: StatusComplete, Summary: sum.Line(), Network: &sum}
 }
 
-// withWebView adds the WebView's calls to the log's, keeping the newest
+// merged adds the calls other processes logged under OkHttp's tags and the
+// WebView's to the app's, in the order they started, keeping the newest
 // network.MaxRequests of all.
-func withWebView(res network.Result, web []network.Request) network.Result {
+func merged(res network.Result, other, web []network.Request) network.Result {
+	if len(other) > 0 {
+		res.Requests = append(res.Requests, other...)
+		// Logcat's times (MM-DD hh:mm:ss.mmm) sort as text; a stable sort
+		// keeps a thread's calls in their order.
+		slices.SortStableFunc(res.Requests, func(a, b network.Request) int { return strings.Compare(a.Time, b.Time) })
+	}
 	res.Requests = append(res.Requests, web...)
 	if over := len(res.Requests) - network.MaxRequests; over > 0 {
 		res.Requests, res.Dropped = res.Requests[over:], res.Dropped+over
 	}
 	return res
-}
-
-// networkLine keeps the lines the network collector reads: HTTP logging
-// lines, empty messages (they open a logged body, which the redactor needs
-// to see) and the lines ParseLogcat finds the app's processes by. The rest of
-// the buffer is never redacted, parsed or stored here.
-func networkLine(line string) bool {
-	return network.Relevant(line) || strings.HasSuffix(strings.TrimRight(line, " \r\n"), ":") ||
-		strings.Contains(line, "Start proc ") || strings.Contains(line, "Process: ")
 }
 
 // summarizeNetwork counts the calls and picks the ones an attachment carries:
@@ -202,13 +207,49 @@ func failureWord(err string) string {
 	return typ
 }
 
+// keepBodiesWithin drops the bodies of the attachment's later calls past
+// limit bytes of body text, and says so; the artifact keeps them.
+func keepBodiesWithin(s *NetworkSummary, limit int) {
+	used, dropped := 0, 0
+	for i := range s.Requests {
+		r := &s.Requests[i]
+		n := len(r.RequestBody) + len(r.ResponseBody)
+		if n == 0 {
+			continue
+		}
+		if used+n > limit {
+			r.RequestBody, r.ResponseBody = "", ""
+			dropped++
+			continue
+		}
+		used += n
+	}
+	s.Notes = append(s.Notes, fmt.Sprintf("bodies kept as asked: at most %d bytes each, redacted like every line", network.MaxBody))
+	if dropped > 0 {
+		s.Notes = append(s.Notes, fmt.Sprintf("the bodies of %d more %s are only in network.json", dropped, plural(dropped, "call", "calls")))
+	}
+}
+
 // redactNetwork runs RedactLine over every text a network summary carries.
 func redactNetwork(s *NetworkSummary) {
 	for i := range s.Requests {
 		r := &s.Requests[i]
 		r.URL, r.Error, r.ContentType, r.Method = RedactLine(r.URL), RedactLine(r.Error), RedactLine(r.ContentType), RedactLine(r.Method)
+		r.RequestBody, r.ResponseBody = RedactBody(r.RequestBody), RedactBody(r.ResponseBody)
 	}
 	for i := range s.Notes {
 		s.Notes[i] = RedactLine(s.Notes[i])
 	}
+}
+
+// RedactBody runs RedactLine over each line of a kept body.
+func RedactBody(b string) string {
+	if b == "" {
+		return b
+	}
+	lines := strings.Split(b, "\n")
+	for i, l := range lines {
+		lines[i] = RedactLine(l)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -3,6 +3,7 @@ package evidence
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,11 +23,10 @@ func TestNetworkCollector(t *testing.T) {
 		t.Fatal(err)
 	}
 	sh := fakeShell{answers: map[string]fakeAnswer{
-		"pidof ":                             {out: "4120\n"},
-		"logcat -d -v threadtime -b main,":   {out: readTestdata(t, "logcat_crash.txt")},
-		"logcat -d -v threadtime -b main -t": {out: string(interleaved)},
-		"dumpsys gfxinfo ":                   {out: readTestdata(t, "gfxinfo_api34.txt")},
-		"dumpsys meminfo ":                   {out: readTestdata(t, "meminfo_api34.txt")},
+		"pidof ":           {out: "4120\n"},
+		"logcat ":          {out: string(interleaved)},
+		"dumpsys gfxinfo ": {out: readTestdata(t, "gfxinfo_api34.txt")},
+		"dumpsys meminfo ": {out: readTestdata(t, "meminfo_api34.txt")},
 	}}
 	st := testStore(t)
 	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: st, SessionID: "s1", CaptureID: "c1"})
@@ -67,18 +67,43 @@ func TestNetworkCollector(t *testing.T) {
 	}
 }
 
-// Only the app's processes count: a call another app (or `adb shell log`)
-// logged is not this feedback's.
+// The app's processes count, and so do lines under OkHttp's own tags from a
+// process that is not another app's (`adb shell log -t okhttp.OkHttpClient`),
+// marked as such; another app's calls, and lines under other tags from other
+// processes, do not.
 func TestNetworkCollectorKeepsTheAppsCalls(t *testing.T) {
-	log := "12-01 09:41:10.113  4120  4181 I okhttp.OkHttpClient: --> GET https://app.test/mine\n" +
-		"12-01 09:41:10.113  9999  9999 I okhttp.OkHttpClient: --> GET https://other.test/theirs\n" +
+	log := "12-01 09:41:09.000  1423  1530 I ActivityManager: Start proc 7777:com.example.weather/u0a99 for service\n" +
+		"12-01 09:41:10.113  4120  4181 I okhttp.OkHttpClient: --> GET https://app.test/mine\n" +
+		"12-01 09:41:10.113  7777  7790 I okhttp.OkHttpClient: --> GET https://weather.test/theirs\n" +
+		"12-01 09:41:10.114  9999  9999 I Retrofit: --> GET https://other.test/untagged\n" +
+		"12-01 09:41:10.115 20314 20314 I okhttp.OkHttpClient: --> POST https://shell.test/v1/orders?token=abc123\n" +
+		"12-01 09:41:10.116 20314 20314 I okhttp.OkHttpClient: Authorization: Bearer s3cr3t-t0ken-value\n" +
+		"12-01 09:41:10.117 20317 20317 I okhttp.OkHttpClient: <-- HTTP FAILED: java.net.UnknownHostException: shell.test\n" +
 		"12-01 09:41:10.213  4120  4181 I okhttp.OkHttpClient: <-- 200 OK https://app.test/mine (100ms)\n"
 	sh := fakeShell{answers: map[string]fakeAnswer{"pidof ": {out: "4120\n"}, "logcat ": {out: log}}}
 	_, at := runNetwork(context.Background(), sh, Request{Package: "com.fixthis.demo", WebViewNote: "the DevTools socket did not answer\nin 2 s"})
-	if n := at.Network; n == nil || n.Total != 1 || n.Requests[0].URL != "https://app.test/mine" || n.Requests[0].Status != 200 {
-		t.Errorf("network %+v", at.Network)
+	n := at.Network
+	if n == nil || n.Total != 2 {
+		t.Fatalf("network %+v", n)
 	}
-	if n := at.Network; len(n.Notes) != 1 || n.Notes[0] != "WebView: the DevTools socket did not answer in 2 s" {
+	got := []string{}
+	for _, r := range n.Requests {
+		got = append(got, fmt.Sprintf("%s %s %d failed=%v other=%v pid=%d", r.Method, r.URL, r.Status, r.Failed, r.OtherProcess, r.Pid))
+	}
+	want := []string{
+		"POST https://shell.test/v1/orders?[REDACTED] 0 failed=true other=true pid=20314",
+		"GET https://app.test/mine 200 failed=false other=false pid=4120",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("requests\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if all, _ := json.Marshal(at); strings.Contains(string(all), "s3cr3t") || strings.Contains(string(all), "abc123") {
+		t.Errorf("a secret reached the attachment: %s", all)
+	}
+	if r := n.Requests[0]; r.Error != "java.net.UnknownHostException: shell.test" {
+		t.Errorf("the failure line written by another log process is not the call's: %+v", r)
+	}
+	if len(n.Notes) != 1 || n.Notes[0] != "WebView: the DevTools socket did not answer in 2 s" {
 		t.Errorf("notes %q", n.Notes)
 	}
 }
@@ -112,8 +137,12 @@ func TestNetworkWindow(t *testing.T) {
 			t.Errorf("networkSince(%+v) = %v, want %v", tc.req, got, tc.want)
 		}
 	}
-	if got := networkCommand(time.UnixMilli(1733046070123)); got != "logcat -d -v threadtime -b main -t 1733046070.123" {
-		t.Errorf("command %q", got)
+	// The shared read starts at the earlier of the two windows.
+	if got := logWindow(Request{Freeze: freeze, Since: freeze.Add(-DefaultLookback)}, now); !got.Equal(freeze.Add(-NetworkLookback)) {
+		t.Errorf("logWindow = %v", got)
+	}
+	if got := logWindow(Request{Freeze: freeze, Since: freeze.Add(-5 * time.Minute)}, now); !got.Equal(freeze.Add(-5 * time.Minute)) {
+		t.Errorf("logWindow with an earlier Since = %v", got)
 	}
 }
 

@@ -20,7 +20,15 @@ const Redacted = "[REDACTED]"
 // JWTs, bearer and basic credentials, Cookie headers, URL user info, secret
 // keys' values), then URL query strings, e-mail addresses, long
 // secret-looking strings, and IP addresses.
-func Redact(text string) string {
+func Redact(text string) string { return redactText(text, false) }
+
+// RedactKeepingBodies is Redact for a caller the user asked to keep HTTP
+// bodies for: a logged body's lines go through the same rules as every other
+// line (keys' values, key shapes, JWTs, e-mail and IP addresses, long
+// secret-looking runs) instead of being replaced whole.
+func RedactKeepingBodies(text string) string { return redactText(text, true) }
+
+func redactText(text string, keepBodies bool) string {
 	if text == "" {
 		return text
 	}
@@ -29,7 +37,7 @@ func Redact(text string) string {
 	var bodies bodyState
 	for i, line := range lines {
 		head, msg := splitLogHeader(line)
-		if bodies.line(head, msg) {
+		if bodies.line(head, msg) && !keepBodies {
 			lines[i] = redactMessage(head) + Redacted
 			continue
 		}

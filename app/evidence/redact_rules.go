@@ -98,7 +98,9 @@ func redactMessage(s string) string {
 	if s == "" {
 		return s
 	}
-	s = keyShapes.ReplaceAllString(s, Redacted)
+	if mayHoldKeyShape(s) {
+		s = keyShapes.ReplaceAllString(s, Redacted)
+	}
 	// Each rule below needs a word a line seldom has; checking for it first
 	// saves the regexps' time on the long logs a collector reads. Text with
 	// any non-ASCII byte runs every rule, since case folding (K, ſ) is wider
@@ -142,15 +144,56 @@ func redactMessage(s string) string {
 			return m
 		})
 	}
-	s = email.ReplaceAllString(s, Redacted)
-	s = redactLongSecrets(s)
-	s = replaceIPv6(s)
+	if strings.IndexByte(s, '@') >= 0 || strings.Contains(s, "%40") {
+		s = email.ReplaceAllString(s, Redacted)
+	}
+	if longestRun(s) >= 32 {
+		s = redactLongSecrets(s)
+	}
+	if strings.Contains(s, "::") || strings.Count(s, ":") >= 7 {
+		s = replaceIPv6(s)
+	}
+	if strings.Count(s, ".") < 3 {
+		return s
+	}
 	return ipv4.ReplaceAllStringFunc(s, func(m string) string {
 		if a, err := netip.ParseAddr(m); err == nil && a.Is4() {
 			return Redacted
 		}
 		return m
 	})
+}
+
+// keyShapePrefixes are the literal starts of keyShapes' alternatives: a text
+// without any of them cannot hold a shaped key, and most log lines have none,
+// so the large alternation (most of redaction's time) is skipped for them.
+var keyShapePrefixes = []string{"AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "A3T",
+	"gh", "github_pat_", "gl", "_live_", "_test_", "whsec_", "xox", "xapp-", "AIza", "ya29.", "sk-", "SG.", "npm_", "pypi-",
+	"SK", "key-", "eyJ"}
+
+func mayHoldKeyShape(s string) bool {
+	for _, p := range keyShapePrefixes {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// longestRun is the longest run of longSecret's characters in s: under 32,
+// no long secret can be there.
+func longestRun(s string) int {
+	best, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-' {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
 }
 
 func isASCII(s string) bool {

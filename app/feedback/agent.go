@@ -24,7 +24,7 @@ func (s *Service) Agent() Agent { return Agent{s: s} }
 
 // CollectEvidence serves fixthis_capture_runtime_evidence.
 func (a Agent) CollectEvidence(ctx context.Context, itemID string, trigger store.EvidenceTrigger) (*store.EvidenceRecord, error) {
-	return a.s.CaptureDiagnostics(ctx, "", itemID, trigger)
+	return a.s.CaptureDiagnostics(ctx, "", itemID, trigger, false)
 }
 
 // NodeOnScreen answers read_feedback's "is this node still on screen?" from a fresh

@@ -29,7 +29,8 @@ const evidenceLookback = 30 * time.Second
 // front when it was frozen); the log window starts shortly before the oldest of
 // those screens was frozen. The phone is the selected one; with none the attempt
 // is a typed unsupported result, stored like any other.
-func (s *Service) collectFor(ctx context.Context, sess *store.Session, items []store.Item, trigger store.EvidenceTrigger) (evidence.Attempt, error) {
+// bodies keeps the HTTP bodies the app logged (the user asked, for this capture).
+func (s *Service) collectFor(ctx context.Context, sess *store.Session, items []store.Item, trigger store.EvidenceTrigger, bodies bool) (evidence.Attempt, error) {
 	screens := map[string]store.Screen{}
 	for _, sc := range sess.Screens {
 		screens[sc.ScreenID] = sc
@@ -61,7 +62,7 @@ func (s *Service) collectFor(ctx context.Context, sess *store.Session, items []s
 	loc := s.store.Locations()
 	web, webNote := s.takeWebView(serial, pkg)
 	att := evidence.Collect(ctx, s.device.ADB().Device(serial), evidence.Request{
-		Serial: serial, Package: pkg, Since: since, WebView: web, WebViewNote: webNote,
+		Serial: serial, Package: pkg, Since: since, WebView: web, WebViewNote: webNote, Bodies: bodies,
 		Store:     &evidence.Store{Root: loc.RuntimeEvidenceDir(), Display: path.Join(store.DataDirName, "runtime-evidence")},
 		SessionID: sess.SessionID,
 	})
@@ -73,8 +74,10 @@ func (s *Service) collectFor(ctx context.Context, sess *store.Session, items []s
 
 // CaptureDiagnostics is Capture diagnostics and the agent's capture: a fresh capture
 // for one item, refused when the session's policy is Off. sessionID may be "" (the
-// agent names items alone); when set it must be the item's session.
-func (s *Service) CaptureDiagnostics(ctx context.Context, sessionID, itemID string, trigger store.EvidenceTrigger) (*store.EvidenceRecord, error) {
+// agent names items alone); when set it must be the item's session. bodies keeps the
+// HTTP bodies the app logged with its calls: only the user turns it on, in the console,
+// for one capture (the agent's captures never keep them).
+func (s *Service) CaptureDiagnostics(ctx context.Context, sessionID, itemID string, trigger store.EvidenceTrigger, bodies bool) (*store.EvidenceRecord, error) {
 	d, err := s.store.ReadItem(ctx, sessionID, itemID)
 	if err != nil {
 		return nil, err
@@ -86,7 +89,7 @@ func (s *Service) CaptureDiagnostics(ctx context.Context, sessionID, itemID stri
 	if sess.RuntimeEvidencePolicy == store.PolicyOff {
 		return nil, errcode.New(errcode.RuntimeEvidenceOff, "runtime diagnostics are off for session %s; set them to Manual or Auto to capture", sess.SessionID)
 	}
-	if _, err := s.collectFor(ctx, sess, []store.Item{d.Item}, trigger); err != nil {
+	if _, err := s.collectFor(ctx, sess, []store.Item{d.Item}, trigger, bodies); err != nil {
 		return nil, err
 	}
 	recs, err := s.store.ItemEvidence(ctx, sess.SessionID, itemID)
@@ -116,7 +119,7 @@ func (s *Service) handoffEvidence(ctx context.Context, sessionID string, itemIDs
 	if err != nil || len(items) == 0 {
 		return HandoffEvidence{Decision: store.SkippedDecision(store.SkipSkipped)}
 	}
-	att, err := s.collectFor(ctx, sess, items, store.EvidenceTriggerAuto)
+	att, err := s.collectFor(ctx, sess, items, store.EvidenceTriggerAuto, false)
 	if err != nil {
 		s.log.Warn("runtime evidence not stored", "session", sessionID, "err", err)
 		d := store.DecisionOf(att)

@@ -1,6 +1,7 @@
 package feedbackapi
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -13,7 +14,8 @@ import (
 
 // The Network section of a saved item: the HTTP calls its newest capture read
 // from the app's log, as the console shows them. Only what the network
-// collector already parsed and redacted is served; bodies never are.
+// collector already parsed and redacted is served; bodies only when the user
+// asked a capture to keep them.
 
 // NetworkDoc is the body of GET /api/items/{id}/network.
 type NetworkDoc struct {
@@ -53,12 +55,18 @@ type NetworkCall struct {
 	Time          string `json:"time,omitempty"` // logcat time of its first line
 	// Note says what the log could not tell about this call.
 	Note string `json:"note,omitempty"`
+	// RequestBody and ResponseBody are the logged bodies' redacted text, only
+	// from a capture the user asked to keep bodies for (at most 4 KB each).
+	RequestBody  string `json:"requestBody,omitempty"`
+	ResponseBody string `json:"responseBody,omitempty"`
 }
 
 // Per-call notes.
 const (
 	notePartial   = "only the answer was in the log: the request had rotated out"
 	noteTruncated = "URL cut at logcat's line limit"
+	// noteOtherProcess takes the pid that logged the call.
+	noteOtherProcess = "logged under OkHttp's tag by pid %d, not the app's process (a shell's log command or another tool)"
 )
 
 // GetItemNetwork serves an item's HTTP calls from its newest capture that read them.
@@ -100,13 +108,17 @@ func networkDoc(itemID string, recs []store.EvidenceRecord) NetworkDoc {
 func networkCall(c network.Request) NetworkCall {
 	out := NetworkCall{Method: evidence.RedactLine(c.Method), URL: evidence.RedactLine(c.URL), Status: c.Status,
 		DurationMs: c.DurationMs, Failed: c.Failed, Slow: c.Slow(), Error: evidence.RedactLine(c.Error),
-		ResponseBytes: c.ResponseBytes, ContentType: evidence.RedactLine(c.ContentType), Source: string(c.Source), Time: c.Time}
+		ResponseBytes: c.ResponseBytes, ContentType: evidence.RedactLine(c.ContentType), Source: string(c.Source), Time: c.Time,
+		RequestBody: evidence.RedactBody(c.RequestBody), ResponseBody: evidence.RedactBody(c.ResponseBody)}
 	var notes []string
 	if c.Partial {
 		notes = append(notes, notePartial)
 	}
 	if strings.HasSuffix(c.URL, "…") {
 		notes = append(notes, noteTruncated)
+	}
+	if c.OtherProcess {
+		notes = append(notes, fmt.Sprintf(noteOtherProcess, c.Pid))
 	}
 	out.Note = strings.Join(notes, "; ")
 	return out

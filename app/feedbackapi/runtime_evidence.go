@@ -20,15 +20,17 @@ type EvidenceDoc struct {
 
 // PostItemEvidenceCollect is Capture diagnostics on a saved item's detail.
 func (h Routes) PostItemEvidenceCollect(w http.ResponseWriter, r *http.Request) {
-	// The body is optional; a sessionId in it must be the item's session.
+	// The body is optional; a sessionId in it must be the item's session. bodies
+	// keeps the HTTP bodies the app logged, for this capture only.
 	var req struct {
 		SessionID string `json:"sessionId"`
+		Bodies    bool   `json:"bodies"`
 	}
 	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	rec, err := h.Feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual)
+	rec, err := h.Feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual, req.Bodies)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return

@@ -12,7 +12,8 @@ import (
 )
 
 // requestOut is one HTTP call as an agent sees it: what the app's own HTTP
-// logging said, redacted (a URL's query is gone, bodies never come).
+// logging said, redacted (a URL's query is gone; bodies only from a capture the
+// user asked to keep them).
 type requestOut struct {
 	Method     string `json:"method"` // "" when only the answer was in the log
 	URL        string `json:"url"`
@@ -21,7 +22,15 @@ type requestOut struct {
 	Failed     bool   `json:"failed,omitempty"` // no response: it threw, or none was logged
 	Error      string `json:"error,omitempty"`  // the exception, or "no response in the log"
 	Slow       bool   `json:"slow,omitempty"`   // took more than a second
-	Source     string `json:"source"`           // okhttp | ktor
+	Source     string `json:"source"`           // okhttp | ktor | webview
+	// OtherProcess marks a call logged under OkHttp's tag by a process that
+	// is not the app's (a shell's `log` command); Pid is that process.
+	OtherProcess bool `json:"otherProcess,omitempty"`
+	Pid          int  `json:"pid,omitempty"`
+	// RequestBody and ResponseBody are there only when the user asked that
+	// capture to keep bodies: redacted, at most 4 KB each.
+	RequestBody  string `json:"requestBody,omitempty"`
+	ResponseBody string `json:"responseBody,omitempty"`
 }
 
 // networkOut is the HTTP calls of an item's newest capture that read them.
@@ -43,7 +52,8 @@ func (t *toolset) readNetwork() server.ServerTool {
 			mcp.WithDescription("HTTP calls the app made around a feedback item: from a minute before its screen was frozen to the save, " +
 				"as the app's own OkHttp or Ktor logging wrote them to logcat (a debug build with HttpLoggingInterceptor or Ktor's Logging plugin). " +
 				"Each call has method, URL (query redacted), status, duration, and whether it failed (no response) or was slow (> 1 s); " +
-				"failed and slow calls come first. From the item's newest runtime evidence capture; bodies and secrets are never included."),
+				"failed and slow calls come first. From the item's newest runtime evidence capture; secrets are never included, and bodies " +
+				"(redacted, at most 4 KB each) only when the user captured that item with bodies kept: the log is read once, so they cannot be asked for later."),
 			mcp.WithTitleAnnotation("Read network calls"),
 			itemIDArg(true),
 			sessionIDArg(false, "Session of the item (optional: item ids are unique)."),
@@ -75,8 +85,13 @@ func (t *toolset) readNetwork() server.ServerTool {
 			if n := at.Network; n != nil {
 				out.Total, out.Notes = n.Total, n.Notes
 				for _, c := range n.Requests {
-					out.Requests = append(out.Requests, requestOut{Method: c.Method, URL: c.URL, Status: c.Status, DurationMs: c.DurationMs,
-						Failed: c.Failed, Error: c.Error, Slow: c.Slow(), Source: string(c.Source)})
+					ro := requestOut{Method: c.Method, URL: c.URL, Status: c.Status, DurationMs: c.DurationMs,
+						Failed: c.Failed, Error: c.Error, Slow: c.Slow(), Source: string(c.Source), OtherProcess: c.OtherProcess,
+						RequestBody: c.RequestBody, ResponseBody: c.ResponseBody}
+					if c.OtherProcess {
+						ro.Pid = c.Pid
+					}
+					out.Requests = append(out.Requests, ro)
 				}
 			}
 			break

@@ -20,7 +20,8 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"--> GET", "<-- 200", "<-- 200 OK (1ms)", "<-- HTTP FAILED", "--> END GET (", "<-- END HTTP (-1-byte body)",
 		"REQUEST: a://b\nRESPONSE: 200\nFROM: a://b", "RESPONSE x failed with exception: y", "FROM: ://",
-		"12-01 09:41:10.113  4120  4181 D a: --> GET https://x\x00", "D/OkHttp( 1): <-- 999 https://x (99999999999999999999ms)",
+		"12-01 09:41:10.113  4120  4181 D a: --> GET https://x\x00",
+		"1 1 1 1 1 D a: --> POST https://x\n1 1 1 1 1 D a: \n1 1 1 1 1 D a: {\"k\":1}\n1 1 1 1 1 D a: --> END POST", "D/OkHttp( 1): <-- 999 https://x (99999999999999999999ms)",
 	} {
 		f.Add(s)
 	}
@@ -43,6 +44,17 @@ func FuzzParse(f *testing.F) {
 			}
 			if r.Bad() != (r.Failed || r.Status >= 400) || !r.Failed && r.Status == 0 {
 				t.Fatalf("a request neither answered nor failed: %+v", r)
+			}
+		}
+		withBodies := ParseWithBodies(strings.Split(in, "\n"))
+		if len(withBodies.Requests) > MaxRequests {
+			t.Fatalf("bounds with bodies: %d requests", len(withBodies.Requests))
+		}
+		for _, r := range withBodies.Requests {
+			for _, b := range []string{r.RequestBody, r.ResponseBody} {
+				if len(b) > MaxBody || strings.IndexFunc(b, func(c rune) bool { return c < ' ' && c != '\n' || c == 0x7f }) >= 0 {
+					t.Fatalf("body not clean or bounded: %d bytes %q", len(b), b[:min(len(b), 40)])
+				}
 			}
 		}
 	})

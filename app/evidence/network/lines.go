@@ -13,6 +13,8 @@ type line struct {
 	pid, tid int
 	tag      string
 	msg      string
+	// byTag makes the tag alone the writer (ParseByTag).
+	byTag bool
 }
 
 // thread identifies the writer of a line: a call's OkHttp lines come from the
@@ -22,7 +24,12 @@ type thread struct {
 	tag      string
 }
 
-func (l line) thread() thread { return thread{l.pid, l.tid, l.tag} }
+func (l line) thread() thread {
+	if l.byTag {
+		return thread{tag: l.tag}
+	}
+	return thread{l.pid, l.tid, l.tag}
+}
 
 // The logcat formats a log reaches FixThis in. threadtime is what the
 // collector asks the device for; the others are how people paste logs into
@@ -38,8 +45,9 @@ var (
 // parseLine reads one line in any of the formats above; a line in none is
 // all message, from an unknown thread.
 func parseLine(s string) line {
-	// Pasted logs are often indented; a device's never are.
-	s = strings.TrimSpace(s)
+	// Pasted logs are often indented; a device's never are. The end keeps its
+	// blanks: an empty message is `TAG: ` with nothing after the blank.
+	s = strings.TrimRight(strings.TrimLeft(s, " \t"), "\r\n")
 	if l, ok := fastThreadtime(s); ok {
 		return l
 	}
@@ -121,6 +129,11 @@ func Relevant(s string) bool {
 func fastThreadtime(s string) (line, bool) {
 	if len(s) < 26 || s[2] != '-' || s[5] != ' ' || s[8] != ':' || s[11] != ':' || s[14] != '.' || s[18] != ' ' {
 		return line{}, false
+	}
+	for _, i := range [...]int{0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, 17} {
+		if s[i] < '0' || s[i] > '9' {
+			return line{}, false
+		}
 	}
 	rest := strings.TrimLeft(s[18:], " ")
 	pid, rest, ok := digits(rest)

@@ -48,6 +48,15 @@ type Request struct {
 	Partial bool `json:"partial,omitempty"`
 	Pid     int  `json:"pid,omitempty"`
 	Tid     int  `json:"tid,omitempty"`
+	// OtherProcess is a call logged under OkHttp's own tag by a process that
+	// is not the app's (a script's `log` command, a test harness): it is
+	// reported, marked, with the pid that wrote it.
+	OtherProcess bool `json:"otherProcess,omitempty"`
+	// RequestBody and ResponseBody are the bodies' text as the app logged
+	// them (OkHttp at BODY level), kept only when the user asked for bodies
+	// (ParseWithBodies), redacted before parsing, at most MaxBody bytes each.
+	RequestBody  string `json:"requestBody,omitempty"`
+	ResponseBody string `json:"responseBody,omitempty"`
 }
 
 // NoResponse is a request's Error when the log ended before its response.
@@ -70,6 +79,8 @@ const (
 	// MaxURL and MaxError bound a URL and an error text, in bytes.
 	MaxURL   = 2048
 	MaxError = 200
+	// MaxBody bounds a kept body, in bytes; a longer one ends with "…".
+	MaxBody = 4096
 	// maxOpenPerThread bounds the calls waiting for a response on one
 	// thread; maxThreads bounds the threads tracked at once.
 	maxOpenPerThread = 32

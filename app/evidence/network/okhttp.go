@@ -28,6 +28,8 @@ var (
 	// `(N-byte body)`, `(N-byte, M-gzipped-byte body)`, `(binary N-byte body omitted)`,
 	// OkHttp 5's `(12ms, N-byte body)`: the first count is the body's.
 	okEndSize = regexp.MustCompile(`\b(\d+)-byte`)
+	// A method alone, as okStart reads it.
+	okMethod = regexp.MustCompile(`^[A-Z][A-Z_-]{0,19}$`)
 	// A header line: `Name: value`.
 	okHeader = regexp.MustCompile(`^([A-Za-z0-9-]{1,64}): (.*)$`)
 )
@@ -39,6 +41,39 @@ type okThread struct {
 	open     []*Request
 	request  *Request // in the request's header lines
 	response *Request // in the response's header lines
+	inBody   bool     // past the empty line that opens a logged body
+}
+
+// okBody keeps a body line for the call its thread is in, reporting whether
+// msg was one: the empty line opens a body after a start line's headers, and
+// every line up to the END line is body text.
+func (p *pairer) okBody(l line, msg string) bool {
+	st := p.ok[l.thread()]
+	if st == nil || st.request == nil && st.response == nil {
+		return false
+	}
+	if !st.inBody {
+		st.inBody = msg == ""
+		return st.inBody
+	}
+	if strings.HasPrefix(msg, "--> END") || strings.HasPrefix(msg, "<-- END HTTP") || strings.HasPrefix(msg, "<-- HTTP FAILED") {
+		st.inBody = false
+		return false
+	}
+	var body *string
+	if st.response != nil {
+		body = &st.response.ResponseBody
+	} else {
+		body = &st.request.RequestBody
+	}
+	if len(*body) > MaxBody-8 { // full: cut, and marked with "…"
+		return true
+	}
+	if *body != "" {
+		*body += "\n"
+	}
+	*body = clip(*body+clean(msg, MaxBody), MaxBody)
+	return true
 }
 
 // okhttp handles a line if it is OkHttp's, reporting whether it was.
@@ -72,7 +107,7 @@ func (p *pairer) okhttp(l line, msg string) bool {
 		if len(st.open) > maxOpenPerThread {
 			st.open = st.open[1:]
 		}
-		st.request, st.response = r, nil
+		st.request, st.response, st.inBody = r, nil, false
 		p.start(r)
 		return true
 	case strings.HasPrefix(msg, "<-- END HTTP"):
@@ -101,7 +136,8 @@ func (p *pairer) okhttp(l line, msg string) bool {
 		if sl.bytes != nil {
 			r.ResponseBytes = sl.bytes
 		}
-		p.thread(l.thread()).response = r
+		st := p.thread(l.thread())
+		st.response, st.request, st.inBody = r, nil, false
 		return true
 	}
 	st := p.ok[l.thread()]
@@ -131,7 +167,7 @@ func (p *pairer) okhttp(l line, msg string) bool {
 // cutStart reads a start line that has no room left for its tail.
 func cutStart(msg string) []string {
 	f := strings.SplitN(strings.TrimPrefix(msg, "--> "), " ", 3)
-	if len(f) < 2 || !strings.Contains(f[1], "://") || strings.ToUpper(f[0]) != f[0] || len(f[0]) > 20 {
+	if len(f) < 2 || !strings.Contains(f[1], "://") || !okMethod.MatchString(f[0]) {
 		return nil
 	}
 	return []string{msg, f[0], f[1], ""}

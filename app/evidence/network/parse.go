@@ -29,8 +29,31 @@ func Parse(text string) Result {
 }
 
 // ParseLines is Parse for a log already split into lines.
-func ParseLines(lines []string) Result {
+func ParseLines(lines []string) Result { return newPairer().all(lines) }
+
+// ParseByTag is ParseLines for lines whose pid and tid say nothing of the
+// call they belong to: each `adb shell log` command runs as a process of its
+// own, so a script logging a call line by line writes every line from a new
+// pid. Lines under one tag are read as one writer, in order; each call keeps
+// the pid of the line that started it.
+func ParseByTag(lines []string) Result {
 	p := newPairer()
+	p.byTag = true
+	return p.all(lines)
+}
+
+// ParseWithBodies is ParseLines that also keeps the text of the bodies OkHttp
+// logged at BODY level: the lines between a call's empty line and its END
+// line, on the call's thread. The lines must come from RedactKeepingBodies,
+// which redacts body text by the rules instead of replacing it.
+func ParseWithBodies(lines []string) Result {
+	p := newPairer()
+	p.bodies = true
+	return p.all(lines)
+}
+
+// all pairs lines and returns what they held.
+func (p *pairer) all(lines []string) Result {
 	for _, s := range lines {
 		p.add(s)
 	}
@@ -43,6 +66,8 @@ type pairer struct {
 	dropped int
 	ok      map[thread]*okThread
 	ktor    ktorState
+	byTag   bool
+	bodies  bool // keep body text (ParseWithBodies)
 }
 
 func newPairer() *pairer {
@@ -50,11 +75,15 @@ func newPairer() *pairer {
 }
 
 func (p *pairer) add(s string) {
-	if !Relevant(s) {
+	if !p.bodies && !Relevant(s) {
 		return
 	}
 	l := parseLine(s)
+	l.byTag = p.byTag
 	msg := strings.TrimSpace(l.msg)
+	if p.bodies && p.okBody(l, msg) {
+		return
+	}
 	if msg == "" {
 		return
 	}

@@ -317,8 +317,9 @@ export class Api {
     return this.json<NetworkDoc>('GET', `/api/items/${encodeURIComponent(itemId)}/network?sessionId=${encodeURIComponent(sessionId)}`);
   }
   /** Capture diagnostics: runs the baseline preset for the item now (up to about 3 s). */
-  collectEvidence(itemId: string) {
-    return this.json<EvidenceRecord>('POST', `/api/items/${encodeURIComponent(itemId)}/runtime-evidence/collect`);
+  /** Capture diagnostics; `bodies` keeps the HTTP bodies the app logged, for this capture. */
+  collectEvidence(itemId: string, bodies = false) {
+    return this.json<EvidenceRecord>('POST', `/api/items/${encodeURIComponent(itemId)}/runtime-evidence/collect`, bodies ? { bodies } : undefined);
   }
   handoffPreview(sessionId: string, itemIds: string[], markCopied: boolean) {
     return this.json<{ markdown: string }>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/handoff-preview`, { itemIds, markCopied } satisfies HandoffPreviewRequest);

@@ -110,6 +110,8 @@ export interface NetworkCall {
   source: string;
   time?: string;
   note?: string;
+  requestBody?: string;
+  responseBody?: string;
 }
 
 export interface NetworkDoc {

@@ -287,6 +287,9 @@ export interface NetworkRequest {
   partial?: boolean;
   pid?: number;
   tid?: number;
+  otherProcess?: boolean;
+  requestBody?: string;
+  responseBody?: string;
 }
 
 export interface NetworkSummary {

@@ -25,8 +25,8 @@ export async function loadEvidence(itemId: string): Promise<void> {
   }
 }
 
-/** Capture diagnostics / Capture again. */
-export async function collectEvidence(itemId: string): Promise<void> {
+/** Capture diagnostics / Capture again; `bodies` is the Network section's Capture with bodies. */
+export async function collectEvidence(itemId: string, bodies = false): Promise<void> {
   const sessionId = app.activeSessionId;
   if (!sessionId) return;
   const have = evidence.get(sessionId, itemId);
@@ -34,7 +34,7 @@ export async function collectEvidence(itemId: string): Promise<void> {
   const before = have?.attempts ?? [];
   evidence.set(sessionId, itemId, { status: 'collecting', attempts: before });
   try {
-    const rec = await transport.api.collectEvidence(itemId);
+    const rec = await transport.api.collectEvidence(itemId, bodies);
     evidence.set(sessionId, itemId, { status: 'ready', attempts: [rec, ...before] });
   } catch (err) {
     evidence.set(sessionId, itemId, { status: 'error', attempts: before, error: errorText(err) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callDetail, countsText, durationText, orderCalls, outcomeText, sectionState, severityOf, shortUrl, sizeText, sourceLabel } from './model';
+import { callBodies, callDetail, countsText, diagnosticsRowText, durationText, orderCalls, outcomeText, sectionState, severityOf, shortUrl, sizeText, sourceLabel } from './model';
 import type { NetworkCall, NetworkDoc } from '../../wire.gen';
 
 // The demo app's calls in the order its log had them.
@@ -98,4 +98,31 @@ describe('network section state', () => {
     ['calls while refreshing', doc(), 'loading', false, 'calls'],
     ['the app unreachable', undefined, 'error', false, 'error'],
   ] as const)('%s', (_name, d, load, off, want) => expect(sectionState(d, load, off)).toBe(want));
+});
+
+describe('network calls: the diagnostics row', () => {
+  const at = { kind: 'network' as const, status: 'complete' as const, durationMs: 9, summary: '4 HTTP calls, 2 failed, 1 slow: POST api.trailhead.test/v1/favourites 500; GET api.trailhead.test/v1/weather SocketTimeoutException' };
+  it('counts the calls and leaves naming them to the Network section', () => {
+    const row = diagnosticsRowText({ ...at, network: { total: 4, failed: 2, slow: 1, requests: [] } });
+    expect(row).toBe('4 calls · 2 failed · 1 slow · listed under Network');
+    expect(row).not.toContain('favourites');
+  });
+  it('says when the log had no calls', () => {
+    expect(diagnosticsRowText({ ...at, summary: 'x', network: { total: 0, failed: 0, slow: 0, requests: [] } })).toBe("no HTTP calls in the app's log");
+  });
+  it('keeps the reason of a collector that did not complete', () => {
+    expect(diagnosticsRowText({ ...at, status: 'failed', summary: 'no network calls: the device did not answer in time', network: null })).toBe('no network calls: the device did not answer in time');
+  });
+});
+
+describe('network calls: bodies', () => {
+  it('lists the kept bodies, request first, and none when the capture kept none', () => {
+    const withBodies: NetworkCall = { ...favourite, requestBody: '{"itemId":812,"password":"[REDACTED]"}', responseBody: '{"error":"db locked"}' };
+    expect(callBodies(withBodies)).toEqual([
+      { label: 'Request body', text: '{"itemId":812,"password":"[REDACTED]"}' },
+      { label: 'Response body', text: '{"error":"db locked"}' },
+    ]);
+    expect(callBodies(favourite)).toEqual([]);
+    expect(callBodies({ ...favourite, responseBody: 'x' })).toEqual([{ label: 'Response body', text: 'x' }]);
+  });
 });

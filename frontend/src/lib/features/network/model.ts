@@ -1,7 +1,7 @@
 // The Network section's pure part: which calls come first, how each reads in one row
 // (outcome, time, method, a URL short enough for the inspector), and which state the
 // section is in. The server already parsed and redacted every call.
-import type { NetworkCall, NetworkDoc } from '../../wire.gen';
+import type { EvidenceAttachment, NetworkCall, NetworkDoc } from '../../wire.gen';
 
 /** A call slower than this many milliseconds is slow (the server's rule too). */
 export const SLOW_MS = 1000;
@@ -117,9 +117,38 @@ export function sectionState(doc: NetworkDoc | undefined, load: 'loading' | 'rea
 }
 
 /** The head's counts: `4 calls · 2 failed · 1 slow`. */
-export function countsText(doc: NetworkDoc): string {
+export function countsText(doc: Pick<NetworkDoc, 'total' | 'failed' | 'slow'>): string {
   const parts = [`${doc.total} ${doc.total === 1 ? 'call' : 'calls'}`];
   if (doc.failed) parts.push(`${doc.failed} failed`);
   if (doc.slow) parts.push(`${doc.slow} slow`);
   return parts.join(' · ');
+}
+
+/**
+ * The network row of the runtime diagnostics summary. The Network section below lists
+ * the calls, failed ones first, so the row only counts them and points there; a
+ * collector that did not complete keeps its one-line reason.
+ */
+export function diagnosticsRowText(at: EvidenceAttachment): string {
+  const n = at.network;
+  if (at.status !== 'complete' || !n) return at.summary;
+  if (!n.total) return 'no HTTP calls in the app\'s log';
+  return `${countsText({ total: n.total, failed: n.failed, slow: n.slow })} · listed under Network`;
+}
+
+/** A kept body as the expanded row shows it. */
+export interface CallBody {
+  label: 'Request body' | 'Response body';
+  text: string;
+}
+
+/**
+ * The bodies of a call from a capture that kept them (Capture with bodies): already
+ * redacted on the server and at most 4 KB each. None otherwise.
+ */
+export function callBodies(c: NetworkCall): CallBody[] {
+  const out: CallBody[] = [];
+  if (c.requestBody) out.push({ label: 'Request body', text: c.requestBody });
+  if (c.responseBody) out.push({ label: 'Response body', text: c.responseBody });
+  return out;
 }

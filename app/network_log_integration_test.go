@@ -1,0 +1,153 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fixthis/adb"
+	"fixthis/app/feedbackapi"
+)
+
+// OkHttp lines written on the simulated phone with Android's `log` command,
+// through the real adb server, become the item's calls after Save to MCP:
+// each `log` runs as a process of its own, so the lines come from pids that
+// are not the app's and are read as one writer under OkHttp's tag. The
+// prompt names the failed ones (three, then a count); no token, cookie or key
+// from those lines reaches the answer, the prompt or any file of the project.
+func TestLogWrittenCallsBecomeTheItemsRequests(t *testing.T) {
+	e, sid, itemID := newSavedItem(t, "log")
+	secrets := []string{"tok-7c1d2e3f4a5b", "c00kie-1og-v4lue", "AIzaSyLogWrittenKey000000000000000000", "hunter2log"}
+	sh := e.client.Device(e.sim.Serial())
+	for _, line := range []string{
+		"--> POST https://api.trailhead.test/v1/orders?api_key=AIzaSyLogWrittenKey000000000000000000 (42-byte body)",
+		"Authorization: Bearer tok-7c1d2e3f4a5b",
+		"Cookie: sid=c00kie-1og-v4lue",
+		`{"password":"hunter2log"}`,
+		"--> END POST (42-byte body)",
+		"<-- 503 Service Unavailable https://api.trailhead.test/v1/orders?api_key=AIzaSyLogWrittenKey000000000000000000 (1450ms)",
+		"<-- END HTTP",
+		"--> GET https://api.trailhead.test/v1/profile",
+		"<-- HTTP FAILED: java.net.SocketTimeoutException: timeout",
+	} {
+		res, err := sh.Shell(context.Background(), adb.Command("log", "-p", "i", "-t", "okhttp.OkHttpClient", "--", line))
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("log %q: %v %+v", line, err, res)
+		}
+	}
+	time.Sleep(1800 * time.Millisecond) // the demo's slowest call ends 1,620 ms after the app starts
+	ho := e.saveToMCP(sid)
+
+	var doc feedbackapi.NetworkDoc
+	r := e.mustJSON("GET", "/api/items/"+itemID+"/network?sessionId="+sid, nil, &doc)
+	got := map[string]feedbackapi.NetworkCall{}
+	for _, c := range doc.Requests {
+		got[c.Method+" "+c.URL] = c
+	}
+	order, ok := got["POST https://api.trailhead.test/v1/orders?[REDACTED]"]
+	if !ok || callOutcome(order) != "503 1450ms slow" || order.Time == "" || !strings.Contains(order.Note, "not the app's") {
+		t.Errorf("the POST: %+v (all %+v)", order, doc.Requests)
+	}
+	profile, ok := got["GET https://api.trailhead.test/v1/profile"]
+	if !ok || callOutcome(profile) != "failed java.net.SocketTimeoutException: timeout" {
+		t.Errorf("the GET: %+v (all %+v)", profile, doc.Requests)
+	}
+	// The prompt names three failed calls in time order and counts the rest.
+	if !strings.Contains(ho.Prompt, "POST api.trailhead.test/v1/orders 503 1450 ms") || doc.Failed != 4 {
+		t.Errorf("the prompt does not name the failed calls:\n%s", ho.Prompt)
+	}
+	handoff, _ := json.Marshal(ho)
+	for _, s := range secrets {
+		if strings.Contains(string(r.Body), s) || strings.Contains(string(handoff), s) {
+			t.Errorf("%q reached the answer or the handoff", s)
+		}
+	}
+	noSecretInFiles(t, e.projectDir, secrets)
+}
+
+// newSavedItem is a test app with a session of that title and one item saved
+// on a frozen screen of the demo app.
+func newSavedItem(t *testing.T, title string) (e *testEnv, sessionID, itemID string) {
+	t.Helper()
+	e = newTestEnv(t)
+	sessionID = e.createSession(title)
+	_, saved, _ := e.saveDrafts(sessionID)
+	return e, sessionID, saved.Items[0].ItemID
+}
+
+// noSecretInFiles fails when any file under dir holds one of secrets.
+func noSecretInFiles(t *testing.T, dir string, secrets []string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, s := range secrets {
+			if strings.Contains(string(b), s) {
+				t.Errorf("%q reached %s", s, path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Capture with bodies keeps the bodies the app logged for that capture only,
+// redacted: the password, token and e-mail planted in them reach neither the
+// answer nor any file, the rest of the text does; the next plain capture
+// keeps none.
+func TestCaptureWithBodies(t *testing.T) {
+	e, sid, itemID := newSavedItem(t, "bodies")
+	secrets := []string{"hunter2body", "tok-b0dy-5ecret", "ana.lopez@example.com"}
+	for _, line := range []string{
+		"--> POST https://api.trailhead.test/v1/login (61-byte body)",
+		"Content-Type: application/json",
+		"",
+		`{"user":"ana.lopez@example.com","password":"hunter2body","keep":true}`,
+		"--> END POST (61-byte body)",
+		"<-- 403 Forbidden https://api.trailhead.test/v1/login (88ms)",
+		"",
+		`{"error":"locked out","token":"tok-b0dy-5ecret"}`,
+		"<-- END HTTP (48-byte body)",
+	} {
+		if err := e.sim.AppLog("I", "okhttp.OkHttpClient", line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	login := func(bodies bool) (feedbackapi.NetworkCall, []byte) {
+		e.mustJSON("POST", "/api/items/"+itemID+"/runtime-evidence/collect", map[string]any{"sessionId": sid, "bodies": bodies}, nil)
+		var doc feedbackapi.NetworkDoc
+		r := e.mustJSON("GET", "/api/items/"+itemID+"/network?sessionId="+sid, nil, &doc)
+		for _, c := range doc.Requests {
+			if c.URL == "https://api.trailhead.test/v1/login" {
+				return c, r.Body
+			}
+		}
+		t.Fatalf("no login call in %+v", doc.Requests)
+		return feedbackapi.NetworkCall{}, nil
+	}
+	c, body := login(true)
+	if c.Status != 403 || c.RequestBody != `{"user":"[REDACTED]","password":"[REDACTED]","keep":true}` || c.ResponseBody != `{"error":"locked out","token":"[REDACTED]"}` {
+		t.Errorf("with bodies: %+v", c)
+	}
+	for _, s := range secrets {
+		if strings.Contains(string(body), s) {
+			t.Errorf("%q reached the answer", s)
+		}
+	}
+	if c, _ := login(false); c.RequestBody != "" || c.ResponseBody != "" || c.Status != 403 {
+		t.Errorf("a plain capture kept bodies: %+v", c)
+	}
+	noSecretInFiles(t, e.projectDir, secrets)
+}
