@@ -30,30 +30,35 @@ type liveStage struct {
 // until the stream ends or the test does.
 func (e *testEnv) openStage(serial string) *liveStage {
 	e.t.Helper()
+	return openStage(e.t, e.srv.URL, serial)
+}
+
+func openStage(tb testing.TB, base, serial string) *liveStage {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	e.t.Cleanup(cancel)
+	tb.Cleanup(cancel)
 	path := "/api/preview/stream"
 	if serial != "" {
 		path += "?serial=" + url.QueryEscape(serial)
 	}
-	req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+path, nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+path, nil)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		e.t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if res.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		e.t.Fatalf("GET %s: %d %s", path, res.StatusCode, b)
+		tb.Fatalf("GET %s: %d %s", path, res.StatusCode, b)
 	}
 	br := bufio.NewReader(res.Body)
 	kind, body, err := readStreamMessage(br)
 	if err != nil || kind != streamConfig {
-		e.t.Fatalf("GET %s: first message kind %d, %v", path, kind, err)
+		tb.Fatalf("GET %s: first message kind %d, %v", path, kind, err)
 	}
 	st := &liveStage{ended: make(chan string, 1), cancel: cancel}
 	if err := json.Unmarshal(body, &st.cfg); err != nil {
-		e.t.Fatal(err)
+		tb.Fatal(err)
 	}
 	go func() {
 		defer res.Body.Close()
