@@ -41,11 +41,22 @@ export function endStage(serial: string, reason: string): void {
 export async function annotateOnStage(serial: string): Promise<void> {
   const before = app.selectedSerial;
   if (serial !== before) {
+    // The stages swap before the selection changes, so the side stage of the phone
+    // becoming the main one is never mistaken for a duplicate of the selection.
+    const previous = sideStages.list;
+    reorder(swapIntoMain(previous.map((s) => s.serial), serial, before), previous);
     await selectDevice(serial);
-    if (app.selectedSerial !== serial) return; // refused: the notice says why
-    const order = swapIntoMain(sideStages.serials, serial, before);
-    for (const st of sideStages.list) if (!order.includes(st.serial)) st.player.stop();
-    sideStages.list = order.map((s) => sideStages.find(s) ?? new SideStage(s));
+    if (app.selectedSerial !== serial) {
+      // Refused (the notice says why): the phone stays where it was.
+      reorder(previous.map((s) => s.serial), sideStages.list);
+      return;
+    }
   }
   await annotate();
+}
+
+/** Sets the side stages to serials, keeping the stages that stay and stopping the rest. */
+function reorder(serials: string[], from: SideStage[]): void {
+  for (const st of from) if (!serials.includes(st.serial)) st.player.stop();
+  sideStages.list = serials.map((s) => from.find((st) => st.serial === s) ?? new SideStage(s));
 }
