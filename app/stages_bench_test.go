@@ -5,10 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
@@ -17,7 +14,6 @@ import (
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/app/device"
-	"fixthis/app/store"
 	"fixthis/sim"
 )
 
@@ -40,7 +36,7 @@ func BenchmarkLiveStagesUSB2(b *testing.B) {
 			for i, serial := range serials {
 				stages[i] = openStage(b, base, serial)
 			}
-			var rates [][]float64 = make([][]float64, phones)
+			rates := make([][]float64, phones)
 			b.ResetTimer()
 			for range b.N {
 				before := make([]int64, phones)
@@ -111,23 +107,7 @@ func startStagesApp(b *testing.B, phones int) (string, *adb.Client, []string) {
 		serials = append(serials, d.Serial())
 	}
 	client := srvADB.Client(b)
-	dir := b.TempDir()
-	st, err := store.Open(context.Background(), dir, store.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	a := New(Options{Version: "bench", ProjectDir: dir, Mode: ModeServe, ADB: client, Store: st, Demo: device.DemoOff,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), KeepAliveEvery: time.Second})
-	ctx, cancel := context.WithCancel(context.Background())
-	a.Run(ctx)
-	srv := httptest.NewServer(a.APIHandler())
-	b.Cleanup(func() {
-		a.Shutdown()
-		cancel()
-		srv.Close()
-		a.Wait()
-		_ = st.Close()
-	})
+	_, srv, _ := startTestApp(b, b.TempDir(), client)
 	deadline := time.Now().Add(20 * time.Second)
 	for !allOnline(srv.URL, serials) {
 		if time.Now().After(deadline) {
