@@ -1,11 +1,13 @@
 // Phones side by side against two simulated phones on a private adb server: "Show
 // another phone" lists the other one, its stage shows live video beside the selected
 // phone's, Annotate on it freezes that phone, a note is saved on its screen, the stage
-// closes, and a phone that leaves ends its stage with a notice. Screenshots at
+// closes, an agent's capture marks its phone's stage, and a phone that leaves ends its
+// stage with a notice. Screenshots at
 // 1440×900, 1366×768 (side by side) and 390 px (stacked).
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import { api, openConsole, shotPath, startSim, suite, waitFor } from './harness.mjs';
+import { McpClient } from './mcp.mjs';
 import { clickNode, waitLive } from './steps.mjs';
 
 const side = (serial) => `section.side[data-stage-serial="${serial}"]`;
@@ -98,6 +100,13 @@ suite('phones side by side', { server: { demo: false } }, (env) => {
     await page.locator('#addStageButton').click();
     await page.locator(`[data-add-serial="${a}"]`).click();
     await waitFor(async () => (await page.locator(`${side(a)} .badge`).innerText()) === 'Live', { timeout: 20000, what: "the first phone's stage back" });
+    // An agent acting on that phone marks its stage, not the selected one's.
+    const agent = new McpClient(server.mcpUrl, server.mcpToken);
+    await agent.initialize();
+    await agent.call('fixthis_capture_screen', { serial: a });
+    await page.locator(`${side(a)} [data-agent-acting="${a}"]`).waitFor({ timeout: 10000 });
+    assert.equal(await page.locator(`[data-agent-acting="${b}"]`).count(), 0, 'the selected phone is not marked');
+    await page.screenshot({ path: shotPath('stages-agent-acting.png') });
     sims[0].child.kill('SIGKILL');
     await page.locator(side(a)).waitFor({ state: 'detached', timeout: 15000 });
     await page.getByText(`The stage of ${a} closed`).first().waitFor({ timeout: 5000 });
