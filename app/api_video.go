@@ -17,28 +17,34 @@ const (
 	streamConfig      = 1 // body: VideoConfig as JSON
 	streamAccessUnit  = 2 // body: flags (1 = key frame), arrival as 8-byte unix µs, Annex-B picture
 	streamKeepAlive   = 3 // no body: sent each second without pictures
+	streamEnded       = 4 // body: why the stream ends (UTF-8), when the phone went away
 	streamFlagKeyUnit = 1
 )
 
-// getPreviewStream sends the selected device's screen as H.264 in one streaming
+// getPreviewStream sends a phone's screen (?serial=, else the selected one) as H.264 in one streaming
 // response: a config message, the pictures since the last key frame, then each new
 // picture as it arrives. It is a plain HTTP body read with fetch(), so it works in a
 // browser and through the Wails AssetServer, whose WebKitGTK bridge has no
 // http.Flusher (writes are flushed when possible, and a failed write ends the stream).
 //
 // A device that cannot stream, or --preview jpeg, answers 409 video_unavailable with
-// the reason; the console then shows raw frames. The stream ends when the selected
-// device changes or the viewer fell behind; the console reopens it.
+// the reason; the console then shows raw frames. A fifth phone while four are live
+// answers 409 stage_limit. The stream of the selection ends when the selection
+// changes; a named phone's stream ends when that phone is gone, with a last message
+// saying so. Either ends when the viewer fell behind; the console reopens it.
 func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) {
-	dev, err := h.device.Registry.Selected()
+	named := r.URL.Query().Get("serial")
+	dev, err := h.device.Registry.Lookup(named)
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
 	stream, cfg, release, err := h.device.Video.Attach(dev)
 	if err != nil {
-		h.device.Preview.NoteVideo(dev.Serial)
-		h.log.Info("live video unavailable; the preview shows JPEG frames", "serial", dev.Serial, "why", err)
+		if sel, serr := h.device.Registry.Selected(); serr == nil && sel.Serial == dev.Serial {
+			h.device.Preview.NoteVideo(dev.Serial) // the selected phone's status says why
+		}
+		h.log.Info("live video refused", "serial", dev.Serial, "why", err)
 		httpapi.WriteError(w, err)
 		return
 	}
@@ -95,6 +101,18 @@ func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) 
 		}
 	}
 	devices := h.device.Registry.Changes()
+	// gone ends a named phone's stream with the reason when that phone left.
+	gone := func() bool {
+		if named == "" {
+			return false
+		}
+		_, err := h.device.Registry.Lookup(named)
+		if err != nil {
+			h.log.Info("live video: the phone went away", "serial", cfg.Serial, "why", err)
+			send(streamEnded, []byte(err.Error()))
+		}
+		return err != nil
+	}
 	// The WebKitGTK bridge does not cancel r.Context() when the page drops the
 	// response; only a failed write tells. A keep-alive each quiet second finds a
 	// viewer that left, so the raw-frame loop takes over within a second.
@@ -105,6 +123,7 @@ func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) 
 		select {
 		case au, ok := <-live:
 			if !ok {
+				gone()
 				return
 			}
 			if !sendAU(au) {
@@ -112,7 +131,8 @@ func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) 
 			}
 			lastSent = time.Now()
 		case <-keepAlive.C:
-			if h.device.Preview.Landscape() != (cfg.DisplayWidth > cfg.DisplayHeight) {
+			if sel, err := h.device.Registry.Selected(); err == nil && sel.Serial == cfg.Serial &&
+				h.device.Preview.Landscape() != (cfg.DisplayWidth > cfg.DisplayHeight) {
 				// The phone turned: end here, and the console reopens a stream coded
 				// the other way round.
 				return
@@ -125,7 +145,10 @@ func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) 
 			}
 		case <-devices:
 			devices = h.device.Registry.Changes()
-			if now, err := h.device.Registry.Selected(); err != nil || now.Serial != cfg.Serial {
+			if gone() {
+				return
+			}
+			if now, err := h.device.Registry.Selected(); named == "" && (err != nil || now.Serial != cfg.Serial) {
 				return
 			}
 		case <-r.Context().Done():

@@ -62,10 +62,21 @@ func newTestEnvAt(t *testing.T, dir string, simOpts sim.Options, tweaks ...func(
 	t.Helper()
 	phone := adbtest.StartPhone(t, simOpts)
 	srvADB, dev, client := phone.Server, phone.Device, phone.Client
+	a, srv, st := startTestApp(t, dir, client, tweaks...)
+	env := &testEnv{t: t, adbServer: srvADB, client: client, sim: dev, projectDir: dir, store: st, app: a, srv: srv}
+	env.waitDeviceOnline(dev.Serial(), 10*time.Second)
+	return env
+}
+
+// startTestApp opens a store in dir and runs one FixThis app on client's adb server
+// with the console API on an httptest server, all stopped when tb ends. tweaks adjust
+// the app's Options before it starts.
+func startTestApp(tb testing.TB, dir string, client *adb.Client, tweaks ...func(*Options)) (*App, *httptest.Server, *store.Store) {
+	tb.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, dir, store.Options{})
 	if err != nil {
-		t.Fatalf("open store in %s: %v", dir, err)
+		tb.Fatalf("open store in %s: %v", dir, err)
 	}
 	opts := Options{
 		Version:        "test",
@@ -85,21 +96,18 @@ func newTestEnvAt(t *testing.T, dir string, simOpts sim.Options, tweaks ...func(
 	a.Run(runCtx)
 	srv := httptest.NewServer(a.APIHandler())
 	// Open SSE streams end with a.Shutdown; only then can the server close.
-	t.Cleanup(func() {
+	tb.Cleanup(func() {
 		a.Shutdown()
 		cancel()
 		srv.Close()
 		a.Wait()
 		if err := st.Close(); err != nil {
-			t.Errorf("close store: %v", err)
+			tb.Errorf("close store: %v", err)
 		}
 	})
-	env := &testEnv{t: t, adbServer: srvADB, client: client, sim: dev, projectDir: dir, store: st, app: a, srv: srv}
-	env.waitDeviceOnline(dev.Serial(), 10*time.Second)
-	return env
+	return a, srv, st
 }
 
-// waitFor polls cond until it holds or timeout passes.
 // waitSimSelected waits until the simulated phone is the selected device.
 func (e *testEnv) waitSimSelected() {
 	e.t.Helper()

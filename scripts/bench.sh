@@ -247,6 +247,7 @@ go test -run '^$' -bench 'FreezeSidekickStillScreen|ReadAppSourceIndex4MiB|Frame
 go test -run '^$' -bench UIAutomatorDumpPaths -benchtime 5x ./sim/android/ >"$WORK/bench.dumppaths" 2>&1 || die "uiautomator path benchmarks failed: $(tail "$WORK/bench.dumppaths")"
 go test -run '^$' -bench Cut5s -benchtime 5x ./capture/clip/ >"$WORK/bench.clip" 2>&1 || die "clip benchmarks failed: $(tail "$WORK/bench.clip")"
 go test -run '^$' -bench CheckSizes -benchtime 3x ./app/agentdevice/ >"$WORK/bench.sizes" 2>&1 || die "size check benchmarks failed: $(tail "$WORK/bench.sizes")"
+go test -run '^$' -bench LiveStagesUSB2 -benchtime 1x ./app/ >"$WORK/bench.stages" 2>&1 || die "live stage benchmarks failed: $(tail "$WORK/bench.stages")"
 FIXTHIS_BIN="$PWD/$BIN" go test -run '^$' -bench Audit300 -benchtime 10x ./app/audit/ >"$WORK/bench.audit" 2>&1 || die "audit benchmarks failed: $(tail "$WORK/bench.audit")"
 go test -count=1 -run 'TestAgentChangesFromAnotherStoreReachTheConsole' -v ./app/ >"$WORK/bench.cross" 2>&1 || die "cross-process test failed: $(tail "$WORK/bench.cross")"
 go test -count=1 -run 'TestVoiceUnitToItemLatency' -v ./app/ >"$WORK/bench.unit" 2>&1 || die "spoken unit latency test failed: $(tail "$WORK/bench.unit")"
@@ -298,6 +299,22 @@ row "$WORK/bench.clip" BenchmarkCut5s "cut a 5 s clip (720×1600 H.264 → MP4)"
 awk '$1 ~ /^BenchmarkCut5s/ { for (i = 2; i < NF; i++) if ($(i+1) == "history-bytes") printf "  %-50s %10.1f %10s\n", "  its 10 s history in memory, MB (no budget)", $i / 1048576, "-" }' "$WORK/bench.clip"
 row "$WORK/bench.sizes" BenchmarkCheckSizes/three "check an item on 3 sizes, USB 2, phone restored" 8000 ns
 row "$WORK/bench.sizes" BenchmarkCheckSizes/restore "  restore the phone's size after a tablet size" 1000 ns
+# fps_row FILE BENCH LABEL MIN METRIC: a rate that must reach MIN (frames per second).
+fps_row() {
+  awk -v name="$2" -v label="$3" -v least="$4" -v metric="$5" '
+    $1 ~ /^Benchmark/ {
+      n = $1; sub(/-[0-9]+$/, "", n)
+      if (n != name) next
+      for (i = 2; i < NF; i++) if ($(i+1) == metric) { v = $i; found = 1 }
+    }
+    END {
+      if (!found) { printf "  %-50s %10s %10s   missing\n", label, "-", ">= " least; exit }
+      printf "  %-50s %10.1f %10s   %s\n", label, v, ">= " least, (v >= least ? "ok" : "UNDER")
+    }
+  ' "$1"
+}
+fps_row "$WORK/bench.stages" "BenchmarkLiveStagesUSB2/stages=2" "two live stages, H.264 over USB 2, lowest fps" 25 fps-lowest-stage
+fps_row "$WORK/bench.stages" "BenchmarkLiveStagesUSB2/stages=1" "  one live stage, same scroll (no budget)" 0 fps-stage1
 row "$WORK/bench.capture" BenchmarkParseDump1000 "parse a 1,000-node uiautomator dump" 5 ns
 row "$WORK/bench.capture" BenchmarkHitTest1000 "hit-test in 1,000 nodes" 0.1 ns
 row "$WORK/bench.capture" BenchmarkHitArea1000 "area hit-test in 1,000 nodes (no budget)" 1000 ns

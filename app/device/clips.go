@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image/jpeg"
+	"sync/atomic"
 	"time"
 
 	"github.com/disintegration/imaging"
@@ -41,6 +42,8 @@ type clipSource struct {
 	pictures      *clip.History[clip.Sample]
 	stills        *clip.History[clip.Frame]
 	endedAt       time.Time // when its stream stopped (zero while it runs)
+	// changes counts the stream's pictures: a still is taken only after one.
+	changes atomic.Uint64
 }
 
 // endedClipsFor is how long what a stopped stream kept can still be cut.
@@ -81,7 +84,7 @@ func (v *Video) sampleStills(ctx context.Context, s *video.Stream, src *clipSour
 	wait := stillEvery
 	seen := ^uint64(0)
 	for {
-		if n := v.preview.changes.Load(); n != seen {
+		if n := src.changes.Load(); n != seen {
 			seen = n
 			at := time.Now()
 			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -117,14 +120,14 @@ func stillWait(took time.Duration) time.Duration {
 func (v *Video) clipSourceFor(serial string, ended bool) (*clipSource, time.Time) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.stream != nil && v.clips != nil && v.clips.serial == serial {
+	if st := v.stages[serial]; st != nil {
 		select {
-		case <-v.stream.Done():
+		case <-st.stream.Done():
 		default:
-			return v.clips, time.Now()
+			return st.clips, time.Now()
 		}
 	}
-	if e := v.ended; ended && e != nil && e.serial == serial && time.Since(e.endedAt) < endedClipsFor {
+	if e := v.ended[serial]; ended && e != nil && time.Since(e.endedAt) < endedClipsFor {
 		return e, e.endedAt
 	}
 	return nil, time.Time{}
@@ -259,9 +262,13 @@ func (s *Service) Record(ctx context.Context, dev View, d time.Duration) (*clip.
 	return s.Cut(dev.Serial, d)
 }
 
-// Viewers is how many consoles watch the video now.
+// Viewers is how many consoles watch any phone's video now.
 func (v *Video) Viewers() int {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return v.viewers
+	n := 0
+	for _, st := range v.stages {
+		n += st.viewers
+	}
+	return n
 }

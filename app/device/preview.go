@@ -111,9 +111,9 @@ type Preview struct {
 	// no taller (0: the default).
 	stageHeight atomic.Int64
 	paints      paintReports
-	// videoViewers counts consoles showing the H.264 stream: while there are any, the
-	// loop leaves the pixels to the video and only checks the screen state.
-	videoViewers atomic.Int64
+	// videoWatched says whether a console shows serial's H.264 stream: while one
+	// does, the loop leaves that phone's pixels to the video and only checks its state.
+	videoWatched func(serial string) bool
 	rotation     atomic.Int32 // quarter turns, from the last screen-state check
 	secure       atomic.Bool  // the last screen-state check saw FLAG_SECURE
 
@@ -219,7 +219,7 @@ func (p *Preview) Run(ctx context.Context) {
 				continue
 			}
 		}
-		if p.videoOnly && p.videoViewers.Load() == 0 {
+		if p.videoOnly && !p.videoWatched(dev.Serial) {
 			// --preview h264: no raw frames; say why when the device refused video.
 			if note := p.videoNote(dev.Serial); note != "" {
 				p.setStatus(dev.Serial, PreviewStatus{State: StateStale, Reason: ReasonCaptureFailed, Message: "No live video (--preview h264): " + note})
@@ -227,7 +227,7 @@ func (p *Preview) Run(ctx context.Context) {
 			p.sleep(ctx, maxIdle)
 			continue
 		}
-		if p.videoViewers.Load() > 0 {
+		if p.videoWatched(dev.Serial) {
 			// The video shows the pixels; the state check above still tells what
 			// the status carries (a protected screen, a turned phone).
 			p.setStatus(dev.Serial, p.liveStatus())
@@ -484,6 +484,13 @@ func (p *Preview) JPEG(id string) ([]byte, bool) {
 // Landscape reports whether the last screen-state check found the display turned a
 // quarter, so the video must be coded the other way round.
 func (p *Preview) Landscape() bool { return p.rotation.Load()%2 == 1 }
+
+// selectedIs reports whether serial is FixThis's selected phone, the one the raw-frame
+// loop, the screen-state checks and the warm tree follow.
+func (p *Preview) selectedIs(serial string) bool {
+	dev, err := p.reg.Selected()
+	return err == nil && dev.Serial == serial
+}
 
 // StageHeight is the console's stage height in device pixels (0: not reported yet).
 func (p *Preview) StageHeight() int { return int(p.stageHeight.Load()) }

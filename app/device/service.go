@@ -67,6 +67,7 @@ func New(opts Options) *Service {
 	}
 	vid := newVideo(mode, opts.ADB, preview, opts.Video)
 	preview.videoNote = vid.Unavailable
+	preview.videoWatched = vid.Watched
 	preview.videoOnly = mode == VideoH264
 	s := &Service{
 		adb:        opts.ADB,

@@ -49,6 +49,7 @@ const (
 	CaptureNotFound    Code = "capture_not_found"    // no agent capture with that id
 	ControlRefused     Code = "control_refused"      // the user has not allowed agents to control the device
 	VideoUnavailable   Code = "video_unavailable"    // the device cannot stream H.264, or --preview jpeg
+	StageLimit         Code = "stage_limit"          // four phones are live already
 	InputFailed        Code = "input_failed"         // an input command failed on the device
 	NodeNotFound       Code = "node_not_found"       // no node on the screen matches a selector
 	DisplayRefused     Code = "display_refused"      // the phone refused a display setting command
@@ -114,6 +115,7 @@ var prefixes = map[Code]string{
 	CaptureNotFound:     "CAPTURE_NOT_FOUND",
 	ControlRefused:      "DEVICE_CONTROL_REFUSED",
 	VideoUnavailable:    "VIDEO_UNAVAILABLE",
+	StageLimit:          "STAGE_LIMIT",
 	AppNotAvailable:     "APP_NOT_AVAILABLE",
 	BuildFailed:         "BUILD_FAILED",
 	AppNotInstalled:     "APP_NOT_INSTALLED",

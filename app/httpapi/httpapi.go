@@ -49,6 +49,7 @@ var statusOf = map[errcode.Code]int{
 	errcode.CaptureNotFound:     http.StatusNotFound,
 	errcode.ControlRefused:      http.StatusForbidden,
 	errcode.VideoUnavailable:    http.StatusConflict,
+	errcode.StageLimit:          http.StatusConflict,
 	errcode.ClipUnavailable:     http.StatusConflict,
 	errcode.ClipNotFound:        http.StatusNotFound,
 	errcode.AppNotAvailable:     http.StatusNotFound,

@@ -112,16 +112,18 @@ export class Api {
   }
 
   /**
-   * Opens GET /api/preview/stream, the live preview as H.264 (video/framing.ts). The
-   * caller reads the body and aborts through signal. A device that cannot stream
-   * answers 409 video_unavailable, thrown as an ApiError with the reason.
+   * Opens GET /api/preview/stream, the live preview as H.264 (video/framing.ts), of
+   * serial or, without it, of the selected phone. The caller reads the body and aborts
+   * through signal. A device that cannot stream answers 409 video_unavailable, a fifth
+   * phone 409 stage_limit, thrown as an ApiError with the reason.
    */
-  async previewStream(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  async previewStream(signal: AbortSignal, serial = ''): Promise<ReadableStream<Uint8Array>> {
     const h: Record<string, string> = {};
     if (this.token) h['X-FixThis-Console-Token'] = this.token;
     let res: Response;
     try {
-      res = await fetch('/api/preview/stream', { headers: h, cache: 'no-store', signal });
+      const path = serial ? `/api/preview/stream?serial=${encodeURIComponent(serial)}` : '/api/preview/stream';
+      res = await fetch(path, { headers: h, cache: 'no-store', signal });
     } catch (err) {
       throw new ApiError(0, 'network', `The FixThis app did not answer (${(err as Error).message || 'network error'}).`);
     }

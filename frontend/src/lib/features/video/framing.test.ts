@@ -17,6 +17,16 @@ function picture(key: boolean, us: number, data: number[]): Uint8Array {
   return message(2, body);
 }
 
+describe('StreamParser ended message', () => {
+  it('reads why a named phone\'s stream ends, after its pictures', () => {
+    const why = 'no device "emulator-5556" is connected';
+    const p = new StreamParser();
+    const got = p.push(new Uint8Array([...picture(true, 1, [0, 0, 0, 1, 0x65]), ...message(4, new TextEncoder().encode(why))]));
+    expect(got.map((m) => m.kind)).toEqual(['picture', 'ended']);
+    expect(got[1]).toEqual({ kind: 'ended', reason: why });
+  });
+});
+
 describe('StreamParser', () => {
   const config = { serial: 's', width: 400, height: 896, displayWidth: 1080, displayHeight: 2400, contentX: 0, contentY: 4, contentWidth: 400, contentHeight: 888 };
   const stream = new Uint8Array([

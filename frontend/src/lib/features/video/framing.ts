@@ -1,15 +1,18 @@
 // GET /api/preview/stream's framing: each message is a 4-byte big-endian length (of
 // what follows), a kind byte, then the body. Kind 1 carries the stream's geometry as
 // JSON; kind 2 one H.264 access unit: a flags byte (1 = key frame), the host's
-// arrival time as 8-byte unix microseconds, then the Annex-B picture.
+// arrival time as 8-byte unix microseconds, then the Annex-B picture; kind 4 says why a
+// named phone's stream ends (the phone left), as text.
 import type { VideoConfig } from '../../wire.gen';
 
 export type StreamMessage =
   | { kind: 'config'; config: VideoConfig }
-  | { kind: 'picture'; key: boolean; arrivedUs: number; data: Uint8Array };
+  | { kind: 'picture'; key: boolean; arrivedUs: number; data: Uint8Array }
+  | { kind: 'ended'; reason: string };
 
 const KIND_CONFIG = 1;
 const KIND_PICTURE = 2;
+const KIND_ENDED = 4;
 
 /** Cuts the response body's chunks into messages, however the chunks fall. */
 export class StreamParser {
@@ -33,6 +36,8 @@ export class StreamParser {
         if (body.length < 9) throw new Error('preview stream: short picture message');
         const meta = new DataView(body.buffer, body.byteOffset, 9);
         out.push({ kind: 'picture', key: (body[0] & 1) === 1, arrivedUs: Number(meta.getBigUint64(1)), data: body.subarray(9) });
+      } else if (kind === KIND_ENDED) {
+        out.push({ kind: 'ended', reason: new TextDecoder().decode(body) });
       }
       // Unknown kinds are skipped: a newer server may add some.
     }

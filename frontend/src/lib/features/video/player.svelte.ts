@@ -13,12 +13,19 @@ import { codecFromSPS, spsProfile, StreamParser } from './framing';
 import type { SoftwareDecoder } from './software';
 import { PaintStats, type PreviewStats } from './stats';
 
-type Phase = 'off' | 'connecting' | 'video' | 'unavailable';
+type Phase = 'off' | 'connecting' | 'video' | 'unavailable' | 'ended';
+
+/** Errors that end a named phone's stage rather than fall back to JPEG frames. */
+const STAGE_ENDING = new Set(['stage_limit', 'device_not_found', 'device_not_available']);
 
 export class LivePlayer {
-  /** 'video' once pictures are painted; 'unavailable' means JPEG frames instead. */
+  /**
+   * 'video' once pictures are painted; 'unavailable' means JPEG frames instead; 'ended'
+   * means a named phone's stream will not come back (the phone left, or four others
+   * are live).
+   */
   phase = $state<Phase>('off');
-  /** Why video is unavailable. */
+  /** Why video is unavailable, or why the stream ended. */
   reason = $state('');
   /** The stream's geometry; the stage sizes itself from displayWidth × displayHeight. */
   config = $state<VideoConfig | null>(null);
@@ -51,6 +58,12 @@ export class LivePlayer {
   private order: DecoderKind[] = [];
   /** The software decoder's worker, started the first time a stream needs it. */
   private software: Promise<SoftwareDecoder | string> | null = null;
+
+  /**
+   * named: the stream asks for its phone by serial (a side stage), so it ends when that
+   * phone leaves; otherwise it follows the selected phone.
+   */
+  constructor(private readonly named = false) {}
 
   /** The canvas the pictures go to (null while the stage shows something else). */
   attach(canvas: HTMLCanvasElement | null): void {
@@ -98,6 +111,11 @@ export class LivePlayer {
     this.reason = reason;
   }
 
+  private end(reason: string): void {
+    this.phase = 'ended';
+    this.reason = reason;
+  }
+
   private async run(serial: string, gen: number): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
@@ -105,7 +123,7 @@ export class LivePlayer {
     let decoder: StreamDecoder | null = null;
     const painted = this.painted;
     try {
-      const body = await transport.api.previewStream(abort.signal);
+      const body = await transport.api.previewStream(abort.signal, this.named ? serial : '');
       const reader = body.getReader();
       const parser = new StreamParser();
       let needKey = true;
@@ -113,6 +131,11 @@ export class LivePlayer {
         const { value, done } = await reader.read();
         if (done || abort.signal.aborted) break;
         for (const m of parser.push(value)) {
+          if (m.kind === 'ended') {
+            this.end(m.reason);
+            abort.abort();
+            return;
+          }
           if (m.kind === 'config') {
             this.config = m.config;
             needKey = true;
@@ -144,6 +167,10 @@ export class LivePlayer {
       if (abort.signal.aborted) return;
       if (err instanceof ApiError && err.code === 'video_unavailable') {
         this.unavailable(err.message);
+        return;
+      }
+      if (this.named && err instanceof ApiError && STAGE_ENDING.has(err.code)) {
+        this.end(err.message);
         return;
       }
     } finally {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Api } from '../../api';
+import { ApiError, type Api } from '../../api';
 import { transport } from '../../transport';
 import { LivePlayer } from './player.svelte';
 
@@ -24,11 +24,13 @@ function keyPicture(profile: number, constraints: number, level: number): Uint8A
 }
 
 /** A stream that sends chunks and then stays open, as the server's does. */
-function serve(...chunks: Uint8Array[]): { opened: () => number } {
+function serve(...chunks: Uint8Array[]): { opened: () => number; serials: string[] } {
   let opened = 0;
+  const serials: string[] = [];
   transport.api = {
-    previewStream: async () => {
+    previewStream: async (_signal: AbortSignal, serial = '') => {
       opened++;
+      serials.push(serial);
       return new ReadableStream<Uint8Array>({
         start(c) {
           for (const ch of chunks) c.enqueue(ch);
@@ -36,7 +38,7 @@ function serve(...chunks: Uint8Array[]): { opened: () => number } {
       });
     },
   } as unknown as Api;
-  return { opened: () => opened };
+  return { opened: () => opened, serials };
 }
 
 /** A VideoDecoder that decodes only the codecs listed. */
@@ -137,5 +139,43 @@ describe('LivePlayer decoder choice', () => {
     await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
     expect(player.reason).toBe('this browser has no WebCodecs VideoDecoder (?decoder=webcodecs)');
     expect(server.opened()).toBe(0);
+  });
+});
+
+describe('LivePlayer of a side stage', () => {
+  it('names its phone and ends, without reopening, when the server says the phone left', async () => {
+    webCodecs(['avc1.42E01F', 'avc1.42E01E']);
+    const side = new LivePlayer(true);
+    const why = 'no device "emu-2" is connected';
+    const server = serve(config, keyPicture(0x42, 0xe0, 0x1e), message(4, new TextEncoder().encode(why)));
+    side.play('emu-2');
+    await vi.waitFor(() => expect(side.phase).toBe('ended'));
+    expect(side.reason).toBe(why);
+    expect(server.serials).toEqual(['emu-2']);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(server.opened()).toBe(1);
+    side.stop();
+  });
+
+  it('ends on a refusal that names the stage limit instead of falling back to JPEG', async () => {
+    webCodecs(['avc1.42E01F', 'avc1.42E01E']);
+    const side = new LivePlayer(true);
+    const refusal = '4 phones are live already; close one of their stages to show emu-5';
+    transport.api = {
+      previewStream: async () => {
+        throw new ApiError(409, 'stage_limit', refusal);
+      },
+    } as unknown as Api;
+    side.play('emu-5');
+    await vi.waitFor(() => expect(side.phase).toBe('ended'));
+    expect(side.reason).toBe(refusal);
+    side.stop();
+  });
+
+  it('the selected phone\'s player asks for no serial, so it follows the selection', async () => {
+    webCodecs(['avc1.42E01F', 'avc1.42E01E']);
+    const server = serve(config, keyPicture(0x42, 0xe0, 0x1e));
+    player.play('emu');
+    await vi.waitFor(() => expect(server.serials).toEqual(['']));
   });
 });
