@@ -205,20 +205,23 @@ func insertSizeOutcome(ctx context.Context, t *tx, itemID string, pos int, o Siz
 	return nil
 }
 
-// SizePictureURL is where the console API serves a size's picture: kind is
-// "image" (the whole screen) or "crop"; position counts from 0.
-func SizePictureURL(itemID string, position int, kind string) string {
-	return "/api/items/" + url.PathEscape(itemID) + "/sizes/" + strconv.Itoa(position) + "/" + kind
+// sizePictureURL is where the console API serves a size's picture: kind is
+// "image" (the whole screen) or "crop"; position counts from 0. The check's time
+// is in the query because a newer check serves other pictures at the same path,
+// and pictures are cached as immutable.
+func sizePictureURL(itemID string, checkedAt time.Time, position int, kind string) string {
+	return "/api/items/" + url.PathEscape(itemID) + "/sizes/" + strconv.Itoa(position) + "/" + kind +
+		"?checked=" + strconv.FormatInt(millis(checkedAt), 10)
 }
 
 func setSizeURLs(itemID string, c *SizeCheck) {
 	for i := range c.Sizes {
 		o := &c.Sizes[i]
 		if o.ImageArtifact != "" {
-			o.ImageURL = SizePictureURL(itemID, i, "image")
+			o.ImageURL = sizePictureURL(itemID, c.CheckedAt, i, "image")
 		}
 		if o.CropArtifact != "" {
-			o.CropURL = SizePictureURL(itemID, i, "crop")
+			o.CropURL = sizePictureURL(itemID, c.CheckedAt, i, "crop")
 		}
 	}
 }
