@@ -48,6 +48,9 @@ type SizeOutcome struct {
 	// (found nodes only); both on the console API.
 	ImageURL string `json:"imageUrl,omitempty"`
 	CropURL  string `json:"cropUrl,omitempty"`
+	// Path and CropPath are the same pictures' files, relative to the project.
+	Path     string `json:"path,omitempty"`
+	CropPath string `json:"cropPath,omitempty"`
 
 	ImageArtifact string `json:"-"`
 	CropArtifact  string `json:"-"`
@@ -127,7 +130,7 @@ func (s *Store) SaveSizeCheck(ctx context.Context, in SizeCheckInput) (*SizeChec
 			return nil, err
 		}
 		o := sz.SizeOutcome
-		o.ImageArtifact, o.CropArtifact, o.ImageURL, o.CropURL = "", "", "", ""
+		o.ImageArtifact, o.CropArtifact, o.ImageURL, o.CropURL, o.Path, o.CropPath = "", "", "", "", "", ""
 		var err error
 		if len(sz.PNG) > 0 {
 			if o.ImageArtifact, err = s.PutArtifact(ctx, sz.PNG, "png"); err != nil {
@@ -218,10 +221,10 @@ func setSizeURLs(itemID string, c *SizeCheck) {
 	for i := range c.Sizes {
 		o := &c.Sizes[i]
 		if o.ImageArtifact != "" {
-			o.ImageURL = sizePictureURL(itemID, c.CheckedAt, i, "image")
+			o.ImageURL, o.Path = sizePictureURL(itemID, c.CheckedAt, i, "image"), relArtifact(o.ImageArtifact)
 		}
 		if o.CropArtifact != "" {
-			o.CropURL = sizePictureURL(itemID, c.CheckedAt, i, "crop")
+			o.CropURL, o.CropPath = sizePictureURL(itemID, c.CheckedAt, i, "crop"), relArtifact(o.CropArtifact)
 		}
 	}
 }

@@ -414,6 +414,8 @@ export interface SizeOutcome {
   error?: string;
   imageUrl?: string;
   cropUrl?: string;
+  path?: string;
+  cropPath?: string;
 }
 
 export interface SourceCandidate {
