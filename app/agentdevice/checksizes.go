@@ -123,7 +123,7 @@ func (p *Phone) checkSizes(ctx context.Context, serial, sessionID, itemID string
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		shots = append(shots, p.checkOne(ctx, t.Serial, tg, m, pr, loc))
+		shots = append(shots, p.checkOne(ctx, t.Serial, tg, m, pr, loc, !byUser))
 	}
 	// Put back before the check is stored, so the stored check says whether it was.
 	restore()
@@ -142,12 +142,15 @@ func (p *Phone) checkSizes(ctx context.Context, serial, sessionID, itemID string
 	for i, sh := range shots {
 		res.Sizes = append(res.Sizes, SizeCheck{SizeOutcome: saved.Sizes[i], CaptureID: sh.CaptureID})
 	}
-	p.record(ctx, t.Serial, "display", "checked an item on "+strconv.Itoa(len(res.Sizes))+" sizes (found on "+strconv.Itoa(found)+")", "ok")
+	if !byUser {
+		p.record(ctx, t.Serial, "display", "checked an item on "+strconv.Itoa(len(res.Sizes))+" sizes (found on "+strconv.Itoa(found)+")", "ok")
+	}
 	return res, nil
 }
 
-// checkOne shows one preset and looks for the node there.
-func (p *Phone) checkOne(ctx context.Context, serial string, tg display.Target, m *display.Manager, pr display.Preset, loc capture.Locator) sizeShot {
+// checkOne shows one preset and looks for the node there; logged says whether its
+// captures go in the agents' activity list.
+func (p *Phone) checkOne(ctx context.Context, serial string, tg display.Target, m *display.Manager, pr display.Preset, loc capture.Locator, logged bool) sizeShot {
 	var sh sizeShot
 	sh.Name = pr.Name
 	st, plan, err := m.SetSize(ctx, tg, pr)
@@ -156,12 +159,12 @@ func (p *Phone) checkOne(ctx context.Context, serial string, tg display.Target, 
 		return sh
 	}
 	sh.Width, sh.Height, sh.Density, sh.WidthDp, sh.HeightDp = st.Width, st.Height, plan.Density, st.WidthDp, st.HeightDp
-	c, err := p.settledCapture(ctx, serial)
+	c, err := p.settledCapture(ctx, serial, logged)
 	if err == nil && tg.Package != "" && c.Package != tg.Package {
 		// The change left another window in front: the capture says so (no
 		// separate read of the screen state), so the app is launched again.
 		if _, err = p.launch(ctx, serial, tg.Package); err == nil {
-			c, err = p.settledCapture(ctx, serial)
+			c, err = p.settledCapture(ctx, serial, logged)
 		}
 	}
 	if err != nil {
@@ -246,12 +249,12 @@ func overlapping(nodes []capture.Node, n *capture.Node) []string {
 // screencap taken right after it shows the same pixels (at most three tries).
 // The capture's own frame is one of the two compared, so a still screen costs one
 // extra frame.
-func (p *Phone) settledCapture(ctx context.Context, serial string) (*Capture, error) {
+func (p *Phone) settledCapture(ctx context.Context, serial string, logged bool) (*Capture, error) {
 	dev := p.o.ADB.Device(serial)
 	var c *Capture
 	var err error
 	for try := 0; try < 3; try++ {
-		if c, err = p.Capture(ctx, serial); err != nil {
+		if c, err = p.capture(ctx, serial, logged); err != nil {
 			return nil, err
 		}
 		shown, ok := c.Frame.(*image.NRGBA)

@@ -139,9 +139,17 @@ func TestCheckSizesFindsTheNodeOnEverySize(t *testing.T) {
 	if err := SetControl(ctx, e.st, e.dev.Serial(), false); err != nil {
 		t.Fatal(err)
 	}
+	logged, err := e.st.DeviceActions(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err = e.p.CheckSizesForUser(ctx, "", e.session, e.pane, []display.Preset{display.Presets[2]})
 	if err != nil || len(res.Sizes) != 1 || !res.Sizes[0].Found {
 		t.Fatalf("the user's check with agents not allowed: %+v, %v", res, err)
+	}
+	// It is the user's, so nothing of it goes in the agents' activity list.
+	if after, _ := e.st.DeviceActions(ctx, logged[len(logged)-1].Seq); len(after) != 0 {
+		t.Errorf("the user's check was logged as the agent's: %+v", after)
 	}
 	if got := e.wmSize(t); got != before {
 		t.Errorf("after the user's check: %q, want %q", got, before)
