@@ -80,6 +80,8 @@ func (a *App) APIHandler() http.Handler {
 
 	mux.HandleFunc("GET /api/screens/{screenId}/image", fb.GetScreenImage)
 	mux.HandleFunc("GET /api/items/{id}/crop", fb.GetItemCrop)
+	mux.HandleFunc("POST /api/items/{id}/check-sizes", fb.PostItemCheckSizes)
+	mux.HandleFunc("GET /api/items/{id}/sizes/{n}/{kind}", fb.GetItemSizePicture)
 	mux.HandleFunc("GET /api/items/{id}/sources", fb.GetItemSources)
 	mux.HandleFunc("GET /api/items/{id}/runtime-evidence", fb.GetItemEvidence)
 	mux.HandleFunc("POST /api/items/{id}/runtime-evidence/collect", fb.PostItemEvidenceCollect)

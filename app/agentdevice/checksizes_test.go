@@ -13,6 +13,7 @@ import (
 	"fixthis/app/display"
 	"fixthis/app/errcode"
 	"fixthis/app/store"
+	"fixthis/capture"
 	"fixthis/sim"
 )
 
@@ -96,6 +97,28 @@ func TestCheckSizesFindsTheNodeOnEverySize(t *testing.T) {
 	if got := e.wmSize(t); got != before {
 		t.Errorf("after the check: %q, want %q", got, before)
 	}
+	// The check is stored on the item, with a picture and a crop per size.
+	kept, err := e.st.ReadItem(ctx, e.session, e.fab)
+	if err != nil || kept.Item.Sizes == nil || len(kept.Item.Sizes.Sizes) != 3 || !kept.Item.Sizes.Restored {
+		t.Fatalf("stored check: %+v, %v", kept.Item.Sizes, err)
+	}
+	for i, s := range kept.Item.Sizes.Sizes {
+		if s.ImageURL == "" || s.CropURL == "" || s.ImageURL != res.Sizes[i].ImageURL || s.CropURL != res.Sizes[i].CropURL {
+			t.Errorf("%s: stored %+v, answered %+v", s.Name, s, res.Sizes[i])
+		}
+		key, err := e.st.SizePicture(ctx, e.fab, i, "crop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := e.st.ReadArtifact(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crop, err := png.Decode(bytes.NewReader(data))
+		if b := s.Bounds; err != nil || crop.Bounds().Dx() > b.Right-b.Left+2*cropMargin || crop.Bounds().Dx() < b.Right-b.Left {
+			t.Errorf("%s: crop %v for bounds %+v: %v", s.Name, crop.Bounds(), b, err)
+		}
+	}
 
 	res, err = e.p.CheckSizes(ctx, "", e.session, e.pane, nil)
 	if err != nil {
@@ -107,6 +130,29 @@ func TestCheckSizesFindsTheNodeOnEverySize(t *testing.T) {
 	}
 	if found["phone"] || !found["foldable"] || !found["tablet"] {
 		t.Errorf("the detail pane's title: found %v, want only from 600 dp", found)
+	}
+	if res.Sizes[0].CropURL != "" || res.Sizes[0].ImageURL == "" {
+		t.Errorf("no node on the phone: a whole screen and no crop, got %+v", res.Sizes[0])
+	}
+
+	// The user's own check from the console needs no leave for agents.
+	if err := SetControl(ctx, e.st, e.dev.Serial(), false); err != nil {
+		t.Fatal(err)
+	}
+	logged, err := e.st.DeviceActions(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = e.p.CheckSizesForUser(ctx, "", e.session, e.pane, []display.Preset{display.Presets[2]})
+	if err != nil || len(res.Sizes) != 1 || !res.Sizes[0].Found {
+		t.Fatalf("the user's check with agents not allowed: %+v, %v", res, err)
+	}
+	// It is the user's, so nothing of it goes in the agents' activity list.
+	if after, _ := e.st.DeviceActions(ctx, logged[len(logged)-1].Seq); len(after) != 0 {
+		t.Errorf("the user's check was logged as the agent's: %+v", after)
+	}
+	if got := e.wmSize(t); got != before {
+		t.Errorf("after the user's check: %q, want %q", got, before)
 	}
 	if got := e.wmSize(t); got != before {
 		t.Errorf("after the second check: %q, want %q", got, before)
@@ -162,5 +208,26 @@ func TestCheckSizesRefusals(t *testing.T) {
 	}
 	if got := e.wmSize(t); got != before {
 		t.Errorf("after the checks: %q, want %q", got, before)
+	}
+}
+
+// A node is cut off when it pokes out of any ancestor, not only its parent.
+func TestCutOff(t *testing.T) {
+	b := func(l, t, r, bt int) capture.Bounds { return capture.Bounds{Left: l, Top: t, Right: r, Bottom: bt} }
+	for _, c := range []struct {
+		name  string
+		nodes []capture.Node
+		want  bool
+	}{
+		{"inside its parent", []capture.Node{{UID: "p", Bounds: b(0, 0, 100, 100)}, {UID: "n", ParentUID: "p", Bounds: b(10, 10, 50, 50)}}, false},
+		{"wider than its parent", []capture.Node{{UID: "p", Bounds: b(0, 0, 100, 100)}, {UID: "n", ParentUID: "p", Bounds: b(10, 10, 150, 50)}}, true},
+		{"out of its grandparent", []capture.Node{{UID: "g", Bounds: b(0, 0, 100, 100)}, {UID: "p", ParentUID: "g", Bounds: b(0, 0, 300, 100)},
+			{UID: "n", ParentUID: "p", Bounds: b(150, 10, 200, 50)}}, true},
+		{"an empty ancestor says nothing", []capture.Node{{UID: "p"}, {UID: "n", ParentUID: "p", Bounds: b(10, 10, 50, 50)}}, false},
+		{"a parent loop ends", []capture.Node{{UID: "p", ParentUID: "n", Bounds: b(0, 0, 100, 100)}, {UID: "n", ParentUID: "p", Bounds: b(10, 10, 50, 50)}}, false},
+	} {
+		if got := cutOff(c.nodes, &c.nodes[len(c.nodes)-1]); got != c.want {
+			t.Errorf("%s: cut off %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -77,6 +77,12 @@ func New(o Options) *Phone {
 
 // Capture takes the screen and its tree and keeps them in the store.
 func (p *Phone) Capture(ctx context.Context, serial string) (*Capture, error) {
+	return p.capture(ctx, serial, true)
+}
+
+// capture is Capture; logged says whether it goes in the agents' activity list (a
+// capture the user's own size check takes does not).
+func (p *Phone) capture(ctx context.Context, serial string, logged bool) (*Capture, error) {
 	t, err := p.o.Pick(ctx, serial)
 	if err != nil {
 		return nil, err
@@ -106,7 +112,9 @@ func (p *Phone) Capture(ctx context.Context, serial string) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.record(ctx, t.Serial, "capture", "captured the screen ("+shortActivity(snap.State.Activity)+")", "ok")
+	if logged {
+		p.record(ctx, t.Serial, "capture", "captured the screen ("+shortActivity(snap.State.Activity)+")", "ok")
+	}
 	return &Capture{CaptureID: kept.CaptureID, Serial: t.Serial, Package: snap.State.Package,
 		Activity: snap.State.Activity, Fingerprint: kept.Fingerprint, Width: snap.Width, Height: snap.Height,
 		PNG: png, Frame: snap.Frame, Tree: TreeSummary(snap), Nodes: snap.Nodes, Display: snap.Display(), Conditions: cond}, nil

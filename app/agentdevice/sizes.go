@@ -29,7 +29,7 @@ type SizeResult struct {
 
 // SetSize shows preset on the phone once the user allows control.
 func (p *Phone) SetSize(ctx context.Context, serial string, preset display.Preset) (*SizeResult, error) {
-	m, t, tg, release, err := p.sizeControl(ctx, serial, preset.Check)
+	m, t, tg, release, err := p.sizeControl(ctx, serial, preset.Check, false)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (p *Phone) SetSize(ctx context.Context, serial string, preset display.Prese
 
 // ResetSize puts back the size and density the phone had before FixThis changed them.
 func (p *Phone) ResetSize(ctx context.Context, serial string) (*SizeResult, error) {
-	m, t, tg, release, err := p.sizeControl(ctx, serial, nil)
+	m, t, tg, release, err := p.sizeControl(ctx, serial, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +77,20 @@ func (p *Phone) ResetSize(ctx context.Context, serial string) (*SizeResult, erro
 }
 
 // sizeControl starts a size call: the display manager, the phone once the user
-// allows control, the phone's hold against a size check running on it (released
-// by the caller) and the display target.
-func (p *Phone) sizeControl(ctx context.Context, serial string, check func() error) (*display.Manager, Target, display.Target, func(), error) {
-	m, t, err := p.displayControl(ctx, serial, "change", check)
+// allows control (asked of agents only: byUser is the console's own call), the
+// phone's hold against a size check running on it (released by the caller) and the
+// display target.
+func (p *Phone) sizeControl(ctx context.Context, serial string, check func() error, byUser bool) (*display.Manager, Target, display.Target, func(), error) {
+	var m *display.Manager
+	var t Target
+	var err error
+	if byUser {
+		if m, err = p.displays(); err == nil {
+			t, err = p.o.Pick(ctx, serial)
+		}
+	} else {
+		m, t, err = p.displayControl(ctx, serial, "change", check)
+	}
 	if err != nil {
 		return nil, Target{}, display.Target{}, nil, err
 	}

@@ -176,6 +176,7 @@ func (b *Builder) item(ctx context.Context, it store.Item, sc store.Screen, idx 
 	}
 	hi.Check = it.Check
 	hi.Clip = b.clipOf(it.Clip)
+	hi.Sizes = b.sizesOf(it.Sizes)
 	if sc.Fingerprint == "" && sc.ScreenID != "" {
 		hi.MissingFingerprint = true
 	}

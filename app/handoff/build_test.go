@@ -171,3 +171,36 @@ func TestReopenedFixCarriesVerification(t *testing.T) {
 		}
 	}
 }
+
+// A stored size check reaches the prompt as the item's sizes: line, with the
+// screenshot of each size as a file path in the export.
+func TestBuilderCarriesTheSizeCheck(t *testing.T) {
+	st, id := savedSession(t)
+	ctx := context.Background()
+	sess, err := st.GetSession(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := sess.Items[0].ItemID
+	png := []byte("\x89PNG\r\n\x1a\nsize-picture")
+	_, err = st.SaveSizeCheck(ctx, store.SizeCheckInput{ItemID: item, Serial: "emulator-5554", Restored: true, Sizes: []store.SizeOutcomeInput{
+		{SizeOutcome: store.SizeOutcome{Name: "phone", Width: 1080, Height: 2340, Density: 420, WidthDp: 411, HeightDp: 891, Found: true,
+			Bounds: &store.Bounds{Left: 40, Top: 200, Right: 600, Bottom: 260}}, PNG: png},
+		{SizeOutcome: store.SizeOutcome{Name: "tablet", Width: 2560, Height: 1600, Density: 320, WidthDp: 1280, HeightDp: 800}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Store: st}
+	hs, _, err := b.Session(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := hs.Items[0].Sizes
+	if len(got) != 2 || !strings.HasSuffix(got[0].ScreenshotPath, ".png") || got[1].ScreenshotPath != "" {
+		t.Fatalf("sizes: %+v", got)
+	}
+	if out := Render(hs, Options{ItemIDs: []string{item}}); !strings.Contains(out, "\n  sizes: phone 411x891dp found; tablet 1280x800dp not found\n") {
+		t.Fatalf("no sizes line in:\n%s", out)
+	}
+}

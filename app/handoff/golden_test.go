@@ -74,7 +74,10 @@ func fullSession() Session {
 				Target: Target{Kind: TargetArea, Box: Box{100, 250, 900, 400}}},
 			{ID: "item-4", ScreenID: screenHome, Sequence: 4, Severity: SeverityLow, Comment: "Row price is cut off",
 				Target:     Target{Kind: TargetNode, Box: Box{0, 1200, 1080, 1320}, Tag: "product_row", Text: "Blue mug", Path: "0/5/2"},
-				Candidates: []source.Candidate{row}, TargetConfidence: "medium", Check: "bounds"},
+				Candidates: []source.Candidate{row}, TargetConfidence: "medium", Check: "bounds",
+				Sizes: []SizeResult{{Name: "phone", WidthDp: 411, HeightDp: 891, Found: true, ScreenshotPath: ".fixthis/artifacts/71/71aa.png"},
+					{Name: "foldable", WidthDp: 673, HeightDp: 841, Found: true, Clipped: true, CutOff: true, Overlapped: true},
+					{Name: "tablet", WidthDp: 1280, HeightDp: 800}, {Name: "custom 2000x2000", WidthDp: 2000, HeightDp: 2000, Failed: true}}},
 			{ID: "item-5", ScreenID: screenHome, Sequence: 5, Severity: SeverityLow, Comment: "Same here",
 				Target:     Target{Kind: TargetNode, Box: Box{0, 1320, 1080, 1440}, Tag: "product_row", Text: "Red cup", Path: "0/5/10"},
 				Candidates: []source.Candidate{row}},
@@ -224,6 +227,7 @@ func TestGoldenCoverage(t *testing.T) {
 		"duplicate risk":         "(?m); targetRisk=duplicate-of-marker-4$",
 		"crop":                   "(?m)^crop: ",
 		"check":                  "(?m)^  check: bounds$",
+		"sizes":                  "(?m)^  sizes: phone 411x891dp found; foldable 673x841dp found clipped cut-off overlapped; tablet 1280x800dp not found; custom-2000x2000 2000x2000dp not shown$",
 		"said":                   `(?m)^  said: "uh, make this \\"Buy\\" button way`,
 		"edit surface":           "(?m)^  editSurface: .*  basis=",
 		"edit surface action":    "(?m)^  action: ",
@@ -253,7 +257,7 @@ func TestGoldenCoverage(t *testing.T) {
 		}
 	}
 	min, _ := os.ReadFile(filepath.Join("testdata", "minimal.golden"))
-	for _, rx := range []string{"said:", "check:", "Source root", "Handoff quality", "screenshot:", "viewport:", "activity:", "orientation:", "window:", "keyboard:", "Overlap", "crop:", "editSurface", "note:", "warning:", "targetConfidence", "runtimeEvidence"} {
+	for _, rx := range []string{"said:", "check:", "sizes:", "Source root", "Handoff quality", "screenshot:", "viewport:", "activity:", "orientation:", "window:", "keyboard:", "Overlap", "crop:", "editSurface", "note:", "warning:", "targetConfidence", "runtimeEvidence"} {
 		if strings.Contains(string(min), rx) {
 			t.Errorf("minimal golden unexpectedly has %q", rx)
 		}

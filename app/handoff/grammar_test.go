@@ -11,6 +11,9 @@ import (
 // production, so a render that drifts from the grammar in docs/console.md fails loudly.
 
 // displayCond is one condition of a screen's display: line.
+// sizeEntry is one size of the sizes: line.
+const sizeEntry = `[a-z0-9][a-z0-9-]{0,31} \d+x\d+dp (found( clipped)?( cut-off)?( overlapped)?|not found|not shown)`
+
 const displayCond = `(night|fontScale=\d+(\.\d+)?|locale=[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*|density=\d+|animationScale=\d+(\.\d+)?)`
 
 var (
@@ -36,6 +39,7 @@ var (
 	rxCrop        = regexp.MustCompile(`^crop: \S.*$`)
 	rxClip        = regexp.MustCompile(`^clip: \S.*  duration=\d+\.\ds  frames=\d+  size=\d+x\d+$`)
 	rxFrames      = regexp.MustCompile(`^frames: \S.*  stalls=\d+  longestStall=\d+ms(  timeline=\S.*)?$`)
+	rxSizes       = regexp.MustCompile(`^  sizes: ` + sizeEntry + `(; ` + sizeEntry + `){0,7}$`)
 	rxEditSurface = regexp.MustCompile(`^  editSurface: \S+(  role=(call-site|component-definition|copy-or-data|layout-or-style|visual-area|interop-risk))? -> \S+?(:\d+)?  conf=(high|medium|low|none)  why=\[[^\]]*\](  basis=\S.*)?$`)
 	rxAction      = regexp.MustCompile(`^  action: \S.*$`)
 	rxUnknown     = regexp.MustCompile(`^  unknown  conf=none  reason=[a-z-]+$`)
@@ -255,6 +259,7 @@ func (g *grammar) item(inGroup bool) error {
 			return err
 		}
 	}
+	g.accept(rxSizes)
 	for n := 0; n < 2 && g.accept(rxEditSurface); n++ {
 		g.accept(rxAction)
 	}

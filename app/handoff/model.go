@@ -110,7 +110,9 @@ type Item struct {
 	// text_contrast, ...; "" for an item the user wrote).
 	Check string `json:"check,omitempty"`
 	// Clip is a screen clip the user attached: what moved.
-	Clip         *Clip                `json:"clip,omitempty"`
+	Clip *Clip `json:"clip,omitempty"`
+	// Sizes is the item's latest check on window sizes, in the order shown.
+	Sizes        []SizeResult         `json:"sizes,omitempty"`
 	Candidates   []source.Candidate   `json:"sourceCandidates,omitempty"`
 	EditSurfaces []source.EditSurface `json:"editSurfaces,omitempty"`
 	Warnings     []string             `json:"warnings,omitempty"`

@@ -76,6 +76,13 @@ func randomSession(r *rand.Rand) Session {
 				Width: 720, Height: 1600, FrameStripPath: pick("", ".fixthis/artifacts/strip.png"), Stalls: r.Intn(4),
 				LongestStallMs: int64(r.Intn(900)), Timeline: pick("", weird(), "0.0s–1.2s moving (38 pictures) · held 1.2s for 420ms")}
 		}
+		for n := r.Intn(3) * r.Intn(6); n > 0; n-- {
+			// A size check, sometimes with more sizes than the line names and
+			// names no preset has.
+			it.Sizes = append(it.Sizes, SizeResult{Name: pick("phone", "tablet", "custom 700x900", weird(), "", strings.Repeat("x", 60)),
+				WidthDp: r.Intn(3000) - 10, HeightDp: r.Intn(3000), Found: r.Intn(2) == 0, Clipped: r.Intn(3) == 0,
+				CutOff: r.Intn(3) == 0, Overlapped: r.Intn(3) == 0, Failed: r.Intn(5) == 0})
+		}
 		for n := r.Intn(5); n > 0; n-- {
 			c := source.Candidate{File: files[r.Intn(len(files))], Line: 1 + r.Intn(3), Confidence: pick("high", "medium", "low", ""),
 				Margin: float64(r.Intn(100)) / 100, Owner: pick("", "Card", "Row Item"), Stale: r.Intn(8) == 0, Caution: pick("", "", "SHARED\ncomponent")}

@@ -151,6 +151,7 @@ func renderItem(w *writer, p *itemPlan, root string, opts Options) {
 		w.line("crop: " + oneLine(it.CropPath))
 	}
 	renderClip(w, it.Clip)
+	renderSizes(w, it.Sizes)
 	surfaces := 0
 	for _, es := range it.EditSurfaces {
 		if surfaces == 2 || es.File == "" {

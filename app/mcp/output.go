@@ -46,6 +46,9 @@ type itemOut struct {
 	Orphaned bool `json:"orphaned,omitempty"`
 	// Clip is the screen clip the user attached (paths relative to the project).
 	Clip *clipOut `json:"clip,omitempty"`
+	// Sizes is the item's latest check on window sizes (fixthis_check_sizes or the
+	// console's Check sizes): per size, whether the node was found and how.
+	Sizes *store.SizeCheck `json:"sizes,omitempty"`
 }
 
 type clipOut struct {
@@ -89,7 +92,7 @@ func toItemOut(it store.Item) itemOut {
 		ResolvedBy: string(it.ResolvedBy), AgentNote: it.AgentNote, AgentSummary: it.AgentSummary,
 		AgentQuestion: it.AgentQuestion, UserAnswer: it.UserAnswer, UpdatedAt: it.UpdatedAt.Format(time.RFC3339),
 		Verification: it.Verification, Verdict: it.Verdict, VerdictNote: it.VerdictNote,
-		Clip: toClipOut(it.Clip), Check: it.Check,
+		Clip: toClipOut(it.Clip), Check: it.Check, Sizes: it.Sizes,
 	}
 	if it.ResolvedAt != nil {
 		out.ResolvedAt = it.ResolvedAt.Format(time.RFC3339)

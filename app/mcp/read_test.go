@@ -11,6 +11,7 @@ import (
 
 	"fixthis/app/agentdevice"
 	"fixthis/app/errcode"
+	"fixthis/app/store"
 	"fixthis/capture"
 	"fixthis/sim/scenario"
 )
@@ -42,6 +43,23 @@ func TestReadFeedback(t *testing.T) {
 	}
 	if imgs := images(res); len(imgs) != 2 {
 		t.Fatalf("%d images, want screen + crop", len(imgs))
+	}
+	if one.Item.Sizes != nil {
+		t.Fatalf("an item never checked on sizes reads sizes %+v", one.Item.Sizes)
+	}
+
+	// After a check on sizes, the item carries it: per size, found or not, and
+	// where its pictures are.
+	if _, err := s.SaveSizeCheck(ctx, store.SizeCheckInput{ItemID: items[0].ItemID, Serial: "emulator-5554", Restored: true,
+		Sizes: []store.SizeOutcomeInput{{SizeOutcome: store.SizeOutcome{Name: "tablet", Width: 2560, Height: 1600, Density: 320,
+			WidthDp: 1280, HeightDp: 800, Found: true, Bounds: &store.Bounds{Right: 100, Bottom: 100}}, PNG: []byte("png"), CropPNG: []byte("crop")}}}); err != nil {
+		t.Fatal(err)
+	}
+	one = readOut{}
+	call(t, c, "fixthis_read_feedback", map[string]any{"itemId": items[0].ItemID}, &one)
+	if sz := one.Item.Sizes; sz == nil || len(sz.Sizes) != 1 || !sz.Sizes[0].Found || sz.Sizes[0].WidthDp != 1280 ||
+		sz.Sizes[0].CropURL == "" || !strings.HasPrefix(sz.Sizes[0].Path, ".fixthis") {
+		t.Fatalf("the checked item's sizes: %+v", one.Item.Sizes)
 	}
 
 	var all readOut

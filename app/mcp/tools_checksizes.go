@@ -24,8 +24,9 @@ func (t *toolset) checkSizes() server.ServerTool {
 	tool := mcp.NewTool("fixthis_check_sizes", append([]mcp.ToolOption{
 		mcp.WithDescription("Check a feedback item's node on other window sizes of the phone in hand: FixThis shows each size " +
 			"(phone 411×891 dp, foldable 673×841 dp, tablet 1280×800 dp by default), waits for the screen to settle, captures it and " +
-			"finds the item's node again. Per size: found or not, its bounds, whether it is clipped at the screen's edge, what overlaps it, " +
-			"and the kept capture. The phone's own size is put back at the end. Use it to check a layout fix on every size."),
+			"finds the item's node again. Per size: found or not, its bounds, whether it is clipped at the screen's edge or cut off by its container, what overlaps it, " +
+			"the kept capture, and imageUrl / cropUrl: the whole screen and the node at that size on the console API. The check is stored on the item " +
+			"(a newer one replaces it) and fixthis_read_feedback carries it. The phone's own size is put back at the end. Use it to check a layout fix on every size."),
 		mcp.WithTitleAnnotation("Check on sizes"),
 		serialArg(),
 		mcp.WithString("sessionId", mcp.MaxLength(128), mcp.Description("The item's session (optional: item ids are unique).")),
@@ -46,11 +47,6 @@ func (t *toolset) checkSizes() server.ServerTool {
 			strings.TrimSpace(req.GetString("sessionId", "")), strings.TrimSpace(req.GetString("itemId", "")), presets)
 		if err != nil {
 			return toolResult(err)
-		}
-		for i := range res.Sizes {
-			if id := res.Sizes[i].CaptureID; id != "" {
-				res.Sizes[i].ImageURL = "/api/captures/" + id + "/image"
-			}
 		}
 		return structured(res)
 	})}

@@ -137,7 +137,9 @@ func (s *Store) CollectGarbage(ctx context.Context) (GCResult, error) {
 			UNION SELECT nodes_artifact FROM screens WHERE nodes_artifact <> ''
 			UNION SELECT crop_artifact FROM items WHERE crop_artifact <> ''
 			UNION SELECT video_artifact FROM clips WHERE session_id IS NOT NULL
-			UNION SELECT strip_artifact FROM clips WHERE session_id IS NOT NULL AND strip_artifact <> ''`)
+			UNION SELECT strip_artifact FROM clips WHERE session_id IS NOT NULL AND strip_artifact <> ''
+			UNION SELECT image_artifact FROM size_check_sizes WHERE image_artifact <> ''
+			UNION SELECT crop_artifact FROM size_check_sizes WHERE crop_artifact <> ''`)
 		if err != nil {
 			return err
 		}

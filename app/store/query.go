@@ -80,7 +80,10 @@ func queryItems(ctx context.Context, q querier, where string, args ...any) ([]It
 		return nil, err
 	}
 	rows.Close()
-	return items, attachClips(ctx, q, items)
+	if err := attachClips(ctx, q, items); err != nil {
+		return nil, err
+	}
+	return items, attachSizeChecks(ctx, q, items)
 }
 
 // getItem loads one item of a session, or ITEM_NOT_FOUND.
@@ -90,12 +93,14 @@ func getItem(ctx context.Context, q querier, sessionID, itemID string) (Item, er
 	if errors.Is(err, sql.ErrNoRows) {
 		return it, errorf(errcode.ItemNotFound, "no item %s in session %s", echo(itemID), echo(sessionID))
 	}
-	if err == nil && it.ClipID != "" {
-		one := []Item{it}
-		err = attachClips(ctx, q, one)
-		it = one[0]
+	if err != nil {
+		return it, err
 	}
-	return it, err
+	one := []Item{it}
+	if err = attachClips(ctx, q, one); err == nil {
+		err = attachSizeChecks(ctx, q, one)
+	}
+	return one[0], err
 }
 
 const screenColumns = `id, session_id, preview_id, fingerprint, package, activity, width, height,

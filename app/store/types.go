@@ -201,6 +201,8 @@ type Item struct {
 	// ClipID names the screen clip attached to the item ("" for none); Clip is it.
 	ClipID string `json:"clipId,omitempty"`
 	Clip   *Clip  `json:"clip,omitempty"`
+	// Sizes is the item's latest check on window sizes (nil before one ran).
+	Sizes *SizeCheck `json:"sizes,omitempty"`
 	// Verification is what the agent's capture after its fix shows; Verdict is the
 	// user's word on it ("" | verified | reopened) and VerdictNote the reopen note.
 	Verification *Verification `json:"verification,omitempty"`

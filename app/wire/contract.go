@@ -135,6 +135,7 @@ var Console = Contract{
 		typeOf[feedbackapi.HandoffRequest](),
 		typeOf[feedbackapi.HandoffPreviewRequest](),
 		typeOf[feedbackapi.DismissRequest](),
+		typeOf[feedbackapi.SizeCheckRequest](),
 		typeOf[voice.Status](),
 		typeOf[voice.Session](),
 		typeOf[voice.Transcript](),

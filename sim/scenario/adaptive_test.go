@@ -53,3 +53,46 @@ func TestDemoListDetailFollowsWindowWidth(t *testing.T) {
 		})
 	}
 }
+
+// A tap on a card selects that trail in the side pane where the pane shows, and
+// opens the detail screen where it does not, as TrailListScreen.kt's onCardClick
+// does; the selection stays across a size change, as its rememberSaveable does.
+func TestDemoCardTapSelectsOnWideWindows(t *testing.T) {
+	sc := loadDemo(t)
+	paneTitle := func(se *Session) string {
+		for _, n := range se.SidekickNodes() {
+			if n.TestTag == "pane_trail_title" {
+				return n.Text
+			}
+		}
+		return ""
+	}
+	se := sc.NewSession()
+	se.SetDisplay(Display{Width: 1920, Height: 1200, Density: 240})
+	if got := paneTitle(se); got != "Eagle Ridge Loop" {
+		t.Fatalf("before any tap the pane shows %q, want the first trail", got)
+	}
+	tapNode(t, se, byTag("trail_card_1"))
+	if st := se.State(); st.ScreenID != "trails" {
+		t.Fatalf("a tap on a wide window opened %s", st.ScreenID)
+	}
+	if got := paneTitle(se); got != "Blue Lake Trail" {
+		t.Fatalf("after tapping the second card the pane shows %q", got)
+	}
+	// Narrower and back: the list alone, then the same selection beside it.
+	se.SetDisplay(Display{})
+	if got := paneTitle(se); got != "" {
+		t.Fatalf("a compact window shows the pane (%q)", got)
+	}
+	se.SetDisplay(Display{Width: 1767, Height: 2208})
+	if got := paneTitle(se); got != "Blue Lake Trail" {
+		t.Fatalf("the selection after a size change: %q", got)
+	}
+
+	// On a compact window the same tap opens the detail screen.
+	se = sc.NewSession()
+	tapNode(t, se, byTag("trail_card_1"))
+	if st := se.State(); st.ScreenID != "detail" {
+		t.Fatalf("a tap on a compact window stayed on %s", st.ScreenID)
+	}
+}

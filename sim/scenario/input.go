@@ -100,6 +100,8 @@ func (se *Session) activateLocked(v *view, st *screenState) {
 		se.foreground = false
 	case t.Dialog != "":
 		top.dialog, top.dst = t.Dialog, newScreenState(v.vars)
+	case t.Select != "":
+		st.fields[t.Select] = v.vars["index"]
 	case t.Navigate != "":
 		if top.dialog != "" {
 			top.dialog, top.dst = "", nil

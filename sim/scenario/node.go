@@ -72,6 +72,9 @@ type Element struct {
 	// Item binds the node's placeholders to one entry of a data collection,
 	// "trails.0", as a detail pane shows the selected entry.
 	Item string `json:"item,omitempty"`
+	// ItemFrom names the screen field holding the entry's index once one was
+	// selected (a tap with "select"); until then Item's index holds.
+	ItemFrom string `json:"itemFrom,omitempty"`
 
 	// MinWidthDp and MaxWidthDp keep the node only while the window is at least
 	// MinWidthDp and under MaxWidthDp wide, the way an adaptive Compose layout
@@ -103,6 +106,11 @@ type Tap struct {
 	Launch   string `json:"launch,omitempty"`   // launcher: start this package
 	Unlock   bool   `json:"unlock,omitempty"`
 	Home     bool   `json:"home,omitempty"`
+	// Select, on a window at least SelectFromDp wide, sets the screen field it
+	// names to the tapped item's index instead of navigating: a list-detail layout
+	// selects in its side pane where a compact one opens the detail screen.
+	Select       string  `json:"select,omitempty"`
+	SelectFromDp float64 `json:"selectFromDp,omitempty"`
 }
 
 // Dim is a dp size, "fill" (as much as the parent allows) or "wrap" (content).

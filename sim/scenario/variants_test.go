@@ -23,10 +23,17 @@ func TestLandscapeLayoutAndTaps(t *testing.T) {
 	if !strings.Contains(string(se.UIAutomatorXML()), `rotation="1"`) {
 		t.Error("dump does not say rotation 1")
 	}
-	// A tap at a node's centre, in landscape coordinates, reaches that node.
-	tapNode(t, se, byTag("trail_card_0"))
-	if st := se.State(); st.ScreenID != "detail" {
-		t.Fatalf("tap on the first card in landscape opened %q", st.ScreenID)
+	// A tap at a node's centre, in landscape coordinates, reaches that node: at
+	// 914 dp wide the list-detail layout selects the trail in its side pane.
+	tapNode(t, se, byTag("trail_card_1"))
+	title := ""
+	for _, n := range se.SidekickNodes() {
+		if n.TestTag == "pane_trail_title" {
+			title = n.Text
+		}
+	}
+	if st := se.State(); st.ScreenID != "trails" || title != "Blue Lake Trail" {
+		t.Fatalf("tap on the second card in landscape: screen %q, pane %q", st.ScreenID, title)
 	}
 	se.SetRotation(0)
 	if b := se.Frame().Bounds(); b != image.Rect(0, 0, 1080, 2400) {

@@ -29,6 +29,9 @@ func (b *builder) build(n *Element, vars map[string]string) []*view {
 		return nil
 	}
 	if name, i, ok := itemRef(n.Item); ok && i < len(b.sc.Data[name]) {
+		if sel, err := strconv.Atoi(b.st.fields[n.ItemFrom]); n.ItemFrom != "" && err == nil && sel >= 0 && sel < len(b.sc.Data[name]) {
+			i = sel
+		}
 		vars = mergeVars(vars, b.sc.Data[name][i])
 	}
 	if n.ForEach != "" {
@@ -44,6 +47,15 @@ func (b *builder) build(n *Element, vars map[string]string) []*view {
 		return out
 	}
 	in := n.instance(vars)
+	if t := in.OnTap; t != nil && t.Select != "" {
+		// Decided as the layout is composed, as the Compose code branches on the
+		// window size class: a wide window selects, a narrow one navigates.
+		if b.widthDp >= t.SelectFromDp {
+			t.Navigate = ""
+		} else {
+			t.Select = ""
+		}
+	}
 	v := &view{typ: in.Type, n: in, vars: vars}
 	for _, c := range n.Children {
 		v.kids = append(v.kids, b.build(c, vars)...)

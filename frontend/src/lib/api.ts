@@ -33,6 +33,7 @@ import {
   type StageHeight,
   type AuditResult,
   type DismissRequest,
+  type SizeCheckRequest,
   type TapRequest,
   type VerdictRequest,
   type VoiceStartRequest,
@@ -317,6 +318,10 @@ export class Api {
   /** The HTTP calls of the item's newest capture that read the network (the Network section). */
   itemNetwork(itemId: string, sessionId: string) {
     return this.json<NetworkDoc>('GET', `/api/items/${encodeURIComponent(itemId)}/network?sessionId=${encodeURIComponent(sessionId)}`);
+  }
+  /** Check sizes: the item's element looked for on the phone, foldable and tablet sizes (about 10 s). */
+  checkSizes(itemId: string, sessionId: string) {
+    return this.json<{ item: Item }>('POST', `/api/items/${encodeURIComponent(itemId)}/check-sizes`, { sessionId } satisfies SizeCheckRequest);
   }
   /** Capture diagnostics: runs the baseline preset for the item now (up to about 3 s). */
   /** Capture diagnostics; `bodies` keeps the HTTP bodies the app logged, for this capture. */

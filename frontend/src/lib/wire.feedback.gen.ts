@@ -147,6 +147,10 @@ export interface SessionList {
   sessions: SessionSummary[];
 }
 
+export interface SizeCheckRequest {
+  sessionId: string;
+}
+
 export interface VerdictRequest {
   sessionId: string;
   note?: string;

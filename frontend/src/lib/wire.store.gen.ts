@@ -249,6 +249,7 @@ export interface Item {
   cropUrl: string;
   clipId?: string;
   clip?: Clip | null;
+  sizes?: SizeCheck | null;
   verification?: Verification | null;
   verdict?: string;
   verdictNote?: string;
@@ -391,6 +392,33 @@ export interface SessionSummary {
   phaseCounts: PhaseCounts;
   runtimeEvidencePolicy: EvidencePolicy;
   agentPickup: Pickup;
+}
+
+export interface SizeCheck {
+  serial: string;
+  restored: boolean;
+  checkedAt: string;
+  sizes: SizeOutcome[];
+}
+
+export interface SizeOutcome {
+  name: string;
+  width: number;
+  height: number;
+  density: number;
+  widthDp: number;
+  heightDp: number;
+  found: boolean;
+  matchedBy?: string;
+  bounds?: TargetBounds | null;
+  clipped?: boolean;
+  cutOff?: boolean;
+  overlapping?: string[];
+  error?: string;
+  imageUrl?: string;
+  cropUrl?: string;
+  path?: string;
+  cropPath?: string;
 }
 
 export interface SourceCandidate {

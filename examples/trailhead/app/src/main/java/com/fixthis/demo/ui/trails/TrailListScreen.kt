@@ -29,6 +29,9 @@ import androidx.compose.material3.Text
 import androidx.compose.material3.adaptive.currentWindowAdaptiveInfo
 import androidx.compose.runtime.Composable
 import androidx.compose.runtime.getValue
+import androidx.compose.runtime.mutableStateOf
+import androidx.compose.runtime.saveable.rememberSaveable
+import androidx.compose.runtime.setValue
 import androidx.compose.ui.Alignment
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.graphics.Color
@@ -65,13 +68,17 @@ fun TrailListScreen(
 ) {
     val state by viewModel.listState.collectAsStateWithLifecycle()
     // From 600 dp wide (a medium or expanded window: an unfolded foldable, a
-    // tablet) the selected trail's detail sits beside the list; compact windows
-    // show the list alone and open the detail as its own screen.
+    // tablet) the selected trail's detail sits beside the list and a tap on a card
+    // selects it there; compact windows show the list alone and a tap opens the
+    // detail as its own screen. The selection outlives a size change (saveable).
     val widthClass = currentWindowAdaptiveInfo().windowSizeClass.windowWidthSizeClass
-    val selected = state.trails.firstOrNull()
+    val twoPane = widthClass != WindowWidthSizeClass.COMPACT
+    var selectedId by rememberSaveable { mutableStateOf<String?>(null) }
+    val selected = state.trails.firstOrNull { it.id == selectedId } ?: state.trails.firstOrNull()
+    val onCardClick: (Trail) -> Unit = { trail -> if (twoPane) selectedId = trail.id else onTrailClick(trail) }
     Row(modifier = modifier.fillMaxSize()) {
-        TrailListPane(state, viewModel, onTrailClick, onNewTrail, onAccountClick, onTabSelected, Modifier.weight(1f))
-        if (widthClass != WindowWidthSizeClass.COMPACT && selected != null) {
+        TrailListPane(state, viewModel, onCardClick, onNewTrail, onAccountClick, onTabSelected, Modifier.weight(1f))
+        if (twoPane && selected != null) {
             TrailDetailPane(
                 trail = selected,
                 onSave = { viewModel.toggleFavorite(selected.id) },
