@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadDisplay } from './features/display/actions';
-import { announceRun, loadApp } from './features/targetApp/actions';
+import { announceRun, loadTargetApp } from './features/targetApp/actions';
 import { activate, resync } from './features/session/actions';
 import { newDiagnostics } from './diagnostics';
 import { Dispatcher } from './dispatch';
@@ -14,7 +14,7 @@ import { targetApp } from './features/targetApp/state.svelte';
 import { presence, runFinished, snapshotEvent } from './testing/fixtures';
 
 vi.mock('./features/display/actions', () => ({ loadDisplay: vi.fn(async () => undefined) }));
-vi.mock('./features/targetApp/actions', () => ({ announceRun: vi.fn(), loadApp: vi.fn(async () => undefined) }));
+vi.mock('./features/targetApp/actions', () => ({ announceRun: vi.fn(), loadTargetApp: vi.fn(async () => undefined) }));
 vi.mock('./features/session/actions', () => ({ activate: vi.fn(async () => undefined), resync: vi.fn(async () => undefined) }));
 
 function wired() {
@@ -56,16 +56,16 @@ describe('side effects wired after the reducers', () => {
     const { events } = wired();
     events.dispatch('snapshot', snapshotEvent({}));
     events.dispatch('snapshot', snapshotEvent({}));
-    expect(loadApp).toHaveBeenCalledTimes(2);
+    expect(loadTargetApp).toHaveBeenCalledTimes(2);
     expect(resync).toHaveBeenCalledTimes(2);
   });
 
   it('announces the end of the run shown, not of another run', () => {
     const { events } = wired();
-    events.dispatch('app-run-progress', { runId: 'r1', stage: 'build', fraction: 0.2 });
-    events.dispatch('app-run-finished', runFinished({ runId: 'r0', ok: false }));
+    events.dispatch('target-app-run-progress', { runId: 'r1', stage: 'build', fraction: 0.2 });
+    events.dispatch('target-app-run-finished', runFinished({ runId: 'r0', ok: false }));
     expect(announceRun).not.toHaveBeenCalled();
-    events.dispatch('app-run-finished', runFinished({ runId: 'r1', ok: true }));
+    events.dispatch('target-app-run-finished', runFinished({ runId: 'r1', ok: true }));
     expect(announceRun).toHaveBeenCalledTimes(1);
     expect(vi.mocked(announceRun).mock.calls[0][0].runId).toBe('r1');
   });
