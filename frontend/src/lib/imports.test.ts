@@ -44,10 +44,11 @@ describe('the feature layout', () => {
       'lib/features/clips/actions.test.ts': "import { register } from '../voice/events';\nexport const t = register;\n",
       'lib/transport.ts': 'export const transport = {};\n',
       'lib/wire.voice.gen.ts': 'export interface VoiceUnit { id: string }\n',
-      'Panel.svelte': "<script lang=\"ts\">\n  import { transport } from './lib/transport';\n</script>\n<p>{transport}</p>\n",
+      'lib/api.ts': 'export class Api {}\n',
+      'Panel.svelte': "<script lang=\"ts\">\n  import { Api } from './lib/api';\n</script>\n<p>{Api}</p>\n",
     };
     expect(findRuleBreaks(files)).toEqual([
-      'Panel.svelte -> lib/transport.ts: components reach the server and the events through actions only',
+      'Panel.svelte -> lib/api.ts: components reach the server and the events through actions only',
       "lib/features/clips/actions.ts -> lib/features/voice/events.ts: a feature's reducers are registered by start.ts only",
       "lib/features/voice/model.ts -> lib/features/voice/state.svelte.ts: a feature's model is pure: wire types and the dispatcher's types only",
       'lib/features/voice/state.svelte.ts -> lib/features/voice/actions.ts: state never calls an action, registers a reducer or reaches the server',

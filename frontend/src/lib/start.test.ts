@@ -9,6 +9,7 @@ import type { Feature } from './features/feature';
 import * as session from './features/session/events';
 import * as targetAppFeature from './features/targetApp/events';
 import { FEATURES, wireFeatures } from './start';
+import type { Transport } from './transport';
 import { app } from './features/session/state.svelte';
 import { targetApp } from './features/targetApp/state.svelte';
 import { presence, runFinished, snapshotEvent } from './testing/fixtures';
@@ -17,11 +18,14 @@ vi.mock('./features/display/actions', () => ({ loadDisplay: vi.fn(async () => un
 vi.mock('./features/targetApp/actions', () => ({ announceRun: vi.fn(), loadTargetApp: vi.fn(async () => undefined) }));
 vi.mock('./features/session/actions', () => ({ activate: vi.fn(async () => undefined), resync: vi.fn(async () => undefined) }));
 
+/** A transport no action here reaches: the actions are mocked. */
+const transport = {} as Transport;
+
 function wired() {
   const events = new Dispatcher();
   const d = newDiagnostics();
   const refresh = vi.fn(async () => undefined);
-  wireFeatures(events, { on: events.on, onOutcome: (l) => events.onOutcome(l), diagnostics: d, refresh }, [session, targetAppFeature, display]);
+  wireFeatures(events, { on: events.on, onOutcome: (l) => events.onOutcome(l), diagnostics: d, refresh, transport }, [session, targetAppFeature, display]);
   return { events, d, sync: { refresh } };
 }
 
@@ -33,7 +37,7 @@ describe('the features', () => {
       register: (on) => void on('snapshot', () => void order.push(`${name} reducer`)),
       effects: ({ on }) => void on('snapshot', () => void order.push(`${name} effect`)),
     });
-    wireFeatures(events, { on: events.on, onOutcome: () => undefined, diagnostics: newDiagnostics(), refresh: async () => undefined }, [feature('a'), feature('b')]);
+    wireFeatures(events, { on: events.on, onOutcome: () => undefined, diagnostics: newDiagnostics(), refresh: async () => undefined, transport }, [feature('a'), feature('b')]);
     events.dispatch('snapshot', snapshotEvent({}));
     expect(order).toEqual(['a reducer', 'b reducer', 'a effect', 'b effect']);
   });
@@ -57,6 +61,7 @@ describe('side effects wired after the reducers', () => {
     events.dispatch('snapshot', snapshotEvent({}));
     events.dispatch('snapshot', snapshotEvent({}));
     expect(loadTargetApp).toHaveBeenCalledTimes(2);
+    expect(loadTargetApp).toHaveBeenCalledWith(transport);
     expect(resync).toHaveBeenCalledTimes(2);
   });
 

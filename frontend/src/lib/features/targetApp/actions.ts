@@ -3,25 +3,25 @@
 // (events.ts).
 import { targetApp } from './state.svelte';
 import { app } from '../session/state.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import type { TargetAppRunFinished } from '../../wire.gen';
 import { report } from '../../actions/report';
 
 /** Reads the app once (start-up, reconnect); changes then arrive as target-app-updated. */
-export async function loadTargetApp(): Promise<void> {
+export async function loadTargetApp({ api }: Transport): Promise<void> {
   try {
-    targetApp.doc = await transport.api.targetApp();
+    targetApp.doc = await api.targetApp();
   } catch (err) {
     report(err, 'Could not read the app');
   }
 }
 
-export async function runTargetApp(): Promise<void> {
+export async function runTargetApp({ api }: Transport): Promise<void> {
   if (targetApp.run || targetApp.starting) return;
   targetApp.starting = true;
   app.clearTopic('app-run');
   try {
-    const r = await transport.api.runTargetApp();
+    const r = await api.runTargetApp();
     if (!targetApp.run) targetApp.run = { runId: r.runId, stage: 'build', fraction: -1, message: 'Starting Gradle…', task: '', tasks: 0 };
   } catch (err) {
     report(err, 'Could not run the app');
@@ -30,11 +30,11 @@ export async function runTargetApp(): Promise<void> {
   }
 }
 
-export async function bringTargetAppBack(): Promise<void> {
+export async function bringTargetAppBack({ api }: Transport): Promise<void> {
   if (targetApp.launching) return;
   targetApp.launching = true;
   try {
-    await transport.api.launchTargetApp();
+    await api.launchTargetApp();
   } catch (err) {
     report(err, 'Could not bring the app back');
   } finally {

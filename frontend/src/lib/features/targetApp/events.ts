@@ -14,8 +14,8 @@ export function register(on: On, state: TargetAppModel = targetApp): void {
   });
 }
 
-export function effects({ on }: FeatureContext): void {
-  on('snapshot', () => void loadTargetApp());
+export function effects({ on, transport }: FeatureContext): void {
+  on('snapshot', () => void loadTargetApp(transport));
   on('target-app-run-finished', (f) => {
     // The reducer ended the run shown only when this was its end.
     if (!targetApp.run && targetApp.finished?.runId === f.runId) announceRun(f);
