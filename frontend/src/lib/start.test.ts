@@ -82,6 +82,7 @@ describe('side effects wired after the reducers', () => {
     expect(loadDisplay).not.toHaveBeenCalled();
     events.dispatch('display-changed', { serial: 'S1' });
     expect(loadDisplay).toHaveBeenCalledTimes(1);
+    expect(loadDisplay).toHaveBeenCalledWith(transport);
   });
 
   it('refreshes everything on replay overflow and counts it', () => {
