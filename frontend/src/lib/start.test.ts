@@ -63,6 +63,7 @@ describe('side effects wired after the reducers', () => {
     expect(loadTargetApp).toHaveBeenCalledTimes(2);
     expect(loadTargetApp).toHaveBeenCalledWith(transport);
     expect(resync).toHaveBeenCalledTimes(2);
+    expect(resync).toHaveBeenCalledWith(transport);
   });
 
   it('announces the end of the run shown, not of another run', () => {
@@ -100,7 +101,7 @@ describe('side effects wired after the reducers', () => {
     expect(d.ignoredOtherSession).toBe(1);
     expect(warn).toHaveBeenCalledWith('fixthis: dropped agent for another session');
     events.dispatch('sessions-updated', { sessionId: 'A', summary: null, deleted: true });
-    expect(activate).toHaveBeenCalledWith('');
+    expect(activate).toHaveBeenCalledWith(transport, '');
     expect(app.status.at(-1)?.text).toContain('deleted elsewhere');
     warn.mockRestore();
   });

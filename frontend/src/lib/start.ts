@@ -34,7 +34,7 @@ export function connect(): Connection {
   const token = initToken({ location: window.location, history: window.history, sessionStorage: window.sessionStorage });
   const api = new Api(token);
   const events = new Dispatcher();
-  const transport: Transport = { api, sync: new Sync(api, app, events, { onResync: () => void resync() }) };
+  const transport: Transport = { api, sync: new Sync(api, app, events, { onResync: () => void resync(transport) }) };
   legacyTransport.api = transport.api;
   legacyTransport.sync = transport.sync;
   return { transport, events };

@@ -26,7 +26,7 @@ export async function annotate(): Promise<void> {
   }
   ui.busy = 'freezing';
   try {
-    const sessionId = await ensureSession();
+    const sessionId = await ensureSession(transport);
     if (!sessionId) return;
     const f = await transport.api.freeze(app.selectedSerial, sessionId);
     if (app.activeSessionId !== sessionId) return;

@@ -88,7 +88,7 @@ export async function cutClip(req: { seconds: number; recordingId?: string }): P
   clips.busy = 'cutting';
   let clip: DraftClip;
   try {
-    const sessionId = await ensureSession();
+    const sessionId = await ensureSession(transport);
     if (!sessionId) {
       // ensureSession said why; the recording waits for a session.
       if (req.recordingId) clips.kept = { recordingId: req.recordingId, serial };

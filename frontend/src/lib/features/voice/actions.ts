@@ -91,7 +91,7 @@ export async function startTalk(): Promise<void> {
       voice.notice = { kind: 'error', message: 'Connect a device or use the demo device first, then press T to talk.' };
       return;
     }
-    const sessionId = await ensureSession();
+    const sessionId = await ensureSession(transport);
     if (!sessionId) return;
     try {
       capture = await startCapture(CHUNK_MS, onChunk);
