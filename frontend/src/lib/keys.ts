@@ -3,6 +3,7 @@
 import { annotate, cancelPending, redo, selectMode, undo } from './actions/annotate';
 import { saveToMcp } from './actions/save';
 import { toggleTalk } from './features/voice/actions';
+import type { Transport } from './transport';
 import { ui } from './state/ui.svelte';
 
 function typingIn(target: EventTarget | null): boolean {
@@ -12,7 +13,7 @@ function typingIn(target: EventTarget | null): boolean {
   return tag === 'TEXTAREA' || tag === 'INPUT' || tag === 'SELECT' || el.isContentEditable;
 }
 
-export function onGlobalKey(e: KeyboardEvent): void {
+export function onGlobalKey(transport: Transport, e: KeyboardEvent): void {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && e.key === 'Enter') {
     e.preventDefault();
@@ -57,6 +58,6 @@ export function onGlobalKey(e: KeyboardEvent): void {
     void selectMode();
   } else if (e.key === 't' || e.key === 'T') {
     e.preventDefault();
-    void toggleTalk();
+    void toggleTalk(transport);
   }
 }

@@ -80,7 +80,7 @@ export function pickPoint(x: number, y: number): void {
   const ime = keyboardAt(draft.workspace?.frozenScreen?.windows, x, y);
   if (ime) {
     ui.setPending({ type: 'area', bounds: { ...ime.bounds } }, IME_LABEL);
-    announce({ kind: 'click', x: Math.round(x), y: Math.round(y), bounds: { ...ime.bounds } });
+    announce(transport, { kind: 'click', x: Math.round(x), y: Math.round(y), bounds: { ...ime.bounds } });
     return;
   }
   const node = draft.index?.hitTest(x, y);
@@ -89,7 +89,7 @@ export function pickPoint(x: number, y: number): void {
     const screen = draft.workspace?.frozenScreen;
     ui.setPending({ type: 'area', bounds: areaAround(x, y, screen?.width, screen?.height) }, 'Visual area');
   }
-  announce({ kind: 'click', x: Math.round(x), y: Math.round(y), ...(node ? { nodeUid: node.uid, bounds: { ...node.bounds } } : {}) });
+  announce(transport, { kind: 'click', x: Math.round(x), y: Math.round(y), ...(node ? { nodeUid: node.uid, bounds: { ...node.bounds } } : {}) });
 }
 
 /** Picks a node by uid, as a click on it would (keyboard annotation). */
@@ -97,19 +97,19 @@ export function pickNode(uid: string): void {
   const node = draft.index?.byUid.get(uid);
   if (!node) return;
   ui.setPending(nodeTarget(node), nodeLabel(node), node.uid);
-  announce({ kind: 'click', nodeUid: node.uid, bounds: { ...node.bounds } });
+  announce(transport, { kind: 'click', nodeUid: node.uid, bounds: { ...node.bounds } });
 }
 
 export function pickArea(bounds: Bounds): void {
   const hint = draft.index?.bestForArea(bounds);
   ui.setPending({ type: 'area', bounds }, hint ? `Area near ${nodeLabel(hint)}` : 'Visual area');
-  announce({ kind: 'area', bounds: { ...bounds } });
+  announce(transport, { kind: 'area', bounds: { ...bounds } });
 }
 
 export function pickScreen(): void {
   if (ui.stageMode !== 'frozen') return;
   ui.setPending({ type: 'screen' }, 'Whole screen');
-  announce({ kind: 'screen' });
+  announce(transport, { kind: 'screen' });
 }
 
 /** Re-scopes the pending target (or an edited draft item) to an ancestor from the breadcrumb. */

@@ -41,7 +41,7 @@ export async function disconnectDevice(): Promise<void> {
 export async function tapDevice(x: number, y: number): Promise<void> {
   try {
     await transport.api.tap(x, y);
-    announce({ kind: 'click', mode: 'select', x: Math.round(x), y: Math.round(y) });
+    announce(transport, { kind: 'click', mode: 'select', x: Math.round(x), y: Math.round(y) });
   } catch (err) {
     report(err, 'The tap did not reach the device');
   }
