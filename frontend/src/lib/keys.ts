@@ -52,10 +52,10 @@ export function onGlobalKey(transport: Transport, e: KeyboardEvent): void {
   if (mod || e.altKey) return;
   if (e.key === 'a' || e.key === 'A') {
     e.preventDefault();
-    void annotate();
+    void annotate(transport);
   } else if (e.key === 's' || e.key === 'S') {
     e.preventDefault();
-    void selectMode();
+    void selectMode(transport);
   } else if (e.key === 't' || e.key === 'T') {
     e.preventDefault();
     void toggleTalk(transport);

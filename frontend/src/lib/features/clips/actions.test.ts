@@ -23,7 +23,7 @@ beforeEach(() => {
 
 describe('clips', () => {
   it('attach to the pending annotation and travel with it into the draft', async () => {
-    pickScreen();
+    pickScreen(transport);
     await attachClip(transport, clip('c1'));
     expect(ui.pendingClip?.clipId).toBe('c1');
     ui.pendingComment = 'the dialog flashes white';
@@ -33,7 +33,7 @@ describe('clips', () => {
   });
 
   it('replace the clip of the draft being edited', async () => {
-    pickScreen();
+    pickScreen(transport);
     ui.pendingComment = 'janky';
     addPending();
     ui.editingDraftId = draft.items[0].draftItemId;
@@ -48,7 +48,7 @@ describe('clips', () => {
   });
 
   it('are dropped with a cancelled annotation', async () => {
-    pickScreen();
+    pickScreen(transport);
     await attachClip(transport, clip('c4'));
     ui.cancelPending();
     expect(ui.pendingClip).toBeNull();

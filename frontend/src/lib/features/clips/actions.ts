@@ -123,9 +123,9 @@ export async function attachClip(transport: Transport, clip: DraftClip): Promise
     draft.update(ui.editingDraftId, { clip });
     return;
   }
-  if (ui.stageMode !== 'frozen') await annotate();
+  if (ui.stageMode !== 'frozen') await annotate(transport);
   if (ui.stageMode !== 'frozen') return;
-  pickScreen();
+  pickScreen(transport);
   ui.pendingClip = clip;
 }
 
