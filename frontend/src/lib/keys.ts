@@ -17,7 +17,7 @@ export function onGlobalKey(transport: Transport, e: KeyboardEvent): void {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && e.key === 'Enter') {
     e.preventDefault();
-    void saveToMcp();
+    void saveToMcp(transport);
     return;
   }
   if (e.key === 'Escape') {

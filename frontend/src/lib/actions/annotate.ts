@@ -55,7 +55,7 @@ export async function selectMode(transport: Transport): Promise<void> {
     return;
   }
   if (draft.written.length > 0) {
-    const saved = await persistPending('leave', () => selectMode(transport));
+    const saved = await persistPending(transport, 'leave', () => selectMode(transport));
     if (saved === null) return;
   }
   if (draft.items.length > 0) app.notify('info', 'Pins without a comment were kept in this browser; recover them from the banner.');
