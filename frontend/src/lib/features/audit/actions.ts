@@ -2,7 +2,7 @@
 // ordinary pending annotation that keeps its check, and dismiss a false positive on
 // this screen for good.
 import { draft } from '../../state/draft.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import type { AuditFinding } from '../../wire.gen';
 import type { Target } from '../../types';
 import { nodeLabel } from '../../hittest';
@@ -12,7 +12,7 @@ import { checkTitle, itemComment, itemSeverity } from './model';
 import { audits } from './state.svelte';
 
 /** Audits the frozen screen on the stage. */
-export async function runAudit(): Promise<void> {
+export async function runAudit(transport: Transport): Promise<void> {
   const frozenId = draft.workspace?.context.frozenId;
   if (!frozenId || audits.busy) return;
   audits.busy = 'auditing';
@@ -68,7 +68,7 @@ function sameBounds(a: { left: number; top: number; right: number; bottom: numbe
 }
 
 /** Dismisses a false positive: it leaves the list now and every later audit of this screen. */
-export async function dismissFinding(f: AuditFinding): Promise<void> {
+export async function dismissFinding(transport: Transport, f: AuditFinding): Promise<void> {
   const res = audits.result;
   if (!res || audits.busy) return;
   audits.busy = 'dismissing';
