@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Api } from '../../api';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import { LivePlayer } from './player.svelte';
 
 /** One message of GET /api/preview/stream: length, kind, body. */
@@ -24,18 +23,23 @@ function keyPicture(profile: number, constraints: number, level: number): Uint8A
 }
 
 /** A stream that sends chunks and then stays open, as the server's does. */
+/** The transport the player is handed: the stream serve() set up. */
+let transport: Transport;
+
 function serve(...chunks: Uint8Array[]): { opened: () => number } {
   let opened = 0;
-  transport.api = {
-    previewStream: async () => {
-      opened++;
-      return new ReadableStream<Uint8Array>({
-        start(c) {
-          for (const ch of chunks) c.enqueue(ch);
-        },
-      });
+  transport = {
+    api: {
+      previewStream: async () => {
+        opened++;
+        return new ReadableStream<Uint8Array>({
+          start(c) {
+            for (const ch of chunks) c.enqueue(ch);
+          },
+        });
+      },
     },
-  } as unknown as Api;
+  } as unknown as Transport;
   return { opened: () => opened };
 }
 
@@ -99,7 +103,7 @@ describe('LivePlayer decoder choice', () => {
     const decoded = webCodecs(['avc1.42E01F', 'avc1.42E01E']);
     const started = brokenWorker();
     serve(config, keyPicture(0x42, 0xe0, 0x1e));
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(decoded).toEqual(['avc1.42E01E']));
     expect(player.decoderName).toBe('WebCodecs VideoDecoder (avc1.42E01E)');
     expect(started).toEqual([]);
@@ -109,7 +113,7 @@ describe('LivePlayer decoder choice', () => {
     webCodecs(['avc1.42E01F']);
     const started = brokenWorker();
     serve(config, keyPicture(0x42, 0xe0, 0x1e));
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
     expect(player.reason).toBe("WebCodecs cannot decode this stream's H.264 (avc1.42E01E); tinyh264 did not load: no memory");
     expect(started).toHaveLength(1);
@@ -119,7 +123,7 @@ describe('LivePlayer decoder choice', () => {
   it('falls back to JPEG for a High profile stream when only the software decoder is there', async () => {
     const started = brokenWorker();
     serve(config, keyPicture(0x64, 0x00, 0x28));
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
     expect(player.reason).toBe('the software H.264 decoder handles Baseline only; this stream is High (profile_idc 100)');
     expect(started).toEqual([]);
@@ -128,12 +132,12 @@ describe('LivePlayer decoder choice', () => {
   it('opens no stream with ?decoder=jpeg, or when the forced decoder is missing', async () => {
     const server = serve(config, keyPicture(0x42, 0xe0, 0x1e));
     vi.stubGlobal('location', { search: '?decoder=jpeg' });
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
     expect(player.reason).toBe('the console is set to JPEG frames (?decoder=jpeg)');
     player.stop();
     vi.stubGlobal('location', { search: '?decoder=webcodecs' });
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
     expect(player.reason).toBe('this browser has no WebCodecs VideoDecoder (?decoder=webcodecs)');
     expect(server.opened()).toBe(0);
