@@ -15,7 +15,7 @@ import * as voice from './features/voice/events';
 import { app } from './features/session/state.svelte';
 import { Sync } from './sync';
 import { initToken } from './token';
-import { transport as legacyTransport, type Transport } from './transport';
+import type { Transport } from './transport';
 
 /**
  * The features whose state or behaviour follows the event stream, in the order their
@@ -35,8 +35,6 @@ export function connect(): Connection {
   const api = new Api(token);
   const events = new Dispatcher();
   const transport: Transport = { api, sync: new Sync(api, app, events, { onResync: () => void resync(transport) }) };
-  legacyTransport.api = transport.api;
-  legacyTransport.sync = transport.sync;
   return { transport, events };
 }
 

@@ -26,6 +26,3 @@ export function useTransport(): Transport {
   if (!t) throw new Error('the console was mounted without its transport context');
   return t;
 }
-
-/** The transport before every action takes it as an argument; start() patches it. */
-export const transport: { api: Api; sync: Sync } = { api: undefined as unknown as Api, sync: undefined as unknown as Sync };
