@@ -19,7 +19,7 @@ func (a *App) APIHandler() http.Handler {
 		voiceAPI.Console = "the desktop window"
 	}
 	disp := displayRoutes{feedback: a.feedback, displays: a.displays, device: a.device}
-	targetApp := targetAppRoutes{appw: a.appw}
+	targetApp := targetAppRoutes{watcher: a.targetApp}
 	preview := previewRoutes{device: a.device, store: a.store, feedback: a.feedback, log: a.log, shutdown: a.shutdown}
 	// One route table: every console route is registered here.
 	mux.HandleFunc("GET /api/health", a.getHealth)
@@ -67,9 +67,9 @@ func (a *App) APIHandler() http.Handler {
 	mux.HandleFunc("POST /api/sessions/{id}/handoff-preview", fb.PostHandoffPreview)
 	mux.HandleFunc("GET /api/sessions/{id}/export", fb.GetSessionExport)
 
-	mux.HandleFunc("GET /api/app", targetApp.getApp)
-	mux.HandleFunc("POST /api/app/launch", targetApp.postAppLaunch)
-	mux.HandleFunc("POST /api/app/run", targetApp.postAppRun)
+	mux.HandleFunc("GET /api/target-app", targetApp.getTargetApp)
+	mux.HandleFunc("POST /api/target-app/launch", targetApp.postTargetAppLaunch)
+	mux.HandleFunc("POST /api/target-app/run", targetApp.postTargetAppRun)
 
 	mux.HandleFunc("GET /api/agent", a.getAgent)
 	mux.HandleFunc("GET /api/connect", a.getConnect)

@@ -81,7 +81,7 @@ type App struct {
 	store        *store.Store
 	adb          *adb.Client
 	device       *device.Service
-	appw         *targetwatch.Watcher
+	targetApp    *targetwatch.Watcher
 	sources      *source.Live
 	prompts      *handoff.Builder
 	presenceSeen presenceWatch
@@ -134,7 +134,7 @@ func New(opts Options) *App {
 		a.sources.CachePath = opts.Store.Locations().SourceIndexCache()
 	}
 	a.prompts = &handoff.Builder{Store: opts.Store, Index: a.sources.Get}
-	a.appw = targetwatch.New(targetwatch.Options{
+	a.targetApp = targetwatch.New(targetwatch.Options{
 		ADB: opts.ADB, Bus: a.bus, Log: opts.Logger, ProjectDir: opts.ProjectDir,
 		Selected: a.selectedOnline, Changes: a.device.Registry.Changes, Watched: a.device.Preview.Watched,
 		LastEdit: a.sources.LastEdit,
@@ -148,7 +148,7 @@ func New(opts Options) *App {
 	}
 	a.displays = a.openDisplays()
 	a.feedback = feedback.New(feedback.Deps{Store: opts.Store, Device: a.device, Displays: a.displays,
-		Prompts: a.prompts, TargetApp: a.appw, Sources: a.sources, Log: opts.Logger, VoiceMode: func(id string) voice.Mode {
+		Prompts: a.prompts, TargetApp: a.targetApp, Sources: a.sources, Log: opts.Logger, VoiceMode: func(id string) voice.Mode {
 			if iv, err := a.voice.Get(id); err == nil {
 				return iv.Doc().Mode
 			}
@@ -188,7 +188,7 @@ func (a *App) Run(ctx context.Context) {
 		})
 		a.voice.StopAll()
 	}()
-	go func() { defer a.bg.Done(); a.appw.Run(ctx) }()
+	go func() { defer a.bg.Done(); a.targetApp.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.watchPresenceTimeouts(ctx) }()
 	go func() { defer a.bg.Done(); a.sources.Run(ctx) }()
 	go func() { defer a.bg.Done(); a.device.Run(ctx) }()

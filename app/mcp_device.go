@@ -26,7 +26,7 @@ func (a *App) agentPhone() *agentdevice.Phone {
 		AfterAction: func(string) { a.device.Preview.Poke() },
 		ScreenKept:  a.feedback.ScreenFrozen,
 		TrackRun: func() (func(targetrun.Progress), func(targetrun.Result, error), error) {
-			t, err := a.appw.Track()
+			t, err := a.targetApp.Track()
 			if err != nil {
 				return nil, nil, err
 			}

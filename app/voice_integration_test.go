@@ -386,10 +386,15 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	})
 }
 
-// look_at_screen's frame is a new grab of the phone, at most 1,280 px wide.
+// look_at_screen's frame is a kept screen of the phone (a new keep while none is
+// current, the current one once a voice session keeps it), at most 1,280 px wide.
 func TestVoiceLookGrabsThePhone(t *testing.T) {
 	e := newVoiceEnv(t, realtimefake.Script{})
-	f, err := e.app.feedback.VoiceScreen().Look(context.Background(), e.sim.Serial())
+	serial := e.sim.Serial()
+	if e.app.device.CurrentScreen(serial) != nil {
+		t.Fatal("a current screen is kept before any voice session")
+	}
+	f, err := e.app.feedback.VoiceScreen().Look(context.Background(), serial)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,6 +404,29 @@ func TestVoiceLookGrabsThePhone(t *testing.T) {
 	}
 	if w := img.Bounds().Dx(); w != f.Width || w > voice.MaxFrameWidth || w < 300 || !f.Fresh || time.Since(f.CapturedAt) > 5*time.Second {
 		t.Fatalf("frame %dx%d fresh=%v", img.Bounds().Dx(), img.Bounds().Dy(), f.Fresh)
+	}
+	// A bare screencap knows no activity; a kept screen read the screen state with it.
+	if f.Activity == "" {
+		t.Error("the look names no activity: it was not a kept screen")
+	}
+
+	// With a current screen kept, the look is that screen: same activity, same
+	// pixels, and no new keep on its path.
+	e.keys.key = fakeKey
+	sid := e.newSession()
+	e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil)
+	waitFor(t, 10*time.Second, "the kept screen", func() bool { return e.app.device.CurrentScreen(serial) != nil })
+	kept := e.app.device.CurrentScreen(serial)
+	want, err := feedback.EncodeLook(kept.Snapshot.Frame, kept.Snapshot.State.Activity, time.Now(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.app.feedback.VoiceScreen().Look(context.Background(), serial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur := e.app.device.CurrentScreen(serial); cur == kept && (!bytes.Equal(got.JPEG, want.JPEG) || got.Activity != kept.Snapshot.State.Activity) {
+		t.Errorf("the look is not the current kept screen (activity %q, want %q)", got.Activity, kept.Snapshot.State.Activity)
 	}
 	wide := image.NewNRGBA(image.Rect(0, 0, 2400, 1080))
 	if lf, err := feedback.EncodeLook(wide, ".Main", time.Now(), true); err != nil || lf.Width != voice.MaxFrameWidth || lf.Height != 576 {

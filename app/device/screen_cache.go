@@ -75,7 +75,7 @@ func (s *Service) KeepCurrentScreen(ctx context.Context, watched func() string, 
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		kept, err := s.keep(cctx, serial, "c"+frozenRun+"-"+strconv.FormatUint(frozenIDs.Add(1), 10))
+		kept, err := s.keep(cctx, serial, currentScreenID())
 		cancel()
 		if err != nil {
 			s.log.Debug("background screen capture failed", "serial", serial, "err", err)
@@ -129,4 +129,22 @@ const maxTreeDistance = 6
 func sameScreen(snap *capture.Snapshot, p uint64) bool {
 	h, err := strconv.ParseUint(snap.Fingerprint.Perceptual, 16, 64)
 	return err == nil && capture.HammingDistance(h, p) <= maxTreeDistance
+}
+
+// ScreenNow is the screen serial shows now as a kept screen: the current one when
+// the cache holds it (cached), else a new capture through the same keep as freezes
+// and the background loop, frame, tree and display conditions read together. The
+// new capture does not enter the cache: the background loop alone fills it, so it
+// alone sees an activity change and reports it.
+func (s *Service) ScreenNow(ctx context.Context, serial string) (k *KeptScreen, cached bool, err error) {
+	if k := s.CurrentScreen(serial); k != nil {
+		return k, true, nil
+	}
+	k, err = s.keep(ctx, serial, currentScreenID())
+	return k, false, err
+}
+
+// currentScreenID names a kept screen that is not a freeze ("c…-N"); freezes are "f…-N".
+func currentScreenID() string {
+	return "c" + frozenRun + "-" + strconv.FormatUint(frozenIDs.Add(1), 10)
 }

@@ -29,12 +29,12 @@ const (
 	DeviceAction Type = "device-action"
 	// AgentControl carries the selected device's answer: app.AgentControlEvent (agentdevice.ControlState).
 	AgentControl Type = "agent-control"
-	// AppUpdated follows a change of the target app's install or focus: targetwatch.UpdatedEvent (targetwatch.Doc).
-	AppUpdated Type = "app-updated"
-	// AppRunProgress reports a build-install-launch as it runs: targetwatch.RunProgressEvent (targetwatch.RunProgress).
-	AppRunProgress Type = "app-run-progress"
-	// AppRunFinished says how it ended: targetwatch.RunFinishedEvent (targetwatch.RunFinished).
-	AppRunFinished Type = "app-run-finished"
+	// TargetAppUpdated follows a change of the target app's install or focus: targetwatch.UpdatedEvent (targetwatch.Doc).
+	TargetAppUpdated Type = "target-app-updated"
+	// TargetAppRunProgress reports a build-install-launch as it runs: targetwatch.RunProgressEvent (targetwatch.RunProgress).
+	TargetAppRunProgress Type = "target-app-run-progress"
+	// TargetAppRunFinished says how it ended: targetwatch.RunFinishedEvent (targetwatch.RunFinished).
+	TargetAppRunFinished Type = "target-app-run-finished"
 	// DisplayChanged says a phone's display settings were changed or restored, by the
 	// console, an agent or a deselect: display.ChangedEvent (display.Changed).
 	DisplayChanged Type = "display-changed"
@@ -56,5 +56,5 @@ const (
 
 // All lists every event type, for the generated console types and the docs.
 var All = []Type{Snapshot, ReplayOverflow, DevicesUpdated, PreviewReady, PreviewStatusChanged, SessionUpdated,
-	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, AppUpdated, AppRunProgress, AppRunFinished,
+	SessionsUpdated, AgentPresence, DeviceAction, AgentControl, TargetAppUpdated, TargetAppRunProgress, TargetAppRunFinished,
 	DisplayChanged, VoiceState, VoiceTranscript, VoiceSpeech, VoiceAudio, VoiceError, VoiceUnit, VoiceQuestion}

@@ -126,8 +126,8 @@ func onScreen(req PointRequest, width, height int) error {
 }
 
 // VoiceScreen gives look_at_screen the phone's screen: the frozen frame while the
-// console shows one, else a new grab, else a live frame under 500 ms old. It
-// implements voice.Screen.
+// console shows one, else the phone's kept screen (the current one, or a new keep),
+// else a live frame under 500 ms old. It implements voice.Screen.
 type VoiceScreen struct{ s *Service }
 
 // VoiceScreen returns look_at_screen's side of s.
@@ -136,22 +136,23 @@ func (s *Service) VoiceScreen() VoiceScreen { return VoiceScreen{s: s} }
 // Look returns the frame on screen now for serial.
 func (v VoiceScreen) Look(ctx context.Context, serial string) (voice.Frame, error) {
 	s := v.s
-	activity := ""
-	if k := s.device.CurrentScreen(serial); k != nil {
-		activity = k.Snapshot.State.Activity
-	}
 	if s.device.Preview.Frozen() {
 		if fr, ok := s.device.LatestFrozen(serial); ok {
 			return EncodeLook(fr.Snapshot.Frame, fr.Snapshot.State.Activity, fr.CapturedAt, true)
 		}
 	}
-	start := time.Now()
-	img, err := capture.CaptureFrame(ctx, s.device.ADB().Device(serial), "")
+	k, cached, err := s.device.ScreenNow(ctx, serial)
 	if err == nil {
-		return EncodeLook(img, activity, start, true)
+		at := k.CapturedAt
+		if cached {
+			// The preview has counted no change since the capture: it is the
+			// screen as it is now, however long ago it was taken.
+			at = time.Now()
+		}
+		return EncodeLook(k.Snapshot.Frame, k.Snapshot.State.Activity, at, true)
 	}
 	if live, ok := s.device.Preview.LatestFrame(serial); ok && time.Since(live.CapturedAt) < 500*time.Millisecond {
-		return voice.Frame{JPEG: live.JPEG, Width: live.Width, Height: live.Height, Activity: activity,
+		return voice.Frame{JPEG: live.JPEG, Width: live.Width, Height: live.Height,
 			CapturedAt: live.CapturedAt, Fresh: false}, nil
 	}
 	return voice.Frame{}, errors.New("the phone gave no frame: " + err.Error())

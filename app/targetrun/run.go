@@ -1,6 +1,6 @@
 // Package targetrun builds, installs, launches and confirms the target app (the
 // user's Android app): the middle of the edit → build → install → look loop. The CLI
-// (`fixthis run`) and the console (POST /api/app/run) share Run; both watch it
+// (`fixthis run`) and the console (POST /api/target-app/run) share Run; both watch it
 // through Progress callbacks.
 package targetrun
 

@@ -10,13 +10,13 @@ import (
 	"fixthis/app/targetrun"
 )
 
-// RunProgress is the app-run-progress event's payload.
+// RunProgress is the target-app-run-progress event's payload.
 type RunProgress struct {
 	RunID string `json:"runId"`
 	targetrun.Progress
 }
 
-// RunFinished is the app-run-finished event's payload.
+// RunFinished is the target-app-run-finished event's payload.
 type RunFinished struct {
 	RunID  string           `json:"runId"`
 	OK     bool             `json:"ok"`
@@ -28,7 +28,7 @@ type RunFinished struct {
 	Lines []string        `json:"lines,omitempty"`
 }
 
-// RunStarted is POST /api/app/run's answer.
+// RunStarted is POST /api/target-app/run's answer.
 type RunStarted struct {
 	RunID string `json:"runId"`
 }
@@ -58,8 +58,8 @@ func (w *Watcher) StartRun() (RunStarted, error) {
 	return RunStarted{RunID: t.RunID}, nil
 }
 
-// Tracked is one run the console shows: its progress goes out as app-run-progress
-// events and its outcome as app-run-finished.
+// Tracked is one run the console shows: its progress goes out as target-app-run-progress
+// events and its outcome as target-app-run-finished.
 type Tracked struct {
 	RunID string
 	// Progress takes targetrun's progress reports.

@@ -2,7 +2,7 @@
 // device: whether it is installed, which build, whether it is in front. It follows the focused window about
 // once a second and pushes a change as an event, runs builds (targetrun) one at a time
 // with their progress as events, and brings the app back to the front on request.
-// It has no HTTP in it; app/api_app.go serves it.
+// It has no HTTP in it; app/api_target_app.go serves it.
 package targetwatch
 
 import (
@@ -21,7 +21,7 @@ import (
 	"fixthis/app/targetrun"
 )
 
-// Doc is GET /api/app and the app-updated event's payload.
+// Doc is GET /api/target-app and the target-app-updated event's payload.
 type Doc struct {
 	// Available is false when the project has no Android application module;
 	// Problem then says what was looked for.
@@ -142,7 +142,7 @@ func (w *Watcher) Poke() {
 	}
 }
 
-// Run follows the selected device until ctx ends, publishing app-updated whenever
+// Run follows the selected device until ctx ends, publishing target-app-updated whenever
 // what the console shows changes.
 func (w *Watcher) Run(ctx context.Context) {
 	w.mu.Lock()

@@ -1,11 +1,13 @@
 import { mount } from 'svelte';
 import './app.css';
 import App from './App.svelte';
-import { start } from './lib/start';
+import { connect, start } from './lib/start';
+import { transportContext } from './lib/transport';
 
-// Start the transport before the first render so components can use it right away.
-const ready = start();
-const app = mount(App, { target: document.getElementById('app')! });
+// Connect before the first render, so components find the transport in their context.
+const connection = connect();
+const ready = start(connection);
+const app = mount(App, { target: document.getElementById('app')!, context: transportContext(connection.transport) });
 void ready;
 
 export default app;

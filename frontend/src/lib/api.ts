@@ -9,9 +9,9 @@ import {
   type NetworkDoc,
   type EvidenceRecord,
   type HandoffEvidence,
-  type AppDoc,
-  type AppRunResult,
-  type AppRunStarted,
+  type TargetAppDoc,
+  type TargetAppRunResult,
+  type TargetAppRunStarted,
   type PaintReport,
   type AgentControlRequest,
   type ClipRequest,
@@ -338,16 +338,16 @@ export class Api {
     return this.json<ConnectInfo>('GET', '/api/connect');
   }
   /** The user's app on the selected device. */
-  app() {
-    return this.json<AppDoc>('GET', '/api/app');
+  targetApp() {
+    return this.json<TargetAppDoc>('GET', '/api/target-app');
   }
   /** Brings the installed app to the front; resolves once its window has focus. */
-  launchApp() {
-    return this.json<AppRunResult>('POST', '/api/app/launch');
+  launchTargetApp() {
+    return this.json<TargetAppRunResult>('POST', '/api/target-app/launch');
   }
-  /** Starts a build, install and launch; app-run-* events follow. */
-  runApp() {
-    return this.json<AppRunStarted>('POST', '/api/app/run');
+  /** Starts a build, install and launch; target-app-run-* events follow. */
+  runTargetApp() {
+    return this.json<TargetAppRunStarted>('POST', '/api/target-app/run');
   }
   /** Voice settings and this project's voice session; never the key itself. */
   voice() {

@@ -83,9 +83,9 @@ describe('the state modules on one dispatcher', () => {
     d.dispatch('device-action', { seq: 1, serial: 'sim', action: 'tap', detail: '10,20', outcome: 'ok', createdAt: '' });
     expect(phone.actions.map((a) => a.action)).toEqual(['tap']);
 
-    d.dispatch('app-run-progress', { runId: 'r1', stage: 'install', fraction: 0.5 });
+    d.dispatch('target-app-run-progress', { runId: 'r1', stage: 'install', fraction: 0.5 });
     expect(info.run?.stage).toBe('install');
-    d.dispatch('app-run-finished', runFinished({ runId: 'r1', ok: true }));
+    d.dispatch('target-app-run-finished', runFinished({ runId: 'r1', ok: true }));
     expect(info.run).toBeNull();
     expect(info.finished?.runId).toBe('r1');
 

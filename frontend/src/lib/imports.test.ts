@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findCycles, findRuleBreaks } from '../../scripts/imports.mjs';
+import { findCycles, findRuleBreaks, PATCHED_GLOBAL } from '../../scripts/imports.mjs';
 
 function consoleFiles(): Record<string, string> {
   const raw = import.meta.glob<string>(['/src/**/*.ts', '/src/**/*.svelte'], { query: '?raw', import: 'default', eager: true });
@@ -44,13 +44,31 @@ describe('the feature layout', () => {
       'lib/features/clips/actions.test.ts': "import { register } from '../voice/events';\nexport const t = register;\n",
       'lib/transport.ts': 'export const transport = {};\n',
       'lib/wire.voice.gen.ts': 'export interface VoiceUnit { id: string }\n',
-      'Panel.svelte': "<script lang=\"ts\">\n  import { transport } from './lib/transport';\n</script>\n<p>{transport}</p>\n",
+      'lib/api.ts': 'export class Api {}\n',
+      'Panel.svelte': "<script lang=\"ts\">\n  import { Api } from './lib/api';\n</script>\n<p>{Api}</p>\n",
     };
     expect(findRuleBreaks(files)).toEqual([
-      'Panel.svelte -> lib/transport.ts: components reach the server and the events through actions only',
+      'Panel.svelte -> lib/api.ts: components reach the server and the events through actions only',
       "lib/features/clips/actions.ts -> lib/features/voice/events.ts: a feature's reducers are registered by start.ts only",
       "lib/features/voice/model.ts -> lib/features/voice/state.svelte.ts: a feature's model is pure: wire types and the dispatcher's types only",
       'lib/features/voice/state.svelte.ts -> lib/features/voice/actions.ts: state never calls an action, registers a reducer or reaches the server',
+    ]);
+  });
+
+  it('refuses an import of a global that start patches, whichever way it is declared', () => {
+    const files = {
+      'lib/transport.ts': "import type { Api } from './api';\nexport const transport: { api: Api } = { api: undefined as unknown as Api };\n",
+      'lib/clock.ts': 'export let now = 0;\n',
+      'lib/context.ts': "export const KEY = Symbol('k');\nexport const empty = { api: null };\n",
+      'lib/api.ts': 'export class Api {}\n',
+      'lib/features/voice/actions.ts': "import { transport } from '../../transport';\nimport { now } from '../../clock';\nimport { KEY } from '../../context';\nexport const t = [transport, now, KEY];\n",
+      'lib/features/voice/actions.test.ts': "import { transport } from '../../transport';\nexport const t = transport;\n",
+      'lib/start.ts': "import { transport } from './transport';\nexport const s = transport;\n",
+    };
+    expect(findRuleBreaks(files)).toEqual([
+      `lib/features/voice/actions.ts -> lib/clock.ts: ${PATCHED_GLOBAL}`,
+      `lib/features/voice/actions.ts -> lib/transport.ts: ${PATCHED_GLOBAL}`,
+      `lib/start.ts -> lib/transport.ts: ${PATCHED_GLOBAL}`,
     ]);
   });
 });

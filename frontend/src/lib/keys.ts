@@ -3,6 +3,7 @@
 import { annotate, cancelPending, redo, selectMode, undo } from './actions/annotate';
 import { saveToMcp } from './actions/save';
 import { toggleTalk } from './features/voice/actions';
+import type { Transport } from './transport';
 import { ui } from './state/ui.svelte';
 
 function typingIn(target: EventTarget | null): boolean {
@@ -12,11 +13,11 @@ function typingIn(target: EventTarget | null): boolean {
   return tag === 'TEXTAREA' || tag === 'INPUT' || tag === 'SELECT' || el.isContentEditable;
 }
 
-export function onGlobalKey(e: KeyboardEvent): void {
+export function onGlobalKey(transport: Transport, e: KeyboardEvent): void {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && e.key === 'Enter') {
     e.preventDefault();
-    void saveToMcp();
+    void saveToMcp(transport);
     return;
   }
   if (e.key === 'Escape') {
@@ -51,12 +52,12 @@ export function onGlobalKey(e: KeyboardEvent): void {
   if (mod || e.altKey) return;
   if (e.key === 'a' || e.key === 'A') {
     e.preventDefault();
-    void annotate();
+    void annotate(transport);
   } else if (e.key === 's' || e.key === 'S') {
     e.preventDefault();
-    void selectMode();
+    void selectMode(transport);
   } else if (e.key === 't' || e.key === 'T') {
     e.preventDefault();
-    void toggleTalk();
+    void toggleTalk(transport);
   }
 }

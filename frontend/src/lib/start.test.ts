@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadDisplay } from './features/display/actions';
-import { announceRun, loadApp } from './features/targetApp/actions';
+import { announceRun, loadTargetApp } from './features/targetApp/actions';
 import { activate, resync } from './features/session/actions';
 import { newDiagnostics } from './diagnostics';
 import { Dispatcher } from './dispatch';
@@ -9,19 +9,23 @@ import type { Feature } from './features/feature';
 import * as session from './features/session/events';
 import * as targetAppFeature from './features/targetApp/events';
 import { FEATURES, wireFeatures } from './start';
+import type { Transport } from './transport';
 import { app } from './features/session/state.svelte';
 import { targetApp } from './features/targetApp/state.svelte';
 import { presence, runFinished, snapshotEvent } from './testing/fixtures';
 
 vi.mock('./features/display/actions', () => ({ loadDisplay: vi.fn(async () => undefined) }));
-vi.mock('./features/targetApp/actions', () => ({ announceRun: vi.fn(), loadApp: vi.fn(async () => undefined) }));
+vi.mock('./features/targetApp/actions', () => ({ announceRun: vi.fn(), loadTargetApp: vi.fn(async () => undefined) }));
 vi.mock('./features/session/actions', () => ({ activate: vi.fn(async () => undefined), resync: vi.fn(async () => undefined) }));
+
+/** A transport no action here reaches: the actions are mocked. */
+const transport = {} as Transport;
 
 function wired() {
   const events = new Dispatcher();
   const d = newDiagnostics();
   const refresh = vi.fn(async () => undefined);
-  wireFeatures(events, { on: events.on, onOutcome: (l) => events.onOutcome(l), diagnostics: d, refresh }, [session, targetAppFeature, display]);
+  wireFeatures(events, { on: events.on, onOutcome: (l) => events.onOutcome(l), diagnostics: d, refresh, transport }, [session, targetAppFeature, display]);
   return { events, d, sync: { refresh } };
 }
 
@@ -33,7 +37,7 @@ describe('the features', () => {
       register: (on) => void on('snapshot', () => void order.push(`${name} reducer`)),
       effects: ({ on }) => void on('snapshot', () => void order.push(`${name} effect`)),
     });
-    wireFeatures(events, { on: events.on, onOutcome: () => undefined, diagnostics: newDiagnostics(), refresh: async () => undefined }, [feature('a'), feature('b')]);
+    wireFeatures(events, { on: events.on, onOutcome: () => undefined, diagnostics: newDiagnostics(), refresh: async () => undefined, transport }, [feature('a'), feature('b')]);
     events.dispatch('snapshot', snapshotEvent({}));
     expect(order).toEqual(['a reducer', 'b reducer', 'a effect', 'b effect']);
   });
@@ -56,16 +60,18 @@ describe('side effects wired after the reducers', () => {
     const { events } = wired();
     events.dispatch('snapshot', snapshotEvent({}));
     events.dispatch('snapshot', snapshotEvent({}));
-    expect(loadApp).toHaveBeenCalledTimes(2);
+    expect(loadTargetApp).toHaveBeenCalledTimes(2);
+    expect(loadTargetApp).toHaveBeenCalledWith(transport);
     expect(resync).toHaveBeenCalledTimes(2);
+    expect(resync).toHaveBeenCalledWith(transport);
   });
 
   it('announces the end of the run shown, not of another run', () => {
     const { events } = wired();
-    events.dispatch('app-run-progress', { runId: 'r1', stage: 'build', fraction: 0.2 });
-    events.dispatch('app-run-finished', runFinished({ runId: 'r0', ok: false }));
+    events.dispatch('target-app-run-progress', { runId: 'r1', stage: 'build', fraction: 0.2 });
+    events.dispatch('target-app-run-finished', runFinished({ runId: 'r0', ok: false }));
     expect(announceRun).not.toHaveBeenCalled();
-    events.dispatch('app-run-finished', runFinished({ runId: 'r1', ok: true }));
+    events.dispatch('target-app-run-finished', runFinished({ runId: 'r1', ok: true }));
     expect(announceRun).toHaveBeenCalledTimes(1);
     expect(vi.mocked(announceRun).mock.calls[0][0].runId).toBe('r1');
   });
@@ -77,6 +83,7 @@ describe('side effects wired after the reducers', () => {
     expect(loadDisplay).not.toHaveBeenCalled();
     events.dispatch('display-changed', { serial: 'S1' });
     expect(loadDisplay).toHaveBeenCalledTimes(1);
+    expect(loadDisplay).toHaveBeenCalledWith(transport);
   });
 
   it('refreshes everything on replay overflow and counts it', () => {
@@ -94,7 +101,7 @@ describe('side effects wired after the reducers', () => {
     expect(d.ignoredOtherSession).toBe(1);
     expect(warn).toHaveBeenCalledWith('fixthis: dropped agent for another session');
     events.dispatch('sessions-updated', { sessionId: 'A', summary: null, deleted: true });
-    expect(activate).toHaveBeenCalledWith('');
+    expect(activate).toHaveBeenCalledWith(transport, '');
     expect(app.status.at(-1)?.text).toContain('deleted elsewhere');
     warn.mockRestore();
   });

@@ -15,7 +15,7 @@ import * as voice from './features/voice/events';
 import { app } from './features/session/state.svelte';
 import { Sync } from './sync';
 import { initToken } from './token';
-import { transport } from './transport';
+import type { Transport } from './transport';
 
 /**
  * The features whose state or behaviour follows the event stream, in the order their
@@ -23,15 +23,25 @@ import { transport } from './transport';
  */
 export const FEATURES: readonly Feature[] = [session, targetApp, display, agentPhone, voice];
 
-/** Starts the console: token, health, bootstrap preview, then the event stream. */
-export async function start(): Promise<void> {
+/** The console's connection before it starts: the transport and the dispatcher its events feed. */
+export interface Connection {
+  transport: Transport;
+  events: Dispatcher;
+}
+
+/** Connects the console: the token, the Api and the Sync, which nothing has started yet. */
+export function connect(): Connection {
   const token = initToken({ location: window.location, history: window.history, sessionStorage: window.sessionStorage });
   const api = new Api(token);
   const events = new Dispatcher();
-  const sync = new Sync(api, app, events, { onResync: () => void resync() });
-  transport.api = api;
-  transport.sync = sync;
-  wireFeatures(events, { on: events.on, onOutcome: (l) => events.onOutcome(l), diagnostics: api.diagnostics, refresh: () => sync.refresh() });
+  const transport: Transport = { api, sync: new Sync(api, app, events, { onResync: () => void resync(transport) }) };
+  return { transport, events };
+}
+
+/** Starts the console on a connection: every feature wired, then the event stream. */
+export async function start({ transport, events }: Connection): Promise<void> {
+  const { api, sync } = transport;
+  wireFeatures(events, { on: events.on, onOutcome: (l) => events.onOutcome(l), diagnostics: api.diagnostics, refresh: () => sync.refresh(), transport });
 
   window.FixThisConsoleDebug = {
     consoleEventsDiagnostics: () => JSON.parse(JSON.stringify(api.diagnostics)),

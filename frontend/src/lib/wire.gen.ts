@@ -11,7 +11,7 @@ export * from './wire.feedback.gen';
 import type { Bounds, Clip, DeviceAction, Presence, Session, SessionSummary, UiNode } from './wire.store.gen';
 export * from './wire.store.gen';
 
-import type { AppDoc, AppRunFinished, AppRunProgress } from './wire.targetapp.gen';
+import type { TargetAppDoc, TargetAppRunFinished, TargetAppRunProgress } from './wire.targetapp.gen';
 export * from './wire.targetapp.gen';
 
 import type { VoiceAudio, VoiceError, VoiceMode, VoiceQuestion, VoiceSession, VoiceSpeech, VoiceTranscript, VoiceUnit } from './wire.voice.gen';
@@ -29,9 +29,9 @@ export interface EventPayloads {
   "agent": Presence;
   "device-action": DeviceAction;
   "agent-control": ControlState;
-  "app-updated": AppDoc;
-  "app-run-progress": AppRunProgress;
-  "app-run-finished": AppRunFinished;
+  "target-app-updated": TargetAppDoc;
+  "target-app-run-progress": TargetAppRunProgress;
+  "target-app-run-finished": TargetAppRunFinished;
   "display-changed": DisplayChanged;
   "voice-state": VoiceSession;
   "voice-transcript": VoiceTranscript;
@@ -48,7 +48,7 @@ export type BlockReason = (typeof BlockReasonValues)[number];
 export const ErrorCodeValues = ["adb_unavailable", "app_launch_failed", "app_not_available", "app_not_installed", "app_run_busy", "batch_not_found", "build_failed", "capture_failed", "capture_not_found", "clip_not_found", "clip_unavailable", "control_refused", "device_not_available", "device_not_found", "display_refused", "forbidden_host", "forbidden_origin", "input_failed", "internal", "invalid_input", "invalid_json", "invalid_query", "item_already_resolved", "item_claimed", "item_closed_by_user", "item_not_claimed", "item_not_editable", "item_not_found", "no_draft_feedback", "node_not_found", "not_found", "out_of_range", "payload_too_large", "preview_not_found", "preview_save_in_progress", "preview_screenshot_not_found", "runtime_evidence_off", "screen_fingerprint_mismatch", "screen_not_found", "session_closed", "session_not_found", "stage_limit", "stale_preview", "storage_failed", "storage_full", "storage_read_only", "tap_failed", "unauthorized", "video_unavailable", "voice_brief_refused", "voice_busy", "voice_key_refused", "voice_keychain", "voice_no_key", "voice_reconnecting", "voice_session_not_found", "voice_upstream", "wrong_token"] as const;
 export type ErrorCode = (typeof ErrorCodeValues)[number];
 
-export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control", "app-updated", "app-run-progress", "app-run-finished", "display-changed", "voice-state", "voice-transcript", "voice-speech", "voice-audio", "voice-error", "voice-unit", "voice-question"] as const;
+export const EventTypeValues = ["snapshot", "replay-overflow", "devices-updated", "preview-ready", "preview-status", "session-updated", "sessions-updated", "agent", "device-action", "agent-control", "target-app-updated", "target-app-run-progress", "target-app-run-finished", "display-changed", "voice-state", "voice-transcript", "voice-speech", "voice-audio", "voice-error", "voice-unit", "voice-question"] as const;
 export type EventType = (typeof EventTypeValues)[number];
 
 export const ModeValues = ["desktop", "serve"] as const;

@@ -4,6 +4,10 @@ import { ui } from '../state/ui.svelte';
 import type { UiNode } from '../types';
 import { addPending, pickArea, pickPoint, pickScreen, redo, removeDraft, rescope, selectMode, undo } from './annotate';
 import { screen } from '../testing/fixtures';
+import type { Transport } from '../transport';
+
+/** No voice session is on, so no pick reaches the server; selectMode has nothing to resume. */
+const transport = {} as Transport;
 
 const node = (uid: string, parentUid: string, bounds: UiNode['bounds'], text = ''): UiNode =>
   ({ uid, parentUid, indexPath: uid, class: 'android.widget.TextView', text, bounds, clickable: true }) as unknown as UiNode;
@@ -25,13 +29,13 @@ beforeEach(() => {
 
 describe('annotate', () => {
   it('picks the node under a click, else a small area around it', () => {
-    pickPoint(200, 150);
+    pickPoint(transport, 200, 150);
     expect(ui.pending?.target).toMatchObject({ type: 'node', nodeUid: 'n0.0' });
     expect(ui.pending?.nodeUid).toBe('n0.0');
     ui.cancelPending();
-    pickArea({ left: 10, top: 10, right: 50, bottom: 50 });
+    pickArea(transport, { left: 10, top: 10, right: 50, bottom: 50 });
     expect(ui.pending?.target.type).toBe('area');
-    pickScreen();
+    pickScreen(transport);
     expect(ui.pending).toMatchObject({ target: { type: 'screen' }, label: 'Whole screen' });
   });
 
@@ -44,7 +48,7 @@ describe('annotate', () => {
     ]) {
       ui.cancelPending();
       draft.index = null;
-      pickPoint(x, y);
+      pickPoint(transport, x, y);
       const t = ui.pending?.target;
       if (t?.type !== 'area') throw new Error(`no area for (${x},${y}): ${JSON.stringify(t)}`);
       for (const v of Object.values(t.bounds)) expect(Number.isInteger(v), `${JSON.stringify(t.bounds)}`).toBe(true);
@@ -56,7 +60,7 @@ describe('annotate', () => {
   });
 
   it('adds the pending annotation, re-scopes it, and undoes and redoes the list', () => {
-    pickPoint(200, 150);
+    pickPoint(transport, 200, 150);
     ui.pendingComment = '  bolder  ';
     addPending();
     expect(ui.pending).toBeNull();
@@ -79,7 +83,7 @@ describe('annotate', () => {
     ui.selectItem('i1', 'scr1');
     draft.close(true);
     ui.stageMode = 'saved';
-    await selectMode();
+    await selectMode(transport);
     expect([ui.stageMode, ui.tool, ui.savedScreenId, ui.selectedItemId]).toEqual(['live', 'select', '', '']);
   });
 });

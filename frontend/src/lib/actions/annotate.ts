@@ -4,7 +4,7 @@ import { IME_LABEL, areaAround, keyboardAt, nodeLabel, snapshotOf } from '../hit
 import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
-import { transport } from '../transport';
+import type { Transport } from '../transport';
 import type { Bounds, Target, UiNode } from '../types';
 import type { DraftItem } from '../workspace';
 import { checkRecovery } from './recovery';
@@ -14,7 +14,7 @@ import { announce } from '../features/voice/actions';
 import { ensureSession } from '../features/session/actions';
 
 /** Enters Annotate: freezes the latest frame with its UI tree. */
-export async function annotate(): Promise<void> {
+export async function annotate(transport: Transport): Promise<void> {
   if (ui.stageMode === 'frozen' && draft.workspace) {
     ui.tool = 'annotate';
     return;
@@ -26,7 +26,7 @@ export async function annotate(): Promise<void> {
   }
   ui.busy = 'freezing';
   try {
-    const sessionId = await ensureSession();
+    const sessionId = await ensureSession(transport);
     if (!sessionId) return;
     const f = await transport.api.freeze(app.selectedSerial, sessionId);
     if (app.activeSessionId !== sessionId) return;
@@ -43,7 +43,7 @@ export async function annotate(): Promise<void> {
 }
 
 /** Back to the live preview. Written annotations are saved as drafts first. */
-export async function selectMode(): Promise<void> {
+export async function selectMode(transport: Transport): Promise<void> {
   if (ui.stageMode === 'saved') {
     ui.backToLive();
     ui.savedScreenId = '';
@@ -55,7 +55,7 @@ export async function selectMode(): Promise<void> {
     return;
   }
   if (draft.written.length > 0) {
-    const saved = await persistPending('leave', selectMode);
+    const saved = await persistPending(transport, 'leave', () => selectMode(transport));
     if (saved === null) return;
   }
   if (draft.items.length > 0) app.notify('info', 'Pins without a comment were kept in this browser; recover them from the banner.');
@@ -74,13 +74,13 @@ export function nodeTarget(node: UiNode): Target {
   return { type: 'node', nodeUid: node.uid, bounds: { ...node.bounds }, snapshot: snapshotOf(node) };
 }
 
-export function pickPoint(x: number, y: number): void {
+export function pickPoint(transport: Transport, x: number, y: number): void {
   // The dump is the app's window only: nodes lie under the keyboard too, but a click
   // there is on the input method.
   const ime = keyboardAt(draft.workspace?.frozenScreen?.windows, x, y);
   if (ime) {
     ui.setPending({ type: 'area', bounds: { ...ime.bounds } }, IME_LABEL);
-    announce({ kind: 'click', x: Math.round(x), y: Math.round(y), bounds: { ...ime.bounds } });
+    announce(transport, { kind: 'click', x: Math.round(x), y: Math.round(y), bounds: { ...ime.bounds } });
     return;
   }
   const node = draft.index?.hitTest(x, y);
@@ -89,27 +89,27 @@ export function pickPoint(x: number, y: number): void {
     const screen = draft.workspace?.frozenScreen;
     ui.setPending({ type: 'area', bounds: areaAround(x, y, screen?.width, screen?.height) }, 'Visual area');
   }
-  announce({ kind: 'click', x: Math.round(x), y: Math.round(y), ...(node ? { nodeUid: node.uid, bounds: { ...node.bounds } } : {}) });
+  announce(transport, { kind: 'click', x: Math.round(x), y: Math.round(y), ...(node ? { nodeUid: node.uid, bounds: { ...node.bounds } } : {}) });
 }
 
 /** Picks a node by uid, as a click on it would (keyboard annotation). */
-export function pickNode(uid: string): void {
+export function pickNode(transport: Transport, uid: string): void {
   const node = draft.index?.byUid.get(uid);
   if (!node) return;
   ui.setPending(nodeTarget(node), nodeLabel(node), node.uid);
-  announce({ kind: 'click', nodeUid: node.uid, bounds: { ...node.bounds } });
+  announce(transport, { kind: 'click', nodeUid: node.uid, bounds: { ...node.bounds } });
 }
 
-export function pickArea(bounds: Bounds): void {
+export function pickArea(transport: Transport, bounds: Bounds): void {
   const hint = draft.index?.bestForArea(bounds);
   ui.setPending({ type: 'area', bounds }, hint ? `Area near ${nodeLabel(hint)}` : 'Visual area');
-  announce({ kind: 'area', bounds: { ...bounds } });
+  announce(transport, { kind: 'area', bounds: { ...bounds } });
 }
 
-export function pickScreen(): void {
+export function pickScreen(transport: Transport): void {
   if (ui.stageMode !== 'frozen') return;
   ui.setPending({ type: 'screen' }, 'Whole screen');
-  announce({ kind: 'screen' });
+  announce(transport, { kind: 'screen' });
 }
 
 /** Re-scopes the pending target (or an edited draft item) to an ancestor from the breadcrumb. */

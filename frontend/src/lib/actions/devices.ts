@@ -3,11 +3,11 @@
 import { applyPreview } from '../features/session/model';
 import { app } from '../features/session/state.svelte';
 import { ui } from '../state/ui.svelte';
-import { transport } from '../transport';
+import type { Transport } from '../transport';
 import { report } from './report';
 import { announce } from '../features/voice/actions';
 
-export async function selectDevice(serial: string): Promise<void> {
+export async function selectDevice(transport: Transport, serial: string): Promise<void> {
   ui.devicesOpen = false;
   try {
     const r = await transport.api.selectDevice(serial);
@@ -17,7 +17,7 @@ export async function selectDevice(serial: string): Promise<void> {
   }
 }
 
-export async function refreshDevices(): Promise<void> {
+export async function refreshDevices(transport: Transport): Promise<void> {
   try {
     const r = await transport.api.refreshDevices();
     app.setDevices(r.devices, r.selectedSerial);
@@ -29,7 +29,7 @@ export async function refreshDevices(): Promise<void> {
 }
 
 /** Clears FixThis's own selection only; it never runs adb disconnect. */
-export async function disconnectDevice(): Promise<void> {
+export async function disconnectDevice(transport: Transport): Promise<void> {
   try {
     const r = await transport.api.disconnectDevice();
     app.selectedSerial = r.selectedSerial ?? '';
@@ -38,17 +38,17 @@ export async function disconnectDevice(): Promise<void> {
   }
 }
 
-export async function tapDevice(x: number, y: number): Promise<void> {
+export async function tapDevice(transport: Transport, x: number, y: number): Promise<void> {
   try {
     await transport.api.tap(x, y);
-    announce({ kind: 'click', mode: 'select', x: Math.round(x), y: Math.round(y) });
+    announce(transport, { kind: 'click', mode: 'select', x: Math.round(x), y: Math.round(y) });
   } catch (err) {
     report(err, 'The tap did not reach the device');
   }
 }
 
 /** Tells the server how tall the stage draws frames, in device pixels. */
-export function reportStageHeight(height: number): Promise<unknown> {
+export function reportStageHeight(transport: Transport, height: number): Promise<unknown> {
   return transport.api.setStageHeight(height);
 }
 
@@ -56,12 +56,12 @@ export function reportStageHeight(height: number): Promise<unknown> {
  * An object URL for a frame image, fetched with the token in a header so the token
  * never sits in the page. The caller revokes it when it is replaced.
  */
-export function frameObjectUrl(path: string): Promise<string> {
+export function frameObjectUrl(transport: Transport, path: string): Promise<string> {
   return transport.api.blobUrl(path);
 }
 
 /** Retry capture: a preview request wakes the capture loop at once. */
-export async function retryCapture(): Promise<void> {
+export async function retryCapture(transport: Transport): Promise<void> {
   try {
     applyPreview(app, await transport.api.preview());
   } catch {

@@ -3,14 +3,14 @@
 import { ApiError } from '../api';
 import { app } from '../features/session/state.svelte';
 import { evidence } from '../state/evidence.svelte';
-import { transport } from '../transport';
+import type { Transport } from '../transport';
 
 function errorText(err: unknown): string {
   return err instanceof ApiError && err.status === 0 ? 'The FixThis app is not reachable.' : (err as Error).message;
 }
 
 /** Fetches a saved item's captures (kept on screen while refreshing). */
-export async function loadEvidence(itemId: string): Promise<void> {
+export async function loadEvidence(transport: Transport, itemId: string): Promise<void> {
   const sessionId = app.activeSessionId;
   if (!sessionId) return;
   const have = evidence.get(sessionId, itemId);
@@ -26,7 +26,7 @@ export async function loadEvidence(itemId: string): Promise<void> {
 }
 
 /** Capture diagnostics / Capture again; `bodies` is the Network section's Capture with bodies. */
-export async function collectEvidence(itemId: string, bodies = false): Promise<void> {
+export async function collectEvidence(transport: Transport, itemId: string, bodies = false): Promise<void> {
   const sessionId = app.activeSessionId;
   if (!sessionId) return;
   const have = evidence.get(sessionId, itemId);

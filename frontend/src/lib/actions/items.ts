@@ -6,7 +6,7 @@ import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { sources } from '../state/sources.svelte';
 import { ui } from '../state/ui.svelte';
-import { transport } from '../transport';
+import type { Transport } from '../transport';
 import type { Item, Severity } from '../types';
 import { report } from './report';
 
@@ -21,7 +21,7 @@ const INDEXING_RETRY_MS = 1500;
  * item's current target and comment. While the index is still building it asks again
  * shortly, as long as the item is still selected.
  */
-export async function loadSources(item: Item, force = false): Promise<void> {
+export async function loadSources(transport: Transport, item: Item, force = false): Promise<void> {
   const sessionId = app.activeSessionId;
   if (!sessionId) return;
   const key = sourcesKey(item);
@@ -36,7 +36,7 @@ export async function loadSources(item: Item, force = false): Promise<void> {
       setTimeout(() => {
         const cur = app.session?.items.find((i) => i.itemId === item.itemId);
         if (app.activeSessionId !== sessionId || !cur) return;
-        if (ui.selectedItemId === item.itemId) void loadSources(cur, true);
+        if (ui.selectedItemId === item.itemId) void loadSources(transport, cur, true);
         else sources.drop(sessionId, item.itemId); // fetch afresh when it is selected again
       }, INDEXING_RETRY_MS);
     }
@@ -59,7 +59,7 @@ async function itemCall(what: string, fn: (sessionId: string) => Promise<{ item?
   }
 }
 
-export async function deleteSavedItem(itemId: string): Promise<void> {
+export async function deleteSavedItem(transport: Transport, itemId: string): Promise<void> {
   const sessionId = app.activeSessionId;
   if (!sessionId) return;
   try {
@@ -72,7 +72,7 @@ export async function deleteSavedItem(itemId: string): Promise<void> {
   }
 }
 
-export const editSavedItem = (itemId: string, patch: { comment?: string; severity?: Severity }) =>
+export const editSavedItem = (transport: Transport, itemId: string, patch: { comment?: string; severity?: Severity }) =>
   itemCall('Could not update the annotation', (sid) => transport.api.updateItem(itemId, sid, patch));
 
 /**
@@ -80,7 +80,7 @@ export const editSavedItem = (itemId: string, patch: { comment?: string; severit
  * one through the interviewer, or another window's): a refused second answer says so
  * and shows the answer that won. Resolves true when this answer was recorded.
  */
-export async function answerItem(itemId: string, answer: string): Promise<boolean> {
+export async function answerItem(transport: Transport, itemId: string, answer: string): Promise<boolean> {
   const sessionId = app.activeSessionId;
   if (!sessionId) return false;
   try {
@@ -107,10 +107,10 @@ export function answeredAlready(sequenceNumber: number, first: string): string {
   return `Your answer was not sent: the question on #${sequenceNumber} was already answered (by voice or in another window): “${words}”.`;
 }
 
-export const resolveItem = (itemId: string, status: 'resolved' | 'wont_fix') =>
+export const resolveItem = (transport: Transport, itemId: string, status: 'resolved' | 'wont_fix') =>
   itemCall('Could not resolve the annotation', (sid) => transport.api.resolve(itemId, sid, status));
 
-export async function clearServerDraft(): Promise<void> {
+export async function clearServerDraft(transport: Transport): Promise<void> {
   ui.dialog = null;
   const sessionId = app.activeSessionId;
   if (!sessionId) return;

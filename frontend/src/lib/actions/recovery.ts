@@ -4,6 +4,7 @@ import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
 import { listWorkspaces, recoveryFor, removeWorkspace } from '../workspace';
+import type { Transport } from '../transport';
 import { recaptureDraft } from './save';
 
 const checked = new Set<string>();
@@ -46,9 +47,9 @@ export function recoverDraft(): void {
   app.notify('info', `Recovered ${r.items.length} pending annotation${r.items.length === 1 ? '' : 's'} on the frame you froze earlier.`);
 }
 
-export async function recaptureRecovery(): Promise<void> {
+export async function recaptureRecovery(transport: Transport): Promise<void> {
   if (!adoptOffered()) return;
-  await recaptureDraft();
+  await recaptureDraft(transport);
 }
 
 export function discardRecovery(): void {

@@ -1,10 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, type Api } from '../api';
+import { ApiError } from '../api';
 import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
-import type { Sync } from '../sync';
-import { transport } from '../transport';
+import type { Transport } from '../transport';
 import type { BatchRequest, Session } from '../types';
 import { copyPrompt, persistPending, resolveMismatch, resolveStale, saveToMcp } from './save';
 import { screen, session as sessionFx } from '../testing/fixtures';
@@ -14,20 +13,24 @@ const session = (etag: string): Session => sessionFx({ sessionId: 'S', etag });
 /** The batch requests the fake server saw, with their If-Match. */
 let calls: { req: BatchRequest; ifMatch: string | null }[];
 let answers: (() => unknown)[];
+/** The transport the actions are handed: a fake server's api and sync. */
+let transport: Transport;
 
 beforeEach(() => {
   calls = [];
   answers = [];
-  transport.api = {
-    saveBatch: vi.fn(async (req: BatchRequest, ifMatch: string | null) => {
-      calls.push({ req, ifMatch });
-      return answers.shift()!();
-    }),
-    resume: vi.fn(async () => ({ ok: true })),
-    handoffPreview: vi.fn(async () => ({ markdown: '# FixThis Feedback Handoff' })),
-    agentHandoff: vi.fn(async () => ({ session: session('"3"') })),
-  } as unknown as Api;
-  transport.sync = { reloadActiveSession: vi.fn(async () => undefined) } as unknown as Sync;
+  transport = {
+    api: {
+      saveBatch: vi.fn(async (req: BatchRequest, ifMatch: string | null) => {
+        calls.push({ req, ifMatch });
+        return answers.shift()!();
+      }),
+      resume: vi.fn(async () => ({ ok: true })),
+      handoffPreview: vi.fn(async () => ({ markdown: '# FixThis Feedback Handoff' })),
+      agentHandoff: vi.fn(async () => ({ session: session('"3"') })),
+    },
+    sync: { reloadActiveSession: vi.fn(async () => undefined) },
+  } as unknown as Transport;
   app.activeSessionId = 'S';
   app.session = session('"1"');
   app.etags.clear();
@@ -43,7 +46,7 @@ const saved = (etag: string) => () => ({ data: { session: session(etag), items: 
 describe('persistPending', () => {
   it('saves the written annotations once, keyed by workspace and draft item, and keeps the pins', async () => {
     answers.push(saved('"2"'));
-    const items = await persistPending('copy', async () => undefined);
+    const items = await persistPending(transport, 'copy', async () => undefined);
     expect(items).toEqual([{ itemId: 'i1' }]);
     expect(calls).toHaveLength(1);
     expect(calls[0].ifMatch).toBe('"1"');
@@ -56,7 +59,7 @@ describe('persistPending', () => {
   it('sends a fractional area kept in the browser in whole device pixels', async () => {
     draft.add({ type: 'area', bounds: { left: 516.47, top: 260.47412353923204, right: 564.5, bottom: 308.2 } }, 'kept from before', 'low', 'Visual area');
     answers.push(saved('"2"'));
-    await persistPending('copy', async () => undefined);
+    await persistPending(transport, 'copy', async () => undefined);
     expect(calls[0].req.items.map((i) => i.target)).toEqual([{ type: 'screen' }, { type: 'area', bounds: { left: 516, top: 260, right: 565, bottom: 308 } }]);
   });
 
@@ -64,11 +67,11 @@ describe('persistPending', () => {
     answers.push(() => {
       throw new ApiError(409, 'screen_fingerprint_mismatch', 'SCREEN_FINGERPRINT_MISMATCH: x', { frozenFingerprint: 'fp', currentFingerprint: 'fp2' });
     });
-    const again = vi.fn(async () => void (await persistPending('leave', again)));
-    expect(await persistPending('leave', again)).toBeNull();
+    const again = vi.fn(async () => void (await persistPending(transport, 'leave', again)));
+    expect(await persistPending(transport, 'leave', again)).toBeNull();
     expect(ui.dialog).toEqual({ kind: 'fingerprintMismatch', frozen: 'fp', current: 'fp2', action: 'save' });
     answers.push(saved('"2"'));
-    await resolveMismatch('force');
+    await resolveMismatch(transport, 'force');
     expect(again).toHaveBeenCalledTimes(1);
     expect(calls.map((c) => c.req.forceMismatchOverride)).toEqual([undefined, true]);
   });
@@ -77,12 +80,12 @@ describe('persistPending', () => {
     answers.push(() => {
       throw new ApiError(412, 'stale_preview', 'STALE_PREVIEW: x', { serverDraft: session('"9"') });
     });
-    const again = async () => void (await persistPending('save', again));
-    expect(await persistPending('save', again)).toBeNull();
+    const again = async () => void (await persistPending(transport, 'save', again));
+    expect(await persistPending(transport, 'save', again)).toBeNull();
     expect(ui.dialog?.kind).toBe('staleDraft');
     answers.push(saved('"10"'), saved('"11"'));
-    await resolveStale('keep');
-    await persistPending('save', again);
+    await resolveStale(transport, 'keep');
+    await persistPending(transport, 'save', again);
     expect(calls.map((c) => c.ifMatch)).toEqual(['"1"', '*']);
   });
 
@@ -90,9 +93,9 @@ describe('persistPending', () => {
     answers.push(() => {
       throw new ApiError(412, 'stale_preview', 'STALE_PREVIEW: x', { serverDraft: session('"9"') });
     });
-    await persistPending('copy', async () => undefined);
+    await persistPending(transport, 'copy', async () => undefined);
     ui.enterFrozen();
-    await resolveStale('server');
+    await resolveStale(transport, 'server');
     expect(draft.workspace).toBeNull();
     expect(app.session?.etag).toBe('"9"');
     expect(app.etags.get('S')).toBe('"9"');
@@ -105,7 +108,7 @@ describe('persistPending', () => {
       app.activeSessionId = 'T';
       throw new ApiError(409, 'screen_fingerprint_mismatch', 'x', {});
     });
-    expect(await persistPending('copy', async () => undefined)).toBeNull();
+    expect(await persistPending(transport, 'copy', async () => undefined)).toBeNull();
     expect(ui.dialog).toBeNull();
   });
 });
@@ -119,7 +122,7 @@ describe('handing off', () => {
   it('Save to MCP saves first, sends only unsent items, and ends the frozen draft', async () => {
     answers.push(withItems('"2"'));
     ui.enterFrozen();
-    await saveToMcp();
+    await saveToMcp(transport);
     expect(transport.api.agentHandoff).toHaveBeenCalledWith('S', ['i1']);
     expect(draft.workspace).toBeNull();
     expect([ui.stageMode, ui.busy]).toEqual(['live', '']);
@@ -128,7 +131,7 @@ describe('handing off', () => {
 
   it('Copy Prompt copies every open item and falls back to a dialog without a clipboard', async () => {
     answers.push(withItems('"2"'));
-    await copyPrompt();
+    await copyPrompt(transport);
     expect(transport.api.handoffPreview).toHaveBeenCalledWith('S', ['i1', 'i0'], true);
     expect(ui.dialog).toEqual({ kind: 'clipboard', text: '# FixThis Feedback Handoff' });
     expect(draft.items.map((i) => i.comment)).toEqual(['']); // the pin stays local
@@ -136,7 +139,7 @@ describe('handing off', () => {
 
   it('runs one handoff at a time', async () => {
     ui.busy = 'freezing';
-    await saveToMcp();
+    await saveToMcp(transport);
     expect(calls).toHaveLength(0);
     ui.busy = '';
   });

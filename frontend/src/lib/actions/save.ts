@@ -8,7 +8,7 @@ import { promptReadiness, type Readiness } from '../readiness';
 import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
-import { transport } from '../transport';
+import type { Transport } from '../transport';
 import type { Item, Session, Target } from '../types';
 import { report } from './report';
 
@@ -35,7 +35,7 @@ function wholeTarget(t: Target): Target {
   return copy.type === 'screen' ? copy : { ...copy, bounds: wholeBounds(copy.bounds) };
 }
 
-export async function persistPending(action: PersistAction, again: () => Promise<void>): Promise<Item[] | null> {
+export async function persistPending(transport: Transport, action: PersistAction, again: () => Promise<void>): Promise<Item[] | null> {
   const ws = draft.workspace;
   const written = draft.written;
   const { force, overwrite } = overrides;
@@ -91,7 +91,7 @@ export async function persistPending(action: PersistAction, again: () => Promise
   }
 }
 
-export async function resolveMismatch(choice: 'recapture' | 'force' | 'cancel'): Promise<void> {
+export async function resolveMismatch(transport: Transport, choice: 'recapture' | 'force' | 'cancel'): Promise<void> {
   ui.dialog = null;
   if (choice === 'cancel') return;
   if (choice === 'force') {
@@ -99,10 +99,10 @@ export async function resolveMismatch(choice: 'recapture' | 'force' | 'cancel'):
     await retry();
     return;
   }
-  await recaptureDraft();
+  await recaptureDraft(transport);
 }
 
-export async function resolveStale(choice: 'keep' | 'server' | 'cancel'): Promise<void> {
+export async function resolveStale(transport: Transport, choice: 'keep' | 'server' | 'cancel'): Promise<void> {
   const d = ui.dialog;
   ui.dialog = null;
   if (choice === 'cancel' || !d || d.kind !== 'staleDraft') return;
@@ -123,7 +123,7 @@ export async function resolveStale(choice: 'keep' | 'server' | 'cancel'): Promis
 }
 
 /** Re-freezes the current device screen and keeps the draft's annotations on it. */
-export async function recaptureDraft(): Promise<void> {
+export async function recaptureDraft(transport: Transport): Promise<void> {
   const sessionId = app.activeSessionId;
   if (!sessionId || !app.selectedSerial) {
     app.notify('warning', 'Connect a device first: Recapture needs the current screen.');
@@ -171,6 +171,7 @@ const plural = (n: number) => `${n} annotation${n === 1 ? '' : 's'}`;
  * `send` gets the saved items that readiness says this action takes.
  */
 async function handOff(
+  transport: Transport,
   action: 'copy' | 'save',
   self: () => Promise<void>,
   words: { nothing: string; failed: string; safeNext: string },
@@ -179,7 +180,7 @@ async function handOff(
   if (ui.busy) return;
   ui.busy = action === 'copy' ? 'copying' : 'sending';
   try {
-    const saved = await persistPending(action, self);
+    const saved = await persistPending(transport, action, self);
     if (saved === null) return;
     const sessionId = app.activeSessionId;
     const ready = readiness();
@@ -196,13 +197,13 @@ async function handOff(
   }
 }
 
-export function copyPrompt(): Promise<void> {
+export function copyPrompt(transport: Transport): Promise<void> {
   const words = {
     nothing: 'Nothing to copy yet: write a comment on an annotation first.',
     failed: 'Copy Prompt failed',
     safeNext: 'Your annotations are saved; try again.',
   };
-  return handOff('copy', copyPrompt, words, async (sessionId, ids) => {
+  return handOff(transport, 'copy', () => copyPrompt(transport), words, async (sessionId, ids) => {
     const r = await transport.api.handoffPreview(sessionId, ids, true);
     if (app.activeSessionId !== sessionId) return;
     if (await writeClipboard(r.markdown)) {
@@ -214,13 +215,13 @@ export function copyPrompt(): Promise<void> {
   });
 }
 
-export function saveToMcp(): Promise<void> {
+export function saveToMcp(transport: Transport): Promise<void> {
   const words = {
     nothing: 'Nothing new to save to MCP: every annotation is already handed off or still needs a comment.',
     failed: 'Save to MCP failed',
     safeNext: 'Your annotations are kept; try again.',
   };
-  return handOff('save', saveToMcp, words, async (sessionId, ids) => {
+  return handOff(transport, 'save', () => saveToMcp(transport), words, async (sessionId, ids) => {
     const r = await transport.api.agentHandoff(sessionId, ids);
     if (app.activeSessionId !== sessionId) return;
     app.applySession(sessionId, r.session);
@@ -237,7 +238,7 @@ export function saveToMcp(): Promise<void> {
 }
 
 /** Save to MCP on one saved annotation: releases that item only. */
-export async function saveOneToMcp(itemId: string): Promise<void> {
+export async function saveOneToMcp(transport: Transport, itemId: string): Promise<void> {
   if (ui.busy) return;
   const sessionId = app.activeSessionId;
   if (!sessionId) return;
@@ -256,10 +257,10 @@ export async function saveOneToMcp(itemId: string): Promise<void> {
 }
 
 /** Instant pickup: saves the finished annotations at once (the server releases them). */
-export async function saveInstantly(): Promise<void> {
+export async function saveInstantly(transport: Transport): Promise<void> {
   ui.busy = 'sending';
   try {
-    await persistPending('save', saveInstantly);
+    await persistPending(transport, 'save', () => saveInstantly(transport));
   } finally {
     ui.busy = '';
   }

@@ -4,6 +4,7 @@
 // the time a side effect runs the state says what the event did.
 import type { ConsoleEventsDiagnostics } from '../diagnostics';
 import type { On, OutcomeListener } from '../dispatch';
+import type { Transport } from '../transport';
 
 /** What side effects may use besides the dispatcher's on. */
 export interface FeatureContext {
@@ -13,6 +14,8 @@ export interface FeatureContext {
   diagnostics: ConsoleEventsDiagnostics;
   /** A full reread from the app's HTTP routes (after the event stream lost events). */
   refresh(): Promise<void>;
+  /** The server, for the actions a side effect runs. */
+  transport: Transport;
 }
 
 /** A feature's events module (lib/features/<name>/events.ts). */

@@ -2,7 +2,7 @@
 // cares about and the rest get the values the server sends for "nothing".
 
 import type { Device, FrozenScreen, Item, ItemSources, NodeSnapshot, Presence, Session, Snapshot, UiNode } from '../types';
-import type { AppRunFinished } from '../wire.gen';
+import type { TargetAppRunFinished } from '../wire.gen';
 import type { VoiceSession } from '../features/voice/types';
 
 export function node(n: Partial<UiNode> & Pick<UiNode, 'uid' | 'bounds'>): UiNode {
@@ -61,7 +61,7 @@ export function snapshotEvent(s: Partial<Snapshot>): Snapshot {
   };
 }
 
-export function runFinished(f: Partial<AppRunFinished> & Pick<AppRunFinished, 'runId' | 'ok'>): AppRunFinished {
+export function runFinished(f: Partial<TargetAppRunFinished> & Pick<TargetAppRunFinished, 'runId' | 'ok'>): TargetAppRunFinished {
   return { result: { applicationId: 'com.fixthis.demo', serial: 'sim', built: true, installed: true, launchMs: 0, foreground: true }, ...f };
 }
 

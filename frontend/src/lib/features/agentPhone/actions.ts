@@ -2,11 +2,11 @@
 // and the user's verdict on a verified fix (Looks right / Reopen).
 import { agentPhone } from './state.svelte';
 import { app } from '../session/state.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import { report } from '../../actions/report';
 
 /** Reads the selected device's control answer and the newest agent actions. */
-export async function loadAgentPhone(): Promise<void> {
+export async function loadAgentPhone(transport: Transport): Promise<void> {
   const serial = app.selectedSerial;
   try {
     agentPhone.setControl(serial ? await transport.api.agentControl(serial) : null);
@@ -17,7 +17,7 @@ export async function loadAgentPhone(): Promise<void> {
   }
 }
 
-export async function setAgentControl(allowed: boolean): Promise<void> {
+export async function setAgentControl(transport: Transport, allowed: boolean): Promise<void> {
   const serial = app.selectedSerial;
   if (!serial) return;
   try {
@@ -42,11 +42,11 @@ async function verdict(what: string, fn: (sessionId: string) => Promise<{ item?:
 }
 
 /** "Looks right": the item stays resolved, verified by the user. */
-export function confirmFix(itemId: string): Promise<boolean> {
+export function confirmFix(transport: Transport, itemId: string): Promise<boolean> {
   return verdict('Could not mark the fix as verified', (sid) => transport.api.verifyItem(itemId, sid));
 }
 
 /** "Reopen": the item goes back to open and the agent's wait gets the note. */
-export function reopenFix(itemId: string, note: string): Promise<boolean> {
+export function reopenFix(transport: Transport, itemId: string, note: string): Promise<boolean> {
   return verdict('Could not reopen the item', (sid) => transport.api.reopenItem(itemId, sid, note));
 }

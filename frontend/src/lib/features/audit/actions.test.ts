@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Api } from '../../api';
 import { draft } from '../../state/draft.svelte';
 import { ui } from '../../state/ui.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import { node, screen } from '../../testing/fixtures';
 import type { AuditFinding, AuditResult } from '../../wire.gen';
 import { addAllErrors, addFinding, auditOnFreeze, dismissFinding, runAudit } from './actions';
@@ -27,6 +26,8 @@ const contrast = finding({ check: 'text_contrast', severity: 'warning', nodeUid:
 const avatar = finding({ nodeUid: 'avatar', bounds: { left: 800, top: 100, right: 905, bottom: 205 }, key: 'touch_target|avatar', measured: '40×40 dp' });
 
 let dismissed: string[] = [];
+/** The transport the actions are handed: a fake server's audit routes. */
+let transport: Transport;
 
 beforeEach(() => {
   draft.close(true);
@@ -43,19 +44,21 @@ beforeEach(() => {
   ui.enterFrozen();
   dismissed = [];
   const result: AuditResult = { frozenId: 'f1', densityDpi: 420, contrastChecked: true, findings: [small, avatar, contrast], dismissed: 0 };
-  transport.api = {
-    auditFrozen: vi.fn(async () => structuredClone(result)),
-    dismissFinding: vi.fn(async (_id: string, key: string) => {
-      dismissed.push(key);
-      return { ok: true };
-    }),
-  } as unknown as Api;
+  transport = {
+    api: {
+      auditFrozen: vi.fn(async () => structuredClone(result)),
+      dismissFinding: vi.fn(async (_id: string, key: string) => {
+        dismissed.push(key);
+        return { ok: true };
+      }),
+    },
+  } as unknown as Transport;
   audits.result = null;
 });
 
 describe('audit', () => {
   it('adds a finding as an editable pending annotation that keeps its check', async () => {
-    await runAudit();
+    await runAudit(transport);
     expect(audits.findingsFor('f1')).toHaveLength(3);
     expect(audits.findingsFor('another frame')).toHaveLength(0);
     addFinding(small);
@@ -71,7 +74,7 @@ describe('audit', () => {
   });
 
   it('adds every error once, and a finding whose node is gone as an area', async () => {
-    await runAudit();
+    await runAudit(transport);
     expect(addAllErrors()).toBe(2);
     expect(addAllErrors()).toBe(0);
     addFinding(contrast);
@@ -81,17 +84,17 @@ describe('audit', () => {
   });
 
   it('asks for the font, dark and RTL pass only when that option is on', async () => {
-    await runAudit();
+    await runAudit(transport);
     expect(transport.api.auditFrozen).toHaveBeenLastCalledWith('f1', false);
     audits.dynamic = true;
-    await runAudit();
+    await runAudit(transport);
     expect(transport.api.auditFrozen).toHaveBeenLastCalledWith('f1', true);
     audits.dynamic = false;
   });
 
   it('dismisses a finding on the server and drops it from the list', async () => {
-    await runAudit();
-    await dismissFinding(contrast);
+    await runAudit(transport);
+    await dismissFinding(transport, contrast);
     expect(dismissed).toEqual(['text_contrast|x']);
     expect(audits.result?.findings.map((f) => f.key)).not.toContain('text_contrast|x');
     expect(audits.result?.dismissed).toBe(1);
@@ -113,18 +116,18 @@ describe('audit on every freeze', () => {
   it('is off until turned on, then audits each new frozen screen once', async () => {
     audits.restoreOnEveryFreeze();
     expect(audits.onEveryFreeze).toBe(false);
-    await auditOnFreeze('f1');
+    await auditOnFreeze(transport, 'f1');
     expect(transport.api.auditFrozen).not.toHaveBeenCalled();
 
     audits.setOnEveryFreeze(true);
     audits.dynamic = true; // a freeze never changes the phone's display
-    await auditOnFreeze('f1');
-    await auditOnFreeze('f1'); // the same screen is audited once
+    await auditOnFreeze(transport, 'f1');
+    await auditOnFreeze(transport, 'f1'); // the same screen is audited once
     expect(transport.api.auditFrozen).toHaveBeenCalledTimes(1);
     expect(transport.api.auditFrozen).toHaveBeenLastCalledWith('f1', false);
     audits.dynamic = false;
     expect(audits.findingsFor('f1')).toHaveLength(3);
-    await auditOnFreeze(undefined);
+    await auditOnFreeze(transport, undefined);
     expect(transport.api.auditFrozen).toHaveBeenCalledTimes(1);
   });
 

@@ -2,7 +2,7 @@
 // ordinary pending annotation that keeps its check, and dismiss a false positive on
 // this screen for good.
 import { draft } from '../../state/draft.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import type { AuditFinding } from '../../wire.gen';
 import type { Target } from '../../types';
 import { nodeLabel } from '../../hittest';
@@ -15,7 +15,7 @@ import { audits } from './state.svelte';
  * Audits the frozen screen on the stage; with the "font, dark and RTL" option the phone
  * also shows it under each of those settings, and FixThis puts the display back.
  */
-export async function runAudit(dynamic = audits.dynamic): Promise<void> {
+export async function runAudit(transport: Transport, dynamic = audits.dynamic): Promise<void> {
   const frozenId = draft.workspace?.context.frozenId;
   if (!frozenId || audits.busy) return;
   audits.busy = 'auditing';
@@ -35,9 +35,9 @@ export async function runAudit(dynamic = audits.dynamic): Promise<void> {
  * Audits a newly frozen screen when the user asked for an audit on every freeze;
  * a screen already audited (or being audited) is left alone.
  */
-export async function auditOnFreeze(frozenId: string | undefined): Promise<void> {
+export async function auditOnFreeze(transport: Transport, frozenId: string | undefined): Promise<void> {
   if (!audits.onEveryFreeze || !frozenId || audits.busy || audits.result?.frozenId === frozenId) return;
-  await runAudit(false); // the static checks only: a freeze does not change the phone's display
+  await runAudit(transport, false); // the static checks only: a freeze does not change the phone's display
 
 }
 
@@ -81,7 +81,7 @@ function sameBounds(a: { left: number; top: number; right: number; bottom: numbe
 }
 
 /** Dismisses a false positive: it leaves the list now and every later audit of this screen. */
-export async function dismissFinding(f: AuditFinding): Promise<void> {
+export async function dismissFinding(transport: Transport, f: AuditFinding): Promise<void> {
   const res = audits.result;
   if (!res || audits.busy) return;
   audits.busy = 'dismissing';

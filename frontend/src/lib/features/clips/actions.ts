@@ -7,7 +7,7 @@ import { app } from '../session/state.svelte';
 import { draft } from '../../state/draft.svelte';
 import { ui } from '../../state/ui.svelte';
 import { ApiError } from '../../api';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import type { DraftClip } from '../../workspace';
 import { annotate, pickScreen } from '../../actions/annotate';
 import { report } from '../../actions/report';
@@ -27,7 +27,7 @@ let pressed = false;
 let recording: Promise<string> | null = null;
 
 /** Pointer down on the clip button: a long press starts a recording. */
-export function clipPressStart(): void {
+export function clipPressStart(transport: Transport): void {
   if (clips.busy || !app.selectedSerial) return;
   pressed = true;
   pressTimer = setTimeout(() => {
@@ -41,7 +41,7 @@ export function clipPressStart(): void {
       pressed = false;
       report(err, 'Could not start recording the screen', 'Try a short click to clip the last 5 s.');
     });
-    stopTimer = setTimeout(() => void clipPressEnd(), MAX_RECORD_MS);
+    stopTimer = setTimeout(() => void clipPressEnd(transport), MAX_RECORD_MS);
   }, LONG_PRESS_MS);
 }
 
@@ -49,14 +49,14 @@ export function clipPressStart(): void {
  * Pointer up: a click clips the last 5 s (or cuts a kept recording again), the end of
  * a long press cuts the recording.
  */
-export async function clipPressEnd(): Promise<void> {
+export async function clipPressEnd(transport: Transport): Promise<void> {
   if (!pressed) return;
   pressed = false;
   clearTimeout(stopTimer);
   if (pressTimer !== undefined) {
     clearTimeout(pressTimer);
     pressTimer = undefined;
-    await clipClick();
+    await clipClick(transport);
     return;
   }
   const started = recording;
@@ -68,18 +68,18 @@ export async function clipPressEnd(): Promise<void> {
   } catch {
     return; // reported when it failed
   }
-  await cutClip({ seconds: 0, recordingId });
+  await cutClip(transport, { seconds: 0, recordingId });
 }
 
 /** A click on the button (or Enter on it): the kept recording of this device, else the last 5 s. */
-export function clipClick(): Promise<void> {
+export function clipClick(transport: Transport): Promise<void> {
   const kept = clips.kept;
-  if (kept && kept.serial === app.selectedSerial) return cutClip({ seconds: 0, recordingId: kept.recordingId });
-  return cutClip({ seconds: CLIP_SECONDS });
+  if (kept && kept.serial === app.selectedSerial) return cutClip(transport, { seconds: 0, recordingId: kept.recordingId });
+  return cutClip(transport, { seconds: CLIP_SECONDS });
 }
 
 /** Cuts a clip of the selected device and attaches it. */
-export async function cutClip(req: { seconds: number; recordingId?: string }): Promise<void> {
+export async function cutClip(transport: Transport, req: { seconds: number; recordingId?: string }): Promise<void> {
   const serial = app.selectedSerial;
   if (!serial) {
     app.notify('warning', 'Connect a device or use the demo device first, then clip what moves.');
@@ -88,7 +88,7 @@ export async function cutClip(req: { seconds: number; recordingId?: string }): P
   clips.busy = 'cutting';
   let clip: DraftClip;
   try {
-    const sessionId = await ensureSession();
+    const sessionId = await ensureSession(transport);
     if (!sessionId) {
       // ensureSession said why; the recording waits for a session.
       if (req.recordingId) clips.kept = { recordingId: req.recordingId, serial };
@@ -110,11 +110,11 @@ export async function cutClip(req: { seconds: number; recordingId?: string }): P
   } finally {
     clips.busy = '';
   }
-  await attachClip(clip);
+  await attachClip(transport, clip);
 }
 
 /** The pending annotation takes the clip; else the edited draft; else a new note on the whole screen. */
-export async function attachClip(clip: DraftClip): Promise<void> {
+export async function attachClip(transport: Transport, clip: DraftClip): Promise<void> {
   if (ui.pending) {
     ui.pendingClip = clip;
     return;
@@ -123,13 +123,13 @@ export async function attachClip(clip: DraftClip): Promise<void> {
     draft.update(ui.editingDraftId, { clip });
     return;
   }
-  if (ui.stageMode !== 'frozen') await annotate();
+  if (ui.stageMode !== 'frozen') await annotate(transport);
   if (ui.stageMode !== 'frozen') return;
-  pickScreen();
+  pickScreen(transport);
   ui.pendingClip = clip;
 }
 
 /** The clip's MP4 as an object URL (fetched with the token in a header). */
-export function clipObjectUrl(path: string): Promise<string> {
+export function clipObjectUrl(transport: Transport, path: string): Promise<string> {
   return transport.api.blobUrl(path);
 }

@@ -2,11 +2,11 @@
 // put the phone's own back.
 import { displayPanel } from './state.svelte';
 import { app } from '../session/state.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import type { DisplayChangeRequest } from '../../wire.gen';
 import { report } from '../../actions/report';
 
-export async function loadDisplay(): Promise<void> {
+export async function loadDisplay(transport: Transport): Promise<void> {
   const serial = app.selectedSerial;
   // Only an online phone can say: asking a gone one is answered 409.
   if (!serial || !app.deviceReady) {
@@ -22,7 +22,7 @@ export async function loadDisplay(): Promise<void> {
 }
 
 /** Applies one change; `what` names the control for the busy state. */
-export async function setDisplay(what: string, change: Omit<DisplayChangeRequest, 'serial'>): Promise<void> {
+export async function setDisplay(transport: Transport, what: string, change: Omit<DisplayChangeRequest, 'serial'>): Promise<void> {
   const serial = app.selectedSerial;
   if (!serial || displayPanel.busy) return;
   displayPanel.busy = what;
@@ -35,7 +35,7 @@ export async function setDisplay(what: string, change: Omit<DisplayChangeRequest
   }
 }
 
-export async function restoreDisplay(): Promise<void> {
+export async function restoreDisplay(transport: Transport): Promise<void> {
   const serial = app.selectedSerial;
   if (!serial || displayPanel.busy) return;
   displayPanel.busy = 'restore';

@@ -5,8 +5,8 @@ import { app } from '../session/state.svelte';
 import type { FeatureContext } from '../feature';
 import { loadDisplay } from './actions';
 
-export function effects({ on }: FeatureContext): void {
+export function effects({ on, transport }: FeatureContext): void {
   on('display-changed', (c) => {
-    if (c.serial === app.selectedSerial) void loadDisplay();
+    if (c.serial === app.selectedSerial) void loadDisplay(transport);
   });
 }

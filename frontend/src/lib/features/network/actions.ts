@@ -2,11 +2,11 @@
 // are kept per session and item, so one arriving after a switch lands where it belongs.
 import { ApiError } from '../../api';
 import { app } from '../session/state.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import { networkCalls } from './state.svelte';
 
 /** Fetches a saved item's calls (the last ones stay on screen while refreshing). */
-export async function loadNetwork(itemId: string): Promise<void> {
+export async function loadNetwork(transport: Transport, itemId: string): Promise<void> {
   const sessionId = app.activeSessionId;
   if (!sessionId) return;
   const have = networkCalls.get(sessionId, itemId);

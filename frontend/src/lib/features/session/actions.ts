@@ -4,7 +4,7 @@
 import { app } from './state.svelte';
 import { draft } from '../../state/draft.svelte';
 import { ui } from '../../state/ui.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import type { ConnectInfo, EvidencePolicy } from '../../types';
 import { clearSessionWorkspaces } from '../../workspace';
 import { checkRecovery } from '../../actions/recovery';
@@ -20,7 +20,7 @@ let switched = false;
  * (the one remembered in this browser, else the newest open one); later it reloads the
  * active session's detail.
  */
-export async function resync(): Promise<void> {
+export async function resync(transport: Transport): Promise<void> {
   if (resynced) {
     await transport.sync.reloadActiveSession();
     return;
@@ -33,11 +33,11 @@ export async function resync(): Promise<void> {
     // storage disabled
   }
   const pick = app.sessions.find((s) => s.sessionId === stored) ?? app.sessions.find((s) => s.status === 'open') ?? null;
-  if (pick) await activate(pick.sessionId);
+  if (pick) await activate(transport, pick.sessionId);
 }
 
 /** Switches the active session; a dirty draft asks first. '' leaves no session active. */
-export async function switchSession(sessionId: string): Promise<void> {
+export async function switchSession(transport: Transport, sessionId: string): Promise<void> {
   if (sessionId === app.activeSessionId) {
     ui.drawerOpen = false;
     return;
@@ -47,10 +47,10 @@ export async function switchSession(sessionId: string): Promise<void> {
     return;
   }
   draft.close(true);
-  await activate(sessionId);
+  await activate(transport, sessionId);
 }
 
-export async function activate(sessionId: string): Promise<void> {
+export async function activate(transport: Transport, sessionId: string): Promise<void> {
   transport.sync.switchSession(sessionId);
   ui.clearSelection();
   ui.recovery = null;
@@ -67,11 +67,11 @@ export async function activate(sessionId: string): Promise<void> {
   await transport.sync.reloadActiveSession();
   // Forced: a draft kept for later when leaving this session must be offered on return.
   if (app.activeSessionId === sessionId) checkRecovery(sessionId, true);
-  void refreshPresence(sessionId);
+  void refreshPresence(transport, sessionId);
   switched = true;
 }
 
-async function refreshPresence(sessionId: string): Promise<void> {
+async function refreshPresence(transport: Transport, sessionId: string): Promise<void> {
   const seq = app.agentSeq;
   try {
     const p = await transport.api.agent(sessionId);
@@ -83,21 +83,21 @@ async function refreshPresence(sessionId: string): Promise<void> {
   }
 }
 
-export async function resolveDirtySwitch(choice: 'keep' | 'discard' | 'cancel'): Promise<void> {
+export async function resolveDirtySwitch(transport: Transport, choice: 'keep' | 'discard' | 'cancel'): Promise<void> {
   const d = ui.dialog;
   ui.dialog = null;
   if (!d || d.kind !== 'dirtySwitch' || choice === 'cancel') return;
   draft.close(choice === 'discard');
   if (choice === 'keep') app.notify('info', 'Draft kept in this browser. Open its session again to recover it.');
   if (ui.stageMode === 'frozen') void transport.api.resume().catch(() => undefined);
-  await activate(d.toSessionId ?? '');
+  await activate(transport, d.toSessionId ?? '');
 }
 
-async function createAndActivate(what: string): Promise<string> {
+async function createAndActivate(transport: Transport, what: string): Promise<string> {
   try {
     const r = await transport.api.createSession();
     app.upsertSession(r.session);
-    await activate(r.sessionId);
+    await activate(transport, r.sessionId);
     return r.sessionId;
   } catch (err) {
     report(err, what);
@@ -105,18 +105,18 @@ async function createAndActivate(what: string): Promise<string> {
   }
 }
 
-export async function newSession(): Promise<string> {
+export async function newSession(transport: Transport): Promise<string> {
   if (draft.dirty) {
     ui.dialog = { kind: 'dirtySwitch', toSessionId: null };
     return '';
   }
-  return createAndActivate('Could not start a session');
+  return createAndActivate(transport, 'Could not start a session');
 }
 
 /** The active session, or a new one when there is none (Annotate needs one). */
-export async function ensureSession(): Promise<string> {
+export async function ensureSession(transport: Transport): Promise<string> {
   if (app.activeSessionId) return app.activeSessionId;
-  return createAndActivate('Could not start a feedback session');
+  return createAndActivate(transport, 'Could not start a feedback session');
 }
 
 export function askDeleteSession(sessionId: string): void {
@@ -124,7 +124,7 @@ export function askDeleteSession(sessionId: string): void {
   ui.dialog = { kind: 'confirmDeleteSession', sessionId, title: s?.title || 'Untitled session' };
 }
 
-export async function deleteSession(sessionId: string): Promise<void> {
+export async function deleteSession(transport: Transport, sessionId: string): Promise<void> {
   ui.dialog = null;
   try {
     await transport.api.deleteSession(sessionId);
@@ -132,7 +132,7 @@ export async function deleteSession(sessionId: string): Promise<void> {
     app.removeSession(sessionId);
     if (sessionId === app.activeSessionId) {
       draft.close(true);
-      await activate('');
+      await activate(transport, '');
     }
     app.notify('success', 'Session deleted, with its local drafts.');
   } catch (err) {
@@ -143,7 +143,7 @@ export async function deleteSession(sessionId: string): Promise<void> {
 let policyChain: Promise<unknown> = Promise.resolve();
 
 /** Persists the runtime evidence policy; updates are serialized and fenced per session. */
-export function setEvidencePolicy(policy: EvidencePolicy): void {
+export function setEvidencePolicy(transport: Transport, policy: EvidencePolicy): void {
   const sessionId = app.activeSessionId;
   if (!sessionId || !app.session) return;
   const before = app.session.runtimeEvidencePolicy;
@@ -161,7 +161,7 @@ export function setEvidencePolicy(policy: EvidencePolicy): void {
 }
 
 /** Downloads the session's Markdown export (fetched with the token in a header). */
-export async function exportSession(sessionId: string): Promise<void> {
+export async function exportSession(transport: Transport, sessionId: string): Promise<void> {
   try {
     const href = await transport.api.blobUrl(transport.api.exportPath(sessionId, 'markdown'));
     const a = document.createElement('a');
@@ -175,12 +175,12 @@ export async function exportSession(sessionId: string): Promise<void> {
 }
 
 /** What "Connect an agent" shows: the MCP address, token and per-agent settings. */
-export function connectInfo(): Promise<ConnectInfo> {
+export function connectInfo(transport: Transport): Promise<ConnectInfo> {
   return transport.api.connectInfo();
 }
 
 /** Close session: closed for good; agents waiting on it are told it ended. */
-export async function closeSession(sessionId: string): Promise<boolean> {
+export async function closeSession(transport: Transport, sessionId: string): Promise<boolean> {
   try {
     const r = await transport.api.closeSession(sessionId);
     if (r.session) {
@@ -196,7 +196,7 @@ export async function closeSession(sessionId: string): Promise<boolean> {
 }
 
 /** The session's agent pickup: batch (Save to MCP releases) or instant. */
-export async function setAgentPickup(v: 'batch' | 'instant'): Promise<void> {
+export async function setAgentPickup(transport: Transport, v: 'batch' | 'instant'): Promise<void> {
   const sessionId = app.activeSessionId;
   if (!sessionId || !app.session) return;
   try {

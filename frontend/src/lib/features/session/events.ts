@@ -28,9 +28,9 @@ export function register(on: On, state: AppState = app): void {
   on('agent', (p) => applyPresence(state, p));
 }
 
-export function effects({ on, onOutcome, diagnostics: d, refresh }: FeatureContext): void {
+export function effects({ on, onOutcome, diagnostics: d, refresh, transport }: FeatureContext): void {
   // Connect or reconnect: reread the active session, which the snapshot does not carry.
-  on('snapshot', () => void resync());
+  on('snapshot', () => void resync(transport));
   on('replay-overflow', () => {
     d.replayOverflows++;
     recordError(d, 'replay_overflow');
@@ -42,7 +42,7 @@ export function effects({ on, onOutcome, diagnostics: d, refresh }: FeatureConte
       console.warn(`fixthis: dropped ${type} for another session`);
     } else if (outcome === 'active-session-deleted') {
       app.notify('warning', 'This session was deleted elsewhere. Pick another session or start a new one.');
-      void activate('');
+      void activate(transport, '');
     }
   });
 }

@@ -4,11 +4,11 @@
 // running) stays on the item's section until the next try.
 import { ApiError } from '../../api';
 import { app } from '../session/state.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import { sizeRuns } from './state.svelte';
 
 /** Check sizes. */
-export async function checkSizes(itemId: string): Promise<void> {
+export async function checkSizes(transport: Transport, itemId: string): Promise<void> {
   const sessionId = app.activeSessionId;
   if (!sessionId || sizeRuns.get(sessionId, itemId)?.status === 'checking') return;
   sizeRuns.set(sessionId, itemId, { status: 'checking', startedAt: Date.now() });

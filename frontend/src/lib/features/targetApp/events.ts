@@ -1,22 +1,22 @@
-// The target app's events (app-*): the reducers of model.ts on its state, then a reread
+// The target app's events (target-app-*): the reducers of model.ts on its state, then a reread
 // on (re)connect and the announcement of a run's end.
 import type { On } from '../../dispatch';
 import type { FeatureContext } from '../feature';
-import { announceRun, loadApp } from './actions';
-import { applyAppDoc, applyRunFinished, applyRunProgress, type TargetAppModel } from './model';
+import { announceRun, loadTargetApp } from './actions';
+import { applyTargetAppDoc, applyRunFinished, applyRunProgress, type TargetAppModel } from './model';
 import { targetApp } from './state.svelte';
 
 export function register(on: On, state: TargetAppModel = targetApp): void {
-  on('app-updated', (doc) => applyAppDoc(state, doc));
-  on('app-run-progress', (p) => applyRunProgress(state, p));
-  on('app-run-finished', (f) => {
+  on('target-app-updated', (doc) => applyTargetAppDoc(state, doc));
+  on('target-app-run-progress', (p) => applyRunProgress(state, p));
+  on('target-app-run-finished', (f) => {
     applyRunFinished(state, f);
   });
 }
 
-export function effects({ on }: FeatureContext): void {
-  on('snapshot', () => void loadApp());
-  on('app-run-finished', (f) => {
+export function effects({ on, transport }: FeatureContext): void {
+  on('snapshot', () => void loadTargetApp(transport));
+  on('target-app-run-finished', (f) => {
     // The reducer ended the run shown only when this was its end.
     if (!targetApp.run && targetApp.finished?.runId === f.runId) announceRun(f);
   });

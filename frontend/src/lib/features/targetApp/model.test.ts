@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ago, applyAppDoc, applyRunFinished, applyRunProgress, notInFront, overall, staleMark, type TargetAppModel } from './model';
+import { ago, applyTargetAppDoc, applyRunFinished, applyRunProgress, notInFront, overall, staleMark, type TargetAppModel } from './model';
 import { runFinished } from '../../testing/fixtures';
-import type { AppDoc } from '../../wire.gen';
+import type { TargetAppDoc } from '../../wire.gen';
 
-const doc = (over: Partial<AppDoc> = {}): AppDoc => ({
+const doc = (over: Partial<TargetAppDoc> = {}): TargetAppDoc => ({
   available: true, applicationId: 'com.fixthis.demo', label: 'Trailhead', launcherActivity: 'com.fixthis.demo.MainActivity',
   module: ':app', gradlew: true, serial: 'sim', installed: true, versionName: '2.4.1', sourcesNewerThanInstall: false,
   foreground: true, focusedPackage: 'com.fixthis.demo', ...over,
@@ -26,9 +26,9 @@ describe('app events', () => {
     expect(m.finished?.runId).toBe('r1');
   });
 
-  it('learns of a run in progress from app-updated after a reload', () => {
+  it('learns of a run in progress from target-app-updated after a reload', () => {
     const m: TargetAppModel = { doc: null, run: null, finished: null };
-    applyAppDoc(m, doc({ running: { runId: 'r2', last: { stage: 'install', fraction: 0.5 } } }));
+    applyTargetAppDoc(m, doc({ running: { runId: 'r2', last: { stage: 'install', fraction: 0.5 } } }));
     expect(m.run).toMatchObject({ runId: 'r2', stage: 'install' });
     expect(m.run?.fraction).toBeCloseTo(0.86);
   });
@@ -37,11 +37,11 @@ describe('app events', () => {
     const m: TargetAppModel = { doc: doc(), run: null, finished: null };
     applyRunProgress(m, { runId: 'r3', stage: 'confirm', fraction: 1 });
     applyRunFinished(m, runFinished({ runId: 'r3', ok: true }));
-    applyAppDoc(m, doc({ running: { runId: 'r3', last: { stage: 'confirm', fraction: 1 } } }));
+    applyTargetAppDoc(m, doc({ running: { runId: 'r3', last: { stage: 'confirm', fraction: 1 } } }));
     applyRunProgress(m, { runId: 'r3', stage: 'confirm', fraction: 1 });
     expect(m.run).toBeNull();
     // The next run still shows.
-    applyAppDoc(m, doc({ running: { runId: 'r4', last: { stage: 'build', fraction: -1 } } }));
+    applyTargetAppDoc(m, doc({ running: { runId: 'r4', last: { stage: 'build', fraction: -1 } } }));
     expect(m.run?.runId).toBe('r4');
   });
 

@@ -1,12 +1,12 @@
-// The reducers of the app-* events on the target app's state, one per event. Pure over
+// The reducers of the target-app-* events on the target app's state, one per event. Pure over
 // a plain model so unit tests drive them directly; events.ts
 // registers them on the live state.
-import type { AppDoc, AppRunFinished, AppRunProgress, AppRunStage } from '../../wire.gen';
+import type { TargetAppDoc, TargetAppRunFinished, TargetAppRunProgress, TargetAppRunStage } from '../../wire.gen';
 
 /** A build-install-launch in progress, as the console shows it. */
 export interface RunView {
   runId: string;
-  stage: AppRunStage;
+  stage: TargetAppRunStage;
   /** 0..1, or -1 while Gradle's task count is not known yet. */
   fraction: number;
   message: string;
@@ -15,13 +15,13 @@ export interface RunView {
 }
 
 export interface TargetAppModel {
-  doc: AppDoc | null;
+  doc: TargetAppDoc | null;
   run: RunView | null;
-  finished: AppRunFinished | null;
+  finished: TargetAppRunFinished | null;
 }
 
 /** Where each stage sits on the one progress bar: the build is most of the wait. */
-const STAGE_SPAN: Record<AppRunStage, [number, number]> = {
+const STAGE_SPAN: Record<TargetAppRunStage, [number, number]> = {
   build: [0, 0.8],
   install: [0.8, 0.92],
   launch: [0.92, 0.97],
@@ -29,17 +29,17 @@ const STAGE_SPAN: Record<AppRunStage, [number, number]> = {
 };
 
 /** The bar's overall fraction for one stage's progress, or -1 when indeterminate. */
-export function overall(stage: AppRunStage, fraction: number): number {
+export function overall(stage: TargetAppRunStage, fraction: number): number {
   const [from, to] = STAGE_SPAN[stage] ?? [0, 1];
   if (fraction < 0) return stage === 'build' ? -1 : from;
   return from + (to - from) * Math.min(1, fraction);
 }
 
-/** app-updated: the app's install and focus; a reloaded console learns of a run in progress from it. */
-export function applyAppDoc(model: TargetAppModel, doc: AppDoc): void {
+/** target-app-updated: the app's install and focus; a reloaded console learns of a run in progress from it. */
+export function applyTargetAppDoc(model: TargetAppModel, doc: TargetAppDoc): void {
   model.doc = doc;
-  // A document read before the run ended (an app-updated computed while it finished, a
-  // GET /api/app still on its way) names a run that is over: it must not bring it back.
+  // A document read before the run ended (a target-app-updated computed while it finished, a
+  // GET /api/target-app still on its way) names a run that is over: it must not bring it back.
   const ended = doc.running && model.finished?.runId === doc.running.runId;
   if (doc.running && !ended && (!model.run || model.run.runId !== doc.running.runId)) {
     const p = doc.running.last;
@@ -47,8 +47,8 @@ export function applyAppDoc(model: TargetAppModel, doc: AppDoc): void {
   }
 }
 
-/** app-run-progress */
-export function applyRunProgress(model: TargetAppModel, p: AppRunProgress): void {
+/** target-app-run-progress */
+export function applyRunProgress(model: TargetAppModel, p: TargetAppRunProgress): void {
   if (model.finished?.runId === p.runId) return;
   const prev = model.run && model.run.runId === p.runId ? model.run : null;
   model.run = {
@@ -61,8 +61,8 @@ export function applyRunProgress(model: TargetAppModel, p: AppRunProgress): void
   };
 }
 
-/** app-run-finished: ends the run shown, unless it is another run's end. Says whether it did. */
-export function applyRunFinished(model: TargetAppModel, f: AppRunFinished): boolean {
+/** target-app-run-finished: ends the run shown, unless it is another run's end. Says whether it did. */
+export function applyRunFinished(model: TargetAppModel, f: TargetAppRunFinished): boolean {
   if (model.run && model.run.runId !== f.runId) return false;
   model.run = null;
   model.finished = f;
@@ -79,12 +79,12 @@ export function ago(ms: number): string {
 }
 
 /** The chip's stale mark, or '' when the install is not older than the sources. */
-export function staleMark(doc: AppDoc | null): string {
+export function staleMark(doc: TargetAppDoc | null): string {
   if (!doc?.sourcesNewerThanInstall || !doc.installedAt || !doc.lastEditAt) return '';
   return `Installed ${ago(Date.parse(doc.lastEditAt) - Date.parse(doc.installedAt))} before your last edit`;
 }
 
 /** Whether the console should say the app is not in front. */
-export function notInFront(doc: AppDoc | null, run: RunView | null): boolean {
+export function notInFront(doc: TargetAppDoc | null, run: RunView | null): boolean {
   return Boolean(doc?.available && doc.installed && doc.serial && !doc.foreground && doc.focusedPackage && !run);
 }

@@ -1,11 +1,11 @@
 import type { TargetAppModel, RunView } from './model';
-import type { AppDoc, AppRunFinished } from '../../wire.gen';
+import type { TargetAppDoc, TargetAppRunFinished } from '../../wire.gen';
 
-/** The target app (the user's Android app) on the selected device: GET /api/app and the app-* events. */
+/** The target app (the user's Android app) on the selected device: GET /api/target-app and the target-app-* events. */
 export class TargetAppState implements TargetAppModel {
-  doc = $state<AppDoc | null>(null);
+  doc = $state<TargetAppDoc | null>(null);
   run = $state<RunView | null>(null);
-  finished = $state<AppRunFinished | null>(null);
+  finished = $state<TargetAppRunFinished | null>(null);
   /** A Bring it back request is on its way. */
   launching = $state(false);
   /** A Run app request is on its way (before its first progress event). */

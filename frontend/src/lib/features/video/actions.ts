@@ -5,6 +5,7 @@
 import { annotate } from '../../actions/annotate';
 import { selectDevice } from '../../actions/devices';
 import { app } from '../session/state.svelte';
+import type { Transport } from '../../transport';
 import { SideStage, sideStages } from './sides.svelte';
 import { MAX_STAGES, swapIntoMain } from './stages';
 
@@ -38,21 +39,21 @@ export function endStage(serial: string, reason: string): void {
  * Annotate on a side stage: its phone becomes the selected one, the phone that was
  * selected takes its place among the side stages, and its screen is frozen.
  */
-export async function annotateOnStage(serial: string): Promise<void> {
+export async function annotateOnStage(transport: Transport, serial: string): Promise<void> {
   const before = app.selectedSerial;
   if (serial !== before) {
     // The stages swap before the selection changes, so the side stage of the phone
     // becoming the main one is never mistaken for a duplicate of the selection.
     const previous = sideStages.list;
     reorder(swapIntoMain(previous.map((s) => s.serial), serial, before), previous);
-    await selectDevice(serial);
+    await selectDevice(transport, serial);
     if (app.selectedSerial !== serial) {
       // Refused (the notice says why): the phone stays where it was.
       reorder(previous.map((s) => s.serial), sideStages.list);
       return;
     }
   }
-  await annotate();
+  await annotate(transport);
 }
 
 /** Sets the side stages to serials, keeping the stages that stay and stopping the rest. */

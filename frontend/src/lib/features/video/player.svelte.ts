@@ -5,7 +5,7 @@
 // choose.ts orders them. Where neither works (or the device cannot stream, or
 // --preview jpeg) it says why and the stage keeps showing JPEG frames.
 import { ApiError } from '../../api';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import type { VideoConfig } from '../../wire.gen';
 import { decoderPref, planDecoders, softwareRefuses, type DecoderKind } from './choose';
 import { openWebCodecs, probeSupport, type Decoded, type StreamDecoder } from './decoders';
@@ -48,6 +48,8 @@ export class LivePlayer {
   decoderName = 'none';
   private canvas: HTMLCanvasElement | null = null;
   private serial = '';
+  /** The server the stream comes from, handed in by play(). */
+  private transport: Transport | null = null;
   private abort: AbortController | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
   /** Streams in a row that ended without a painted picture. */
@@ -71,10 +73,11 @@ export class LivePlayer {
     this.canvas = canvas;
   }
 
-  /** Streams serial's screen until stop(), reconnecting when the stream ends. */
-  play(serial: string): void {
+  /** Streams serial's screen over transport until stop(), reconnecting when the stream ends. */
+  play(transport: Transport, serial: string): void {
     if (serial === this.serial && this.phase !== 'off') return;
     this.stop();
+    this.transport = transport;
     this.serial = serial;
     this.fruitless = 0;
     void this.begin(serial, this.generation);
@@ -123,7 +126,7 @@ export class LivePlayer {
     let decoder: StreamDecoder | null = null;
     const painted = this.painted;
     try {
-      const body = await transport.api.previewStream(abort.signal, this.named ? serial : '');
+      const body = await this.transport!.api.previewStream(abort.signal, this.named ? serial : '');
       const reader = body.getReader();
       const parser = new StreamParser();
       let needKey = true;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, type Api } from '../../api';
-import { transport } from '../../transport';
+import { ApiError } from '../../api';
+import type { Transport } from '../../transport';
 import { LivePlayer } from './player.svelte';
 
 /** One message of GET /api/preview/stream: length, kind, body. */
@@ -24,20 +24,25 @@ function keyPicture(profile: number, constraints: number, level: number): Uint8A
 }
 
 /** A stream that sends chunks and then stays open, as the server's does. */
+/** The transport the player is handed: the stream serve() set up. */
+let transport: Transport;
+
 function serve(...chunks: Uint8Array[]): { opened: () => number; serials: string[] } {
   let opened = 0;
   const serials: string[] = [];
-  transport.api = {
-    previewStream: async (_signal: AbortSignal, serial = '') => {
-      opened++;
-      serials.push(serial);
-      return new ReadableStream<Uint8Array>({
-        start(c) {
-          for (const ch of chunks) c.enqueue(ch);
-        },
-      });
+  transport = {
+    api: {
+      previewStream: async (_signal: AbortSignal, serial = '') => {
+        opened++;
+        serials.push(serial);
+        return new ReadableStream<Uint8Array>({
+          start(c) {
+            for (const ch of chunks) c.enqueue(ch);
+          },
+        });
+      },
     },
-  } as unknown as Api;
+  } as unknown as Transport;
   return { opened: () => opened, serials };
 }
 
@@ -101,7 +106,7 @@ describe('LivePlayer decoder choice', () => {
     const decoded = webCodecs(['avc1.42E01F', 'avc1.42E01E']);
     const started = brokenWorker();
     serve(config, keyPicture(0x42, 0xe0, 0x1e));
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(decoded).toEqual(['avc1.42E01E']));
     expect(player.decoderName).toBe('WebCodecs VideoDecoder (avc1.42E01E)');
     expect(started).toEqual([]);
@@ -111,7 +116,7 @@ describe('LivePlayer decoder choice', () => {
     webCodecs(['avc1.42E01F']);
     const started = brokenWorker();
     serve(config, keyPicture(0x42, 0xe0, 0x1e));
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
     expect(player.reason).toBe("WebCodecs cannot decode this stream's H.264 (avc1.42E01E); tinyh264 did not load: no memory");
     expect(started).toHaveLength(1);
@@ -121,7 +126,7 @@ describe('LivePlayer decoder choice', () => {
   it('falls back to JPEG for a High profile stream when only the software decoder is there', async () => {
     const started = brokenWorker();
     serve(config, keyPicture(0x64, 0x00, 0x28));
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
     expect(player.reason).toBe('the software H.264 decoder handles Baseline only; this stream is High (profile_idc 100)');
     expect(started).toEqual([]);
@@ -130,12 +135,12 @@ describe('LivePlayer decoder choice', () => {
   it('opens no stream with ?decoder=jpeg, or when the forced decoder is missing', async () => {
     const server = serve(config, keyPicture(0x42, 0xe0, 0x1e));
     vi.stubGlobal('location', { search: '?decoder=jpeg' });
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
     expect(player.reason).toBe('the console is set to JPEG frames (?decoder=jpeg)');
     player.stop();
     vi.stubGlobal('location', { search: '?decoder=webcodecs' });
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(player.phase).toBe('unavailable'));
     expect(player.reason).toBe('this browser has no WebCodecs VideoDecoder (?decoder=webcodecs)');
     expect(server.opened()).toBe(0);
@@ -148,7 +153,7 @@ describe('LivePlayer of a side stage', () => {
     const side = new LivePlayer(true);
     const why = 'no device "emu-2" is connected';
     const server = serve(config, keyPicture(0x42, 0xe0, 0x1e), message(4, new TextEncoder().encode(why)));
-    side.play('emu-2');
+    side.play(transport, 'emu-2');
     await vi.waitFor(() => expect(side.phase).toBe('ended'));
     expect(side.reason).toBe(why);
     expect(server.serials).toEqual(['emu-2']);
@@ -161,12 +166,14 @@ describe('LivePlayer of a side stage', () => {
     webCodecs(['avc1.42E01F', 'avc1.42E01E']);
     const side = new LivePlayer(true);
     const refusal = '4 phones are live already; close one of their stages to show emu-5';
-    transport.api = {
-      previewStream: async () => {
-        throw new ApiError(409, 'stage_limit', refusal);
+    const refusing = {
+      api: {
+        previewStream: async () => {
+          throw new ApiError(409, 'stage_limit', refusal);
+        },
       },
-    } as unknown as Api;
-    side.play('emu-5');
+    } as unknown as Transport;
+    side.play(refusing, 'emu-5');
     await vi.waitFor(() => expect(side.phase).toBe('ended'));
     expect(side.reason).toBe(refusal);
     side.stop();
@@ -175,7 +182,7 @@ describe('LivePlayer of a side stage', () => {
   it('the selected phone\'s player asks for no serial, so it follows the selection', async () => {
     webCodecs(['avc1.42E01F', 'avc1.42E01E']);
     const server = serve(config, keyPicture(0x42, 0xe0, 0x1e));
-    player.play('emu');
+    player.play(transport, 'emu');
     await vi.waitFor(() => expect(server.serials).toEqual(['']));
   });
 });

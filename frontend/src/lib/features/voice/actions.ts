@@ -6,7 +6,7 @@ import { app } from '../session/state.svelte';
 import { draft } from '../../state/draft.svelte';
 import { ui } from '../../state/ui.svelte';
 import { voice } from './state.svelte';
-import { transport } from '../../transport';
+import type { Transport } from '../../transport';
 import { MicError, startCapture, type Capture } from './capture';
 import { NO_KEY_HELP, inDesktopWindow, micHelp, platformOf } from './help';
 import { ReplyPlayer } from './player';
@@ -36,7 +36,7 @@ export function voiceStats() {
 }
 
 /** Reads the voice settings (whether a key is set, the active session). */
-export async function loadVoice(): Promise<void> {
+export async function loadVoice(transport: Transport): Promise<void> {
   try {
     voice.setConfig(await transport.api.voice());
   } catch {
@@ -45,14 +45,14 @@ export async function loadVoice(): Promise<void> {
 }
 
 /** After a reconnect: a session the app no longer holds ends here too. */
-export async function resyncVoice(): Promise<void> {
-  await loadVoice();
+export async function resyncVoice(transport: Transport): Promise<void> {
+  await loadVoice(transport);
   const s = voice.session;
   if (s && voice.config && voice.config.active?.voiceSessionId !== s.voiceSessionId) await endLocally({ kind: 'error', message: 'The voice session ended while the console was disconnected. Press T to talk again.' });
 }
 
-export function toggleTalk(): Promise<void> {
-  return voice.talking || voice.starting ? stopTalk() : startTalk();
+export function toggleTalk(transport: Transport): Promise<void> {
+  return voice.talking || voice.starting ? stopTalk(transport) : startTalk(transport);
 }
 
 /** Closes the microphone and the player; settles once the last audio POST is answered. */
@@ -71,12 +71,12 @@ export function closeAudio(): Promise<void> {
  * Starts Talk: checks the key, opens the microphone, then asks the app for a voice
  * session. When any step fails the earlier ones are undone: nothing half-starts.
  */
-export async function startTalk(): Promise<void> {
+export async function startTalk(transport: Transport): Promise<void> {
   if (voice.talking || voice.starting) return;
   voice.notice = null;
   voice.starting = true;
   try {
-    await loadVoice();
+    await loadVoice(transport);
     if (!voice.config) {
       voice.notice = { kind: 'error', message: 'This FixThis app does not offer voice. Update FixThis to talk while you point.' };
       return;
@@ -91,7 +91,7 @@ export async function startTalk(): Promise<void> {
       voice.notice = { kind: 'error', message: 'Connect a device or use the demo device first, then press T to talk.' };
       return;
     }
-    const sessionId = await ensureSession();
+    const sessionId = await ensureSession(transport);
     if (!sessionId) return;
     try {
       capture = await startCapture(CHUNK_MS, onChunk);
@@ -112,7 +112,7 @@ export async function startTalk(): Promise<void> {
       voice.mic = 'off';
       voice.notice = startRefusal(err);
       if (voice.notice.kind === 'no-key') voice.settingsOpen = true;
-      await loadVoice();
+      await loadVoice(transport);
       return;
     }
     const id = s.voiceSessionId;
@@ -164,7 +164,7 @@ function endLocally(notice: Parameters<typeof voice.end>[0] = null): Promise<voi
  * Stops Talk: the microphone closes at once; once the audio already on its way has
  * arrived (at most 2 s), the app closes the interviewer.
  */
-export async function stopTalk(): Promise<void> {
+export async function stopTalk(transport: Transport): Promise<void> {
   const s = voice.session;
   const sent = endLocally();
   if (!s) return;
@@ -176,7 +176,7 @@ export async function stopTalk(): Promise<void> {
   }
 }
 
-export async function setMuted(muted: boolean): Promise<void> {
+export async function setMuted(transport: Transport, muted: boolean): Promise<void> {
   const s = voice.session;
   if (!s || !voice.talking) return;
   voice.mic = muted ? 'muted' : 'unmuted'; // before the request: no chunk leaves meanwhile
@@ -187,7 +187,7 @@ export async function setMuted(muted: boolean): Promise<void> {
   }
 }
 
-export async function setSpokenReplies(on: boolean): Promise<void> {
+export async function setSpokenReplies(transport: Transport, on: boolean): Promise<void> {
   voice.spokenReplies = on;
   if (!on) player.stop();
   const s = voice.session;
@@ -203,7 +203,7 @@ export async function setSpokenReplies(on: boolean): Promise<void> {
  * How units reach the agent. While Talk is on the app is told at once (and the
  * session's answer is what shows); otherwise the choice is kept for the next Talk.
  */
-export async function setVoiceMode(mode: VoiceMode): Promise<void> {
+export async function setVoiceMode(transport: Transport, mode: VoiceMode): Promise<void> {
   const before = voice.mode;
   voice.setMode(mode);
   const s = voice.session;
@@ -217,12 +217,12 @@ export async function setVoiceMode(mode: VoiceMode): Promise<void> {
 }
 
 /** Stores a key the user pasted; the page forgets it as soon as the app has it. */
-export async function saveVoiceKey(key: string): Promise<boolean> {
+export async function saveVoiceKey(transport: Transport, key: string): Promise<boolean> {
   const k = key.trim();
   if (!k) return false;
   try {
     await transport.api.setVoiceKey(k);
-    await loadVoice();
+    await loadVoice(transport);
     if (voice.notice?.kind === 'no-key') voice.notice = null;
     app.notify('success', 'OpenAI key saved in the system keychain. Press T to talk.', { topic: 'voiceKey' });
     return true;
@@ -232,10 +232,10 @@ export async function saveVoiceKey(key: string): Promise<boolean> {
   }
 }
 
-export async function removeVoiceKey(): Promise<void> {
+export async function removeVoiceKey(transport: Transport): Promise<void> {
   try {
     await transport.api.deleteVoiceKey();
-    await loadVoice();
+    await loadVoice(transport);
     app.notify('success', 'The OpenAI key was removed from the system keychain.', { topic: 'voiceKey' });
   } catch (err) {
     report(err, 'Could not remove the key');
@@ -243,7 +243,7 @@ export async function removeVoiceKey(): Promise<void> {
 }
 
 /** Tells the interviewer what the user pointed at; a no-op while Talk is off. */
-export function announce(anchor: Omit<VoiceAnchor, 'serial' | 'mode'> & { mode?: VoiceAnchor['mode'] }): void {
+export function announce(transport: Transport, anchor: Omit<VoiceAnchor, 'serial' | 'mode'> & { mode?: VoiceAnchor['mode'] }): void {
   const s = voice.session;
   if (!s || !voice.talking) return;
   const mode = anchor.mode ?? (ui.stageMode === 'frozen' ? 'annotate' : 'select');

@@ -5,6 +5,7 @@ import { closeAudio, playReply, stopReply } from './actions';
 import { effects, register } from './events';
 import { voice } from './state.svelte';
 import { voiceSession } from '../../testing/fixtures';
+import type { Transport } from '../../transport';
 
 vi.mock('./actions', () => ({ closeAudio: vi.fn(async () => undefined), playReply: vi.fn(), resyncVoice: vi.fn(async () => undefined), stopReply: vi.fn() }));
 
@@ -13,7 +14,7 @@ const sess = voiceSession;
 function wired(): Dispatcher {
   const events = new Dispatcher();
   register(events.on);
-  effects({ on: events.on, onOutcome: () => undefined, diagnostics: newDiagnostics(), refresh: async () => undefined });
+  effects({ on: events.on, onOutcome: () => undefined, diagnostics: newDiagnostics(), refresh: async () => undefined, transport: {} as Transport });
   return events;
 }
 

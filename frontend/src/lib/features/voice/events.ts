@@ -29,8 +29,8 @@ export function register(on: On, state: VoiceStore = voice): void {
   });
 }
 
-export function effects({ on }: FeatureContext): void {
-  on('snapshot', () => void resyncVoice()); // a reconnect: the session may have ended meanwhile
+export function effects({ on, transport }: FeatureContext): void {
+  on('snapshot', () => void resyncVoice(transport)); // a reconnect: the session may have ended meanwhile
   on('voice-state', (s) => {
     // The reducer ended this console's session: the microphone and the player close too.
     if ((s.state === 'stopped' || s.state === 'failed') && !voice.session) void closeAudio();

@@ -23,28 +23,28 @@ func newAppEnv(t *testing.T) (*testEnv, string) {
 	return newTestEnvIn(t, dir), dir
 }
 
-func TestAppFollowsTheDevice(t *testing.T) {
+func TestTargetAppFollowsTheDevice(t *testing.T) {
 	e, _ := newAppEnv(t)
 	var doc targetwatch.Doc
 	waitFor(t, 5*time.Second, "the app installed and in front", func() bool {
-		e.mustJSON("GET", "/api/app", nil, &doc)
+		e.mustJSON("GET", "/api/target-app", nil, &doc)
 		return doc.Installed && doc.Foreground
 	})
 	if !doc.Available || doc.ApplicationID != "com.fixthis.demo" || doc.Label != "Trailhead" || doc.VersionName != "2.4.1" ||
 		doc.InstalledAt == nil || doc.FocusedPackage != "com.fixthis.demo" || doc.Module != ":app" || !doc.Gradlew {
-		t.Errorf("GET /api/app = %+v", doc)
+		t.Errorf("GET /api/target-app = %+v", doc)
 	}
 
 	sse := e.subscribe()
 	e.adbServer.MustADB(t, "-s", e.sim.Serial(), "shell", "input", "keyevent", "HOME")
 	pressed := time.Now()
-	ev := sse.next(3*time.Second, "app-updated", func(ev sseEvent) bool {
+	ev := sse.next(3*time.Second, "target-app-updated", func(ev sseEvent) bool {
 		return !decodeEvent[targetwatch.Doc](t, ev).Foreground
 	})
 	if lag := ev.At.Sub(pressed); lag > 2*time.Second {
-		t.Errorf("app-updated came %s after HOME, want within 2 s", lag)
+		t.Errorf("target-app-updated came %s after HOME, want within 2 s", lag)
 	} else {
-		t.Logf("app-updated %s after HOME", lag.Round(time.Millisecond))
+		t.Logf("target-app-updated %s after HOME", lag.Round(time.Millisecond))
 	}
 	if d := decodeEvent[targetwatch.Doc](t, ev); d.FocusedPackage != "com.google.android.apps.nexuslauncher" {
 		t.Errorf("focused package after HOME = %q", d.FocusedPackage)
@@ -54,23 +54,23 @@ func TestAppFollowsTheDevice(t *testing.T) {
 		Foreground bool `json:"foreground"`
 		LaunchMs   int  `json:"launchMs"`
 	}
-	e.mustJSON("POST", "/api/app/launch", nil, &res)
+	e.mustJSON("POST", "/api/target-app/launch", nil, &res)
 	if !res.Foreground {
 		t.Errorf("launch result = %+v", res)
 	}
-	sse.next(3*time.Second, "app-updated", func(ev sseEvent) bool { return decodeEvent[targetwatch.Doc](t, ev).Foreground })
+	sse.next(3*time.Second, "target-app-updated", func(ev sseEvent) bool { return decodeEvent[targetwatch.Doc](t, ev).Foreground })
 }
 
-func TestAppRunOverTheAPI(t *testing.T) {
+func TestTargetAppRunOverTheAPI(t *testing.T) {
 	e, dir := newAppEnv(t)
 	sse := e.subscribe()
 	var started targetwatch.RunStarted
-	if r := e.do("POST", "/api/app/run", nil, nil); r.Status != 202 {
-		t.Fatalf("POST /api/app/run = %d %s", r.Status, r.Body)
+	if r := e.do("POST", "/api/target-app/run", nil, nil); r.Status != 202 {
+		t.Fatalf("POST /api/target-app/run = %d %s", r.Status, r.Body)
 	} else {
 		r.decode(t, &started)
 	}
-	if r := e.do("POST", "/api/app/run", nil, nil); r.Status != 409 || !strings.Contains(string(r.Body), "app_run_busy") {
+	if r := e.do("POST", "/api/target-app/run", nil, nil); r.Status != 409 || !strings.Contains(string(r.Body), "app_run_busy") {
 		t.Errorf("a second run while one runs = %d %s", r.Status, r.Body)
 	}
 	stages := map[string]bool{}
@@ -80,12 +80,12 @@ func TestAppRunOverTheAPI(t *testing.T) {
 		select {
 		case ev = <-sse.C:
 		case <-deadline:
-			t.Fatal("no app-run-finished within 30 s")
+			t.Fatal("no target-app-run-finished within 30 s")
 		}
-		if ev.Type != "app-run-progress" && ev.Type != "app-run-finished" {
+		if ev.Type != "target-app-run-progress" && ev.Type != "target-app-run-finished" {
 			continue
 		}
-		if ev.Type == "app-run-progress" {
+		if ev.Type == "target-app-run-progress" {
 			p := decodeEvent[targetwatch.RunProgress](t, ev)
 			if p.RunID != started.RunID {
 				t.Fatalf("progress for run %q, want %q", p.RunID, started.RunID)
@@ -104,16 +104,16 @@ func TestAppRunOverTheAPI(t *testing.T) {
 			t.Errorf("no progress for stage %s (got %v)", s, stages)
 		}
 	}
-	sse.next(5*time.Second, "app-updated", func(ev sseEvent) bool {
+	sse.next(5*time.Second, "target-app-updated", func(ev sseEvent) bool {
 		d := decodeEvent[targetwatch.Doc](t, ev)
 		return d.VersionName == "2.5.0" && d.Foreground && !d.SourcesNewerThanInstall
 	})
 
 	apktest.SetStubFailure(t, dir, true)
-	if r := e.do("POST", "/api/app/run", nil, nil); r.Status != 202 {
-		t.Fatalf("POST /api/app/run = %d %s", r.Status, r.Body)
+	if r := e.do("POST", "/api/target-app/run", nil, nil); r.Status != 202 {
+		t.Fatalf("POST /api/target-app/run = %d %s", r.Status, r.Body)
 	}
-	ev := sse.next(30*time.Second, "app-run-finished", nil)
+	ev := sse.next(30*time.Second, "target-app-run-finished", nil)
 	fin := decodeEvent[targetwatch.RunFinished](t, ev)
 	if fin.OK || fin.Stage != "build" || !strings.Contains(strings.Join(fin.Lines, "\n"), "Unresolved reference 'TrailCard'") ||
 		!strings.Contains(fin.Error, "nothing was installed") {
@@ -121,14 +121,14 @@ func TestAppRunOverTheAPI(t *testing.T) {
 	}
 }
 
-func TestAppWithoutAnAppModule(t *testing.T) {
+func TestTargetAppWithoutAnAppModule(t *testing.T) {
 	e := newTestEnv(t)
 	var doc targetwatch.Doc
-	e.mustJSON("GET", "/api/app", nil, &doc)
+	e.mustJSON("GET", "/api/target-app", nil, &doc)
 	if doc.Available || !strings.Contains(doc.Problem, "com.android.application") {
-		t.Errorf("GET /api/app in an empty folder = %+v", doc)
+		t.Errorf("GET /api/target-app in an empty folder = %+v", doc)
 	}
-	if r := e.do("POST", "/api/app/run", nil, nil); r.Status != 404 || !strings.Contains(string(r.Body), "APP_NOT_AVAILABLE") {
+	if r := e.do("POST", "/api/target-app/run", nil, nil); r.Status != 404 || !strings.Contains(string(r.Body), "APP_NOT_AVAILABLE") {
 		t.Errorf("run without an app module = %d %s", r.Status, r.Body)
 	}
 }

@@ -41,15 +41,15 @@ suite('run the app from the console', { server: { demo: true, sources: TRAILHEAD
     // Another app takes the screen: the notice follows by an event, no reload, no
     // polling. The focus is read about once a second, so it usually comes within 2 s;
     // the figure is printed, not asserted, since a loaded machine stretches it.
-    const before = await page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics().eventsByType['app-updated'] ?? 0);
+    const before = await page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics().eventsByType['target-app-updated'] ?? 0);
     adbShell('input', 'keyevent', 'HOME');
     const pressed = Date.now();
     await page.locator('#appNotInFront').waitFor({ timeout: 15000 });
     t.diagnostic(`the not-in-front notice came ${Date.now() - pressed} ms after HOME`);
     assert.match(await page.locator('#appNotInFront').textContent(), /Trailhead is not in front/);
     assert.match(await page.locator('#appNotInFront').textContent(), /com\.google\.android\.apps\.nexuslauncher/);
-    const afterEvents = await page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics().eventsByType['app-updated'] ?? 0);
-    assert.ok(afterEvents > before, 'the notice came from an app-updated event');
+    const afterEvents = await page.evaluate(() => window.FixThisConsoleDebug.consoleEventsDiagnostics().eventsByType['target-app-updated'] ?? 0);
+    assert.ok(afterEvents > before, 'the notice came from a target-app-updated event');
     await page.screenshot({ path: shotPath('app-not-in-front-1440.png') });
 
     const narrow = await openConsole(browser, server, { width: 390, height: 844 });
@@ -57,21 +57,21 @@ suite('run the app from the console', { server: { demo: true, sources: TRAILHEAD
     await narrow.page.screenshot({ path: shotPath('app-not-in-front-390.png'), fullPage: false });
     await narrow.context.close();
 
-    await page.locator('#bringAppBackButton').click();
+    await page.locator('#bringTargetAppBackButton').click();
     await page.locator('#appNotInFront').waitFor({ state: 'detached', timeout: 10000 });
     assert.equal(await chip.getAttribute('data-foreground'), 'true');
 
     // Run app: progress while "Gradle" runs, then the new build in front.
     adbShell('input', 'keyevent', 'HOME');
     await page.locator('#appNotInFront').waitFor({ timeout: 5000 });
-    await page.locator('#runAppButton').click();
+    await page.locator('#runTargetAppButton').click();
     const progress = page.locator('#appRunProgress');
     await progress.waitFor({ timeout: 5000 });
     await waitFor(async () => /Building · \d+ tasks · :app:/.test((await page.locator('#appRunStatus').textContent({ timeout: 1000 })) ?? ''), {
       timeout: 10000,
       what: 'Gradle task progress',
     });
-    await page.screenshot({ path: shotPath('app-run-progress-1440.png'), clip: { x: 0, y: 0, width: 1440, height: 96 } });
+    await page.screenshot({ path: shotPath('target-app-run-progress-1440.png'), clip: { x: 0, y: 0, width: 1440, height: 96 } });
     await progress.waitFor({ state: 'detached', timeout: 30000 });
     await waitFor(async () => (await page.locator('#appChipVersion').textContent())?.trim() === '2.5.0', { what: 'the new versionName on the chip' });
     await waitFor(async () => (await chip.getAttribute('data-foreground')) === 'true', { what: 'the app in front' });
