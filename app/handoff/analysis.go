@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Thresholds of the prompt grammar's overlap rule (docs/console.md).
+// Thresholds of the prompt grammar's overlap rule (docs/prompt.md).
 const (
 	overlapIoSA     = 0.25
 	weakLabelDistDp = 24.0

@@ -8,7 +8,7 @@ import (
 
 // A small checker for the v2 compact prompt grammar. It walks the lines in
 // the order the BNF allows and reports the first line that fits no
-// production, so a render that drifts from the grammar in docs/console.md fails loudly.
+// production, so a render that drifts from the grammar in docs/prompt.md fails loudly.
 
 // displayCond is one condition of a screen's display: line.
 // sizeEntry is one size of the sizes: line.

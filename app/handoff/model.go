@@ -1,5 +1,5 @@
 // Package handoff renders a feedback session as the compact agent prompt
-// (grammar v2, docs/console.md "The compact handoff prompt") and as full JSON and
+// (grammar v2, docs/prompt.md) and as full JSON and
 // Markdown exports.
 // It owns its input model; the app converts stored records into it.
 package handoff

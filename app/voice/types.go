@@ -5,7 +5,7 @@ import "time"
 // State is where a voice session stands.
 type State string
 
-// The states of a voice session (docs/api.md, VoiceSession.state).
+// The states of a voice session (docs/api-voice.md, VoiceSession.state).
 const (
 	StateConnecting   State = "connecting"
 	StateListening    State = "listening"
@@ -21,7 +21,7 @@ var States = []State{StateConnecting, StateListening, StateReconnecting, StateSt
 // agent.
 type Mode string
 
-// The three modes (docs/api.md, VoiceSession.mode).
+// The three modes (docs/api-voice.md, VoiceSession.mode).
 const (
 	// ModeInstant hands off each unit as it is recorded.
 	ModeInstant Mode = "instant"
