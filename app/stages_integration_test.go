@@ -206,7 +206,8 @@ func TestPreviewStreamRefusesAnUnknownSerial(t *testing.T) {
 
 // An item saved on the second of two phones shown side by side names that phone:
 // the saved screen keeps the serial of the phone it was frozen on, the console's
-// session read and fixthis_read_feedback carry it, whichever phone is selected.
+// session read, fixthis_read_feedback and the prompt's phone: line carry it,
+// whichever phone is selected.
 func TestSaveOnTheSecondPhoneRecordsItsSerial(t *testing.T) {
 	e := newTestEnv(t)
 	e.waitSimSelected()
@@ -234,5 +235,10 @@ func TestSaveOnTheSecondPhoneRecordsItsSerial(t *testing.T) {
 	out := ag.call("fixthis_read_feedback", map[string]any{"sessionId": sid, "itemId": saved.Items[0].ItemID})
 	if want := `"serial":"` + second.Serial() + `"`; !strings.Contains(out, want) {
 		t.Fatalf("read_feedback has no %s: %.600s", want, out)
+	}
+	// The prompt names the phone the item came from, not the selected one.
+	// (The prompt travels JSON-encoded: its line ends read \n.)
+	if want := "phone: " + second.Serial() + `\n`; !strings.Contains(out, want) || strings.Contains(out, "phone: "+e.sim.Serial()+`\n`) {
+		t.Fatalf("the prompt does not name only %s: %.2000s", want, out)
 	}
 }
