@@ -348,6 +348,7 @@ export interface Screen {
   activity: string;
   imageUrl: string;
   createdAt: string;
+  serial?: string;
   display: ScreenDisplay;
 }
 
