@@ -158,7 +158,7 @@ func normalizeBatch(in *SaveBatchInput) error {
 			}
 		}
 	}
-	if err := checkText("screen serial", in.Screen.Serial, maxKeyLen, false); err != nil {
+	if err := checkText("screen serial", in.Screen.Serial, maxSerialLen, false); err != nil {
 		return err
 	}
 	if len(in.Screen.NodesJSON) > 0 && !json.Valid(in.Screen.NodesJSON) {

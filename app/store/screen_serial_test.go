@@ -26,6 +26,15 @@ func TestScreenSerialIsStored(t *testing.T) {
 		t.Fatalf("session screens = %+v, %v", back, err)
 	}
 
+	// The longest serial adb takes is kept whole.
+	long := mustSession(t, s)
+	in = batchInput(t, long.SessionID, "ws", 1, false)
+	in.Screen.Serial = strings.Repeat("s", 255)
+	res = mustSave(t, s, in)
+	if got, _ := s.GetScreen(ctx, long.SessionID, res.ScreenID); got.Serial != in.Screen.Serial {
+		t.Fatalf("a 255-character serial read back as %d characters", len(got.Serial))
+	}
+
 	// A screen of no known phone stores NULL, and reads back with no serial.
 	plain := mustSession(t, s)
 	res = mustSave(t, s, batchInput(t, plain.SessionID, "ws", 1, false))
@@ -46,7 +55,8 @@ func TestScreenSerialIsValidated(t *testing.T) {
 		{"NUL", "emulator\x005554", "control character U+0000"},
 		{"newline", "emulator-5554\nfake", "control character U+000A"},
 		{"invalid UTF-8", "emu\xfflator", "not valid UTF-8"},
-		{"a megabyte", strings.Repeat("s", 1<<20), "at most 200"},
+		{"one past adb's bound", strings.Repeat("s", 256), "at most 255"},
+		{"a megabyte", strings.Repeat("s", 1<<20), "at most 255"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := openTest(t, t.TempDir())
