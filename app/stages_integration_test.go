@@ -14,6 +14,7 @@ import (
 
 	"fixthis/app/device"
 	"fixthis/app/httpapi"
+	"fixthis/app/store"
 	"fixthis/sim"
 )
 
@@ -200,5 +201,44 @@ func TestPreviewStreamRefusesAnUnknownSerial(t *testing.T) {
 		if r.Status != http.StatusNotFound || body.Error != "device_not_found" || len(body.Message) > 200 {
 			t.Errorf("serial of %d bytes: %d %s %.300q", len(serial), r.Status, body.Error, body.Message)
 		}
+	}
+}
+
+// An item saved on the second of two phones shown side by side names that phone:
+// the saved screen keeps the serial of the phone it was frozen on, the console's
+// session read, fixthis_read_feedback and the prompt's phone: line carry it,
+// whichever phone is selected.
+func TestSaveOnTheSecondPhoneRecordsItsSerial(t *testing.T) {
+	e := newTestEnv(t)
+	e.waitSimSelected()
+	second := e.adbServer.ConnectSim(t, quietSim)
+	e.waitDeviceOnline(second.Serial(), 10*time.Second)
+
+	var fr freezeResult
+	e.mustJSON("POST", "/api/preview/freeze", FreezeRequest{Serial: second.Serial()}, &fr)
+	sid := e.createSession("two phones")
+	var saved batchResponse
+	e.mustJSON("POST", "/api/items/batch", nodeAndAreaBatch(t, sid, fr), &saved)
+	e.mustJSON("POST", "/api/preview/resume", nil, nil)
+	if len(saved.Session.Screens) != 1 || saved.Session.Screens[0].Serial != second.Serial() {
+		t.Fatalf("saved screens %+v, want one of %s", saved.Session.Screens, second.Serial())
+	}
+	var read struct {
+		Session store.Session `json:"session"`
+	}
+	e.mustJSON("GET", "/api/sessions/"+sid, nil, &read)
+	if len(read.Session.Screens) != 1 || read.Session.Screens[0].Serial != second.Serial() || read.Session.Items[0].ScreenID != read.Session.Screens[0].ScreenID {
+		t.Fatalf("session read: screens %+v", read.Session.Screens)
+	}
+
+	ag := &agentClient{t: t, c: inProcessAgent(t, e, "stages-agent")}
+	out := ag.call("fixthis_read_feedback", map[string]any{"sessionId": sid, "itemId": saved.Items[0].ItemID})
+	if want := `"serial":"` + second.Serial() + `"`; !strings.Contains(out, want) {
+		t.Fatalf("read_feedback has no %s: %.600s", want, out)
+	}
+	// The prompt names the phone the item came from, not the selected one.
+	// (The prompt travels JSON-encoded: its line ends read \n.)
+	if want := "phone: " + second.Serial() + `\n`; !strings.Contains(out, want) || strings.Contains(out, "phone: "+e.sim.Serial()+`\n`) {
+		t.Fatalf("the prompt does not name only %s: %.2000s", want, out)
 	}
 }

@@ -41,8 +41,8 @@ func (s *Service) checkFingerprint(ctx context.Context, fr *device.KeptScreen) e
 	return &store.FingerprintMismatchError{FrozenFingerprint: fr.Snapshot.Fingerprint.String(), CurrentFingerprint: current}
 }
 
-// screenInputOf is the saved screen of a kept one: its image, tree, state and the
-// display conditions read when it was captured.
+// screenInputOf is the saved screen of a kept one: its image, tree, state, the
+// display conditions read when it was captured and the phone it was captured on.
 func screenInputOf(k *device.KeptScreen) (store.ScreenInput, error) {
 	s := k.Snapshot
 	png, err := k.PNG()
@@ -59,6 +59,7 @@ func screenInputOf(k *device.KeptScreen) (store.ScreenInput, error) {
 		ImagePNG:    png,
 		NodesJSON:   nodes,
 		Display:     displayOf(s.State),
+		Serial:      k.Serial,
 	}
 	in.Display.Conditions = k.Conditions
 	return in, nil

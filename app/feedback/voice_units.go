@@ -149,7 +149,7 @@ func frameScreen(serial, frameID string, data []byte, activity string) (unitScre
 	}
 	b := img.Bounds()
 	return unitScreen{serial: serial, frozenID: "voice-frame-" + frameID, screen: store.ScreenInput{
-		Activity: activity, Width: b.Dx(), Height: b.Dy(), ImagePNG: buf.Bytes()}}, nil
+		Activity: activity, Width: b.Dx(), Height: b.Dy(), ImagePNG: buf.Bytes(), Serial: serial}}, nil
 }
 
 // pointingTarget is the item's target: the node with its snapshot and breadcrumb,

@@ -24,6 +24,9 @@ func spokenService(t *testing.T) (*Service, *store.Store) {
 	return New(Deps{Store: st}), st
 }
 
+// anchorSerial is the phone frameAnchor's frame was taken on.
+const anchorSerial = "emulator-5556"
+
 func frameAnchor(t *testing.T) voice.Anchor {
 	t.Helper()
 	var buf bytes.Buffer
@@ -32,7 +35,7 @@ func frameAnchor(t *testing.T) voice.Anchor {
 	}
 	x, y := 10, 20
 	return voice.Anchor{ID: "anchor_0001", Pointing: voice.Pointing{Kind: voice.AnchorClick, Mode: "select",
-		FrameID: "live-1", Frame: buf.Bytes(), X: &x, Y: &y}}
+		Serial: anchorSerial, FrameID: "live-1", Frame: buf.Bytes(), X: &x, Y: &y}}
 }
 
 // TestSpokenUnitsFollowTheRevision: every spoken unit passes the store's revision
@@ -67,6 +70,9 @@ func TestSpokenUnitsFollowTheRevision(t *testing.T) {
 	}
 	if len(got.Items) != 3 || len(got.Screens) != 1 || got.Items[0].Target.Type != store.TargetArea {
 		t.Fatalf("items %+v screens %d", got.Items, len(got.Screens))
+	}
+	if got.Screens[0].Serial != anchorSerial {
+		t.Fatalf("the spoken units' screen names phone %q, want %q", got.Screens[0].Serial, anchorSerial)
 	}
 	if _, err := st.CloseSession(ctx, sess.SessionID); err != nil {
 		t.Fatal(err)

@@ -96,6 +96,7 @@ func (b *Builder) Convert(ctx context.Context, sess *store.Session) Session {
 			Dialog:      sc.Display.Dialog,
 			Secure:      sc.Display.Secure,
 			Display:     sc.Display.Conditions.Line(),
+			Serial:      sc.Serial,
 		}
 		if k := sc.Display.Keyboard; k != nil {
 			hs.Keyboard = &Box{Left: k.Left, Top: k.Top, Right: k.Right, Bottom: k.Bottom}

@@ -25,6 +25,7 @@ var (
 	rxScreenshot  = regexp.MustCompile(`^screenshot: \S.*$`)
 	rxViewport    = regexp.MustCompile(`^viewport: \d+×\d+$`)
 	rxOrientation = regexp.MustCompile(`^orientation: landscape  rotation=[0-3]$`)
+	rxPhone       = regexp.MustCompile(`^phone: [!-~]{1,255}$`)
 	rxActivity    = regexp.MustCompile(`^activity: (\S.*)$`)
 	rxWindow      = regexp.MustCompile(`^window: dialog "(\\.|[^"\\])*" \(targets are inside this dialog, not in the screen behind it\)$`)
 	rxKeyboard    = regexp.MustCompile(`^keyboard: shown  box=\(-?\d+,-?\d+\)-\(-?\d+,-?\d+\)$`)
@@ -184,6 +185,7 @@ func (g *grammar) screen() error {
 	g.accept(rxScreenshot)
 	g.accept(rxViewport)
 	g.accept(rxOrientation)
+	g.accept(rxPhone)
 	if l, ok := g.peek(); ok && rxActivity.MatchString(l) {
 		if rxActivity.FindStringSubmatch(l)[1] == name {
 			return g.fail("activity line equal to the display name")

@@ -52,6 +52,9 @@ type Screen struct {
 	// Display is the display conditions the screen was drawn under, only what
 	// differs from the phone's defaults ("night, fontScale=1.3, locale=ar").
 	Display string `json:"display,omitempty"`
+	// Serial is the phone the screen was frozen on ("" when not recorded): with
+	// several phones connected, the one to name when acting on this screen.
+	Serial string `json:"serial,omitempty"`
 }
 
 // Box is a rectangle in screen pixels.

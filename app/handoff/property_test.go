@@ -39,6 +39,9 @@ func randomSession(r *rand.Rand) Session {
 		if r.Intn(4) == 0 {
 			sc.Display = pick("night", "fontScale=1.3", "night, fontScale=1.3, locale=ar, density=360", "locale=sr-Latn-RS, animationScale=0")
 		}
+		if r.Intn(3) == 0 {
+			sc.Serial = pick("emulator-5554", "127.0.0.1:5555", "R58M 123", "nul\x00serial")
+		}
 		sc.Secure = r.Intn(5) == 0
 		sc.Activity = pick("", sc.DisplayName, ".MainActivity")
 		sc.Density = float64(r.Intn(4))

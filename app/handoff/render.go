@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"fixthis/adb"
 	"fixthis/app/source"
 )
 
@@ -104,6 +105,12 @@ func renderScreen(w *writer, sp screenPlan, root string, opts Options) {
 	}
 	if sc.Rotation%2 == 1 || sc.Width > sc.Height {
 		w.line(fmt.Sprintf("orientation: landscape  rotation=%d", sc.Rotation))
+	}
+	if sc.Serial != "" && adb.CheckSerial(sc.Serial) == nil {
+		// The phone the screen came from, not the one selected now: with phones
+		// side by side an agent names this serial. One that is not a serial adb
+		// would take is left out rather than repaired.
+		w.line("phone: " + sc.Serial)
 	}
 	if a := oneLine(sc.Activity); a != "" && a != name {
 		w.line("activity: " + a)

@@ -118,13 +118,16 @@ type screenOut struct {
 	Activity    string `json:"activity,omitempty"`
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
+	// Serial is the phone the screen was frozen on: the serial to name when
+	// acting on it (absent for screens saved before FixThis recorded it).
+	Serial string `json:"serial,omitempty"`
 	// ImageAttached says the screenshot follows as image content.
 	ImageAttached bool `json:"imageAttached"`
 }
 
 func toScreenOut(s store.Screen) screenOut {
 	return screenOut{ScreenID: s.ScreenID, Fingerprint: s.Fingerprint, Package: s.Package, Activity: s.Activity,
-		Width: s.Width, Height: s.Height}
+		Width: s.Width, Height: s.Height, Serial: s.Serial}
 }
 
 type sessionsOut struct {

@@ -26,7 +26,7 @@ func TestItemKeepsAuditCheck(t *testing.T) {
 	}
 
 	// A database from before migration 0011 gains the column, NULL for every item.
-	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN audit_check; DROP TABLE audit_dismissals; PRAGMA user_version = 10`); err != nil {
+	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN audit_check; DROP TABLE audit_dismissals; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 10`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -26,6 +26,8 @@ type ScreenInput struct {
 	// NodesJSON is the UI tree at freeze time, stored as an artifact.
 	NodesJSON []byte
 	Display   ScreenDisplay
+	// Serial is the phone the screen was frozen on ("" when none is known).
+	Serial string
 }
 
 // BatchItem is one draft annotation of a batch save.
@@ -155,6 +157,9 @@ func normalizeBatch(in *SaveBatchInput) error {
 				return inItem(it.DraftItemID, err)
 			}
 		}
+	}
+	if err := checkText("screen serial", in.Screen.Serial, maxSerialLen, false); err != nil {
+		return err
 	}
 	if len(in.Screen.NodesJSON) > 0 && !json.Valid(in.Screen.NodesJSON) {
 		return invalid("screen nodes are not valid JSON")
@@ -311,9 +316,10 @@ func (s *Store) commitBatch(ctx context.Context, in SaveBatchInput, plan *batchP
 				return fmt.Errorf("encode screen display: %w", err)
 			}
 			if _, err := t.ExecContext(ctx, `INSERT INTO screens(id, session_id, preview_id, fingerprint, package,
-				activity, width, height, image_artifact, nodes_artifact, display_json, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+				activity, width, height, image_artifact, nodes_artifact, display_json, serial, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				screenID, in.SessionID, in.FrozenID, in.Screen.Fingerprint, in.Screen.Package, in.Screen.Activity,
-				in.Screen.Width, in.Screen.Height, plan.imageKey, plan.nodesKey, string(display), millis(t.now)); err != nil {
+				in.Screen.Width, in.Screen.Height, plan.imageKey, plan.nodesKey, string(display), nullable(in.Screen.Serial),
+				millis(t.now)); err != nil {
 				return fmt.Errorf("insert screen: %w", err)
 			}
 		}

@@ -48,7 +48,7 @@ func TestDisplayConditionsAreKept(t *testing.T) {
 	}
 
 	// A database from before the column (user_version 8) gains it with '{}'.
-	if _, err := s.wdb.Exec(`ALTER TABLE captures DROP COLUMN display_json; ALTER TABLE items DROP COLUMN audit_check; PRAGMA user_version = 8`); err != nil {
+	if _, err := s.wdb.Exec(`ALTER TABLE captures DROP COLUMN display_json; ALTER TABLE items DROP COLUMN audit_check; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 8`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -26,7 +26,7 @@ func TestScreenDisplay(t *testing.T) {
 	}
 
 	// A database from before the column (user_version 6) gains it with '{}'.
-	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN voice_json; ALTER TABLE items DROP COLUMN audit_check; ALTER TABLE screens DROP COLUMN display_json; ALTER TABLE captures DROP COLUMN display_json; PRAGMA user_version = 6`); err != nil {
+	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN voice_json; ALTER TABLE items DROP COLUMN audit_check; ALTER TABLE screens DROP COLUMN display_json; ALTER TABLE screens DROP COLUMN serial; ALTER TABLE captures DROP COLUMN display_json; PRAGMA user_version = 6`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

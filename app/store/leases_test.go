@@ -214,6 +214,7 @@ func TestWaitLeaseMigration(t *testing.T) {
 	// Undo every migration after 0001, as a database of that age has it.
 	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN voice_json; ALTER TABLE items DROP COLUMN audit_check;
 		ALTER TABLE sessions DROP COLUMN app_build_json; ALTER TABLE screens DROP COLUMN display_json;
+		ALTER TABLE screens DROP COLUMN serial;
 		DROP TABLE evidence_attempts; DROP TABLE captures; DROP TABLE settings; DROP TABLE device_actions;
 		ALTER TABLE items DROP COLUMN verification_json; ALTER TABLE items DROP COLUMN verdict;
 		ALTER TABLE items DROP COLUMN verdict_note;

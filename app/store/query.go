@@ -104,14 +104,14 @@ func getItem(ctx context.Context, q querier, sessionID, itemID string) (Item, er
 }
 
 const screenColumns = `id, session_id, preview_id, fingerprint, package, activity, width, height,
-	image_artifact, nodes_artifact, display_json, created_at`
+	image_artifact, nodes_artifact, display_json, COALESCE(serial, ''), created_at`
 
 func scanScreen(sc interface{ Scan(...any) error }) (Screen, error) {
 	var s Screen
 	var created int64
 	var display string
 	err := sc.Scan(&s.ScreenID, &s.SessionID, &s.FrozenID, &s.Fingerprint, &s.Package, &s.Activity,
-		&s.Width, &s.Height, &s.ImageArtifact, &s.NodesArtifact, &display, &created)
+		&s.Width, &s.Height, &s.ImageArtifact, &s.NodesArtifact, &display, &s.Serial, &created)
 	if err != nil {
 		return s, err
 	}

@@ -150,7 +150,7 @@ func TestSizeCheckMigration(t *testing.T) {
 	dir := t.TempDir()
 	s := openTest(t, dir)
 	sess, _ := sessionWithItems(t, s, 1)
-	if _, err := s.wdb.Exec(`DROP TABLE size_check_sizes; DROP TABLE size_checks; PRAGMA user_version = 11`); err != nil {
+	if _, err := s.wdb.Exec(`DROP TABLE size_check_sizes; DROP TABLE size_checks; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 11`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -84,6 +84,9 @@ type Screen struct {
 	Activity    string    `json:"activity"`
 	ImageURL    string    `json:"imageUrl"`
 	CreatedAt   time.Time `json:"createdAt"`
+	// Serial is the phone the screen was frozen on; "" for screens saved before
+	// FixThis recorded it.
+	Serial string `json:"serial,omitempty"`
 
 	// Display is what else was on screen at freeze time.
 	Display ScreenDisplay `json:"display"`

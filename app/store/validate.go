@@ -20,6 +20,9 @@ const (
 	maxTargetBytes = 256 << 10
 	// maxSnapshotField bounds each text field of a node snapshot.
 	maxSnapshotField = 4000
+	// maxSerialLen is adb's own bound on a device serial (adb.CheckSerial): a
+	// phone FixThis can capture always has a serial the store takes.
+	maxSerialLen = 255
 )
 
 // echo quotes a refused value for an error message (errcode.Quote), cut

@@ -1,8 +1,8 @@
 // Phones side by side against two simulated phones on a private adb server: "Show
 // another phone" lists the other one, its stage shows live video beside the selected
-// phone's, Annotate on it freezes that phone, a note is saved on its screen, the stage
-// closes, an agent's capture marks its phone's stage, and a phone that leaves ends its
-// stage with a notice. Screenshots at
+// phone's, Annotate on it freezes that phone, a note is saved on its screen (which
+// names that phone's serial), the stage closes, an agent's capture marks its phone's
+// stage, and a phone that leaves ends its stage with a notice. Screenshots at
 // 1440×900, 1366×768 (side by side) and 390 px (stacked).
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
@@ -89,6 +89,8 @@ suite('phones side by side', { server: { demo: false } }, (env) => {
     const saved = (await api(server, 'GET', `/api/sessions/${sessionId}`)).body.session;
     assert.equal(saved.items[0].comment, 'Second phone: this card is cut off');
     assert.equal(saved.screens[0].fingerprint, f.screen.fingerprint, "the item is on the second phone's frozen screen");
+    assert.equal(saved.screens[0].serial, b, 'the saved screen names the phone it was frozen on');
+    assert.equal(saved.items[0].screenId, saved.screens[0].screenId);
     await page.screenshot({ path: shotPath('stages-saved-on-second.png') });
 
     // Close the first phone's stage (now a side stage): only it goes.

@@ -2,7 +2,8 @@
 // The console API's shapes, generated from the Go types the server encodes and decodes.
 
 import type { AuditFinding } from './wire.audit.gen';
-import type { BatchItem, EditSurface, EvidenceAttempt, EvidenceDecision, EvidenceReason, EvidenceRecord, EvidenceStatus, Handoff, Item, Session, SessionSummary, Severity, SourceCandidate, SourcesReason, Target } from './wire.store.gen';
+import type { EvidenceAttempt, EvidenceReason, EvidenceStatus } from './wire.evidence.gen';
+import type { BatchItem, EditSurface, EvidenceDecision, EvidenceRecord, Handoff, Item, Session, SessionSummary, Severity, SourceCandidate, SourcesReason, Target } from './wire.store.gen';
 
 export const ResolveStatusValues = ["resolved", "wont_fix"] as const;
 export type ResolveStatus = (typeof ResolveStatusValues)[number];

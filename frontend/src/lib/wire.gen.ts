@@ -6,6 +6,8 @@ export * from './wire.audit.gen';
 import type { DisplayChanged, DisplayState } from './wire.display.gen';
 export * from './wire.display.gen';
 
+export * from './wire.evidence.gen';
+
 export * from './wire.feedback.gen';
 
 import type { Bounds, Clip, DeviceAction, Presence, Session, SessionSummary, UiNode } from './wire.store.gen';
