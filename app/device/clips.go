@@ -45,8 +45,8 @@ type clipSource struct {
 	// changes counts the stream's pictures, live and replayed: a still is taken only
 	// after one, and a freeze may use the newest still while none came since.
 	changes atomic.Uint64
-	// kept is the newest still at full resolution, for a freeze (still_frame.go);
-	// dropped when the stream stops.
+	// kept is the newest still at full resolution, for a freeze (still_frame.go):
+	// ~10 MB on a 1080×2400 phone, one per stream, dropped when the stream stops.
 	kept stillFrames
 	// done is closed when the stream ends; stopped is set when it is being stopped.
 	done    <-chan struct{}
