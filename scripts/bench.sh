@@ -282,11 +282,16 @@ row "$WORK/bench.capture" BenchmarkStdPNGDemo "  same frame, image/png BestSpeed
 row "$WORK/bench.mcp" BenchmarkFitFrame "agent screenshot: 1080×2400 → 1568 px PNG" 60 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/warm "freeze on a screen still for 2 s, no sidekick" 300 ns
 row "$WORK/bench.freeze" BenchmarkFreezeStillScreen/uiautomator "  same, dumping at freeze time (no budget)" 2000 ns
-row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "freeze on a still screen, app with the sidekick, USB 2, p50" 100 p50
-row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "  its p90 (no budget)" 2000 p90-ms
-row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "  its CPU, FixThis and the simulated phone (no budget)" 2000 cpu-ms
-row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "  same screen, whole capture as before, p50 (no budget)" 2000 whole-p50-ms
-row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen "  whole capture's CPU (no budget)" 2000 whole-cpu-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/h264 "sidekick freeze, still screen, USB 2, H.264, p50" 100 p50
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/h264 "  its p90 (no budget)" 2000 p90-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/h264 "  its CPU, FixThis and the simulated phone (no budget)" 2000 cpu-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/h264 "  same screen, whole capture as before, p50 (no budget)" 2000 whole-p50-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/raw "same, raw-frame preview (--preview jpeg), p50" 100 p50
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/raw "  its p90 (no budget)" 2000 p90-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/raw "  its CPU, FixThis and the simulated phone (no budget)" 2000 cpu-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/raw "  same screen, whole capture as before, p50 (no budget)" 2000 whole-p50-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/raw "  whole capture's CPU (no budget)" 2000 whole-cpu-ms
+row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/h264 "  load average at the end (no budget)" 1000 load1
 row "$WORK/bench.sidekick" BenchmarkFramePathsUSB2/raw "  one frame over USB 2, raw screencap, p50 (no budget)" 2000 p50
 row "$WORK/bench.sidekick" BenchmarkFramePathsUSB2/png "  one frame over USB 2, screencap -p, p50 (no budget)" 2000 p50
 row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/sidekick "app's 4 MiB source index via the sidekick, p50" 300 p50

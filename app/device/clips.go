@@ -42,8 +42,39 @@ type clipSource struct {
 	pictures      *clip.History[clip.Sample]
 	stills        *clip.History[clip.Frame]
 	endedAt       time.Time // when its stream stopped (zero while it runs)
-	// changes counts the stream's pictures: a still is taken only after one.
+	// changes counts the stream's pictures, live and replayed: a still is taken only
+	// after one, and a freeze may use the newest still while none came since.
 	changes atomic.Uint64
+	// kept is the newest still at full resolution, for a freeze (still_frame.go):
+	// ~10 MB on a 1080×2400 phone, one per stream, dropped when the stream stops.
+	kept stillFrames
+	// done is closed when the stream ends; stopped is set when it is being stopped.
+	done    <-chan struct{}
+	stopped atomic.Bool
+}
+
+// streaming reports whether the stream still runs, so that its count of pictures
+// still sees every change of the screen. A phone's screenrecord sends a picture only
+// when the screen changed, nothing on a still screen: it encodes the virtual display
+// SurfaceFlinger composes into, which it does only for a new frame, and asks the
+// encoder to repeat nothing (AOSP frameworks/av cmds/screenrecord/screenrecord.cpp,
+// e.g. LineageOS/android_frameworks_av at 12efcb14: prepareEncoder sets bit rate,
+// frame rate and i-frame-interval 10 and no "repeat-previous-frame-after"; runEncoder
+// waits 250 ms in dequeueOutputBuffer and on -EAGAIN loops without writing). The
+// simulated phone's recorder does the same (sim/android/screenrecord.go,
+// recorder.display: it encodes only when the phone's picture version moved), so a
+// quiet stream is a still screen; every picture counts as a change, the key frame of
+// a restarted screenrecord run included.
+func (c *clipSource) streaming() bool {
+	if c.stopped.Load() || c.done == nil {
+		return false
+	}
+	select {
+	case <-c.done:
+		return false
+	default:
+		return true
+	}
 }
 
 // endedClipsFor is how long what a stopped stream kept can still be cut.
@@ -92,6 +123,9 @@ func (v *Video) sampleStills(ctx context.Context, s *video.Stream, src *clipSour
 			cancel()
 			wait = stillWait(time.Since(at))
 			if err == nil {
+				// Kept for a freeze with the count read before it was requested: a
+				// picture after that may be of a change the still missed.
+				src.kept.note(src.serial, img, capture.PixelsCRC(img), at, n)
 				small := imaging.Resize(img, 0, stillHeight, imaging.Box)
 				src.stills.Add(clip.Entry[clip.Frame]{At: at, Key: true, Bytes: len(small.Pix), Value: clip.Frame{Image: small, At: at}})
 			}

@@ -213,6 +213,7 @@ func (v *Video) startLocked(dev View, w, h, dw, dh int) (*videoStage, error) {
 		return nil, errcode.Wrap(errcode.CaptureFailed, err, "start live video on %s: %v", dev.Serial, err)
 	}
 	src := newClipSource(dev.Serial, w, h)
+	src.done = s.Done()
 	go v.noteChanges(dev.Serial, s, src)
 	go v.sampleStills(ctx, s, src)
 	st := &videoStage{stream: s, cancel: cancel, clips: src,
@@ -274,6 +275,8 @@ func (v *Video) stopLocked(serial string) {
 		return
 	}
 	delete(v.stages, serial)
+	st.clips.stopped.Store(true)
+	st.clips.kept.drop()
 	st.cancel()
 	if st.linger != nil {
 		st.linger.Stop()
@@ -303,6 +306,9 @@ func (v *Video) Watched(serial string) bool {
 func (v *Video) noteChanges(serial string, s *video.Stream, src *clipSource) {
 	for {
 		replay, live, cancel := s.Subscribe()
+		// Pictures published before this subscription (or while a fallen-behind one
+		// was dropped) are counted here: a still must not outlive one.
+		src.changes.Add(uint64(len(replay)))
 		src.pictures.Reset()
 		for _, au := range replay {
 			src.add(au)

@@ -22,8 +22,14 @@ func warmService(t testing.TB, scale float64) (*Service, *sim.Device, *adb.Clien
 }
 
 // serviceOn runs a Service on a simulated phone of opts, selected and with the live
-// preview watched.
+// preview watched on raw frames.
 func serviceOn(t testing.TB, opts sim.Options) (*Service, *sim.Device, *adb.Client) {
+	t.Helper()
+	return serviceIn(t, opts, VideoJPEG)
+}
+
+// serviceIn is serviceOn with the preview's transport set to mode.
+func serviceIn(t testing.TB, opts sim.Options, mode VideoMode) (*Service, *sim.Device, *adb.Client) {
 	t.Helper()
 	srv := adbtest.StartServer(t)
 	opts.Logf = func(string, ...any) {}
@@ -32,7 +38,7 @@ func serviceOn(t testing.TB, opts sim.Options) (*Service, *sim.Device, *adb.Clie
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Options{ADB: client, Bus: events.NewBus(64), Preview: VideoJPEG})
+	s := New(Options{ADB: client, Bus: events.NewBus(64), Preview: mode})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
