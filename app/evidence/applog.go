@@ -33,6 +33,9 @@ type appLogRead struct {
 	// other holds the lines other processes wrote under httpLogTags, redacted.
 	other []string
 	pid   int // the app's live process, 0 when none runs
+	// pids are all the app's processes the whole log names (its earlier and
+	// secondary ones too), which the app's lines alone no longer show.
+	pids []int
 	// unread counts lines in no threadtime format.
 	unread int
 	reason Reason
@@ -63,7 +66,7 @@ func startLogRead(ctx context.Context, sh Shell, req Request) *appLogRead {
 			return
 		}
 		sum, kept, unread := parseLogcat(text, req.Package, pid)
-		lr.unread = unread
+		lr.unread, lr.pids = unread, sum.Pids
 		lr.app = redactLines(kept, Redact)
 		if req.Bodies {
 			lr.withBodies = redactLines(kept, RedactKeepingBodies)
@@ -102,34 +105,50 @@ func redactLines(lines []string, redact func(string) string) []string {
 	return strings.Split(redact(strings.Join(lines, "\n")), "\n")
 }
 
-// otherHTTPLines are the call lines that processes other than the app's
-// wrote under httpLogTags: the lines that start, answer or end a call and
-// the size and type headers (httpMarkers). Headers and bodies are never
-// taken from them: each `log` command is a process of its own, so a body's
-// lines could not be followed to redact them. Processes the log names as
-// another app's are left out.
+// otherHTTPLines are the call lines that `log` commands wrote under
+// httpLogTags: the lines that start, answer or end a call and the size and type
+// headers (httpMarkers). Each `log` command is a process of its own that writes one
+// line and exits, so only a process that wrote exactly one line in the whole read
+// counts: another app logging with OkHttp writes several lines a call (at least
+// its start and its answer) from one process, and is left out, as is every process
+// the log names as another app's. Headers and bodies are never taken from them:
+// a body's lines could not be followed to redact them.
 func otherHTTPLines(text, pkg string, appPids []int) []string {
-	var out []string
 	others := map[int]bool{}
 	for _, p := range appPids {
 		others[p] = true
 	}
+	linesOf := map[int]int{} // every line a process wrote, whatever its tag
+	type candidate struct {
+		pid  int
+		line string
+	}
+	var found []candidate
 	for s := range strings.Lines(text) {
 		s = strings.TrimRight(s, "\r\n")
-		if !strings.Contains(s, "Start proc ") && !hasHTTPTag(s) {
-			continue
-		}
 		l, ok := parseLogLine(s)
 		if !ok {
 			continue
 		}
+		linesOf[l.pid]++
 		if m := startProcNew.FindStringSubmatch(l.msg); m != nil && !ownedBy(m[2], pkg) {
 			n, _ := strconv.Atoi(m[1])
 			others[n] = true
 			continue
 		}
-		if httpLogTags[l.tag] && !others[l.pid] && httpMarker(l.msg) {
-			out = append(out, s)
+		if m := startProcOld.FindStringSubmatch(l.msg); m != nil && !ownedBy(m[1], pkg) {
+			n, _ := strconv.Atoi(m[2])
+			others[n] = true
+			continue
+		}
+		if httpLogTags[l.tag] && httpMarker(l.msg) {
+			found = append(found, candidate{l.pid, s})
+		}
+	}
+	var out []string
+	for _, c := range found {
+		if !others[c.pid] && linesOf[c.pid] == 1 {
+			out = append(out, c.line)
 		}
 	}
 	return out

@@ -219,7 +219,10 @@ func runLogcat(ctx context.Context, sh Shell, req Request) (string, Attachment) 
 	if lr.unread > 0 {
 		slog.Debug("logcat: lines in no threadtime format", "lines", lr.unread)
 	}
-	sum, kept := ParseLogcat(strings.Join(lr.app, "\n"), req.Package, lr.pid)
+	// The app's lines again, redacted: the summary's texts must be too. The
+	// system lines that named the app's processes are not among them, so the
+	// processes the whole log named are handed in.
+	sum, kept, _ := parseLogcat(strings.Join(lr.app, "\n"), req.Package, append([]int{lr.pid}, lr.pids...)...)
 	// Only the app's own lines (with its crash and ANR records) are kept: other
 	// apps' logs are none of this feedback's business.
 	raw := ""

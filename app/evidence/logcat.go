@@ -90,14 +90,18 @@ func ParseLogcat(text, pkg string, pid int) (LogcatSummary, []string) {
 
 // parseLogcat is ParseLogcat that also counts the lines in no threadtime format
 // (buffer banners such as "--------- beginning of main" and blank lines aside): a
-// device printing another format shows up there, not as an empty summary.
-func parseLogcat(text, pkg string, pid int) (LogcatSummary, []string, int) {
+// device printing another format shows up there, not as an empty summary. pids
+// are the app's processes known beforehand (its live one, or those an earlier
+// parse of the whole log found).
+func parseLogcat(text, pkg string, known ...int) (LogcatSummary, []string, int) {
 	raw := strings.Split(text, "\n")
 	lines := make([]logLine, len(raw))
 	ok := make([]bool, len(raw))
 	pids := map[int]bool{}
-	if pid > 0 {
-		pids[pid] = true
+	for _, pid := range known {
+		if pid > 0 {
+			pids[pid] = true
+		}
 	}
 	unread := 0
 	for i, s := range raw {

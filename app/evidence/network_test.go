@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -77,7 +78,11 @@ func TestNetworkCollectorKeepsTheAppsCalls(t *testing.T) {
 		"12-01 09:41:10.113  7777  7790 I okhttp.OkHttpClient: --> GET https://weather.test/theirs\n" +
 		"12-01 09:41:10.114  9999  9999 I Retrofit: --> GET https://other.test/untagged\n" +
 		"12-01 09:41:10.115 20314 20314 I okhttp.OkHttpClient: --> POST https://shell.test/v1/orders?token=abc123\n" +
-		"12-01 09:41:10.116 20314 20314 I okhttp.OkHttpClient: Authorization: Bearer s3cr3t-t0ken-value\n" +
+		"12-01 09:41:10.116 20315 20315 I okhttp.OkHttpClient: Authorization: Bearer s3cr3t-t0ken-value\n" +
+		// Another app, started before the window, logging with OkHttp: two lines from one
+		// process, so not a `log` command's.
+		"12-01 09:41:10.116  8888  8901 I OkHttp  : --> GET https://bank.test/v1/accounts/123456\n" +
+		"12-01 09:41:10.190  8888  8901 I OkHttp  : <-- 200 OK https://bank.test/v1/accounts/123456 (74ms)\n" +
 		"12-01 09:41:10.117 20317 20317 I okhttp.OkHttpClient: <-- HTTP FAILED: java.net.UnknownHostException: shell.test\n" +
 		"12-01 09:41:10.213  4120  4181 I okhttp.OkHttpClient: <-- 200 OK https://app.test/mine (100ms)\n"
 	sh := fakeShell{answers: map[string]fakeAnswer{"pidof ": {out: "4120\n"}, "logcat ": {out: log}}}
@@ -97,11 +102,11 @@ func TestNetworkCollectorKeepsTheAppsCalls(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("requests\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if all, _ := json.Marshal(at); strings.Contains(string(all), "s3cr3t") || strings.Contains(string(all), "abc123") {
+	if all, _ := json.Marshal(at); strings.Contains(string(all), "s3cr3t") || strings.Contains(string(all), "abc123") || strings.Contains(string(all), "bank.test") {
 		t.Errorf("a secret reached the attachment: %s", all)
 	}
 	if r := n.Requests[0]; r.Error != "java.net.UnknownHostException: shell.test" {
-		t.Errorf("the failure line written by another log process is not the call's: %+v", r)
+		t.Errorf("the failure line another log process wrote was not paired with its call: %+v", r)
 	}
 	if len(n.Notes) != 1 || n.Notes[0] != "WebView: the DevTools socket did not answer in 2 s" {
 		t.Errorf("notes %q", n.Notes)
@@ -161,5 +166,22 @@ func TestShortCall(t *testing.T) {
 		if got := ShortCall(tc.r); got != tc.want {
 			t.Errorf("ShortCall(%+v) = %q, want %q", tc.r, got, tc.want)
 		}
+	}
+}
+
+// The logcat attachment keeps the lines of the app's other processes (a
+// secondary process the system log names), though the system line that names it
+// is not among the app's lines the shared read hands on.
+func TestLogcatKeepsTheAppsOtherProcesses(t *testing.T) {
+	log := "12-01 09:41:09.000  1423  1530 I ActivityManager: Start proc 5555:com.fixthis.demo:sync/u0a99 for service\n" +
+		"12-01 09:41:10.113  5555  5560 E SyncWorker: sync failed\n" +
+		"12-01 09:41:10.213  4120  4181 I MainActivity: resumed\n"
+	sh := fakeShell{answers: map[string]fakeAnswer{"pidof ": {out: "4120\n"}, "logcat ": {out: log}}}
+	raw, at := runLogcat(context.Background(), sh, Request{Package: "com.fixthis.demo"})
+	if !strings.Contains(raw, "sync failed") || !strings.Contains(raw, "resumed") {
+		t.Errorf("the app's lines %q", raw)
+	}
+	if at.Logcat == nil || !slices.Contains(at.Logcat.Pids, 5555) {
+		t.Errorf("summary %+v", at.Logcat)
 	}
 }
