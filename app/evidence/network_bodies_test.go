@@ -24,7 +24,8 @@ func TestNetworkBodiesOnRequest(t *testing.T) {
 	extra := "12-01 09:41:23.000  4120  4185 D OkHttp  : --> POST https://api.demo.test/v1/signup\n" +
 		"12-01 09:41:23.000  4120  4185 D OkHttp  : \n" +
 		`12-01 09:41:23.000  4120  4185 D OkHttp  : {"mail":"ana.lopez@example.com","plan":"trail-pro",` + "\n" +
-		`12-01 09:41:23.000  4120  4185 D OkHttp  :  "aws":"AKIAIOSFODNN7EXAMPLE","id_token":"eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2ln"}` + "\n" +
+		`12-01 09:41:23.000  4120  4185 D OkHttp  :  "aws":"AKIAIOSFODNN7EXAMPLE","id_token":"eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2ln",` + "\n" +
+		`12-01 09:41:23.000  4120  4185 D OkHttp  :  "passcode":"998877","pin":"4321","cvv":"737","card":"4111 1111 1111 1111","pan":"5500005555555559"}` + "\n" +
 		"12-01 09:41:23.000  4120  4185 D OkHttp  : --> END POST (120-byte body)\n" +
 		"12-01 09:41:23.200  4120  4185 D OkHttp  : <-- 201 Created https://api.demo.test/v1/signup (200ms)\n"
 	sh := fakeShell{answers: map[string]fakeAnswer{
@@ -32,7 +33,8 @@ func TestNetworkBodiesOnRequest(t *testing.T) {
 		"logcat ":  {out: string(interleaved) + extra},
 		"dumpsys ": {out: readTestdata(t, "meminfo_api34.txt")},
 	}}
-	planted := []string{"hunter2", "tok_5ecr3t", "ana.lopez@example.com", "AKIAIOSFODNN7EXAMPLE", "eyJhbGciOiJSUzI1NiJ9", "eyJhbGciOiJIUzI1NiJ9"}
+	planted := []string{"hunter2", "tok_5ecr3t", "ana.lopez@example.com", "AKIAIOSFODNN7EXAMPLE", "eyJhbGciOiJSUzI1NiJ9", "eyJhbGciOiJIUzI1NiJ9",
+		"998877", "4321", "737", "4111 1111", "5500005555555559"}
 	for _, bodies := range []bool{true, false} {
 		st := testStore(t)
 		a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: st, SessionID: "s1", CaptureID: "c1", Bodies: bodies})

@@ -40,11 +40,12 @@ var secretURL = regexp.MustCompile(`(?i)(\bhttps://(?:hooks\.slack\.com/services
 // `JSESSIONID` and `aws_secret_access_key` count and `tokenizer`,
 // `passwordField` and `authority` do not.
 const secretWords = `pass(?:word|wd|phrase)?|pwd|pw|secret|secrets|token|api[_-]?key|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|` +
-	`auth|authorization|credentials?|session|session[_-]?id|sess(?:ion)?[_-]?token|sid|cookie|signature|otp|pin[_-]?code|client[_-]?secret`
+	`auth|authorization|credentials?|session|session[_-]?id|sess(?:ion)?[_-]?token|sid|cookie|signature|otp|pin[_-]?code|client[_-]?secret|` +
+	`passcode|pin|cvv2?|cvc2?|card[_-]?(?:number|num|no)`
 
 // secretStems are what every one of secretWords contains; a text with none
 // of them has no secret key.
-var secretStems = []string{"pass", "pw", "secret", "token", "key", "auth", "credential", "session", "sid", "cookie", "signature", "otp", "pin"}
+var secretStems = []string{"pass", "pw", "secret", "token", "key", "auth", "credential", "session", "sid", "cookie", "signature", "otp", "pin", "cvv", "cvc", "card"}
 
 // keyValue finds `key=value`, `key: value`, `"key": "value"` and `'key'='value'`
 // where the key is secret-shaped. Group 1 is what precedes the key, 2 the key,
@@ -143,6 +144,9 @@ func redactMessage(s string) string {
 			}
 			return m
 		})
+	}
+	if digitRun(s) >= 13 {
+		s = redactCardNumbers(s)
 	}
 	if strings.IndexByte(s, '@') >= 0 || strings.Contains(s, "%40") {
 		s = email.ReplaceAllString(s, Redacted)
@@ -417,4 +421,51 @@ func isIPv6(s string) bool {
 	}
 	a, err := netip.ParseAddr(host)
 	return err == nil && a.Is6()
+}
+
+// cardNumber is a payment card number as it is written: 13 to 19 digits in one
+// run, in groups of four split by a space or a dash (the last group 1 to 7
+// digits), or American Express's 4-6-5. redactCardNumbers takes only those that
+// pass the Luhn check every issuer's numbers pass (ISO/IEC 7812-1), so ids of that
+// length mostly stay; a log line's time and pids, three numbers of other lengths,
+// never match.
+var cardNumber = regexp.MustCompile(`\b(?:\d{13,19}|(?:\d{4}[ -]){3}\d{1,7}|\d{4}[ -]\d{6}[ -]\d{5})\b`)
+
+func redactCardNumbers(s string) string {
+	return cardNumber.ReplaceAllStringFunc(s, func(m string) string {
+		if luhn(m) {
+			return Redacted
+		}
+		return m
+	})
+}
+
+// luhn reports whether the digits of s pass the Luhn check.
+func luhn(s string) bool {
+	sum, double := 0, false
+	for i := len(s) - 1; i >= 0; i-- {
+		c := s[i]
+		if c < '0' || c > '9' {
+			continue
+		}
+		d := int(c - '0')
+		if double {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum, double = sum+d, !double
+	}
+	return sum%10 == 0
+}
+
+// digitRun is the number of digits in s, a cheap bound before cardNumber runs.
+func digitRun(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
+	}
+	return n
 }
