@@ -63,7 +63,9 @@ func matchTextNodes(base, other []capture.Node) [][2]int {
 // box neither grew (text sized in dp, or a box of fixed size that now cuts the
 // glyphs) nor stayed whole (it now reaches outside its parent or the screen, or
 // ends in an ellipsis it did not have). base and scaled are the same screen at the
-// phone's own font scale and at DynamicFontScale, with the same density.
+// phone's own font scale and at DynamicFontScale, with the same density. A finding
+// names the node on base, the screen the user froze and the console draws on; the
+// measured value says how it looks under the setting.
 func TextScaling(base, scaled Input) ([]Finding, error) {
 	b, s, err := screenPair(base, scaled)
 	if err != nil {
@@ -77,13 +79,13 @@ func TextScaling(base, scaled Input) ([]Finding, error) {
 		switch {
 		case now.Width() <= was.Width()+growSlackPx && now.Height() <= was.Height()+growSlackPx:
 			measured = fmt.Sprintf("%s at font scale 1, %s at 2", b.dpSize(was), s.dpSize(now))
-			out = append(out, s.dynamicFinding(p[1], CheckTextScaling, ConditionFontScale, measured,
+			out = append(out, b.dynamicFinding(p[0], CheckTextScaling, ConditionFontScale, measured,
 				"a box that grows with the text",
 				"Text "+label+" did not grow at font scale 2: its size is fixed or set in dp, so large-font users get it cut or unchanged.",
 				"Size the text in sp and let its container wrap its content (no fixed height)."))
 		case s.cutOut(p[1]) && !b.cutOut(p[0]):
 			measured = "reaches outside its parent at font scale 2"
-			out = append(out, s.dynamicFinding(p[1], CheckTextScaling, ConditionFontScale, measured,
+			out = append(out, b.dynamicFinding(p[0], CheckTextScaling, ConditionFontScale, measured,
 				"the whole text inside its parent",
 				"Text "+label+" no longer fits its container at font scale 2.",
 				"Let the container grow with the text (wrap content, a scrollable screen) instead of a fixed size."))
@@ -106,7 +108,7 @@ func LocaleText(base, rtl Input) ([]Finding, error) {
 		was, now := b.nodes[p[0]].Bounds, r.nodes[p[1]].Bounds
 		label := quoteLabel(b.nodes[p[0]].Text)
 		if now.Width()+growSlackPx < was.Width() || (r.cutOut(p[1]) && !b.cutOut(p[0])) {
-			out = append(out, r.dynamicFinding(p[1], CheckLocaleText, ConditionRTL,
+			out = append(out, b.dynamicFinding(p[0], CheckLocaleText, ConditionRTL,
 				fmt.Sprintf("%s right to left, %s left to right", r.dpSize(now), b.dpSize(was)), "the whole text, as left to right",
 				"Text "+label+" is cut in a right-to-left layout.",
 				"Use start/end instead of left/right for margins, gravity and constraints so the layout mirrors whole."))
@@ -117,7 +119,7 @@ func LocaleText(base, rtl Input) ([]Finding, error) {
 				overlapArea(b.nodes[p[0]].Bounds, b.nodes[q[0]].Bounds) > 0 {
 				continue
 			}
-			out = append(out, r.dynamicFinding(p[1], CheckLocaleText, ConditionRTL,
+			out = append(out, b.dynamicFinding(p[0], CheckLocaleText, ConditionRTL,
 				"overlaps "+quoteLabel(r.nodes[q[1]].Text)+" right to left", "no overlap, as left to right",
 				"Text "+label+" overlaps another text in a right-to-left layout.",
 				"Use start/end constraints and margins so mirrored views keep their distance."))

@@ -192,3 +192,24 @@ func TestDynamicOnTheDemo(t *testing.T) {
 		}
 	}
 }
+
+// A finding is drawn on the screen the user froze: it carries the node's bounds
+// there, not where the changed screen put it.
+func TestDynamicFindingsSitOnTheFrozenScreen(t *testing.T) {
+	base := screenOf(node("0.0", frame, rect(0, 100, 1080, 400)),
+		node("0.0.0", label, rect(653, 120, 837, 180), text("Saved")))
+	moved := screenOf(node("0.0", frame, rect(0, 100, 1080, 400)),
+		node("0.0.0", label, rect(890, 120, 1027, 180), text("Saved")))
+	for name, run := range map[string]func() ([]Finding, error){
+		"text_scaling": func() ([]Finding, error) { return TextScaling(base, moved) },
+		"locale_text":  func() ([]Finding, error) { return LocaleText(base, moved) },
+	} {
+		got, err := run()
+		if err != nil || len(got) != 1 {
+			t.Fatalf("%s: %+v, %v", name, got, err)
+		}
+		if want := rect(653, 120, 837, 180); got[0].Bounds != want {
+			t.Errorf("%s: bounds %+v, want the frozen screen's %+v", name, got[0].Bounds, want)
+		}
+	}
+}

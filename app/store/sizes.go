@@ -121,7 +121,7 @@ func (s *Store) SaveSizeCheck(ctx context.Context, in SizeCheckInput) (*SizeChec
 	if len(in.Sizes) == 0 || len(in.Sizes) > MaxSizeOutcomes {
 		return nil, invalid("a size check has %d sizes; give 1 to %d", len(in.Sizes), MaxSizeOutcomes)
 	}
-	if err := checkText("serial", in.Serial, maxKeyLen, false); err != nil {
+	if err := checkText("serial", in.Serial, maxSerialLen, false); err != nil {
 		return nil, err
 	}
 	out := &SizeCheck{Serial: in.Serial, Restored: in.Restored, Sizes: make([]SizeOutcome, len(in.Sizes))}
