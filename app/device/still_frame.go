@@ -144,8 +144,10 @@ func (s *stillFrames) needsDigest(serial string) (stillFrame, bool) {
 
 // screenDigest identifies what a capture read besides the pixels, exactly: every
 // field of every node, in order, and the screen state (activity, windows, keyboard,
-// rotation). The sidekick inspects the activity's window only, so a dialog or the
-// keyboard opening over it shows in the state, not in its tree. "" for no tree.
+// rotation). The sidekick inspects the activity's window only (upstream's
+// AndroidBridgeEnvironment keeps the last resumed activity, BridgeRuntime.kt:78-84,
+// and inspects its root), so a dialog or the keyboard opening over it shows in the
+// state, not in its tree. "" for no tree.
 func screenDigest(snap *capture.Snapshot) string {
 	if len(snap.Nodes) == 0 {
 		return ""

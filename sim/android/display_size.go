@@ -19,11 +19,16 @@ import (
 //     the rule is not confirmed here), DisplayContent.getValidForcedSize (frameworks/base
 //     services/core/java/com/android/server/wm/DisplayContent.java): each side at
 //     least 200 px and at most three times the display's longer side (minSize = 200,
-//     maxScale = 3). A published measurement agrees to the pixel: 4320×7680 asked of
-//     a 1080×1920 display gave 4320×5760.
+//     maxScale = 3). A measurement in a public repository's notes, on an emulator of
+//     an unstated release, agrees to the pixel: 4320×7680 asked of a 1080×1920
+//     display gave 4320×5760.
 //   - Android 10 and earlier, DisplayContent.setForcedSize (and
-//     WindowManagerService.setForcedDisplaySize before it): each side at least 200 px
-//     and at most twice that side of the display (MAX_SCALE = 2).
+//     WindowManagerService.setForcedDisplaySize before it, read in a vendor's
+//     Android 8/9 copy): each side at least 200 px and at most twice that side of
+//     the display (MAX_SCALE = 2). Whether Android 9 also clears an override equal to
+//     the physical size before clamping was not read; the simulation assumes so.
+//     DisplayContent also caps the width at config_maxUiWidth on devices that set
+//     it; the simulated phones set none.
 
 // Limits the window manager puts on a forced size.
 const (

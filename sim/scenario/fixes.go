@@ -10,9 +10,12 @@ import (
 // rebuilt with the fix, so a check of a fix has an after screen where the flaw is
 // gone and one (the unchanged demo) where it is not:
 //
-//   - search_button: TrailListScreen.kt:172 sizes the search IconButton
-//     Modifier.size(48.dp) instead of 36.dp (48 dp is Material's minimum
-//     interactive size, so the touch target passes).
+//   - search_button: the search IconButton of TrailListScreen.kt (test tag
+//     "search_button") sized Modifier.size(48.dp) instead of 36.dp. 48 dp is
+//     Material's minimum interactive size (androidx.compose.material3
+//     InteractiveComponentSize.kt, minimumInteractiveComponentSize), so the touch
+//     target passes. Only the button changes here: in the app the header's text
+//     column beside it would narrow by 12 dp, which no check of this fix reads.
 var Fixes = []string{"search_button"}
 
 // ApplyFix draws the scenario as the app rebuilt with one of Fixes. Apply it before

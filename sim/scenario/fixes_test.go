@@ -6,7 +6,7 @@ import (
 )
 
 // The fixed search button is drawn and dumped 48 dp square (126 px at 420 dpi)
-// where the unchanged demo has 36 dp (95 px); nothing else on the screen moves.
+// where the unchanged demo has 36 dp (95 px); the other nodes keep their classes.
 func TestApplyFixSearchButton(t *testing.T) {
 	sizeOf := func(sc *Scenario) (w, h int, others map[string]string) {
 		others = map[string]string{}

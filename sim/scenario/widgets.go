@@ -48,8 +48,12 @@ func (b *builder) build(n *Element, vars map[string]string) []*view {
 	}
 	in := n.instance(vars)
 	if t := in.OnTap; t != nil && t.Select != "" {
-		// Decided as the layout is composed, as the Compose code branches on the
-		// window size class: a wide window selects, a narrow one navigates.
+		// Decided as the layout is composed, as TrailListScreen.kt's onCardClick
+		// does (twoPane = widthClass != COMPACT): a window of 600 dp or more
+		// selects, a narrower one navigates; COMPACT is androidx.window's
+		// WindowWidthSizeClass below 600 dp. The simulation keeps the selection as a
+		// position in the list, the Kotlin as the trail's id: the two agree while
+		// the list is the scenario's fixed, unfiltered one.
 		if b.widthDp >= t.SelectFromDp {
 			t.Navigate = ""
 		} else {
