@@ -58,9 +58,11 @@ func runNetwork(ctx context.Context, sh Shell, req Request) (string, Attachment)
 	if r != ReasonNone {
 		return "", failed(KindNetwork, r)
 	}
-	res := network.ParseLines(lr.app)
+	var res network.Result
 	if req.Bodies {
 		res = network.ParseWithBodies(lr.withBodies)
+	} else {
+		res = network.ParseLines(lr.app)
 	}
 	other := network.ParseByTag(lr.other).Requests
 	for i := range other {
