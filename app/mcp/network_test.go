@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"fixthis/app/evidence"
@@ -14,7 +15,9 @@ func networkAttempt(id string) evidence.Attempt {
 	n := &evidence.NetworkSummary{Total: 3, Failed: 2, Slow: 1, Notes: []string{"1 call with only the answer: the request had rotated out of the log"}, Requests: []network.Request{
 		{Method: "POST", URL: "https://api.demo.test/v1/favourites", Status: 500, DurationMs: &quick, Source: network.SourceOkHttp},
 		{Method: "GET", URL: "https://api.demo.test/v1/profile", Failed: true, Error: "java.net.SocketTimeoutException: timeout", Source: network.SourceOkHttp},
-		{Method: "GET", URL: "https://cdn.demo.test/covers/812.jpg?[REDACTED]", Status: 200, DurationMs: &slow, Source: network.SourceKtor},
+		{Method: "GET", URL: "https://cdn.demo.test/covers/812.jpg?[REDACTED]", Status: 200, DurationMs: &slow, Source: network.SourceKtor,
+			// Kept before the card-number rule existed: answered under today's rules.
+			ResponseBody: `{"card":"4111 1111 1111 1111"}`},
 	}}
 	a := crashAttempt(id)
 	a.Attachments = append(a.Attachments, evidence.Attachment{Kind: evidence.KindNetwork, Status: evidence.StatusComplete,
@@ -57,7 +60,7 @@ func TestReadNetwork(t *testing.T) {
 	if !r1.Failed || r1.Status != 0 || r1.Error != "java.net.SocketTimeoutException: timeout" || r1.DurationMs != nil {
 		t.Errorf("a timeout: %+v", r1)
 	}
-	if !r2.Slow || r2.Source != "ktor" {
+	if !r2.Slow || r2.Source != "ktor" || strings.Contains(r2.ResponseBody, "4111") || r2.ResponseBody == "" {
 		t.Errorf("a slow call: %+v", r2)
 	}
 

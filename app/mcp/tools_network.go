@@ -81,13 +81,19 @@ func (t *toolset) readNetwork() server.ServerTool {
 			if !ok {
 				continue
 			}
-			out.CaptureID, out.CapturedAt, out.Summary, out.Artifact = r.ID, r.CreatedAt.Format(time.RFC3339), at.Summary, at.Artifact
+			// Stored evidence was redacted when it was taken; it is redacted again on the
+			// way out, as the console's route does, so evidence kept before a rule was
+			// added answers under today's rules.
+			out.CaptureID, out.CapturedAt, out.Summary, out.Artifact = r.ID, r.CreatedAt.Format(time.RFC3339), evidence.RedactLine(at.Summary), at.Artifact
 			if n := at.Network; n != nil {
-				out.Total, out.Notes = n.Total, n.Notes
+				out.Total = n.Total
+				for _, note := range n.Notes {
+					out.Notes = append(out.Notes, evidence.RedactLine(note))
+				}
 				for _, c := range n.Requests {
-					ro := requestOut{Method: c.Method, URL: c.URL, Status: c.Status, DurationMs: c.DurationMs,
-						Failed: c.Failed, Error: c.Error, Slow: c.Slow(), Source: string(c.Source), OtherProcess: c.OtherProcess,
-						RequestBody: c.RequestBody, ResponseBody: c.ResponseBody}
+					ro := requestOut{Method: evidence.RedactLine(c.Method), URL: evidence.RedactLine(c.URL), Status: c.Status, DurationMs: c.DurationMs,
+						Failed: c.Failed, Error: evidence.RedactLine(c.Error), Slow: c.Slow(), Source: string(c.Source), OtherProcess: c.OtherProcess,
+						RequestBody: evidence.RedactBody(c.RequestBody), ResponseBody: evidence.RedactBody(c.ResponseBody)}
 					if c.OtherProcess {
 						ro.Pid = c.Pid
 					}
