@@ -15,6 +15,11 @@ import (
 const (
 	CheckTextScaling = "text_scaling"
 	CheckLocaleText  = "locale_text"
+	// The contrast checks as the dark theme fails them: their own ids, so an item
+	// made from one is re-checked only under the dark theme, never passed on a
+	// light after screen where the flaw does not show.
+	CheckDarkTextContrast  = "dark_text_contrast"
+	CheckDarkImageContrast = "dark_image_contrast"
 )
 
 // The settings of the dynamic pass, as Finding.Condition names them.
@@ -145,6 +150,11 @@ func NightContrast(light []Finding, night Input) ([]Finding, error) {
 		if (f.Check != CheckTextContrast && f.Check != CheckImageContrast) || seen[f.Key] {
 			continue
 		}
+		if f.Check == CheckImageContrast {
+			f.Check = CheckDarkImageContrast
+		} else {
+			f.Check = CheckDarkTextContrast
+		}
 		f.Condition = ConditionNight
 		f.Message = "In the dark theme: " + f.Message
 		f.Key += "|" + ConditionNight
@@ -215,5 +225,9 @@ func (s *screen) dynamicFinding(i int, check, condition, measured, required, mes
 
 // IsDynamic reports whether check is one only the dynamic pass runs.
 func IsDynamic(check string) bool {
-	return check == CheckTextScaling || check == CheckLocaleText
+	switch check {
+	case CheckTextScaling, CheckLocaleText, CheckDarkTextContrast, CheckDarkImageContrast:
+		return true
+	}
+	return false
 }

@@ -118,7 +118,7 @@ func TestNightContrast(t *testing.T) {
 		t.Fatalf("light: %+v %v", base, err)
 	}
 	got, err := NightContrast(base, dark)
-	if err != nil || len(got) != 1 || got[0].Check != CheckTextContrast || got[0].Condition != ConditionNight ||
+	if err != nil || len(got) != 1 || got[0].Check != CheckDarkTextContrast || got[0].Condition != ConditionNight ||
 		!strings.HasPrefix(got[0].Message, "In the dark theme: ") || !strings.HasSuffix(got[0].Key, "|night") {
 		t.Fatalf("night: %+v %v", got, err)
 	}

@@ -24,7 +24,7 @@ func KnownCheck(id string) bool {
 	case CheckTouchTarget, CheckSpeakableText, CheckDuplicateSpeakable, CheckDuplicateClickable,
 		CheckRedundantDescription, CheckEditableContentDesc, CheckClassName, CheckTextContrast,
 		CheckImageContrast, CheckBounds, CheckOverlap, CheckButtonWidth, CheckTextFieldWidth,
-		CheckTextScaling, CheckLocaleText:
+		CheckTextScaling, CheckLocaleText, CheckDarkTextContrast, CheckDarkImageContrast:
 		return true
 	}
 	return false

@@ -144,7 +144,7 @@ func TestRecheckSkipsWhatItCannotMeasure(t *testing.T) {
 		t.Fatalf("an unreadable capture: %+v", v.Check)
 	}
 	// A dynamic check is never passed on a capture at the phone's own settings.
-	for _, check := range []string{audit.CheckTextScaling, audit.CheckLocaleText} {
+	for _, check := range []string{audit.CheckTextScaling, audit.CheckLocaleText, audit.CheckDarkTextContrast, audit.CheckDarkImageContrast} {
 		ts.recheck(context.Background(), store.Item{Check: check}, v)
 		if v.Check == nil || v.Check.Passed || !strings.Contains(v.Check.Skipped, "dynamic true") {
 			t.Fatalf("%s: %+v", check, v.Check)
