@@ -52,18 +52,13 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 			return nil, err
 		}
 	}
-	var out Item
-	err := s.write(ctx, "updating item", func(t *tx) error {
-		it, err := itemForWrite(ctx, t, sessionID, itemID, "edit feedback")
-		if err != nil {
-			return err
-		}
+	return s.userUpdate(ctx, "updating item", "edit feedback", sessionID, itemID, true, func(t *tx, it Item) (string, any, error) {
 		if err := editable(it); err != nil {
-			return err
+			return "", nil, err
 		}
 		if u.Target != nil {
 			if err := onItsScreen(ctx, t, it.ScreenID, u.Target.Bounds); err != nil {
-				return err
+				return "", nil, err
 			}
 		}
 		sets, args := []string{"updated_at = ?"}, []any{millis(t.now)}
@@ -76,7 +71,7 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 		if u.Target != nil {
 			b, err := json.Marshal(u.Target)
 			if err != nil {
-				return err
+				return "", nil, err
 			}
 			sets, args = append(sets, "target_json = ?"), append(args, string(b))
 		}
@@ -85,12 +80,35 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 		}
 		args = append(args, itemID)
 		if _, err := t.ExecContext(ctx, `UPDATE items SET `+strings.Join(sets, ", ")+` WHERE id = ?`, args...); err != nil {
-			return fmt.Errorf("update item: %w", err)
+			return "", nil, fmt.Errorf("update item: %w", err)
 		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-updated", u, true)
+		return "item-updated", u, nil
+	})
+}
+
+// userUpdate runs one of the user's edits of an item in a write transaction:
+// the item is read (its session must take writes), apply changes it and names
+// the event to log, and the item is returned as it now reads. bumpRevision
+// moves the session's ETag, as every edit of what the user wrote must.
+func (s *Store) userUpdate(ctx context.Context, op, action, sessionID, itemID string, bumpRevision bool,
+	apply func(*tx, Item) (kind string, payload any, err error)) (*Item, error) {
+	var out Item
+	err := s.write(ctx, op, func(t *tx) error {
+		it, err := itemForWrite(ctx, t, sessionID, itemID, action)
+		if err != nil {
+			return err
+		}
+		kind, payload, err := apply(t, it)
+		if err != nil {
+			return err
+		}
+		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, kind, payload, bumpRevision)
 		return err
 	})
-	return &out, err
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // onItsScreen refuses an edited target's bounds that leave the item's saved
@@ -123,6 +141,17 @@ func agentHasItem(it Item) bool {
 	return it.Delivery == DeliverySent || it.Status == StatusInProgress || it.Status == StatusNeedsClarification
 }
 
+// withdrawFromAgent queues a withdrawal of it, for the reason given, when the
+// agent has it; an item the agent was never given needs none.
+func (t *tx) withdrawFromAgent(ctx context.Context, it Item, reason string) error {
+	if !agentHasItem(it) {
+		return nil
+	}
+	w := Withdrawal{ItemID: it.ItemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Reason: reason}
+	_, err := t.queueBatch(ctx, it.SessionID, BatchKindWithdrawn, batchPayload{Withdrawals: []Withdrawal{w}})
+	return err
+}
+
 // DeleteItem removes an item. Its sequence number is never reused. Deleting
 // an item the agent has queues a withdrawal for the agent's next wait.
 func (s *Store) DeleteItem(ctx context.Context, sessionID, itemID string) error {
@@ -134,11 +163,8 @@ func (s *Store) DeleteItem(ctx context.Context, sessionID, itemID string) error 
 		if _, err := t.ExecContext(ctx, `DELETE FROM items WHERE id = ?`, itemID); err != nil {
 			return fmt.Errorf("delete item: %w", err)
 		}
-		if agentHasItem(it) {
-			w := Withdrawal{ItemID: it.ItemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Reason: "deleted"}
-			if _, err := t.queueBatch(ctx, sessionID, BatchKindWithdrawn, batchPayload{Withdrawals: []Withdrawal{w}}); err != nil {
-				return err
-			}
+		if err := t.withdrawFromAgent(ctx, it, "deleted"); err != nil {
+			return err
 		}
 		if err := t.event(ctx, sessionID, itemID, ActorUser, "item-deleted", map[string]any{
 			"sequenceNumber": it.SequenceNumber, "comment": it.Comment, "phase": it.Phase}); err != nil {
@@ -179,14 +205,9 @@ func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer st
 	if err != nil {
 		return nil, err
 	}
-	var out Item
-	err = s.write(ctx, "answering question", func(t *tx) error {
-		it, err := itemForWrite(ctx, t, sessionID, itemID, "answer a question")
-		if err != nil {
-			return err
-		}
+	return s.userUpdate(ctx, "answering question", "answer a question", sessionID, itemID, true, func(t *tx, it Item) (string, any, error) {
 		if it.Status != StatusNeedsClarification {
-			return errorf(errcode.ItemNotEditable, "item %d has no open question (it is %s)", it.SequenceNumber, it.Phase)
+			return "", nil, errorf(errcode.ItemNotEditable, "item %d has no open question (it is %s)", it.SequenceNumber, it.Phase)
 		}
 		next := StatusOpen
 		if it.Delivery == DeliverySent {
@@ -194,16 +215,14 @@ func (s *Store) AnswerQuestion(ctx context.Context, sessionID, itemID, answer st
 		}
 		if _, err := t.ExecContext(ctx, `UPDATE items SET user_answer = ?, status = ?, updated_at = ? WHERE id = ?`,
 			answer, next, millis(t.now), itemID); err != nil {
-			return fmt.Errorf("record answer: %w", err)
+			return "", nil, fmt.Errorf("record answer: %w", err)
 		}
 		a := Answer{ItemID: itemID, SequenceNumber: it.SequenceNumber, Question: it.AgentQuestion, Answer: answer}
 		if _, err := t.queueBatch(ctx, sessionID, BatchKindAnswer, batchPayload{Answers: []Answer{a}, ItemIDs: []string{itemID}}); err != nil {
-			return err
+			return "", nil, err
 		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "question-answered", a, true)
-		return err
+		return "question-answered", a, nil
 	})
-	return &out, err
 }
 
 // ResolveByUser closes an item from the console (resolved or wont_fix,
@@ -212,27 +231,17 @@ func (s *Store) ResolveByUser(ctx context.Context, sessionID, itemID string, sta
 	if status != StatusResolved && status != StatusWontFix {
 		return nil, invalid("status must be resolved or wont_fix, not %s", echo(status))
 	}
-	var out Item
-	err := s.write(ctx, "resolving item", func(t *tx) error {
-		it, err := itemForWrite(ctx, t, sessionID, itemID, "resolve feedback")
-		if err != nil {
-			return err
-		}
+	return s.userUpdate(ctx, "resolving item", "resolve feedback", sessionID, itemID, true, func(t *tx, it Item) (string, any, error) {
 		if _, err := t.ExecContext(ctx, `UPDATE items SET status = ?, resolved_by = 'user', resolved_at = ?,
 			claimed_by = '', claimed_at = NULL, updated_at = ? WHERE id = ?`,
 			status, millis(t.now), millis(t.now), itemID); err != nil {
-			return fmt.Errorf("resolve item: %w", err)
+			return "", nil, fmt.Errorf("resolve item: %w", err)
 		}
-		if agentHasItem(it) {
-			w := Withdrawal{ItemID: itemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Reason: string(status) + "_by_user"}
-			if _, err := t.queueBatch(ctx, sessionID, BatchKindWithdrawn, batchPayload{Withdrawals: []Withdrawal{w}}); err != nil {
-				return err
-			}
+		if err := t.withdrawFromAgent(ctx, it, string(status)+"_by_user"); err != nil {
+			return "", nil, err
 		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-resolved", map[string]string{"status": string(status)}, true)
-		return err
+		return "item-resolved", map[string]string{"status": string(status)}, nil
 	})
-	return &out, err
 }
 
 // loadItemsByID returns the named items of a session in sequence order, or

@@ -78,26 +78,16 @@ func (t *tx) setVerification(ctx context.Context, itemID string, v *Verification
 // ConfirmFix is the user's "Looks right": the item stays resolved and is marked
 // verified by the user.
 func (s *Store) ConfirmFix(ctx context.Context, sessionID, itemID string) (*Item, error) {
-	var out Item
-	err := s.write(ctx, "confirming fix", func(t *tx) error {
-		it, err := itemForWrite(ctx, t, sessionID, itemID, "confirm a fix")
-		if err != nil {
-			return err
-		}
+	return s.userUpdate(ctx, "confirming fix", "confirm a fix", sessionID, itemID, false, func(t *tx, it Item) (string, any, error) {
 		if it.Status != StatusResolved {
-			return invalid("item %d is %s; only a resolved item can be confirmed", it.SequenceNumber, it.Status)
+			return "", nil, invalid("item %d is %s; only a resolved item can be confirmed", it.SequenceNumber, it.Status)
 		}
 		if _, err := t.ExecContext(ctx, `UPDATE items SET verdict = ?, verdict_note = '', updated_at = ? WHERE id = ?`,
 			VerdictVerified, millis(t.now), itemID); err != nil {
-			return err
+			return "", nil, err
 		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "fix-verified", nil, false)
-		return err
+		return "fix-verified", nil, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
 }
 
 // Reopen is the user's "Reopen": a resolved item goes back to open, still the
@@ -107,28 +97,18 @@ func (s *Store) Reopen(ctx context.Context, sessionID, itemID, note string) (*It
 	if err != nil {
 		return nil, err
 	}
-	var out Item
-	err = s.write(ctx, "reopening item", func(t *tx) error {
-		it, err := itemForWrite(ctx, t, sessionID, itemID, "reopen feedback")
-		if err != nil {
-			return err
-		}
+	return s.userUpdate(ctx, "reopening item", "reopen feedback", sessionID, itemID, true, func(t *tx, it Item) (string, any, error) {
 		if it.IsOpen() {
-			return invalid("item %d is %s; only a resolved or won't-fix item can be reopened", it.SequenceNumber, it.Status)
+			return "", nil, invalid("item %d is %s; only a resolved or won't-fix item can be reopened", it.SequenceNumber, it.Status)
 		}
 		if _, err := t.ExecContext(ctx, `UPDATE items SET status = 'open', delivery = 'sent', resolved_by = '', resolved_at = NULL,
 			verdict = ?, verdict_note = ?, updated_at = ? WHERE id = ?`, VerdictReopened, note, millis(t.now), itemID); err != nil {
-			return err
+			return "", nil, err
 		}
 		r := Reopen{ItemID: it.ItemID, SequenceNumber: it.SequenceNumber, Comment: it.Comment, Note: note}
 		if _, err := t.queueBatch(ctx, sessionID, BatchKindReopen, batchPayload{Reopened: []Reopen{r}}); err != nil {
-			return err
+			return "", nil, err
 		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-reopened", map[string]string{"note": note}, true)
-		return err
+		return "item-reopened", map[string]string{"note": note}, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
 }

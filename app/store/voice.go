@@ -73,17 +73,12 @@ func (s *Store) UpdateVoiceItem(ctx context.Context, sessionID, itemID string, s
 		}
 		statement = &c
 	}
-	var out Item
-	err := s.write(ctx, "updating item", func(t *tx) error {
-		it, err := itemForWrite(ctx, t, sessionID, itemID, "edit feedback")
-		if err != nil {
-			return err
-		}
+	return s.userUpdate(ctx, "updating item", "edit feedback", sessionID, itemID, true, func(t *tx, it Item) (string, any, error) {
 		if it.Voice == nil {
-			return invalid("item %d was not made from speech", it.SequenceNumber)
+			return "", nil, invalid("item %d was not made from speech", it.SequenceNumber)
 		}
 		if it.Delivery != DeliveryDraft || it.Status != StatusOpen || it.LastHandedOffAt != nil {
-			return errorf(errcode.ItemNotEditable, "item %d was already handed off (it is %s)", it.SequenceNumber, it.Phase)
+			return "", nil, errorf(errcode.ItemNotEditable, "item %d was already handed off (it is %s)", it.SequenceNumber, it.Phase)
 		}
 		origin := *it.Voice
 		for _, a := range addAnchors {
@@ -93,7 +88,7 @@ func (s *Store) UpdateVoiceItem(ctx context.Context, sessionID, itemID string, s
 		}
 		v, err := voiceJSON(&origin)
 		if err != nil {
-			return err
+			return "", nil, err
 		}
 		comment := it.Comment
 		if statement != nil {
@@ -101,13 +96,10 @@ func (s *Store) UpdateVoiceItem(ctx context.Context, sessionID, itemID string, s
 		}
 		if _, err := t.ExecContext(ctx, `UPDATE items SET comment = ?, voice_json = ?, updated_at = ? WHERE id = ?`,
 			comment, v, millis(t.now), itemID); err != nil {
-			return fmt.Errorf("update item: %w", err)
+			return "", nil, fmt.Errorf("update item: %w", err)
 		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, "item-updated",
-			map[string]any{"comment": comment, "anchors": origin.Anchors}, true)
-		return err
+		return "item-updated", map[string]any{"comment": comment, "anchors": origin.Anchors}, nil
 	})
-	return &out, err
 }
 
 func contains(list []string, s string) bool {
