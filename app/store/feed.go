@@ -79,14 +79,19 @@ func (t *tx) event(ctx context.Context, sessionID, itemID, actor, kind string, p
 	return nil
 }
 
-// itemChanged finishes an item mutation: the event-log entry, the session touch
-// (bumpRevision for user-authored changes, which move the ETag) and the item as it
+// record finishes a mutation: the event-log entry and the session touch
+// (bumpRevision for user-authored changes to items, which move the ETag).
+func (t *tx) record(ctx context.Context, sessionID, itemID, actor, kind string, payload any, bumpRevision bool) error {
+	if err := t.event(ctx, sessionID, itemID, actor, kind, payload); err != nil {
+		return err
+	}
+	return t.touchSession(ctx, sessionID, bumpRevision)
+}
+
+// itemChanged finishes an item mutation (record) and returns the item as it
 // now reads.
 func (t *tx) itemChanged(ctx context.Context, sessionID, itemID, actor, kind string, payload any, bumpRevision bool) (Item, error) {
-	if err := t.event(ctx, sessionID, itemID, actor, kind, payload); err != nil {
-		return Item{}, err
-	}
-	if err := t.touchSession(ctx, sessionID, bumpRevision); err != nil {
+	if err := t.record(ctx, sessionID, itemID, actor, kind, payload, bumpRevision); err != nil {
 		return Item{}, err
 	}
 	return getItem(ctx, t, sessionID, itemID)

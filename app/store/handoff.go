@@ -15,8 +15,7 @@ func (s *Store) MarkCopied(ctx context.Context, sessionID string, itemIDs []stri
 	if len(itemIDs) == 0 {
 		return nil, invalid("itemIds is required")
 	}
-	var out *Session
-	err := s.write(ctx, "recording copied prompt", func(t *tx) error {
+	return s.writeSession(ctx, "recording copied prompt", sessionID, func(t *tx) error {
 		items, err := itemsForWrite(ctx, t, sessionID, itemIDs, "copy a prompt")
 		if err != nil {
 			return err
@@ -31,16 +30,8 @@ func (s *Store) MarkCopied(ctx context.Context, sessionID string, itemIDs []stri
 		if _, err := t.insertHandoff(ctx, sessionID, HandoffKindCopy, ids, ""); err != nil {
 			return err
 		}
-		if err := t.event(ctx, sessionID, "", ActorUser, "prompt-copied", map[string]any{"itemIds": ids}); err != nil {
-			return err
-		}
-		if err := t.touchSession(ctx, sessionID, false); err != nil {
-			return err
-		}
-		out, err = loadSession(ctx, t, sessionID)
-		return err
+		return t.record(ctx, sessionID, "", ActorUser, "prompt-copied", map[string]any{"itemIds": ids}, false)
 	})
-	return out, err
 }
 
 // ReleaseResult is what Save to MCP produced.

@@ -166,11 +166,8 @@ func (s *Store) DeleteItem(ctx context.Context, sessionID, itemID string) error 
 		if err := t.withdrawFromAgent(ctx, it, "deleted"); err != nil {
 			return err
 		}
-		if err := t.event(ctx, sessionID, itemID, ActorUser, "item-deleted", map[string]any{
-			"sequenceNumber": it.SequenceNumber, "comment": it.Comment, "phase": it.Phase}); err != nil {
-			return err
-		}
-		return t.touchSession(ctx, sessionID, true)
+		return t.record(ctx, sessionID, itemID, ActorUser, "item-deleted", map[string]any{
+			"sequenceNumber": it.SequenceNumber, "comment": it.Comment, "phase": it.Phase}, true)
 	})
 }
 
@@ -189,10 +186,7 @@ func (s *Store) DeleteDraftItems(ctx context.Context, sessionID string) (int, er
 		if n, _ = res.RowsAffected(); n == 0 {
 			return nil
 		}
-		if err := t.event(ctx, sessionID, "", ActorUser, "drafts-cleared", map[string]int64{"deleted": n}); err != nil {
-			return err
-		}
-		return t.touchSession(ctx, sessionID, true)
+		return t.record(ctx, sessionID, "", ActorUser, "drafts-cleared", map[string]int64{"deleted": n}, true)
 	})
 	return int(n), err
 }

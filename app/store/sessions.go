@@ -19,8 +19,7 @@ func (s *Store) CreateSession(ctx context.Context, title string) (*Session, erro
 		return nil, err
 	}
 	id := newID()
-	var out *Session
-	err = s.write(ctx, "creating session", func(t *tx) error {
+	return s.writeSession(ctx, "creating session", id, func(t *tx) error {
 		if title == "" {
 			title = "Feedback " + t.now.Local().Format("Jan 2 15:04")
 		}
@@ -31,10 +30,20 @@ func (s *Store) CreateSession(ctx context.Context, title string) (*Session, erro
 		if err := t.event(ctx, id, "", ActorUser, "session-created", map[string]string{"title": title}); err != nil {
 			return err
 		}
-		if err := t.change(ctx, id, ChangeSession); err != nil {
+		return t.change(ctx, id, ChangeSession)
+	})
+}
+
+// writeSession runs fn in one write transaction and returns the session as it
+// reads at the end of that transaction.
+func (s *Store) writeSession(ctx context.Context, op, sessionID string, fn func(*tx) error) (*Session, error) {
+	var out *Session
+	err := s.write(ctx, op, func(t *tx) error {
+		if err := fn(t); err != nil {
 			return err
 		}
-		out, err = loadSession(ctx, t, id)
+		var err error
+		out, err = loadSession(ctx, t, sessionID)
 		return err
 	})
 	return out, err
@@ -179,8 +188,7 @@ func (s *Store) UpdateSession(ctx context.Context, sessionID string, u SessionUp
 	if p := u.AgentPickup; p != nil && *p != PickupBatch && *p != PickupInstant {
 		return nil, invalid("agentPickup must be batch or instant, not %s", echo(*p))
 	}
-	var out *Session
-	err := s.write(ctx, "updating session", func(t *tx) error {
+	return s.writeSession(ctx, "updating session", sessionID, func(t *tx) error {
 		if _, err := openSessionForWrite(ctx, t, sessionID, "update the session"); err != nil {
 			return err
 		}
@@ -200,44 +208,24 @@ func (s *Store) UpdateSession(ctx context.Context, sessionID string, u SessionUp
 				return err
 			}
 		}
-		if err := t.event(ctx, sessionID, "", ActorUser, "session-updated", u); err != nil {
-			return err
-		}
-		if err := t.touchSession(ctx, sessionID, false); err != nil {
-			return err
-		}
-		var err error
-		out, err = loadSession(ctx, t, sessionID)
-		return err
+		return t.record(ctx, sessionID, "", ActorUser, "session-updated", u, false)
 	})
-	return out, err
 }
 
 // CloseSession closes a session; afterwards every mutation but delete is
 // refused with SESSION_CLOSED. Closing a closed session is a no-op.
 func (s *Store) CloseSession(ctx context.Context, sessionID string) (*Session, error) {
-	var out *Session
-	err := s.write(ctx, "closing session", func(t *tx) error {
+	return s.writeSession(ctx, "closing session", sessionID, func(t *tx) error {
 		r, err := getSessionRow(ctx, t, sessionID)
-		if err != nil {
+		if err != nil || r.Status == SessionClosed {
 			return err
 		}
-		if r.Status != SessionClosed {
-			if _, err := t.ExecContext(ctx, `UPDATE sessions SET status = 'closed', closed_at = ? WHERE id = ?`,
-				millis(t.now), sessionID); err != nil {
-				return err
-			}
-			if err := t.event(ctx, sessionID, "", ActorUser, "session-closed", nil); err != nil {
-				return err
-			}
-			if err := t.touchSession(ctx, sessionID, false); err != nil {
-				return err
-			}
+		if _, err := t.ExecContext(ctx, `UPDATE sessions SET status = 'closed', closed_at = ? WHERE id = ?`,
+			millis(t.now), sessionID); err != nil {
+			return err
 		}
-		out, err = loadSession(ctx, t, sessionID)
-		return err
+		return t.record(ctx, sessionID, "", ActorUser, "session-closed", nil, false)
 	})
-	return out, err
 }
 
 // DeleteSession removes a session with its items, screens, handoffs and
