@@ -54,11 +54,7 @@ func TestPutArtifact(t *testing.T) {
 func TestCollectGarbage(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
-	s, err := Open(ctx, t.TempDir(), Options{Now: func() time.Time { return now }, GCGrace: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openWith(t, t.TempDir(), Options{Now: func() time.Time { return now }, GCGrace: time.Minute})
 	sess := mustSession(t, s)
 	res := mustSave(t, s, batchInput(t, sess.SessionID, "ws", 2, true))
 	orphan, _ := s.PutArtifact(ctx, []byte("orphan"), "bin")

@@ -11,8 +11,7 @@ import (
 // An item added from a finding keeps its check id; others read back without one,
 // as do items saved before the column existed.
 func TestItemKeepsAuditCheck(t *testing.T) {
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	ctx := context.Background()
 	sess := mustSession(t, s)
 	in := batchInput(t, sess.SessionID, "ws", 2, false)
@@ -26,11 +25,7 @@ func TestItemKeepsAuditCheck(t *testing.T) {
 	}
 
 	// A database from before migration 0011 gains the column, NULL for every item.
-	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN audit_check; DROP TABLE audit_dismissals; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 10`); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s = openTest(t, dir)
+	s = reopen(t, s, `ALTER TABLE items DROP COLUMN audit_check; DROP TABLE audit_dismissals; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 10`)
 	back, err := s.GetSession(ctx, sess.SessionID)
 	if err != nil || len(back.Items) != 2 || back.Items[0].Check != "" {
 		t.Fatalf("old items: %+v, %v", back, err)
@@ -54,16 +49,14 @@ func TestAuditCheckIsValidated(t *testing.T) {
 }
 
 func TestDismissedFindingsStayPerScreen(t *testing.T) {
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	ctx := context.Background()
 	for i := 0; i < 2; i++ { // twice is once
 		if err := s.DismissFinding(ctx, "com.example/.Main", "touch_target|n3|id/search"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s.Close()
-	s = openTest(t, dir)
+	s = reopen(t, s, "")
 	got, err := s.DismissedFindings(ctx, "com.example/.Main")
 	if err != nil || len(got) != 1 || !got["touch_target|n3|id/search"] {
 		t.Fatalf("dismissed %v %v", got, err)

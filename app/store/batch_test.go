@@ -291,9 +291,7 @@ func TestSequenceNumbersNeverReused(t *testing.T) {
 		t.Fatalf("new items numbered %d,%d; want 4,5", res.Items[0].SequenceNumber, res.Items[1].SequenceNumber)
 	}
 	// A reopened store keeps counting from the same place.
-	dir := s.Locations().Project
-	s.Close()
-	s2 := openTest(t, dir)
+	s2 := reopen(t, s, "")
 	in = batchInput(t, sess.SessionID, "ws-after-reopen", 1, false)
 	in.IfMatch = "*"
 	if r := mustSave(t, s2, in); r.Items[0].SequenceNumber != 6 {

@@ -35,9 +35,8 @@ func TestUserDecisionIsFinal(t *testing.T) {
 		for cname, call := range agentCalls {
 			t.Run(dname+"/"+cname, func(t *testing.T) {
 				s := newTestStore(t)
-				sess, items := sessionWithItems(t, s, 1)
-				sid, iid := sess.SessionID, items[0].ItemID
-				mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+				sid, items := releasedItems(t, s, 1)
+				iid := items[0].ItemID
 				mustOK(s.Claim(WithAgent(ctx, "a1"), sid, iid, ""))(t)
 				decide(s, sid, iid)
 				err := call(s, sid, iid)
@@ -65,9 +64,8 @@ func TestUserDecisionIsFinal(t *testing.T) {
 func TestClaimIsExclusive(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 1)
-	sid, iid := sess.SessionID, items[0].ItemID
-	mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+	sid, items := releasedItems(t, s, 1)
+	iid := items[0].ItemID
 	a, b := WithAgent(ctx, "agent-a"), WithAgent(ctx, "agent-b")
 	if err := s.TouchConnections(ctx, []string{"agent-a", "agent-b"}); err != nil {
 		t.Fatal(err)
@@ -105,9 +103,7 @@ func TestClaimIsExclusive(t *testing.T) {
 func TestBatchServedToOneAgent(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
-	sess, _ := sessionWithItems(t, s, 2)
-	sid := sess.SessionID
-	mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+	sid, _ := releasedItems(t, s, 2)
 	if err := s.TouchConnections(ctx, []string{"agent-a", "agent-b"}); err != nil {
 		t.Fatal(err)
 	}
@@ -136,14 +132,8 @@ func TestBatchServedToOneAgent(t *testing.T) {
 func TestPresenceWorkingWhileClaimHeld(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	s, err := Open(ctx, t.TempDir(), Options{Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	sess, items := sessionWithItems(t, s, 1)
-	sid := sess.SessionID
-	mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+	s := openWith(t, t.TempDir(), Options{Now: func() time.Time { return now }})
+	sid, items := releasedItems(t, s, 1)
 	mustOK(s.SetPresence(ctx, sid, PresenceWorking))(t)
 	if err := s.TouchConnections(ctx, []string{"a"}); err != nil {
 		t.Fatal(err)
@@ -171,9 +161,8 @@ func TestPresenceWorkingWhileClaimHeld(t *testing.T) {
 func TestAgentTextRefusesControlCharacters(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 1)
-	sid, iid := sess.SessionID, items[0].ItemID
-	mustOK(s.ReleaseToAgent(ctx, sid, nil))(t)
+	sid, items := releasedItems(t, s, 1)
+	iid := items[0].ItemID
 	for name, call := range map[string]func() error{
 		"question": func() error { _, err := s.Ask(ctx, sid, iid, "\u0000which?"); return err },
 		"summary": func() error {

@@ -80,11 +80,7 @@ func TestClipDiskFullSavesNothing(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
 	sess := mustSession(t, s)
-	var pages int
-	s.wdb.QueryRow(`PRAGMA page_count`).Scan(&pages)
-	if _, err := s.wdb.Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
-		t.Fatal(err)
-	}
+	fillDisk(t, s)
 	in := clipInput(sess.SessionID, 9)
 	in.Timeline = []byte(fmt.Sprintf(`{"pad":%q}`, make([]byte, 200_000)))
 	_, err := s.SaveClip(ctx, in)

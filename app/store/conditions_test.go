@@ -8,8 +8,7 @@ import (
 // A screen and an agent's capture keep the display conditions they were taken under;
 // captures from before the column read back without any.
 func TestDisplayConditionsAreKept(t *testing.T) {
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	ctx := context.Background()
 	sess := mustSession(t, s)
 	in := batchInput(t, sess.SessionID, "ws", 1, false)
@@ -48,11 +47,7 @@ func TestDisplayConditionsAreKept(t *testing.T) {
 	}
 
 	// A database from before the column (user_version 8) gains it with '{}'.
-	if _, err := s.wdb.Exec(`ALTER TABLE captures DROP COLUMN display_json; ALTER TABLE items DROP COLUMN audit_check; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 8`); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s = openTest(t, dir)
+	s = reopen(t, s, `ALTER TABLE captures DROP COLUMN display_json; ALTER TABLE items DROP COLUMN audit_check; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 8`)
 	back, err = s.GetCapture(ctx, c.CaptureID)
 	if err != nil || back.Conditions != nil {
 		t.Fatalf("old capture: %+v %v", back, err)

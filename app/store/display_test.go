@@ -8,8 +8,7 @@ import (
 // A screen keeps what the window list said at freeze time; screens saved by an older
 // FixThis read back with an empty display.
 func TestScreenDisplay(t *testing.T) {
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	ctx := context.Background()
 	sess := mustSession(t, s)
 	in := batchInput(t, sess.SessionID, "ws", 1, false)
@@ -26,11 +25,7 @@ func TestScreenDisplay(t *testing.T) {
 	}
 
 	// A database from before the column (user_version 6) gains it with '{}'.
-	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN voice_json; ALTER TABLE items DROP COLUMN audit_check; ALTER TABLE screens DROP COLUMN display_json; ALTER TABLE screens DROP COLUMN serial; ALTER TABLE captures DROP COLUMN display_json; PRAGMA user_version = 6`); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s = openTest(t, dir)
+	s = reopen(t, s, `ALTER TABLE items DROP COLUMN voice_json; ALTER TABLE items DROP COLUMN audit_check; ALTER TABLE screens DROP COLUMN display_json; ALTER TABLE screens DROP COLUMN serial; ALTER TABLE captures DROP COLUMN display_json; PRAGMA user_version = 6`)
 	got, err = s.GetScreen(ctx, sess.SessionID, res.ScreenID)
 	if err != nil {
 		t.Fatal(err)

@@ -11,9 +11,17 @@ import (
 	"time"
 )
 
+// openTest opens the store in dir, polling fast so that tests of what other
+// handles see need not wait long.
 func openTest(t testing.TB, dir string) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), dir, Options{PollInterval: 20 * time.Millisecond})
+	return openWith(t, dir, Options{PollInterval: 20 * time.Millisecond})
+}
+
+// openWith opens the store in dir with opts and closes it when the test ends.
+func openWith(t testing.TB, dir string, opts Options) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), dir, opts)
 	if err != nil {
 		t.Fatalf("Open(%s): %v", dir, err)
 	}
@@ -24,6 +32,20 @@ func openTest(t testing.TB, dir string) *Store {
 func newTestStore(t testing.TB) *Store {
 	t.Helper()
 	return openTest(t, t.TempDir())
+}
+
+// reopen closes s and opens its project again, as a restart does. downgrade,
+// when not empty, first takes the database back to an older schema, so that
+// the reopen runs the migrations since.
+func reopen(t testing.TB, s *Store, downgrade string) *Store {
+	t.Helper()
+	if downgrade != "" {
+		if _, err := s.wdb.Exec(downgrade); err != nil {
+			t.Fatalf("downgrade: %v", err)
+		}
+	}
+	s.Close()
+	return openTest(t, s.Locations().Project)
 }
 
 func mustSession(t testing.TB, s *Store) *Session {
@@ -92,6 +114,17 @@ func sessionWithItems(t testing.TB, s *Store, n int) (*Session, []Item) {
 	return res.Session, res.Items
 }
 
+// releasedItems saves n draft items in a new session and releases them to the
+// agent (Save to MCP): where every test of the agent's side starts.
+func releasedItems(t testing.TB, s *Store, n int) (sessionID string, items []Item) {
+	t.Helper()
+	sess, items := sessionWithItems(t, s, n)
+	if _, err := s.ReleaseToAgent(context.Background(), sess.SessionID, nil); err != nil {
+		t.Fatalf("ReleaseToAgent: %v", err)
+	}
+	return sess.SessionID, items
+}
+
 func countRows(t testing.TB, s *Store, query string, args ...any) int {
 	t.Helper()
 	var n int
@@ -99,4 +132,18 @@ func countRows(t testing.TB, s *Store, query string, args ...any) int {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
+}
+
+// fillDisk caps the database at the pages it has now. The writer pool has one
+// connection, so the cap applies to every write: the database cannot grow,
+// exactly as on a full disk.
+func fillDisk(t *testing.T, s *Store) {
+	t.Helper()
+	var pages int
+	if err := s.wdb.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.wdb.Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -35,12 +35,7 @@ func (c *testClock) advance(d time.Duration) {
 
 func openClocked(t testing.TB, dir string, clk *testClock) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), dir, Options{PollInterval: 20 * time.Millisecond, Now: clk.Now})
-	if err != nil {
-		t.Fatalf("Open(%s): %v", dir, err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return openWith(t, dir, Options{PollInterval: 20 * time.Millisecond, Now: clk.Now})
 }
 
 const testTTL = 15 * time.Second
@@ -209,10 +204,9 @@ func TestWaitLeaseAcrossHandles(t *testing.T) {
 // TestWaitLeaseMigration: a database made before wait leases (user_version
 // 1) gains the table when a newer FixThis opens it.
 func TestWaitLeaseMigration(t *testing.T) {
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	// Undo every migration after 0001, as a database of that age has it.
-	if _, err := s.wdb.Exec(`ALTER TABLE items DROP COLUMN voice_json; ALTER TABLE items DROP COLUMN audit_check;
+	s = reopen(t, s, `ALTER TABLE items DROP COLUMN voice_json; ALTER TABLE items DROP COLUMN audit_check;
 		ALTER TABLE sessions DROP COLUMN app_build_json; ALTER TABLE screens DROP COLUMN display_json;
 		ALTER TABLE screens DROP COLUMN serial;
 		DROP TABLE evidence_attempts; DROP TABLE captures; DROP TABLE settings; DROP TABLE device_actions;
@@ -222,11 +216,7 @@ func TestWaitLeaseMigration(t *testing.T) {
 		ALTER TABLE items DROP COLUMN claimed_by; ALTER TABLE items DROP COLUMN claimed_at;
 		ALTER TABLE items DROP COLUMN resolved_at; ALTER TABLE items DROP COLUMN forced_save;
 		ALTER TABLE sessions DROP COLUMN agent_pickup; ALTER TABLE agent_batches DROP COLUMN served_to;
-		DROP TABLE wait_leases; PRAGMA user_version = 1`); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s = openTest(t, dir)
+		DROP TABLE wait_leases; PRAGMA user_version = 1`)
 	if ok, _, err := s.AcquireWaitLease(context.Background(), "", "a", testTTL); err != nil || !ok {
 		t.Fatalf("acquire after upgrade: %v %v", ok, err)
 	}

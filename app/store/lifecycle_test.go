@@ -230,12 +230,11 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestStore(t)
-			sess, items := sessionWithItems(t, s, 1)
-			mustOK(s.ReleaseToAgent(ctx, sess.SessionID, nil))(t)
+			sid, items := releasedItems(t, s, 1)
 			if tc.prepare != nil {
-				tc.prepare(s, sess.SessionID, items[0].ItemID)
+				tc.prepare(s, sid, items[0].ItemID)
 			}
-			it, err := tc.act(s, sess.SessionID, items[0].ItemID)
+			it, err := tc.act(s, sid, items[0].ItemID)
 			if tc.wantCode != "" {
 				if errcode.Of(err) != tc.wantCode {
 					t.Fatalf("got %v, want %s", err, tc.wantCode)
@@ -261,8 +260,7 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 
 func TestAgentBatchQueue(t *testing.T) {
 	ctx := WithAgent(context.Background(), "agent-1")
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	sess, items := sessionWithItems(t, s, 2)
 	sid := sess.SessionID
 
@@ -282,8 +280,7 @@ func TestAgentBatchQueue(t *testing.T) {
 	if b1.BatchID != rel.BatchID || b1.Kind != BatchKindRelease || len(b1.Items) != 1 {
 		t.Fatalf("first batch %+v (deleted items are left out)", b1)
 	}
-	s.Close()
-	s = openTest(t, dir)
+	s = reopen(t, s, "")
 	again := mustOK(s.NextAgentBatch(ctx, sid))(t)
 	if again.BatchID != b1.BatchID || again.ServeCount != 2 {
 		t.Fatalf("re-served %+v", again)

@@ -99,13 +99,7 @@ func TestDiskFullIsClearAndHarmless(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
 	sess := mustSession(t, s)
-	var pages int
-	s.wdb.QueryRow(`PRAGMA page_count`).Scan(&pages)
-	// The writer pool has one connection, so this cap applies to every write:
-	// the database cannot grow, exactly as on a full disk.
-	if _, err := s.wdb.Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
-		t.Fatal(err)
-	}
+	fillDisk(t, s)
 	in := batchInput(t, sess.SessionID, "ws", 50, false)
 	for i := range in.Items {
 		in.Items[i].Comment = strings.Repeat("much longer comment ", 150)

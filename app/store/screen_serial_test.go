@@ -81,16 +81,11 @@ func TestScreenSerialIsValidated(t *testing.T) {
 // TestScreenSerialMigration: a database from before migration 0013 gains the
 // column; its screens read with no serial and new saves record one.
 func TestScreenSerialMigration(t *testing.T) {
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	ctx := context.Background()
 	sess := mustSession(t, s)
 	old := mustSave(t, s, batchInput(t, sess.SessionID, "ws", 1, false))
-	if _, err := s.wdb.Exec(`ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 12`); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s = openTest(t, dir)
+	s = reopen(t, s, `ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 12`)
 	back, err := s.GetSession(ctx, sess.SessionID)
 	if err != nil || len(back.Screens) != 1 || back.Screens[0].Serial != "" {
 		t.Fatalf("old screens: %+v, %v", back, err)

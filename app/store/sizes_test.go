@@ -24,8 +24,7 @@ func threeSizes(t *testing.T, seed int) []SizeOutcomeInput {
 
 func TestSizeCheckIsStoredAndReplaced(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	sess, items := sessionWithItems(t, s, 2)
 	it := items[0]
 	got, err := s.SaveSizeCheck(ctx, SizeCheckInput{ItemID: it.ItemID, Serial: "emulator-5554", Restored: true,
@@ -147,14 +146,9 @@ func TestSizeCheckRefusesBadInput(t *testing.T) {
 // TestSizeCheckMigration: a database from before migration 0012 gains the tables,
 // and its items read as never checked.
 func TestSizeCheckMigration(t *testing.T) {
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	sess, _ := sessionWithItems(t, s, 1)
-	if _, err := s.wdb.Exec(`DROP TABLE size_check_sizes; DROP TABLE size_checks; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 11`); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s = openTest(t, dir)
+	s = reopen(t, s, `DROP TABLE size_check_sizes; DROP TABLE size_checks; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 11`)
 	back, err := s.GetSession(context.Background(), sess.SessionID)
 	if err != nil || len(back.Items) != 1 || back.Items[0].Sizes != nil {
 		t.Fatalf("old items: %+v, %v", back, err)

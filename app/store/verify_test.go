@@ -12,9 +12,8 @@ import (
 func TestVerifiedResolutionConfirmAndReopen(t *testing.T) {
 	ctx := WithAgent(context.Background(), "agent-1")
 	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 2)
-	mustOK(s.ReleaseToAgent(ctx, sess.SessionID, nil))(t)
-	drainBatches(t, s, sess.SessionID)
+	sid, items := releasedItems(t, s, 2)
+	drainBatches(t, s, sid)
 
 	c := mustOK(s.SaveCapture(ctx, CaptureInput{Serial: "emu", Package: "p", Activity: "p/.A", Fingerprint: "f",
 		Width: 10, Height: 20, PNG: []byte("\x89PNG fake"), NodesJSON: []byte(`[]`)}))(t)
@@ -27,30 +26,30 @@ func TestVerifiedResolutionConfirmAndReopen(t *testing.T) {
 
 	v := &Verification{CaptureID: c.CaptureID, RegionChange: 0.4, Summary: "the region changed"}
 	for _, it := range items {
-		mustOK(s.Claim(ctx, sess.SessionID, it.ItemID, ""))(t)
-		mustOK(s.Resolve(ctx, ResolveInput{SessionID: sess.SessionID, ItemID: it.ItemID, Status: StatusResolved,
+		mustOK(s.Claim(ctx, sid, it.ItemID, ""))(t)
+		mustOK(s.Resolve(ctx, ResolveInput{SessionID: sid, ItemID: it.ItemID, Status: StatusResolved,
 			Summary: "done", Verification: v}))(t)
 	}
-	got := mustOK(s.ConfirmFix(ctx, sess.SessionID, items[0].ItemID))(t)
+	got := mustOK(s.ConfirmFix(ctx, sid, items[0].ItemID))(t)
 	if got.Verdict != VerdictVerified || got.Status != StatusResolved || got.Verification == nil || got.Verification.CaptureID != c.CaptureID {
 		t.Fatalf("confirmed item %+v", got)
 	}
 
-	if _, err := s.Reopen(ctx, sess.SessionID, items[1].ItemID, "  "); errcode.Of(err) != errcode.InvalidInput {
+	if _, err := s.Reopen(ctx, sid, items[1].ItemID, "  "); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("reopen without a note: %v", err)
 	}
-	re := mustOK(s.Reopen(ctx, sess.SessionID, items[1].ItemID, "Still too small"))(t)
+	re := mustOK(s.Reopen(ctx, sid, items[1].ItemID, "Still too small"))(t)
 	if re.Status != StatusOpen || re.Verdict != VerdictReopened || re.VerdictNote != "Still too small" || re.Phase != PhaseSent {
 		t.Fatalf("reopened item %+v", re)
 	}
-	b := mustOK(s.NextAgentBatch(ctx, sess.SessionID))(t)
+	b := mustOK(s.NextAgentBatch(ctx, sid))(t)
 	if b == nil || b.Kind != BatchKindReopen || len(b.Reopened) != 1 || b.Reopened[0].Note != "Still too small" {
 		t.Fatalf("the wait got %+v", b)
 	}
-	if _, err := s.ConfirmFix(ctx, sess.SessionID, items[1].ItemID); errcode.Of(err) != errcode.InvalidInput {
+	if _, err := s.ConfirmFix(ctx, sid, items[1].ItemID); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("confirming an open item: %v", err)
 	}
-	if _, err := s.Reopen(ctx, sess.SessionID, items[1].ItemID, "again"); errcode.Of(err) != errcode.InvalidInput {
+	if _, err := s.Reopen(ctx, sid, items[1].ItemID, "again"); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("reopening an open item: %v", err)
 	}
 }

@@ -10,8 +10,7 @@ import (
 // An item made from speech keeps its origin; typed items and items saved before the
 // column existed read back without one.
 func TestVoiceOriginPersists(t *testing.T) {
-	dir := t.TempDir()
-	s := openTest(t, dir)
+	s := newTestStore(t)
 	ctx := context.Background()
 	sess := mustSession(t, s)
 	in := batchInput(t, sess.SessionID, "v1", 2, false)
@@ -25,8 +24,7 @@ func TestVoiceOriginPersists(t *testing.T) {
 	if res.Items[1].Voice != nil {
 		t.Fatalf("a typed item has a voice origin: %+v", res.Items[1].Voice)
 	}
-	s.Close()
-	s = openTest(t, dir)
+	s = reopen(t, s, "")
 	got, err := s.VoiceItem(ctx, sess.SessionID, "v1", in.Items[0].DraftItemID)
 	if err != nil {
 		t.Fatal(err)

@@ -39,41 +39,27 @@ func watchChan(t *testing.T, s *Store) <-chan Change {
 func TestWatchSeesOtherHandleWithin500ms(t *testing.T) {
 	dir := t.TempDir()
 	// Production poll interval, so the test measures the real latency.
-	console, err := Open(context.Background(), dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer console.Close()
-	agent, err := Open(context.Background(), dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer agent.Close()
+	console := openWith(t, dir, Options{})
+	agent := openWith(t, dir, Options{})
 
-	sess, items := sessionWithItems(t, console, 1)
-	mustOK(console.ReleaseToAgent(context.Background(), sess.SessionID, nil))(t)
+	sid, items := releasedItems(t, console, 1)
 	consoleCh := watchChan(t, console)
 	agentCh := watchChan(t, agent)
 
-	mustOK(agent.Claim(context.Background(), sess.SessionID, items[0].ItemID, ""))(t)
-	if d := waitChange(t, consoleCh, sess.SessionID, ChangeSession, 500*time.Millisecond); d > 500*time.Millisecond {
+	mustOK(agent.Claim(context.Background(), sid, items[0].ItemID, ""))(t)
+	if d := waitChange(t, consoleCh, sid, ChangeSession, 500*time.Millisecond); d > 500*time.Millisecond {
 		t.Fatalf("claim seen after %s", d)
 	}
 	// Deleting the claimed item queues a withdrawal the agent's waiter sees.
-	if err := console.DeleteItem(context.Background(), sess.SessionID, items[0].ItemID); err != nil {
+	if err := console.DeleteItem(context.Background(), sid, items[0].ItemID); err != nil {
 		t.Fatal(err)
 	}
-	waitChange(t, agentCh, sess.SessionID, ChangeAgentBatch, 500*time.Millisecond)
+	waitChange(t, agentCh, sid, ChangeAgentBatch, 500*time.Millisecond)
 }
 
 func TestWatchOwnCommitsImmediately(t *testing.T) {
-	dir := t.TempDir()
 	// A poll interval far beyond the deadline proves the kick path works.
-	s, err := Open(context.Background(), dir, Options{PollInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openWith(t, t.TempDir(), Options{PollInterval: time.Hour})
 	ch := watchChan(t, s)
 	sess := mustSession(t, s)
 	waitChange(t, ch, sess.SessionID, ChangeSession, 200*time.Millisecond)
@@ -100,11 +86,7 @@ func TestWatchStopsWithContext(t *testing.T) {
 func TestPresence(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	s, err := Open(ctx, t.TempDir(), Options{Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openWith(t, t.TempDir(), Options{Now: func() time.Time { return now }})
 	if p := mustOK(s.GetPresence(ctx, "s1"))(t); p.Presence != PresenceNone {
 		t.Fatalf("fresh presence %s", p.Presence)
 	}
