@@ -135,33 +135,20 @@ func (s *Store) agentUpdate(ctx context.Context, op, action, sessionID, itemID s
 	if err := checkKey("itemId", itemID); err != nil {
 		return nil, err
 	}
-	var out Item
-	err := s.write(ctx, op, func(t *tx) error {
+	return s.updateItem(ctx, op, sessionID, itemID, ActorAgent, false, func(t *tx) (Item, error) {
 		it, err := itemForWrite(ctx, t, sessionID, itemID, action)
 		if errcode.Of(err) == errcode.ItemNotFound {
-			return deletedByUser(ctx, t, sessionID, itemID, err)
+			return Item{}, deletedByUser(ctx, t, sessionID, itemID, err)
 		}
 		if err != nil {
-			return err
+			return Item{}, err
 		}
 		if it.ResolvedBy == ResolvedByUser && isTerminal(it.Status) {
-			return errorf(errcode.ItemClosedByUser, "the developer marked item %d %s; that decision is final, leave the item as it is",
+			return Item{}, errorf(errcode.ItemClosedByUser, "the developer marked item %d %s; that decision is final, leave the item as it is",
 				it.SequenceNumber, it.Status)
 		}
-		if err := check(t, it); err != nil {
-			return err
-		}
-		kind, payload, err := apply(t, it)
-		if err != nil {
-			return err
-		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorAgent, kind, payload, false)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
+		return it, check(t, it)
+	}, apply)
 }
 
 // deletedByUser turns ITEM_NOT_FOUND into ITEM_CLOSED_BY_USER for an item

@@ -86,15 +86,24 @@ func (s *Store) UpdateItem(ctx context.Context, sessionID, itemID string, u Item
 	})
 }
 
-// userUpdate runs one of the user's edits of an item in a write transaction:
-// the item is read (its session must take writes), apply changes it and names
-// the event to log, and the item is returned as it now reads. bumpRevision
-// moves the session's ETag, as every edit of what the user wrote must.
+// userUpdate runs one of the user's edits of an item (updateItem): the item's
+// session must take writes. bumpRevision moves the session's ETag, as every
+// edit of what the user wrote must.
 func (s *Store) userUpdate(ctx context.Context, op, action, sessionID, itemID string, bumpRevision bool,
 	apply func(*tx, Item) (kind string, payload any, err error)) (*Item, error) {
+	return s.updateItem(ctx, op, sessionID, itemID, ActorUser, bumpRevision, func(t *tx) (Item, error) {
+		return itemForWrite(ctx, t, sessionID, itemID, action)
+	}, apply)
+}
+
+// updateItem runs one change of an item by actor in a write transaction: read
+// gets the item (or refuses the change), apply changes it and names the event
+// to log, and the item is returned as it now reads.
+func (s *Store) updateItem(ctx context.Context, op, sessionID, itemID, actor string, bumpRevision bool,
+	read func(*tx) (Item, error), apply func(*tx, Item) (kind string, payload any, err error)) (*Item, error) {
 	var out Item
 	err := s.write(ctx, op, func(t *tx) error {
-		it, err := itemForWrite(ctx, t, sessionID, itemID, action)
+		it, err := read(t)
 		if err != nil {
 			return err
 		}
@@ -102,7 +111,7 @@ func (s *Store) userUpdate(ctx context.Context, op, action, sessionID, itemID st
 		if err != nil {
 			return err
 		}
-		out, err = t.itemChanged(ctx, sessionID, itemID, ActorUser, kind, payload, bumpRevision)
+		out, err = t.itemChanged(ctx, sessionID, itemID, actor, kind, payload, bumpRevision)
 		return err
 	})
 	if err != nil {
