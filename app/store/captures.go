@@ -190,17 +190,16 @@ func (s *Store) DeviceActions(ctx context.Context, afterSeq int64) ([]DeviceActi
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var a DeviceAction
-			var created int64
-			if err := rows.Scan(&a.Seq, &a.Serial, &a.Action, &a.Detail, &a.Outcome, &created); err != nil {
-				return err
-			}
-			a.CreatedAt = fromMillis(created)
-			out = append(out, a)
-		}
-		return rows.Err()
+		out, err = appendRows(out, rows, scanDeviceAction)
+		return err
 	})
 	return out, err
+}
+
+func scanDeviceAction(sc interface{ Scan(...any) error }) (DeviceAction, error) {
+	var a DeviceAction
+	var created int64
+	err := sc.Scan(&a.Seq, &a.Serial, &a.Action, &a.Detail, &a.Outcome, &created)
+	a.CreatedAt = fromMillis(created)
+	return a, err
 }

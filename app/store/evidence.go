@@ -128,22 +128,21 @@ func queryEvidence(ctx context.Context, q querier, where string, args ...any) ([
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []EvidenceRecord{}
-	for rows.Next() {
-		var r EvidenceRecord
-		var body string
-		var created int64
-		if err := rows.Scan(&r.SessionID, &r.ItemID, &r.Trigger, &body, &created); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal([]byte(body), &r.Attempt); err != nil {
-			return nil, fmt.Errorf("decode runtime evidence of %s: %w", r.ItemID, err)
-		}
-		r.CreatedAt = fromMillis(created)
-		out = append(out, r)
+	return appendRows([]EvidenceRecord{}, rows, scanEvidence)
+}
+
+func scanEvidence(sc interface{ Scan(...any) error }) (EvidenceRecord, error) {
+	var r EvidenceRecord
+	var body string
+	var created int64
+	if err := sc.Scan(&r.SessionID, &r.ItemID, &r.Trigger, &body, &created); err != nil {
+		return r, err
 	}
-	return out, rows.Err()
+	if err := json.Unmarshal([]byte(body), &r.Attempt); err != nil {
+		return r, fmt.Errorf("decode runtime evidence of %s: %w", r.ItemID, err)
+	}
+	r.CreatedAt = fromMillis(created)
+	return r, nil
 }
 
 // DecisionOf turns a finished attempt into Save to MCP's decision record.

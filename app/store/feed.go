@@ -118,20 +118,21 @@ func (s *Store) Events(ctx context.Context, sessionID string, afterID int64) ([]
 	if err != nil {
 		return nil, storageErr("reading events", err)
 	}
-	defer rows.Close()
-	var out []Event
-	for rows.Next() {
-		var e Event
-		var payload string
-		var at int64
-		if err := rows.Scan(&e.ID, &e.SessionID, &e.ItemID, &e.Actor, &e.Kind, &payload, &at); err != nil {
-			return nil, storageErr("reading events", err)
-		}
-		e.Payload = json.RawMessage(payload)
-		e.At = fromMillis(at)
-		out = append(out, e)
+	out, err := appendRows(nil, rows, scanEvent)
+	if err != nil {
+		return nil, storageErr("reading events", err)
 	}
-	return out, storageErr("reading events", rows.Err())
+	return out, nil
+}
+
+func scanEvent(sc interface{ Scan(...any) error }) (Event, error) {
+	var e Event
+	var payload string
+	var at int64
+	err := sc.Scan(&e.ID, &e.SessionID, &e.ItemID, &e.Actor, &e.Kind, &payload, &at)
+	e.Payload = json.RawMessage(payload)
+	e.At = fromMillis(at)
+	return e, err
 }
 
 // keepChanges is how many change-feed rows survive pruning: far more than any

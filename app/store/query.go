@@ -18,6 +18,20 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// appendRows scans every row with scan, appends it to out and closes rows.
+// Callers start from an empty slice where JSON must show [] for none.
+func appendRows[T any](out []T, rows *sql.Rows, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
+	defer rows.Close()
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 const itemColumns = `id, session_id, COALESCE(screen_id, ''), sequence_number, client_workspace_id,
 	client_draft_item_id, target_json, severity, comment, delivery, status, modified_after_send,
 	resolved_by, agent_note, agent_summary, agent_question, user_answer, crop_artifact,
@@ -67,19 +81,10 @@ func queryItems(ctx context.Context, q querier, where string, args ...any) ([]It
 	if err != nil {
 		return nil, fmt.Errorf("query items: %w", err)
 	}
-	defer rows.Close()
-	items := []Item{}
-	for rows.Next() {
-		it, err := scanItem(rows)
-		if err != nil {
-			return nil, err
-		}
-		items = append(items, it)
-	}
-	if err := rows.Err(); err != nil {
+	items, err := appendRows([]Item{}, rows, scanItem)
+	if err != nil {
 		return nil, err
 	}
-	rows.Close()
 	if err := attachClips(ctx, q, items); err != nil {
 		return nil, err
 	}

@@ -65,16 +65,8 @@ func (s *Store) ListSessions(ctx context.Context) ([]SessionSummary, error) {
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		var list []sessionRow
-		for rows.Next() {
-			r, err := scanSession(rows)
-			if err != nil {
-				return err
-			}
-			list = append(list, r)
-		}
-		if err := rows.Err(); err != nil {
+		list, err := appendRows(nil, rows, scanSession)
+		if err != nil {
 			return err
 		}
 		counts, err := phaseCounts(ctx, t, "")
@@ -129,15 +121,7 @@ func loadSession(ctx context.Context, q querier, sessionID string) (*Session, er
 	if err != nil {
 		return nil, fmt.Errorf("query screens: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		sc, err := scanScreen(rows)
-		if err != nil {
-			return nil, err
-		}
-		sess.Screens = append(sess.Screens, sc)
-	}
-	if err := rows.Err(); err != nil {
+	if sess.Screens, err = appendRows(sess.Screens, rows, scanScreen); err != nil {
 		return nil, err
 	}
 	hrows, err := q.QueryContext(ctx, `SELECT id, session_id, kind, item_ids_json, agent_batch_id, created_at
@@ -145,21 +129,24 @@ func loadSession(ctx context.Context, q querier, sessionID string) (*Session, er
 	if err != nil {
 		return nil, fmt.Errorf("query handoffs: %w", err)
 	}
-	defer hrows.Close()
-	for hrows.Next() {
-		var h Handoff
-		var ids string
-		var created int64
-		if err := hrows.Scan(&h.HandoffID, &h.SessionID, &h.Kind, &ids, &h.BatchID, &created); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal([]byte(ids), &h.ItemIDs); err != nil {
-			return nil, fmt.Errorf("decode handoff %s: %w", h.HandoffID, err)
-		}
-		h.CreatedAt = fromMillis(created)
-		sess.Handoffs = append(sess.Handoffs, h)
+	if sess.Handoffs, err = appendRows(sess.Handoffs, hrows, scanHandoff); err != nil {
+		return nil, err
 	}
-	return sess, hrows.Err()
+	return sess, nil
+}
+
+func scanHandoff(sc interface{ Scan(...any) error }) (Handoff, error) {
+	var h Handoff
+	var ids string
+	var created int64
+	if err := sc.Scan(&h.HandoffID, &h.SessionID, &h.Kind, &ids, &h.BatchID, &created); err != nil {
+		return h, err
+	}
+	if err := json.Unmarshal([]byte(ids), &h.ItemIDs); err != nil {
+		return h, fmt.Errorf("decode handoff %s: %w", h.HandoffID, err)
+	}
+	h.CreatedAt = fromMillis(created)
+	return h, nil
 }
 
 // SessionUpdate changes a session's title and/or runtime evidence policy;

@@ -116,18 +116,15 @@ func (w *watcher) fetch(ctx context.Context) ([]Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read change feed: %w", err)
 	}
-	defer rows.Close()
-	var out []Change
-	for rows.Next() {
-		var c Change
-		var at int64
-		if err := rows.Scan(&c.ID, &c.SessionID, &c.Kind, &at); err != nil {
-			return nil, err
-		}
-		c.At = fromMillis(at)
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return appendRows(nil, rows, scanChange)
+}
+
+func scanChange(sc interface{ Scan(...any) error }) (Change, error) {
+	var c Change
+	var at int64
+	err := sc.Scan(&c.ID, &c.SessionID, &c.Kind, &at)
+	c.At = fromMillis(at)
+	return c, err
 }
 
 // Watch calls fn for every change committed from now on, by this process or
