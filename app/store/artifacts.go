@@ -143,15 +143,11 @@ func (s *Store) CollectGarbage(ctx context.Context) (GCResult, error) {
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var k string
-			if err := rows.Scan(&k); err != nil {
-				return err
-			}
+		keys, err := appendRows(nil, rows, scanString)
+		for _, k := range keys {
 			refs[k] = true
 		}
-		return rows.Err()
+		return err
 	})
 	if err != nil {
 		return res, err

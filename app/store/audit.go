@@ -58,14 +58,13 @@ func (s *Store) DismissedFindings(ctx context.Context, screenKey string) (map[st
 	if err != nil {
 		return nil, fmt.Errorf("query audit dismissals: %w", err)
 	}
-	defer rows.Close()
+	keys, err := appendRows(nil, rows, scanString)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]bool{}
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, err
-		}
+	for _, k := range keys {
 		out[k] = true
 	}
-	return out, rows.Err()
+	return out, nil
 }

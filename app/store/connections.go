@@ -61,16 +61,10 @@ func (s *Store) EndConnection(ctx context.Context, agent string) error {
 		if err != nil {
 			return err
 		}
-		var sids []string
-		for rows.Next() {
-			var sid string
-			if err := rows.Scan(&sid); err != nil {
-				rows.Close()
-				return err
-			}
-			sids = append(sids, sid)
+		sids, err := appendRows(nil, rows, scanString)
+		if err != nil {
+			return err
 		}
-		rows.Close()
 		for _, sid := range sids {
 			if err := t.change(ctx, sid, ChangePresence); err != nil {
 				return err

@@ -32,6 +32,13 @@ func appendRows[T any](out []T, rows *sql.Rows, scan func(interface{ Scan(...any
 	return out, rows.Err()
 }
 
+// scanString reads a row of one text column.
+func scanString(sc interface{ Scan(...any) error }) (string, error) {
+	var v string
+	err := sc.Scan(&v)
+	return v, err
+}
+
 const itemColumns = `id, session_id, COALESCE(screen_id, ''), sequence_number, client_workspace_id,
 	client_draft_item_id, target_json, severity, comment, delivery, status, modified_after_send,
 	resolved_by, agent_note, agent_summary, agent_question, user_answer, crop_artifact,
