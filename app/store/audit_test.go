@@ -34,7 +34,7 @@ func TestItemKeepsAuditCheck(t *testing.T) {
 
 func TestAuditCheckIsValidated(t *testing.T) {
 	for _, bad := range []string{"Touch", "touch target", "touch\x00target", strings.Repeat("a", 41), "touch-target"} {
-		s := openTest(t, t.TempDir())
+		s := newTestStore(t)
 		sess := mustSession(t, s)
 		in := batchInput(t, sess.SessionID, "ws", 1, false)
 		in.Items[0].Check = bad

@@ -11,7 +11,7 @@ import (
 
 // A saved screen names the phone it was frozen on; every screen read returns it.
 func TestScreenSerialIsStored(t *testing.T) {
-	s := openTest(t, t.TempDir())
+	s := newTestStore(t)
 	ctx := context.Background()
 	sess := mustSession(t, s)
 	in := batchInput(t, sess.SessionID, "ws", 1, false)
@@ -59,7 +59,7 @@ func TestScreenSerialIsValidated(t *testing.T) {
 		{"a megabyte", strings.Repeat("s", 1<<20), "at most 255"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := openTest(t, t.TempDir())
+			s := newTestStore(t)
 			sess := mustSession(t, s)
 			in := batchInput(t, sess.SessionID, "ws", 1, false)
 			in.Screen.Serial = tc.serial
