@@ -11,10 +11,7 @@ import (
 func TestRecordAppBuild(t *testing.T) {
 	s := newTestStore(t)
 	ctx := context.Background()
-	sess, err := s.CreateSession(ctx, "build")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := mustSession(t, s)
 	got, _ := s.GetSession(ctx, sess.SessionID)
 	if got.AppBuild != nil {
 		t.Fatalf("a new session has build %+v", got.AppBuild)
