@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -35,6 +36,28 @@ func processRecords(text string, header *regexp.Regexp) []processRecord {
 		recs = append(recs, processRecord{pid: pid, process: text[m[4]:m[5]], text: text[m[1]:end]})
 	}
 	return recs
+}
+
+// readRecords reads a dumpsys output printed a record per process: the record of
+// the package's main process, else the first record read finds figures in. A
+// record with a header and no figures is an ErrUnparsable naming its pid and
+// process, never a silent zero; missing says what it lacks ("no TOTAL line").
+func readRecords[S any](text string, header *regexp.Regexp, read func(processRecord) (S, bool), missing string) (S, error) {
+	var none S
+	if noProcess.MatchString(text) {
+		return none, ErrNoProcess
+	}
+	recs := mainFirst(processRecords(text, header))
+	for _, r := range recs {
+		if s, ok := read(r); ok {
+			return s, nil
+		}
+	}
+	r := recs[0]
+	if r.process == "" {
+		return none, fmt.Errorf("%w: %s in %s", ErrUnparsable, missing, excerpt(text))
+	}
+	return none, fmt.Errorf("%w: the record of pid %d [%s] has %s", ErrUnparsable, r.pid, r.process, missing)
 }
 
 // mainFirst orders the records so that the package's main process (a name without
