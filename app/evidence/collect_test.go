@@ -204,6 +204,30 @@ func TestCollectMapsFailures(t *testing.T) {
 	}
 }
 
+// Every reason reads in words on every collector's summary; one with no words
+// of its own reads as a failed command.
+func TestDescribeSaysEachReason(t *testing.T) {
+	for _, tc := range []struct {
+		kind Kind
+		r    Reason
+		want string
+	}{
+		{KindLogcat, ReasonNoDevice, "no log: no device selected"},
+		{KindFrames, ReasonNoPackage, "no frame stats: the app's package is not known"},
+		{KindMemory, ReasonProcessNotRunning, "no memory stats: the app's process is not running"},
+		{KindNetwork, ReasonTimeout, "no network calls: the device did not answer in time"},
+		{KindLogcat, ReasonDeviceGone, "no log: the device disconnected"},
+		{KindFrames, ReasonUnparsable, "no frame stats: the device printed a format FixThis does not know"},
+		{KindMemory, ReasonCommandFailed, "no memory stats: the command failed"},
+		{KindNetwork, ReasonStorageFailed, "no network calls: the command failed"},
+		{KindLogcat, ReasonNone, "no log: the command failed"},
+	} {
+		if got := describe(tc.kind, tc.r); got != tc.want {
+			t.Errorf("describe(%s, %q) = %q, want %q", tc.kind, tc.r, got, tc.want)
+		}
+	}
+}
+
 func TestStoreRejectsEscapingIDs(t *testing.T) {
 	st := testStore(t)
 	for _, ids := range [][2]string{{"../x", "c"}, {"s", "../../etc"}, {"", "c"}, {"s", "a/b"}} {
