@@ -193,10 +193,21 @@ func TestRedactPEMAcrossLogLines(t *testing.T) {
 	}
 }
 
-// What must stay exactly as it is: words that contain a secret word, view
-// ids, frames, URLs without credentials, logcat headers with such tags.
+// What must stay exactly as it is: logcat's own fields, versions, class
+// names, Kotlin member references and dumpsys figures; words that contain a
+// secret word, view ids, frames, URLs without credentials, logcat headers
+// with such tags.
 func TestRedactKeepsLookalikes(t *testing.T) {
 	for _, s := range []string{
+		"12-01 09:41:11.909 12017 12017 E AndroidRuntime: FATAL EXCEPTION: main",
+		"\tat com.android.internal.os.RuntimeInit$MethodAndArgsCaller.run(RuntimeInit.java:552)",
+		"Version 1.2.3 build 4.5.6.789",
+		"val f = Trail::distance; Foo::class",
+		"Stats since: 26391827273400ns",
+		"android.view.ViewRootImpl@2f6c1a3 (visibility=0)",
+		"ThisIsAVeryLongCamelCaseClassNameWithoutDigits.run",
+		"        TOTAL    62219    45912     8888        0   162964    42178    30141     9825",
+		"Access-Control-Allow-Headers: Authorization",
 		"D/Tokenizer: tokenizer=wordpiece vocab=30522",
 		"I/ViewRootImpl: focus moved to com.fixthis.demo:id/passwordField (visible=true)",
 		"W/AutofillManager: passwordField: autofill hints [password] not set",
