@@ -19,13 +19,9 @@ import (
 // failed and slow ones first; nothing secret reaches the summary, the
 // attachment or the file.
 func TestNetworkCollector(t *testing.T) {
-	interleaved, err := os.ReadFile("network/testdata/okhttp_body_interleaved.log")
-	if err != nil {
-		t.Fatal(err)
-	}
 	sh := fakeShell{answers: map[string]fakeAnswer{
 		"pidof ":           {out: "4120\n"},
-		"logcat ":          {out: string(interleaved)},
+		"logcat ":          {out: readTestdata(t, interleavedLog)},
 		"dumpsys gfxinfo ": {out: readTestdata(t, "gfxinfo_api34.txt")},
 		"dumpsys meminfo ": {out: readTestdata(t, "meminfo_api34.txt")},
 	}}

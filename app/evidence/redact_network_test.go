@@ -1,7 +1,6 @@
 package evidence
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -24,11 +23,7 @@ var networkSecrets = []string{
 }
 
 func TestRedactHTTPLogs(t *testing.T) {
-	raw, err := os.ReadFile("network/testdata/okhttp_body_interleaved.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := Redact(string(raw))
+	out := Redact(readTestdata(t, interleavedLog))
 	for _, s := range networkSecrets {
 		if strings.Contains(out, s) {
 			t.Errorf("%q survived redaction:\n%s", s, out)
