@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 // processRecord is one process's part of a dumpsys output that prints a record per
@@ -55,7 +57,7 @@ func readRecords[S any](text string, header *regexp.Regexp, read func(processRec
 	}
 	r := recs[0]
 	if r.process == "" {
-		return none, fmt.Errorf("%w: %s in %s", ErrUnparsable, missing, excerpt(text))
+		return none, fmt.Errorf("%w: %s in %s", ErrUnparsable, missing, errcode.Quote(strings.TrimSpace(text)))
 	}
 	return none, fmt.Errorf("%w: the record of pid %d [%s] has %s", ErrUnparsable, r.pid, r.process, missing)
 }
@@ -75,16 +77,4 @@ func mainFirst(recs []processRecord) []processRecord {
 		}
 	}
 	return out
-}
-
-// excerptMax bounds how much of an output an error quotes.
-const excerptMax = 80
-
-// excerpt quotes the start of s for an error message, never all of a huge output.
-func excerpt(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) <= excerptMax {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:excerptMax]) + " (" + strconv.Itoa(len(s)) + " bytes)"
 }
