@@ -84,12 +84,6 @@ var preset = []collector{
 // own timeout and all under the budget. It always returns an attempt; what
 // went wrong is in its status, reasons and warnings.
 func Collect(ctx context.Context, sh Shell, req Request) Attempt {
-	if req.Timeout <= 0 {
-		req.Timeout = DefaultTimeout
-	}
-	if req.Budget <= 0 {
-		req.Budget = DefaultBudget
-	}
 	if req.CaptureID == "" {
 		req.CaptureID = NewCaptureID()
 	}
@@ -118,8 +112,15 @@ type rawOutput struct {
 }
 
 // runCollectors runs cs at once, each under its own timeout, all under the
-// budget, beside the logcat read they share.
+// budget (the defaults where the request sets none), beside the logcat read
+// they share.
 func runCollectors(ctx context.Context, sh Shell, req Request, cs []collector) ([]Attachment, []rawOutput) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultTimeout
+	}
+	if req.Budget <= 0 {
+		req.Budget = DefaultBudget
+	}
 	ctx, cancel := context.WithTimeout(ctx, req.Budget)
 	defer cancel()
 	if slices.ContainsFunc(cs, func(c collector) bool { return c.kind == KindLogcat || c.kind == KindNetwork }) {

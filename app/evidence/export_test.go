@@ -9,12 +9,6 @@ import (
 // them (shared log read, timeouts, redaction), so a benchmark can set the
 // preset with and without one collector side by side. Nothing is stored.
 func CollectOnly(ctx context.Context, sh Shell, req Request, kinds ...Kind) []Attachment {
-	if req.Timeout <= 0 {
-		req.Timeout = DefaultTimeout
-	}
-	if req.Budget <= 0 {
-		req.Budget = DefaultBudget
-	}
 	var cs []collector
 	for _, c := range preset {
 		if slices.Contains(kinds, c.kind) {
