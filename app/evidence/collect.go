@@ -84,12 +84,6 @@ var preset = []collector{
 // own timeout and all under the budget. It always returns an attempt; what
 // went wrong is in its status, reasons and warnings.
 func Collect(ctx context.Context, sh Shell, req Request) Attempt {
-	if req.Timeout <= 0 {
-		req.Timeout = DefaultTimeout
-	}
-	if req.Budget <= 0 {
-		req.Budget = DefaultBudget
-	}
 	if req.CaptureID == "" {
 		req.CaptureID = NewCaptureID()
 	}
@@ -118,8 +112,15 @@ type rawOutput struct {
 }
 
 // runCollectors runs cs at once, each under its own timeout, all under the
-// budget, beside the logcat read they share.
+// budget (the defaults where the request sets none), beside the logcat read
+// they share.
 func runCollectors(ctx context.Context, sh Shell, req Request, cs []collector) ([]Attachment, []rawOutput) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultTimeout
+	}
+	if req.Budget <= 0 {
+		req.Budget = DefaultBudget
+	}
 	ctx, cancel := context.WithTimeout(ctx, req.Budget)
 	defer cancel()
 	if slices.ContainsFunc(cs, func(c collector) bool { return c.kind == KindLogcat || c.kind == KindNetwork }) {
@@ -156,24 +157,24 @@ func unsupportedAll(r Reason) []Attachment {
 	return out
 }
 
+// reasonWords says a reason in words; a reason not listed reads as a failed command.
+var reasonWords = map[Reason]string{
+	ReasonNoDevice:          "no device selected",
+	ReasonNoPackage:         "the app's package is not known",
+	ReasonProcessNotRunning: "the app's process is not running",
+	ReasonTimeout:           "the device did not answer in time",
+	ReasonDeviceGone:        "the device disconnected",
+	ReasonUnparsable:        "the device printed a format FixThis does not know",
+}
+
 // describe says in words why a collector produced nothing.
 func describe(k Kind, r Reason) string {
 	what := map[Kind]string{KindLogcat: "log", KindFrames: "frame stats", KindMemory: "memory stats", KindNetwork: "network calls"}[k]
-	switch r {
-	case ReasonNoDevice:
-		return "no " + what + ": no device selected"
-	case ReasonNoPackage:
-		return "no " + what + ": the app's package is not known"
-	case ReasonProcessNotRunning:
-		return "no " + what + ": the app's process is not running"
-	case ReasonTimeout:
-		return "no " + what + ": the device did not answer in time"
-	case ReasonDeviceGone:
-		return "no " + what + ": the device disconnected"
-	case ReasonUnparsable:
-		return "no " + what + ": the device printed a format FixThis does not know"
+	why, ok := reasonWords[r]
+	if !ok {
+		why = "the command failed"
 	}
-	return "no " + what + ": the command failed"
+	return "no " + what + ": " + why
 }
 
 // reasonFor maps an exec error to a reason token.

@@ -55,14 +55,6 @@ func testStore(t *testing.T) *Store {
 	return &Store{Root: root, Display: ".fixthis/runtime-evidence"}
 }
 
-func byKind(a Attempt) map[Kind]Attachment {
-	m := map[Kind]Attachment{}
-	for _, at := range a.Attachments {
-		m[at.Kind] = at
-	}
-	return m
-}
-
 func TestCollectCompleteStoresRedactedPrivateFiles(t *testing.T) {
 	sh := fakeShell{answers: map[string]fakeAnswer{
 		"pidof ":           {out: "12017\n"},
@@ -78,7 +70,7 @@ func TestCollectCompleteStoresRedactedPrivateFiles(t *testing.T) {
 	if a.Dir != ".fixthis/runtime-evidence/s1/c1" {
 		t.Errorf("dir %q", a.Dir)
 	}
-	k := byKind(a)
+	k := ByKind(a)
 	if k[KindLogcat].Logcat.Crash == nil || k[KindFrames].Frames.TotalFrames != 3878 || k[KindMemory].Memory.TotalPSSKB != 62219 {
 		t.Errorf("summaries %+v", k)
 	}
@@ -121,7 +113,7 @@ func TestCollectProcessGone(t *testing.T) {
 		"dumpsys meminfo ": {out: readTestdata(t, "meminfo_no_process.txt")},
 	}}
 	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: testStore(t), SessionID: "s1"})
-	k := byKind(a)
+	k := ByKind(a)
 	if a.Status != StatusPartial || k[KindLogcat].Status != StatusComplete || k[KindLogcat].Logcat.Crash == nil {
 		t.Fatalf("attempt %+v", a)
 	}
@@ -155,7 +147,7 @@ func TestCollectorTimeoutMakesPartialWithinBudget(t *testing.T) {
 	if d := time.Since(t0); d > time.Second {
 		t.Errorf("took %v with a 150ms collector timeout", d)
 	}
-	k := byKind(a)
+	k := ByKind(a)
 	if a.Status != StatusPartial || k[KindFrames].Status != StatusFailed || k[KindFrames].Reason != ReasonTimeout {
 		t.Errorf("attempt %+v", a)
 	}
@@ -198,9 +190,33 @@ func TestCollectMapsFailures(t *testing.T) {
 	}
 	odd := fakeShell{answers: map[string]fakeAnswer{"": {out: "Can't find service: x\n"}, "logcat": {code: 1}}}
 	a = Collect(context.Background(), odd, Request{Serial: "s", Package: "com.fixthis.demo"})
-	k := byKind(a)
+	k := ByKind(a)
 	if k[KindFrames].Reason != ReasonUnparsable || k[KindLogcat].Reason != ReasonCommandFailed || a.Failure != ReasonCommandFailed {
 		t.Errorf("odd output: %+v", a)
+	}
+}
+
+// Every reason reads in words on every collector's summary; one with no words
+// of its own reads as a failed command.
+func TestDescribeSaysEachReason(t *testing.T) {
+	for _, tc := range []struct {
+		kind Kind
+		r    Reason
+		want string
+	}{
+		{KindLogcat, ReasonNoDevice, "no log: no device selected"},
+		{KindFrames, ReasonNoPackage, "no frame stats: the app's package is not known"},
+		{KindMemory, ReasonProcessNotRunning, "no memory stats: the app's process is not running"},
+		{KindNetwork, ReasonTimeout, "no network calls: the device did not answer in time"},
+		{KindLogcat, ReasonDeviceGone, "no log: the device disconnected"},
+		{KindFrames, ReasonUnparsable, "no frame stats: the device printed a format FixThis does not know"},
+		{KindMemory, ReasonCommandFailed, "no memory stats: the command failed"},
+		{KindNetwork, ReasonStorageFailed, "no network calls: the command failed"},
+		{KindLogcat, ReasonNone, "no log: the command failed"},
+	} {
+		if got := describe(tc.kind, tc.r); got != tc.want {
+			t.Errorf("describe(%s, %q) = %q, want %q", tc.kind, tc.r, got, tc.want)
+		}
 	}
 }
 
@@ -243,7 +259,7 @@ func TestLogcatFallsBackOnOldDevices(t *testing.T) {
 		"dumpsys ":                   {out: readTestdata(t, "meminfo_api19.txt")},
 	}}
 	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo"})
-	if at := byKind(a)[KindLogcat]; at.Status != StatusComplete || at.Logcat.ANR == nil {
+	if at := ByKind(a)[KindLogcat]; at.Status != StatusComplete || at.Logcat.ANR == nil {
 		t.Errorf("logcat %+v", at)
 	}
 }

@@ -9,12 +9,6 @@ import (
 // them (shared log read, timeouts, redaction), so a benchmark can set the
 // preset with and without one collector side by side. Nothing is stored.
 func CollectOnly(ctx context.Context, sh Shell, req Request, kinds ...Kind) []Attachment {
-	if req.Timeout <= 0 {
-		req.Timeout = DefaultTimeout
-	}
-	if req.Budget <= 0 {
-		req.Budget = DefaultBudget
-	}
 	var cs []collector
 	for _, c := range preset {
 		if slices.Contains(kinds, c.kind) {
@@ -23,4 +17,14 @@ func CollectOnly(ctx context.Context, sh Shell, req Request, kinds ...Kind) []At
 	}
 	out, _ := runCollectors(ctx, sh, req, cs)
 	return out
+}
+
+// ByKind indexes an attempt's attachments by collector, for the tests inside
+// and outside the package.
+func ByKind(a Attempt) map[Kind]Attachment {
+	m := map[Kind]Attachment{}
+	for _, at := range a.Attachments {
+		m[at.Kind] = at
+	}
+	return m
 }

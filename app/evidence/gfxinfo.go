@@ -48,20 +48,7 @@ var (
 // statistics come first; the per-window blocks after "Window:" (Android 10+)
 // repeat them for each window and are not read.
 func ParseGfxinfo(text string) (FrameSummary, error) {
-	if noProcess.MatchString(text) {
-		return FrameSummary{}, ErrNoProcess
-	}
-	recs := mainFirst(processRecords(text, gfxHeader))
-	for _, r := range recs {
-		if s, ok := gfxinfoRecord(r); ok {
-			return s, nil
-		}
-	}
-	r := recs[0]
-	if r.process == "" {
-		return FrameSummary{}, fmt.Errorf("%w: no frame count in %s", ErrUnparsable, excerpt(text))
-	}
-	return FrameSummary{}, fmt.Errorf("%w: the record of pid %d [%s] has no frame count", ErrUnparsable, r.pid, r.process)
+	return readRecords(text, gfxHeader, gfxinfoRecord, "no frame count")
 }
 
 // gfxinfoRecord reads one process's record; ok is false when it counts no frames.

@@ -126,6 +126,13 @@ func parseLogcat(text, pkg string, known ...int) (LogcatSummary, []string, int) 
 	}
 	var sum LogcatSummary
 	var kept []string
+	// keep takes lines [from, end) into the summary and the kept text.
+	keep := func(from, end int) {
+		for j := from; j < end; j++ {
+			kept = append(kept, strings.TrimRight(raw[j], "\r"))
+			sum.count(lines[j])
+		}
+	}
 	for i := 0; i < len(lines); i++ {
 		if !ok[i] {
 			continue
@@ -137,10 +144,7 @@ func parseLogcat(text, pkg string, known ...int) (LogcatSummary, []string, int) 
 			if anr.Pid > 0 {
 				pids[anr.Pid] = true
 			}
-			for j := i; j < end; j++ {
-				kept = append(kept, strings.TrimRight(raw[j], "\r"))
-				sum.count(lines[j])
-			}
+			keep(i, end)
 			i = end - 1
 			continue
 		}
@@ -152,15 +156,11 @@ func parseLogcat(text, pkg string, known ...int) (LogcatSummary, []string, int) 
 			if c.Exception != "" {
 				sum.Crash = &c
 			}
-			for j := i; j < end; j++ {
-				kept = append(kept, strings.TrimRight(raw[j], "\r"))
-				sum.count(lines[j])
-			}
+			keep(i, end)
 			i = end - 1
 			continue
 		}
-		kept = append(kept, strings.TrimRight(raw[i], "\r"))
-		sum.count(l)
+		keep(i, i+1)
 	}
 	for p := range pids {
 		sum.Pids = append(sum.Pids, p)

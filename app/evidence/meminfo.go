@@ -35,20 +35,7 @@ var (
 // process: com.x, com.x:remote). A record with a header and no figures is an error
 // naming it, never a silent zero.
 func ParseMeminfo(text string) (MemorySummary, error) {
-	if noProcess.MatchString(text) {
-		return MemorySummary{}, ErrNoProcess
-	}
-	recs := mainFirst(processRecords(text, memHeader))
-	for _, r := range recs {
-		if s, ok := meminfoRecord(r); ok {
-			return s, nil
-		}
-	}
-	r := recs[0]
-	if r.process == "" {
-		return MemorySummary{}, fmt.Errorf("%w: no TOTAL line in %s", ErrUnparsable, excerpt(text))
-	}
-	return MemorySummary{}, fmt.Errorf("%w: the record of pid %d [%s] has no TOTAL line", ErrUnparsable, r.pid, r.process)
+	return readRecords(text, memHeader, meminfoRecord, "no TOTAL line")
 }
 
 // meminfoRecord reads one process's record; ok is false when it has no total.

@@ -17,10 +17,6 @@ import (
 // never reach either, while the rest of the text does. The stored log keeps
 // replacing bodies whole, and without asking no body text is kept anywhere.
 func TestNetworkBodiesOnRequest(t *testing.T) {
-	interleaved, err := os.ReadFile("network/testdata/okhttp_body_interleaved.log")
-	if err != nil {
-		t.Fatal(err)
-	}
 	extra := "12-01 09:41:23.000  4120  4185 D OkHttp  : --> POST https://api.demo.test/v1/signup\n" +
 		"12-01 09:41:23.000  4120  4185 D OkHttp  : \n" +
 		`12-01 09:41:23.000  4120  4185 D OkHttp  : {"mail":"ana.lopez@example.com","plan":"trail-pro",` + "\n" +
@@ -30,7 +26,7 @@ func TestNetworkBodiesOnRequest(t *testing.T) {
 		"12-01 09:41:23.200  4120  4185 D OkHttp  : <-- 201 Created https://api.demo.test/v1/signup (200ms)\n"
 	sh := fakeShell{answers: map[string]fakeAnswer{
 		"pidof ":   {out: "4120\n"},
-		"logcat ":  {out: string(interleaved) + extra},
+		"logcat ":  {out: readTestdata(t, interleavedLog) + extra},
 		"dumpsys ": {out: readTestdata(t, "meminfo_api34.txt")},
 	}}
 	planted := []string{"hunter2", "tok_5ecr3t", "ana.lopez@example.com", "AKIAIOSFODNN7EXAMPLE", "eyJhbGciOiJSUzI1NiJ9", "eyJhbGciOiJIUzI1NiJ9",
@@ -38,7 +34,7 @@ func TestNetworkBodiesOnRequest(t *testing.T) {
 	for _, bodies := range []bool{true, false} {
 		st := testStore(t)
 		a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: st, SessionID: "s1", CaptureID: "c1", Bodies: bodies})
-		n := byKind(a)[KindNetwork].Network
+		n := ByKind(a)[KindNetwork].Network
 		var fav, signup string
 		for _, r := range n.Requests {
 			switch r.URL {

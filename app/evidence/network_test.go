@@ -19,19 +19,15 @@ import (
 // failed and slow ones first; nothing secret reaches the summary, the
 // attachment or the file.
 func TestNetworkCollector(t *testing.T) {
-	interleaved, err := os.ReadFile("network/testdata/okhttp_body_interleaved.log")
-	if err != nil {
-		t.Fatal(err)
-	}
 	sh := fakeShell{answers: map[string]fakeAnswer{
 		"pidof ":           {out: "4120\n"},
-		"logcat ":          {out: string(interleaved)},
+		"logcat ":          {out: readTestdata(t, interleavedLog)},
 		"dumpsys gfxinfo ": {out: readTestdata(t, "gfxinfo_api34.txt")},
 		"dumpsys meminfo ": {out: readTestdata(t, "meminfo_api34.txt")},
 	}}
 	st := testStore(t)
 	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: st, SessionID: "s1", CaptureID: "c1"})
-	at := byKind(a)[KindNetwork]
+	at := ByKind(a)[KindNetwork]
 	n := at.Network
 	if at.Status != StatusComplete || n == nil || n.Total != 4 || n.Failed != 3 || n.Slow != 1 {
 		t.Fatalf("network attachment %+v %+v", at, n)

@@ -8,6 +8,10 @@ import (
 	"testing"
 )
 
+// interleavedLog is the network parser's sample of OkHttp calls logged at
+// BODY level on interleaved threads, named from testdata/ for readTestdata.
+const interleavedLog = "../network/testdata/okhttp_body_interleaved.log"
+
 func readTestdata(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))

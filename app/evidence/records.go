@@ -1,9 +1,12 @@
 package evidence
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"fixthis/app/errcode"
 )
 
 // processRecord is one process's part of a dumpsys output that prints a record per
@@ -37,6 +40,28 @@ func processRecords(text string, header *regexp.Regexp) []processRecord {
 	return recs
 }
 
+// readRecords reads a dumpsys output printed a record per process: the record of
+// the package's main process, else the first record read finds figures in. A
+// record with a header and no figures is an ErrUnparsable naming its pid and
+// process, never a silent zero; missing says what it lacks ("no TOTAL line").
+func readRecords[S any](text string, header *regexp.Regexp, read func(processRecord) (S, bool), missing string) (S, error) {
+	var none S
+	if noProcess.MatchString(text) {
+		return none, ErrNoProcess
+	}
+	recs := mainFirst(processRecords(text, header))
+	for _, r := range recs {
+		if s, ok := read(r); ok {
+			return s, nil
+		}
+	}
+	r := recs[0]
+	if r.process == "" {
+		return none, fmt.Errorf("%w: %s in %s", ErrUnparsable, missing, errcode.Quote(strings.TrimSpace(text)))
+	}
+	return none, fmt.Errorf("%w: the record of pid %d [%s] has %s", ErrUnparsable, r.pid, r.process, missing)
+}
+
 // mainFirst orders the records so that the package's main process (a name without
 // ":") comes first, the others in the order dumpsys printed them.
 func mainFirst(recs []processRecord) []processRecord {
@@ -52,16 +77,4 @@ func mainFirst(recs []processRecord) []processRecord {
 		}
 	}
 	return out
-}
-
-// excerptMax bounds how much of an output an error quotes.
-const excerptMax = 80
-
-// excerpt quotes the start of s for an error message, never all of a huge output.
-func excerpt(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) <= excerptMax {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:excerptMax]) + " (" + strconv.Itoa(len(s)) + " bytes)"
 }

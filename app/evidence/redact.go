@@ -8,6 +8,30 @@ import (
 // Redacted replaces anything that looks private in collected output.
 const Redacted = "[REDACTED]"
 
+// splicer rebuilds a string with some of its spans replaced, left to right,
+// and hands the string back untouched when nothing was.
+type splicer struct {
+	s       string
+	b       strings.Builder
+	last    int // end of the last replaced span
+	changed bool
+}
+
+// replace puts with in place of s[i:j]; i is never before the last span's end.
+func (p *splicer) replace(i, j int, with string) {
+	p.b.WriteString(p.s[p.last:i])
+	p.b.WriteString(with)
+	p.last, p.changed = j, true
+}
+
+func (p *splicer) String() string {
+	if !p.changed {
+		return p.s
+	}
+	p.b.WriteString(p.s[p.last:])
+	return p.b.String()
+}
+
 // Redact returns text with secrets and private-looking values replaced by
 // [REDACTED]. It works line by line and never adds or removes a line, so
 // redacted logcat stays parseable; a logcat line's header (time, pids, level,

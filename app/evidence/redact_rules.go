@@ -211,11 +211,10 @@ func isASCII(s string) bool {
 
 // redactKeyValues replaces the value of every key re finds.
 func redactKeyValues(s string, re *regexp.Regexp) string {
-	var b strings.Builder
-	last := 0
+	out := splicer{s: s}
 	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
 		start := m[7] // just after the separator
-		if start < last {
+		if start < out.last {
 			continue
 		}
 		key := strings.ToLower(s[m[4]:m[5]])
@@ -223,15 +222,9 @@ func redactKeyValues(s string, re *regexp.Regexp) string {
 		if ve <= vs || s[vs:ve] == Redacted {
 			continue
 		}
-		b.WriteString(s[last:vs])
-		b.WriteString(Redacted)
-		last = ve
+		out.replace(vs, ve, Redacted)
 	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return out.String()
 }
 
 // authSchemes are the HTTP authentication schemes whose name is kept in front
@@ -339,11 +332,9 @@ func redactLongSecrets(s string) string {
 	if locs == nil {
 		return s
 	}
-	var b strings.Builder
-	last := 0
+	out := splicer{s: s}
 	for _, loc := range locs {
 		m := s[loc[0]:loc[1]]
-		out := m
 		switch {
 		case strings.Contains(m, "/") && inURL(s, loc[0]):
 			segs := strings.Split(m, "/")
@@ -352,16 +343,12 @@ func redactLongSecrets(s string) string {
 					segs[i] = Redacted
 				}
 			}
-			out = strings.Join(segs, "/")
+			out.replace(loc[0], loc[1], strings.Join(segs, "/"))
 		case looksSecret(m):
-			out = Redacted
+			out.replace(loc[0], loc[1], Redacted)
 		}
-		b.WriteString(s[last:loc[0]])
-		b.WriteString(out)
-		last = loc[1]
 	}
-	b.WriteString(s[last:])
-	return b.String()
+	return out.String()
 }
 
 // inURL reports whether s[i] is part of a URL: the word it is in (back to a
@@ -389,22 +376,15 @@ func looksSecret(s string) bool {
 // replaceIPv6 redacts IPv6 addresses that stand alone: a candidate glued to a
 // word (Trail::distance, android::add) is code, not an address.
 func replaceIPv6(text string) string {
-	var b strings.Builder
-	last := 0
+	out := splicer{s: text}
 	for _, m := range ipv6.FindAllStringIndex(text, -1) {
 		i, j := m[0], m[1]
 		if i > 0 && isWordByte(text[i-1]) || j < len(text) && isWordByte(text[j]) || !isIPv6(text[i:j]) {
 			continue
 		}
-		b.WriteString(text[last:i])
-		b.WriteString(Redacted)
-		last = j
+		out.replace(i, j, Redacted)
 	}
-	if last == 0 {
-		return text
-	}
-	b.WriteString(text[last:])
-	return b.String()
+	return out.String()
 }
 
 func isWordByte(c byte) bool {

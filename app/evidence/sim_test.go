@@ -30,20 +30,12 @@ func store(t testing.TB) *evidence.Store {
 	return &evidence.Store{Root: filepath.Join(t.TempDir(), "runtime-evidence"), Display: ".fixthis/runtime-evidence"}
 }
 
-func kinds(a evidence.Attempt) map[evidence.Kind]evidence.Attachment {
-	m := map[evidence.Kind]evidence.Attachment{}
-	for _, at := range a.Attachments {
-		m[at.Kind] = at
-	}
-	return m
-}
-
 func TestCollectFromTheSimulatedPhone(t *testing.T) {
 	c, dev := simDevice(t, sim.Options{LatencyScale: 1})
 	pkg := dev.Profile().App.Package
 	since := time.Now()
 	a := evidence.Collect(context.Background(), c.Device(dev.Serial()), evidence.Request{Serial: dev.Serial(), Package: pkg, Since: since.Add(-time.Minute), Store: store(t), SessionID: "s1"})
-	k := kinds(a)
+	k := evidence.ByKind(a)
 	if a.Status != evidence.StatusComplete {
 		t.Fatalf("attempt %+v", a)
 	}
@@ -71,7 +63,7 @@ func TestCollectFromTheSimulatedPhone(t *testing.T) {
 		t.Fatal(err)
 	}
 	a = evidence.Collect(context.Background(), c.Device(dev.Serial()), evidence.Request{Serial: dev.Serial(), Package: pkg, Since: since, Store: store(t), SessionID: "s1"})
-	k = kinds(a)
+	k = evidence.ByKind(a)
 	if a.Status != evidence.StatusPartial {
 		t.Fatalf("after the crash: %+v", a)
 	}
@@ -116,7 +108,7 @@ func TestCollectReplaysPinnedOutputs(t *testing.T) {
 	if d := time.Since(t0); d > 2*time.Second {
 		t.Errorf("collection took %v with a 500ms timeout", d)
 	}
-	k := kinds(a)
+	k := evidence.ByKind(a)
 	if a.Status != evidence.StatusPartial || k[evidence.KindMemory].Reason != evidence.ReasonTimeout || a.Warnings[0] != "memory-timeout" {
 		t.Fatalf("attempt %+v", a)
 	}

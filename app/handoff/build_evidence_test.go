@@ -12,11 +12,7 @@ import (
 func TestPromptCarriesStoredRuntimeEvidence(t *testing.T) {
 	ctx := context.Background()
 	st, sid := savedSession(t)
-	sess, err := st.GetSession(ctx, sid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := sess.Items[0].ItemID
+	first := firstItemID(t, st, sid)
 	a := evidence.Attempt{ID: "rc-1", Status: evidence.StatusPartial, Warnings: []string{"memory-process-not-running"}, Attachments: []evidence.Attachment{
 		{Kind: evidence.KindLogcat, Status: evidence.StatusComplete, Artifact: ".fixthis/runtime-evidence/" + sid + "/rc-1/logcat.txt",
 			Summary: "crash: java.lang.IllegalStateException: Trail 42 has no start point at com.example.demo.Trails.format(Trails.kt:27); 19 errors, 1 warning in 27 app lines"},

@@ -47,7 +47,10 @@ func savedSession(t *testing.T) (*store.Store, string) {
 	return st, sess.SessionID
 }
 
-func TestBuilderJoinsEvidenceTreeAndSources(t *testing.T) {
+// indexedBuilder is a Builder over savedSession's store with the test project's
+// source index ready, the session's id, and the session it converted.
+func indexedBuilder(t *testing.T) (*Builder, string, Session) {
+	t.Helper()
 	st, id := savedSession(t)
 	idx, err := source.Build(context.Background(), "../source/testdata/project")
 	if err != nil {
@@ -58,6 +61,21 @@ func TestBuilderJoinsEvidenceTreeAndSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b, id, hs
+}
+
+// firstItemID is the id of the first item savedSession stored.
+func firstItemID(t *testing.T, st *store.Store, sessionID string) string {
+	t.Helper()
+	sess, err := st.GetSession(context.Background(), sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess.Items[0].ItemID
+}
+
+func TestBuilderJoinsEvidenceTreeAndSources(t *testing.T) {
+	b, id, hs := indexedBuilder(t)
 	if hs.Package != "com.example.demo" || len(hs.Screens) != 1 || hs.Screens[0].DisplayName != "MainActivity" {
 		t.Fatalf("session header: %+v", hs)
 	}
@@ -102,16 +120,7 @@ func TestBuilderWithoutIndexSaysWhy(t *testing.T) {
 }
 
 func TestBuilderItemMatchesOneItem(t *testing.T) {
-	st, id := savedSession(t)
-	idx, err := source.Build(context.Background(), "../source/testdata/project")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &Builder{Store: st, Index: func() (*source.Index, source.Readiness) { return idx, source.Ready }}
-	hs, _, err := b.Session(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, id, hs := indexedBuilder(t)
 	one, err := b.Item(context.Background(), id, hs.Items[0].ID)
 	if err != nil {
 		t.Fatal(err)
@@ -129,10 +138,7 @@ func TestBuilderItemMatchesOneItem(t *testing.T) {
 func TestReopenedFixCarriesVerification(t *testing.T) {
 	ctx := context.Background()
 	st, id := savedSession(t)
-	sess, err := st.GetSession(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	item := firstItemID(t, st, id)
 	if _, err := st.ReleaseToAgent(ctx, id, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +146,6 @@ func TestReopenedFixCarriesVerification(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	item := sess.Items[0].ItemID
 	v := &store.Verification{CaptureID: c.CaptureID, Summary: "the item's region changed 40%"}
 	agent := store.WithAgent(ctx, "agent-1")
 	if _, err := st.Claim(agent, id, item, ""); err != nil {
@@ -177,13 +182,9 @@ func TestReopenedFixCarriesVerification(t *testing.T) {
 func TestBuilderCarriesTheSizeCheck(t *testing.T) {
 	st, id := savedSession(t)
 	ctx := context.Background()
-	sess, err := st.GetSession(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	item := sess.Items[0].ItemID
+	item := firstItemID(t, st, id)
 	png := []byte("\x89PNG\r\n\x1a\nsize-picture")
-	_, err = st.SaveSizeCheck(ctx, store.SizeCheckInput{ItemID: item, Serial: "emulator-5554", Restored: true, Sizes: []store.SizeOutcomeInput{
+	_, err := st.SaveSizeCheck(ctx, store.SizeCheckInput{ItemID: item, Serial: "emulator-5554", Restored: true, Sizes: []store.SizeOutcomeInput{
 		{SizeOutcome: store.SizeOutcome{Name: "phone", Width: 1080, Height: 2340, Density: 420, WidthDp: 411, HeightDp: 891, Found: true,
 			Bounds: &store.Bounds{Left: 40, Top: 200, Right: 600, Bottom: 260}}, PNG: png},
 		{SizeOutcome: store.SizeOutcome{Name: "tablet", Width: 2560, Height: 1600, Density: 320, WidthDp: 1280, HeightDp: 800}},

@@ -109,19 +109,10 @@ func (p *pairer) ktorLine(l line, msg string) {
 			return
 		}
 		name, value, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(msg, "-> "), "BODY "), ": ")
-		value = strings.TrimSpace(value)
-		switch name = strings.ToLower(name); {
-		case b.call != nil && name == "content-type" && value != "null":
-			b.call.ContentType = clean(value, 100)
-		case b.call != nil && name == "content-length":
-			if n := count(value); n != nil {
-				b.call.ResponseBytes = n
-			}
-		case b.request != nil && name == "content-length":
-			if n := count(value); n != nil {
-				b.request.RequestBytes = n
-			}
+		if value = strings.TrimSpace(value); value == "null" {
+			return // a body without a content type prints `BODY Content-Type: null`
 		}
+		readHeader(b.call, b.request, name, value)
 	}
 }
 

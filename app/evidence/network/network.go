@@ -142,6 +142,23 @@ func clean(s string, n int) string {
 	return clip(strings.TrimSpace(s), n)
 }
 
+// readHeader keeps what a call's line needs of a header either library logged:
+// the response's content type and the length of whichever side is open.
+func readHeader(response, request *Request, name, value string) {
+	switch name = strings.ToLower(name); {
+	case response != nil && name == "content-type":
+		response.ContentType = clean(value, 100)
+	case response != nil && name == "content-length":
+		if n := count(value); n != nil {
+			response.ResponseBytes = n
+		}
+	case request != nil && name == "content-length":
+		if n := count(value); n != nil {
+			request.RequestBytes = n
+		}
+	}
+}
+
 // count reads a byte count from the log: nil unless it is a number >= 0.
 func count(s string) *int64 {
 	n, err := strconv.ParseInt(s, 10, 64)

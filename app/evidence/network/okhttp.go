@@ -148,19 +148,7 @@ func (p *pairer) okhttp(l line, msg string) bool {
 	if h == nil {
 		return false
 	}
-	name, value := strings.ToLower(h[1]), strings.TrimSpace(h[2])
-	switch {
-	case st.response != nil && name == "content-type":
-		st.response.ContentType = clean(value, 100)
-	case st.response != nil && name == "content-length":
-		if n := count(value); n != nil {
-			st.response.ResponseBytes = n
-		}
-	case st.request != nil && name == "content-length":
-		if n := count(value); n != nil {
-			st.request.RequestBytes = n
-		}
-	}
+	readHeader(st.response, st.request, h[1], strings.TrimSpace(h[2]))
 	return true
 }
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"fixthis/app/errcode"
 	"fixthis/app/evidence/network"
 )
 
@@ -126,7 +127,7 @@ func list(ctx context.Context, dial Dialer) ([]target, error) {
 func (w *Watcher) watchPage(ctx context.Context, dial Dialer, wsURL, page string) error {
 	u, err := url.Parse(wsURL)
 	if err != nil || !strings.HasPrefix(u.Path, "/devtools/") {
-		return fmt.Errorf("devtools: page address %q is not a DevTools one", clip(wsURL, 80))
+		return fmt.Errorf("devtools: page address %s is not a DevTools one", errcode.Quote(wsURL))
 	}
 	d := websocket.Dialer{NetDialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) }}
 	conn, _, err := d.DialContext(ctx, "ws://localhost"+u.Path, nil)
@@ -152,7 +153,7 @@ func (w *Watcher) watchPage(ctx context.Context, dial Dialer, wsURL, page string
 		}
 		if m.ID == 1 {
 			if m.Error != nil {
-				return fmt.Errorf("devtools: Network.enable: %s", clip(m.Error.Message, 80))
+				return fmt.Errorf("devtools: Network.enable: %s", errcode.Quote(m.Error.Message))
 			}
 			break
 		}
@@ -200,11 +201,4 @@ func (w *Watcher) Requests() []network.Request {
 		out = append(out, r)
 	}
 	return out
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
