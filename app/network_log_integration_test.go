@@ -40,11 +40,9 @@ func TestLogWrittenCallsBecomeTheItemsRequests(t *testing.T) {
 			t.Fatalf("log %q: %v %+v", line, err, res)
 		}
 	}
-	time.Sleep(1800 * time.Millisecond) // the demo's slowest call ends 1,620 ms after the app starts
-	ho := e.saveToMCP(sid)
+	ho := e.saveToMCPAfterDemoCalls(sid)
 
-	var doc feedbackapi.NetworkDoc
-	r := e.mustJSON("GET", "/api/items/"+itemID+"/network?sessionId="+sid, nil, &doc)
+	doc, body := e.itemNetwork(sid, itemID)
 	got := map[string]feedbackapi.NetworkCall{}
 	for _, c := range doc.Requests {
 		got[c.Method+" "+c.URL] = c
@@ -62,11 +60,8 @@ func TestLogWrittenCallsBecomeTheItemsRequests(t *testing.T) {
 		t.Errorf("the prompt does not name the failed calls:\n%s", ho.Prompt)
 	}
 	handoff, _ := json.Marshal(ho)
-	for _, s := range secrets {
-		if strings.Contains(string(r.Body), s) || strings.Contains(string(handoff), s) {
-			t.Errorf("%q reached the answer or the handoff", s)
-		}
-	}
+	noSecretIn(t, "the answer", body, secrets)
+	noSecretIn(t, "the handoff", handoff, secrets)
 	noSecretInFiles(t, e.projectDir, secrets)
 }
 
@@ -80,9 +75,48 @@ func newSavedItem(t *testing.T, title string) (e *testEnv, sessionID, itemID str
 	return e, sessionID, saved.Items[0].ItemID
 }
 
-// noSecretInFiles fails when any file under dir holds one of secrets.
-func noSecretInFiles(t *testing.T, dir string, secrets []string) {
+// logOkHttp writes lines to the simulated phone's log as the demo app's OkHttp
+// logging interceptor does.
+func logOkHttp(t *testing.T, e *testEnv, lines ...string) {
 	t.Helper()
+	for _, line := range lines {
+		if err := e.sim.AppLog("I", "okhttp.OkHttpClient", line); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// saveToMCPAfterDemoCalls is Save to MCP once the demo app's own calls have ended,
+// so the capture under Auto sees every one of them.
+func (e *testEnv) saveToMCPAfterDemoCalls(sessionID string) feedbackapi.AgentHandoff {
+	e.t.Helper()
+	time.Sleep(1800 * time.Millisecond) // the demo's slowest call ends 1,620 ms after the app starts
+	return e.saveToMCP(sessionID)
+}
+
+// itemNetwork is the item's Network route, decoded and as it was sent.
+func (e *testEnv) itemNetwork(sessionID, itemID string) (feedbackapi.NetworkDoc, []byte) {
+	e.t.Helper()
+	var doc feedbackapi.NetworkDoc
+	r := e.mustJSON("GET", "/api/items/"+itemID+"/network?sessionId="+sessionID, nil, &doc)
+	return doc, r.Body
+}
+
+// noSecretIn fails when text, which is what, holds one of secrets.
+func noSecretIn(t *testing.T, what string, text []byte, secrets []string) {
+	t.Helper()
+	for _, s := range secrets {
+		if strings.Contains(string(text), s) {
+			t.Errorf("%q reached %s", s, what)
+		}
+	}
+}
+
+// noSecretInFiles fails when any file under dir holds one of secrets; it returns
+// how many files it read.
+func noSecretInFiles(t *testing.T, dir string, secrets []string) int {
+	t.Helper()
+	files := 0
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -91,16 +125,14 @@ func noSecretInFiles(t *testing.T, dir string, secrets []string) {
 		if err != nil {
 			return err
 		}
-		for _, s := range secrets {
-			if strings.Contains(string(b), s) {
-				t.Errorf("%q reached %s", s, path)
-			}
-		}
+		files++
+		noSecretIn(t, path, b, secrets)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return files
 }
 
 // Capture with bodies keeps the bodies the app logged for that capture only,
@@ -110,7 +142,7 @@ func noSecretInFiles(t *testing.T, dir string, secrets []string) {
 func TestCaptureWithBodies(t *testing.T) {
 	e, sid, itemID := newSavedItem(t, "bodies")
 	secrets := []string{"hunter2body", "tok-b0dy-5ecret", "ana.lopez@example.com"}
-	for _, line := range []string{
+	logOkHttp(t, e,
 		"--> POST https://api.trailhead.test/v1/login (61-byte body)",
 		"Content-Type: application/json",
 		"",
@@ -120,18 +152,13 @@ func TestCaptureWithBodies(t *testing.T) {
 		"",
 		`{"error":"locked out","token":"tok-b0dy-5ecret"}`,
 		"<-- END HTTP (48-byte body)",
-	} {
-		if err := e.sim.AppLog("I", "okhttp.OkHttpClient", line); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	login := func(bodies bool) (feedbackapi.NetworkCall, []byte) {
 		e.mustJSON("POST", "/api/items/"+itemID+"/runtime-evidence/collect", map[string]any{"sessionId": sid, "bodies": bodies}, nil)
-		var doc feedbackapi.NetworkDoc
-		r := e.mustJSON("GET", "/api/items/"+itemID+"/network?sessionId="+sid, nil, &doc)
+		doc, body := e.itemNetwork(sid, itemID)
 		for _, c := range doc.Requests {
 			if c.URL == "https://api.trailhead.test/v1/login" {
-				return c, r.Body
+				return c, body
 			}
 		}
 		t.Fatalf("no login call in %+v", doc.Requests)
@@ -141,11 +168,7 @@ func TestCaptureWithBodies(t *testing.T) {
 	if c.Status != 403 || c.RequestBody != `{"user":"[REDACTED]","password":"[REDACTED]","keep":true}` || c.ResponseBody != `{"error":"locked out","token":"[REDACTED]"}` {
 		t.Errorf("with bodies: %+v", c)
 	}
-	for _, s := range secrets {
-		if strings.Contains(string(body), s) {
-			t.Errorf("%q reached the answer", s)
-		}
-	}
+	noSecretIn(t, "the answer", body, secrets)
 	if c, _ := login(false); c.RequestBody != "" || c.ResponseBody != "" || c.Status != 403 {
 		t.Errorf("a plain capture kept bodies: %+v", c)
 	}

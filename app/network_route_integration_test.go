@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"fixthis/app/feedbackapi"
 )
@@ -19,23 +18,17 @@ import (
 func TestItemNetworkRouteAfterSaveToMCP(t *testing.T) {
 	e, sid, itemID := newSavedItem(t, "network")
 	secrets := []string{"AIzaSy", "eyJhbGci", "tok-9f8e7d6c5b4a", "c00kie-v4lue"}
-	for _, line := range []string{
+	logOkHttp(t, e,
 		"--> GET https://api.trailhead.test/v1/me?access_token=tok-9f8e7d6c5b4a",
 		"Cookie: session=c00kie-v4lue",
 		"--> END GET",
 		"<-- 401 Unauthorized https://api.trailhead.test/v1/me?access_token=tok-9f8e7d6c5b4a (12ms)",
 		"Set-Cookie: session=c00kie-v4lue; HttpOnly",
 		"<-- END HTTP",
-	} {
-		if err := e.sim.AppLog("I", "okhttp.OkHttpClient", line); err != nil {
-			t.Fatal(err)
-		}
-	}
-	time.Sleep(1800 * time.Millisecond) // the demo's slowest call ends 1,620 ms after the app starts
-	e.saveToMCP(sid)
+	)
+	e.saveToMCPAfterDemoCalls(sid)
 
-	var doc feedbackapi.NetworkDoc
-	r := e.mustJSON("GET", "/api/items/"+itemID+"/network?sessionId="+sid, nil, &doc)
+	doc, body := e.itemNetwork(sid, itemID)
 	got := map[string]string{}
 	for _, c := range doc.Requests {
 		got[c.Method+" "+c.URL] = callOutcome(c)
@@ -55,11 +48,7 @@ func TestItemNetworkRouteAfterSaveToMCP(t *testing.T) {
 	if doc.Status != "complete" || doc.Failed != 3 || doc.Slow != 1 || doc.CaptureID == "" {
 		t.Errorf("doc %+v", doc)
 	}
-	for _, s := range secrets {
-		if strings.Contains(string(r.Body), s) {
-			t.Errorf("%q reached the answer", s)
-		}
-	}
+	noSecretIn(t, "the answer", body, secrets)
 
 	// Served, the route is behind the console guard like the rest of /api.
 	guarded := consoleGuard{token: "console-token", mcpToken: "mcp-token", ownOrigins: func() []string { return nil }}.wrap(e.app.APIHandler())
