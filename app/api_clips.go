@@ -56,17 +56,28 @@ func (h previewRoutes) clipSerial(serial string) (string, error) {
 	return dev.Serial, nil
 }
 
+// decodeClipRequest reads a clip route's body into req with decode and returns the
+// device it is about (clipSerial of *serial, the request's own Serial field, read
+// once decoded). It answers an error itself and returns false.
+func (h previewRoutes) decodeClipRequest(w http.ResponseWriter, r *http.Request, decode func(*http.Request, any) error, req any, serial *string) (string, bool) {
+	if err := decode(r, req); err != nil {
+		httpapi.WriteError(w, err)
+		return "", false
+	}
+	s, err := h.clipSerial(*serial)
+	if err != nil {
+		httpapi.WriteError(w, err)
+		return "", false
+	}
+	return s, true
+}
+
 // postPreviewClipRecord starts a recording (the console's long press): the live
 // screen is kept from now until POST /api/preview/clip ends it, up to 30 s.
 func (h previewRoutes) postPreviewClipRecord(w http.ResponseWriter, r *http.Request) {
 	var req RecordingRequest
-	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	serial, err := h.clipSerial(req.Serial)
-	if err != nil {
-		httpapi.WriteError(w, err)
+	serial, ok := h.decodeClipRequest(w, r, httpapi.DecodeOptionalJSON, &req, &req.Serial)
+	if !ok {
 		return
 	}
 	httpapi.WriteJSON(w, http.StatusOK, RecordingResponse{RecordingID: h.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds})
@@ -76,13 +87,8 @@ func (h previewRoutes) postPreviewClipRecord(w http.ResponseWriter, r *http.Requ
 // clip of the session: an H.264 MP4, a frame strip and a timeline.
 func (h previewRoutes) postPreviewClip(w http.ResponseWriter, r *http.Request) {
 	var req ClipRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	serial, err := h.clipSerial(req.Serial)
-	if err != nil {
-		httpapi.WriteError(w, err)
+	serial, ok := h.decodeClipRequest(w, r, httpapi.DecodeJSON, &req, &req.Serial)
+	if !ok {
 		return
 	}
 	if req.RecordingID == "" && (req.Seconds < clip.MinSeconds || req.Seconds > clip.MaxSeconds) {

@@ -48,23 +48,17 @@ func TestClipOfTheLiveVideo(t *testing.T) {
 	defer e.keepScrolling(5, 300*time.Millisecond, 50*time.Millisecond)()
 	// Read the stream until it has carried 2.5 s of pictures.
 	br := bufio.NewReader(res.Body)
-	var first time.Time
-	for {
-		kind, body, err := readStreamMessage(br)
-		if err != nil {
-			t.Fatal(err)
+	waitForSpan(t, 2500*time.Millisecond, func() time.Time {
+		for {
+			kind, body, err := readStreamMessage(br)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kind == streamAccessUnit {
+				return time.UnixMicro(int64(binary.BigEndian.Uint64(body[1:9])))
+			}
 		}
-		if kind != streamAccessUnit {
-			continue
-		}
-		at := time.UnixMicro(int64(binary.BigEndian.Uint64(body[1:9])))
-		if first.IsZero() {
-			first = at
-		}
-		if at.Sub(first) > 2500*time.Millisecond {
-			break
-		}
-	}
+	})
 	var got ClipResponse
 	e.mustJSON("POST", "/api/preview/clip", ClipRequest{Seconds: 2, SessionID: sess.SessionID}, &got)
 	if got.Clip.Source != "h264" || got.Frames < 2 || got.DurationMs < 1800 || got.DurationMs > 2200 {
@@ -147,20 +141,14 @@ func TestClipOfRawFrames(t *testing.T) {
 	sse := e.subscribe() // a console watching: the raw-frame loop runs
 	defer e.keepScrolling(4, 250*time.Millisecond, 50*time.Millisecond)()
 	// Wait until the frames that arrived span 3.5 s.
-	var first time.Time
-	for {
+	waitForSpan(t, 3500*time.Millisecond, func() time.Time {
 		f := decodeEvent[device.PreviewFrame](t, sse.next(20*time.Second, "preview-ready", nil))
 		at, err := time.Parse(time.RFC3339Nano, f.CapturedAt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if first.IsZero() {
-			first = at
-		}
-		if at.Sub(first) > 3500*time.Millisecond {
-			break
-		}
-	}
+		return at
+	})
 	var got ClipResponse
 	e.mustJSON("POST", "/api/preview/clip", ClipRequest{Seconds: 3, SessionID: sess.SessionID}, &got)
 	if got.Clip.Source != "jpeg" || got.Frames < 2 || got.Clip.StripURL == "" {
@@ -199,5 +187,14 @@ func TestClipOfRawFrames(t *testing.T) {
 	}
 	if got.DurationMs < 2900 || got.DurationMs > 3100 {
 		t.Errorf("a 3 s clip of 3.5 s of frames lasts %d ms", got.DurationMs)
+	}
+}
+
+// waitForSpan reads the capture times of pictures with next until they span more
+// than span.
+func waitForSpan(t *testing.T, span time.Duration, next func() time.Time) {
+	t.Helper()
+	first := next()
+	for next().Sub(first) <= span {
 	}
 }

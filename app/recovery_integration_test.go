@@ -1,11 +1,9 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,7 +21,7 @@ func TestKilledADBServerRecoversWithDemoDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &syncBuffer{}
 	a := New(Options{Version: "test", Mode: ModeServe, Logger: slog.New(slog.NewTextHandler(logs, nil)), ADB: client, Store: st, Demo: device.DemoOn})
 	ctx, cancel := context.WithCancel(context.Background())
 	a.Run(ctx)
@@ -53,24 +51,6 @@ func TestKilledADBServerRecoversWithDemoDevice(t *testing.T) {
 		}
 	}
 	// The restarted server is ours to clean: adbtest's cleanup kills it by port.
-}
-
-// lockedBuffer is a log sink the test can read while the app writes to it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func waitPayload(t *testing.T, a *App, timeout time.Duration, what string, ok func(device.List) bool) device.List {

@@ -117,32 +117,9 @@ func TestPlantedSecretsReachNothingStoredOrShown(t *testing.T) {
 	}
 
 	for name, body := range answers {
-		for _, s := range secrets {
-			if strings.Contains(body, s) {
-				t.Errorf("%s answered secret %q", name, s)
-			}
-		}
+		noSecretIn(t, name+"'s answer", []byte(body), secrets)
 	}
-	files := 0
-	err := filepath.WalkDir(filepath.Join(e.projectDir, ".fixthis"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files++
-		for _, s := range secrets {
-			if strings.Contains(string(b), s) {
-				t.Errorf("%s stores secret %q", p, s)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := noSecretInFiles(t, filepath.Join(e.projectDir, ".fixthis"), secrets)
 	logs, _ := filepath.Glob(filepath.Join(e.projectDir, ".fixthis", "runtime-evidence", sid, "*", "logcat.txt"))
 	if files < 3 || len(logs) < 2 {
 		t.Fatalf("%d files, %d stored logs: nothing to check", files, len(logs))

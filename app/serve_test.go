@@ -108,26 +108,22 @@ func TestHealth(t *testing.T) {
 func TestConsoleAssetsNeedNoTokenButLoopback(t *testing.T) {
 	a := testApp(t)
 	h := a.serveMux(4321, "127.0.0.1")
-	req := httptest.NewRequest("GET", "/", nil)
-	req.Host = "127.0.0.1:4321"
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "<title>FixThis</title>") {
-		t.Fatalf("index: %d %q", rec.Code, rec.Body)
-	}
-	req = httptest.NewRequest("GET", "/some/deep/link", nil)
-	req.Host = "localhost:4321"
-	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != 200 {
-		t.Fatalf("deep link falls back to index: %d", rec.Code)
-	}
-	req = httptest.NewRequest("GET", "/", nil)
-	req.Host = "attacker.example"
-	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != 403 {
-		t.Fatalf("foreign host on assets: %d", rec.Code)
+	for _, tc := range []struct {
+		name, path, host string
+		code             int
+		body             string // "" when any body will do
+	}{
+		{"index", "/", "127.0.0.1:4321", 200, "<title>FixThis</title>"},
+		{"deep link falls back to index", "/some/deep/link", "localhost:4321", 200, ""},
+		{"foreign host on assets", "/", "attacker.example", 403, ""},
+	} {
+		req := httptest.NewRequest("GET", tc.path, nil)
+		req.Host = tc.host
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tc.code || !strings.Contains(rec.Body.String(), tc.body) {
+			t.Fatalf("%s: %d %q, want %d", tc.name, rec.Code, rec.Body, tc.code)
+		}
 	}
 }
 

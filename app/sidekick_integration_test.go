@@ -15,12 +15,7 @@ import (
 // not leave freezes dialing the removed forward (and silently falling back to the much
 // slower uiautomator dump).
 func TestFreezeUsesSidekickAgainAfterDeviceCleared(t *testing.T) {
-	env := newTestEnv(t)
-	serial := env.sim.Serial()
-	if fr := env.freeze(); fr.TreeSource != "sidekick" {
-		t.Fatalf("first freeze read the tree from %q, want sidekick", fr.TreeSource)
-	}
-	env.mustJSON("POST", "/api/preview/resume", nil, nil)
+	env, serial := newSidekickEnv(t)
 	env.mustJSON("POST", "/api/device/disconnect", nil, nil)
 	env.mustJSON("POST", "/api/device/select", map[string]string{"serial": serial}, nil)
 	if fr := env.freeze(); fr.TreeSource != "sidekick" {
@@ -28,16 +23,23 @@ func TestFreezeUsesSidekickAgainAfterDeviceCleared(t *testing.T) {
 	}
 }
 
-// `adb kill-server` (a common fix-it step) drops every forward and every connection
-// through the server. Once the phone is back, a freeze must reach the sidekick again
-// instead of redialling the dead forward and settling for uiautomator for good.
-func TestFreezeUsesSidekickAgainAfterADBServerRestart(t *testing.T) {
+// newSidekickEnv is a test env whose first freeze read the tree through the demo
+// app's sidekick, live again; it returns the phone's serial.
+func newSidekickEnv(t *testing.T) (*testEnv, string) {
+	t.Helper()
 	env := newTestEnv(t)
-	serial := env.sim.Serial()
 	if fr := env.freeze(); fr.TreeSource != "sidekick" {
 		t.Fatalf("first freeze read the tree from %q, want sidekick", fr.TreeSource)
 	}
 	env.mustJSON("POST", "/api/preview/resume", nil, nil)
+	return env, env.sim.Serial()
+}
+
+// `adb kill-server` (a common fix-it step) drops every forward and every connection
+// through the server. Once the phone is back, a freeze must reach the sidekick again
+// instead of redialling the dead forward and settling for uiautomator for good.
+func TestFreezeUsesSidekickAgainAfterADBServerRestart(t *testing.T) {
+	env, serial := newSidekickEnv(t)
 	env.adbServer.Restart(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -41,7 +41,7 @@ type voiceEnv struct {
 	logs *syncBuffer // everything the app logged
 }
 
-// syncBuffer is a log sink safe for the app's goroutines.
+// syncBuffer is a log sink the test can read while the app's goroutines write to it.
 type syncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer

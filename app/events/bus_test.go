@@ -60,17 +60,26 @@ func TestReplaySinceAndOverflow(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		frameReady.Publish(b, frame{Width: i})
 	}
-	for _, tc := range []struct {
-		since    uint64
-		ids      []uint64
-		overflow bool
-	}{
+	checkReplays(t, b, []replayCase{
 		{since: 0},
 		{since: 5},
 		{since: 3, ids: []uint64{4, 5}},
 		{since: 2, ids: []uint64{3, 4, 5}},
 		{since: 1, overflow: true},
-	} {
+	})
+}
+
+// replayCase is what a subscriber joining after since is replayed, and whether it
+// is told it missed events.
+type replayCase struct {
+	since    uint64
+	ids      []uint64
+	overflow bool
+}
+
+func checkReplays(t *testing.T, b *Bus, cases []replayCase) {
+	t.Helper()
+	for _, tc := range cases {
 		sub, replay, overflow := b.Subscribe(tc.since)
 		sub.Close()
 		var ids []uint64
@@ -99,26 +108,12 @@ func TestLiveEventsAreNotKeptForReplay(t *testing.T) {
 	if n := len(sub.C); n != 12 {
 		t.Fatalf("the subscriber of the moment got %d events, want 12", n)
 	}
-	for _, tc := range []struct {
-		since    uint64
-		ids      []uint64
-		overflow bool
-	}{
+	checkReplays(t, b, []replayCase{
 		{since: 0},
 		{since: 1, ids: []uint64{12}},
 		{since: 5, ids: []uint64{12}},
 		{since: 11, ids: []uint64{12}},
-	} {
-		s, replay, overflow := b.Subscribe(tc.since)
-		s.Close()
-		var ids []uint64
-		for _, ev := range replay {
-			ids = append(ids, ev.ID)
-		}
-		if !reflect.DeepEqual(ids, tc.ids) || overflow != tc.overflow {
-			t.Errorf("since %d: replay %v overflow %v, want %v %v", tc.since, ids, overflow, tc.ids, tc.overflow)
-		}
-	}
+	})
 }
 
 func TestSlowSubscriberIsClosedNotWaitedFor(t *testing.T) {

@@ -53,32 +53,21 @@ type ItemSources struct {
 // is queued for the agent's next wait. The response carries the prompt, with its
 // runtimeEvidenceAttempt block, and what was collected.
 func (h Routes) PostAgentHandoffs(w http.ResponseWriter, r *http.Request) {
-	var req HandoffRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	ho, err := h.Feedback.SaveToMCP(r.Context(), req.SessionID, req.ItemIDs)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, AgentHandoff{Session: ho.Session, Prompt: ho.Prompt, BatchID: ho.BatchID, Handoff: ho.Handoff, RuntimeEvidence: ho.Evidence})
+	decodeAnswer(w, r, httpapi.DecodeJSON, func(req HandoffRequest) (AgentHandoff, error) {
+		ho, err := h.Feedback.SaveToMCP(r.Context(), req.SessionID, req.ItemIDs)
+		if err != nil {
+			return AgentHandoff{}, err
+		}
+		return AgentHandoff{Session: ho.Session, Prompt: ho.Prompt, BatchID: ho.BatchID, Handoff: ho.Handoff, RuntimeEvidence: ho.Evidence}, nil
+	})
 }
 
 // PostHandoffPreview is Copy Prompt (feedback.Service.CopyPrompt).
 func (h Routes) PostHandoffPreview(w http.ResponseWriter, r *http.Request) {
-	var req HandoffPreviewRequest
-	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	md, sess, err := h.Feedback.CopyPrompt(r.Context(), r.PathValue("id"), req.ItemIDs, req.MarkCopied)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, HandoffPreview{Markdown: md, Session: sess})
+	decodeAnswer(w, r, httpapi.DecodeOptionalJSON, func(req HandoffPreviewRequest) (HandoffPreview, error) {
+		md, sess, err := h.Feedback.CopyPrompt(r.Context(), r.PathValue("id"), req.ItemIDs, req.MarkCopied)
+		return HandoffPreview{Markdown: md, Session: sess}, err
+	})
 }
 
 // GetSessionExport is the full export: JSON (default) or Markdown.
@@ -87,25 +76,24 @@ func (h Routes) GetSessionExport(w http.ResponseWriter, r *http.Request) {
 	switch format := r.URL.Query().Get("format"); format {
 	case "", "json":
 		data, err := h.Prompts.ExportJSON(r.Context(), id)
-		if err != nil {
-			httpapi.WriteError(w, err)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.json"`)
-		_, _ = w.Write(data)
+		writeExport(w, "fixthis-"+id+".json", "application/json; charset=utf-8", data, err)
 	case "markdown", "md":
 		md, err := h.Prompts.ExportMarkdown(r.Context(), id)
-		if err != nil {
-			httpapi.WriteError(w, err)
-			return
-		}
-		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-		w.Header().Set("Content-Disposition", `attachment; filename="fixthis-`+id+`.md"`)
-		_, _ = w.Write([]byte(md))
+		writeExport(w, "fixthis-"+id+".md", "text/markdown; charset=utf-8", []byte(md), err)
 	default:
 		httpapi.WriteError(w, httpapi.InvalidInput("format must be json or markdown, not %s", errcode.Quote(format)))
 	}
+}
+
+// writeExport answers with an export as a download named file, or with err.
+func writeExport(w http.ResponseWriter, file, contentType string, data []byte, err error) {
+	if err != nil {
+		httpapi.WriteError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+file+`"`)
+	_, _ = w.Write(data)
 }
 
 // GetItemSources is what the inspector shows under a saved annotation: the ranked

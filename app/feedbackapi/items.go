@@ -65,34 +65,18 @@ type ItemUpdateRequest struct {
 }
 
 func (h Routes) PutItem(w http.ResponseWriter, r *http.Request) {
-	var req ItemUpdateRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	it, err := h.Store.UpdateItem(r.Context(), req.SessionID, r.PathValue("id"), req.ItemUpdate)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
+	decodeItem(w, r, func(req ItemUpdateRequest) (*store.Item, error) {
+		return h.Store.UpdateItem(r.Context(), req.SessionID, r.PathValue("id"), req.ItemUpdate)
+	})
 }
 
 func (h Routes) DeleteItem(w http.ResponseWriter, r *http.Request) {
-	if err := h.Store.DeleteItem(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id")); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
+	answer(w, httpapi.OK{OK: true}, h.Store.DeleteItem(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id")))
 }
 
 func (h Routes) DeleteDraftItems(w http.ResponseWriter, r *http.Request) {
 	n, err := h.Store.DeleteDraftItems(r.Context(), r.URL.Query().Get("sessionId"))
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, Deleted{Deleted: n})
+	answer(w, Deleted{Deleted: n}, err)
 }
 
 // AnswerRequest is the body of POST /api/items/{id}/answer.
@@ -102,17 +86,9 @@ type AnswerRequest struct {
 }
 
 func (h Routes) PostItemAnswer(w http.ResponseWriter, r *http.Request) {
-	var req AnswerRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	it, err := h.Store.AnswerQuestion(r.Context(), req.SessionID, r.PathValue("id"), req.Answer)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
+	decodeItem(w, r, func(req AnswerRequest) (*store.Item, error) {
+		return h.Store.AnswerQuestion(r.Context(), req.SessionID, r.PathValue("id"), req.Answer)
+	})
 }
 
 // ResolveStatus is how the user may close an item: the two terminal item
@@ -129,35 +105,20 @@ type ResolveRequest struct {
 }
 
 func (h Routes) PostItemResolve(w http.ResponseWriter, r *http.Request) {
-	var req ResolveRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	it, err := h.Store.ResolveByUser(r.Context(), req.SessionID, r.PathValue("id"), store.ItemStatus(req.Status))
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
+	decodeItem(w, r, func(req ResolveRequest) (*store.Item, error) {
+		return h.Store.ResolveByUser(r.Context(), req.SessionID, r.PathValue("id"), store.ItemStatus(req.Status))
+	})
 }
 
 func (h Routes) GetItemCrop(w http.ResponseWriter, r *http.Request) {
-	sess, err := h.Store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	for _, it := range sess.Items {
-		if it.ItemID == r.PathValue("id") {
-			if it.CropArtifact == "" {
-				break
+	h.serveFromSession(w, r, func(sess *store.Session) (string, error) {
+		for _, it := range sess.Items {
+			if it.ItemID == r.PathValue("id") && it.CropArtifact != "" {
+				return it.CropArtifact, nil
 			}
-			ServeArtifact(w, r, h.Store, it.CropArtifact, "image/png")
-			return
 		}
-	}
-	httpapi.WriteError(w, errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", errcode.Quote(r.PathValue("id")), sess.SessionID))
+		return "", errcode.New(errcode.ScreenNotFound, "item %s has no crop in session %s", errcode.Quote(r.PathValue("id")), sess.SessionID)
+	})
 }
 
 // VerdictRequest is the body of POST /api/items/{id}/verify and /reopen (which
@@ -169,32 +130,16 @@ type VerdictRequest struct {
 
 // PostItemVerify is "Looks right": the user agrees with the agent's verified fix.
 func (h Routes) PostItemVerify(w http.ResponseWriter, r *http.Request) {
-	var req VerdictRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	it, err := h.Store.ConfirmFix(r.Context(), req.SessionID, r.PathValue("id"))
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
+	decodeItem(w, r, func(req VerdictRequest) (*store.Item, error) {
+		return h.Store.ConfirmFix(r.Context(), req.SessionID, r.PathValue("id"))
+	})
 }
 
 // PostItemReopen is "Reopen": the item goes back to the agent with the user's note.
 func (h Routes) PostItemReopen(w http.ResponseWriter, r *http.Request) {
-	var req VerdictRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	it, err := h.Store.Reopen(r.Context(), req.SessionID, r.PathValue("id"), req.Note)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: it})
+	decodeItem(w, r, func(req VerdictRequest) (*store.Item, error) {
+		return h.Store.Reopen(r.Context(), req.SessionID, r.PathValue("id"), req.Note)
+	})
 }
 
 // DismissRequest is the body of POST /api/preview/{id}/audit/dismiss: the key of
@@ -217,23 +162,12 @@ func (h Routes) PostPreviewAudit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := audit(r.Context(), r.PathValue("id"))
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, res)
+	answer(w, res, err)
 }
 
 // PostPreviewAuditDismiss keeps one finding dismissed on the frozen screen's screen.
 func (h Routes) PostPreviewAuditDismiss(w http.ResponseWriter, r *http.Request) {
-	var req DismissRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if err := h.Feedback.DismissFinding(r.Context(), r.PathValue("id"), req.Key); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
+	decodeAnswer(w, r, httpapi.DecodeJSON, func(req DismissRequest) (httpapi.OK, error) {
+		return httpapi.OK{OK: true}, h.Feedback.DismissFinding(r.Context(), r.PathValue("id"), req.Key)
+	})
 }

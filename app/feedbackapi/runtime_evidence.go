@@ -31,11 +31,7 @@ func (h Routes) PostItemEvidenceCollect(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	rec, err := h.Feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual, req.Bodies)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, rec)
+	answer(w, rec, err)
 }
 
 // GetItemEvidence lists an item's captures, newest first.

@@ -58,17 +58,13 @@ type NewSessionRequest struct {
 }
 
 func (h Routes) PostSessions(w http.ResponseWriter, r *http.Request) {
-	var req NewSessionRequest
-	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	sess, err := h.Store.CreateSession(r.Context(), req.Title)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{SessionID: sess.SessionID, Session: sess})
+	decodeAnswer(w, r, httpapi.DecodeOptionalJSON, func(req NewSessionRequest) (SessionDoc, error) {
+		sess, err := h.Store.CreateSession(r.Context(), req.Title)
+		if err != nil {
+			return SessionDoc{}, err
+		}
+		return SessionDoc{SessionID: sess.SessionID, Session: sess}, nil
+	})
 }
 
 func (h Routes) GetSession(w http.ResponseWriter, r *http.Request) {
@@ -82,53 +78,49 @@ func (h Routes) GetSession(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h Routes) PutSession(w http.ResponseWriter, r *http.Request) {
-	var u store.SessionUpdate
-	if err := httpapi.DecodeJSON(r, &u); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	sess, err := h.Store.UpdateSession(r.Context(), r.PathValue("id"), u)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
+	decodeAnswer(w, r, httpapi.DecodeJSON, func(u store.SessionUpdate) (SessionDoc, error) {
+		sess, err := h.Store.UpdateSession(r.Context(), r.PathValue("id"), u)
+		return SessionDoc{Session: sess}, err
+	})
 }
 
 func (h Routes) DeleteSession(w http.ResponseWriter, r *http.Request) {
-	if err := h.Store.DeleteSession(r.Context(), r.PathValue("id")); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
+	answer(w, httpapi.OK{OK: true}, h.Store.DeleteSession(r.Context(), r.PathValue("id")))
 }
 
 func (h Routes) PostSessionClose(w http.ResponseWriter, r *http.Request) {
 	sess, err := h.Store.CloseSession(r.Context(), r.PathValue("id"))
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, SessionDoc{Session: sess})
+	answer(w, SessionDoc{Session: sess}, err)
 }
 
 func (h Routes) GetScreenImage(w http.ResponseWriter, r *http.Request) {
+	h.serveFromSession(w, r, func(sess *store.Session) (string, error) {
+		for _, sc := range sess.Screens {
+			if sc.ScreenID == r.PathValue("screenId") {
+				if sc.ImageArtifact == "" {
+					return "", errcode.New(errcode.ScreenshotNotFound, "screen %s was saved without a screenshot", sc.ScreenID)
+				}
+				return sc.ImageArtifact, nil
+			}
+		}
+		return "", errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", errcode.Quote(r.PathValue("screenId")), sess.SessionID)
+	})
+}
+
+// serveFromSession serves the PNG that pick finds in the session ?sessionId= names,
+// or pick's error.
+func (h Routes) serveFromSession(w http.ResponseWriter, r *http.Request, pick func(*store.Session) (string, error)) {
 	sess, err := h.Store.GetSession(r.Context(), r.URL.Query().Get("sessionId"))
 	if err != nil {
 		httpapi.WriteError(w, err)
 		return
 	}
-	for _, sc := range sess.Screens {
-		if sc.ScreenID == r.PathValue("screenId") {
-			if sc.ImageArtifact == "" {
-				httpapi.WriteError(w, errcode.New(errcode.ScreenshotNotFound, "screen %s was saved without a screenshot", sc.ScreenID))
-				return
-			}
-			ServeArtifact(w, r, h.Store, sc.ImageArtifact, "image/png")
-			return
-		}
+	key, err := pick(sess)
+	if err != nil {
+		httpapi.WriteError(w, err)
+		return
 	}
-	httpapi.WriteError(w, errcode.New(errcode.ScreenNotFound, "no screen %s in session %s", errcode.Quote(r.PathValue("screenId")), sess.SessionID))
+	ServeArtifact(w, r, h.Store, key, "image/png")
 }
 
 // ServeArtifact answers with a stored artifact (a screenshot, a crop, a capture).

@@ -20,21 +20,16 @@ type SizeCheckRequest struct {
 // PostItemCheckSizes runs the check on sizes (feedback.Service.CheckSizes) on the
 // selected phone and answers with the item, its new check on it.
 func (h Routes) PostItemCheckSizes(w http.ResponseWriter, r *http.Request) {
-	var req SizeCheckRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if _, err := h.Feedback.CheckSizes(r.Context(), req.SessionID, r.PathValue("id")); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	d, err := h.Store.ReadItem(r.Context(), req.SessionID, r.PathValue("id"))
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, ItemDoc{Item: &d.Item})
+	decodeItem(w, r, func(req SizeCheckRequest) (*store.Item, error) {
+		if _, err := h.Feedback.CheckSizes(r.Context(), req.SessionID, r.PathValue("id")); err != nil {
+			return nil, err
+		}
+		d, err := h.Store.ReadItem(r.Context(), req.SessionID, r.PathValue("id"))
+		if err != nil {
+			return nil, err
+		}
+		return &d.Item, nil
+	})
 }
 
 // GetItemSizePicture serves one size's whole screen ("image") or crop ("crop") of
