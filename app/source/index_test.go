@@ -39,6 +39,34 @@ func buildTest(t *testing.T, dir string) *Index {
 	return idx
 }
 
+// roundTrip is idx after a trip through the cache's bytes.
+func roundTrip(t *testing.T, idx *Index) *Index {
+	t.Helper()
+	data, err := idx.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+// matchTop matches q and fails the test unless the top candidate is file at the
+// line in project that holds the text at; it returns every candidate.
+func matchTop(t *testing.T, idx *Index, project string, q Query, file, at string) []Candidate {
+	t.Helper()
+	got := idx.Match(q)
+	if len(got) == 0 {
+		t.Fatal("no candidates")
+	}
+	if c := got[0]; c.File != file || c.Line != lineOf(t, project, file, at) {
+		t.Fatalf("top = %s:%d, want %s at %q (all: %+v)", c.File, c.Line, file, at, got)
+	}
+	return got
+}
+
 func TestReadModules(t *testing.T) {
 	tests := []struct {
 		name, file, body string
@@ -146,14 +174,8 @@ func TestMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := idx.Match(tt.q)
-			if len(got) == 0 {
-				t.Fatal("no candidates")
-			}
+			got := matchTop(t, idx, testProject, tt.q, tt.file, tt.lineText)
 			c := got[0]
-			if c.File != tt.file || c.Line != lineOf(t, testProject, tt.file, tt.lineText) {
-				t.Fatalf("top = %s:%d, want %s at %q (all: %+v)", c.File, c.Line, tt.file, tt.lineText, got)
-			}
 			if c.Owner != tt.owner {
 				t.Errorf("owner = %q, want %q", c.Owner, tt.owner)
 			}

@@ -151,14 +151,8 @@ func TestViewMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := idx.Match(tt.q)
-			if len(got) == 0 {
-				t.Fatal("no candidates")
-			}
+			got := matchTop(t, idx, viewsProject, tt.q, tt.file, tt.at)
 			c := got[0]
-			if c.File != tt.file || c.Line != lineOf(t, viewsProject, tt.file, tt.at) {
-				t.Fatalf("top = %s:%d, want %s at %q (all: %+v)", c.File, c.Line, tt.file, tt.at, got)
-			}
 			if c.Owner != tt.owner {
 				t.Errorf("owner = %q, want %q", c.Owner, tt.owner)
 			}
@@ -254,14 +248,7 @@ func TestViewUpdate(t *testing.T) {
 // cache round trip, owners included.
 func TestViewSnapshot(t *testing.T) {
 	idx := buildTest(t, viewsProject)
-	data, err := idx.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Unmarshal(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := roundTrip(t, idx)
 	q := Query{Text: "Save", ResourceID: "com.example.views:id/save_button"}
 	want, got := idx.Match(q), back.Match(q)
 	if len(got) == 0 || len(got) != len(want) || got[0].File != want[0].File || got[0].Owner != want[0].Owner ||
