@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -120,7 +121,7 @@ func (h *harness) start() *Interviewer {
 func (h *harness) received(types ...string) []realtimefake.Received {
 	var out []realtimefake.Received
 	for _, r := range h.fake.ReceivedEvents() {
-		if len(types) == 0 || contains(types, r.Type) {
+		if len(types) == 0 || slices.Contains(types, r.Type) {
 			out = append(out, r)
 		}
 	}
@@ -144,15 +145,6 @@ func (h *harness) waitReceived(what string, cond func([]realtimefake.Received) b
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // itemText is the text of a received conversation.item.create's first text part.
