@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,7 +67,7 @@ func TestAppIndexMatchAlone(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := idx.Match(tc.q)
-			if len(c) == 0 || c[0].File != tc.file || c[0].Line != tc.line || c[0].Index != FromApp || !containsToken(c[0].Matched, tc.tok) {
+			if len(c) == 0 || c[0].File != tc.file || c[0].Line != tc.line || c[0].Index != FromApp || !slices.Contains(c[0].Matched, tc.tok) {
 				t.Fatalf("candidates %+v", c)
 			}
 		})

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -48,7 +49,7 @@ func (idx *Index) Match(q Query) []Candidate {
 				c.Index = FromBoth
 				c.Score += appAgreement
 				for _, t := range h.tokens {
-					if !containsToken(c.Matched, t) {
+					if !slices.Contains(c.Matched, t) {
 						c.Matched = append(c.Matched, t)
 					}
 				}
@@ -138,15 +139,6 @@ func abs(v int) int {
 		return -v
 	}
 	return v
-}
-
-func containsToken(list []string, t string) bool {
-	for _, s := range list {
-		if s == t {
-			return true
-		}
-	}
-	return false
 }
 
 // rerank sorts merged candidates by score and grades them again.

@@ -122,6 +122,47 @@ func benchProject(b *testing.B) string {
 	return dir
 }
 
+// benchIndex is the generated project indexed, for the benchmarks that time
+// what comes after the first build.
+func benchIndex(b *testing.B) (dir string, idx *Index) {
+	b.Helper()
+	dir = benchProject(b)
+	idx, err := Build(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return dir, idx
+}
+
+// benchSnapshot is the generated project's index as the cache holds it.
+func benchSnapshot(b *testing.B) []byte {
+	b.Helper()
+	_, idx := benchIndex(b)
+	data, err := idx.Marshal()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// benchUpdate times re-indexing the one file rel after each rewrite of it:
+// edit returns its n-th new content.
+func benchUpdate(b *testing.B, rel string, edit func(n int) string) {
+	dir, idx := benchIndex(b)
+	p := filepath.Join(dir, rel)
+	n := 0
+	b.ResetTimer()
+	for b.Loop() {
+		n++
+		if err := os.WriteFile(p, []byte(edit(n)), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		if err := idx.Update(context.Background(), []string{rel}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkColdIndex5000 indexes a generated 5,000-file project from disk.
 func BenchmarkColdIndex5000(b *testing.B) {
 	dir := benchProject(b)
@@ -139,34 +180,14 @@ func BenchmarkColdIndex5000(b *testing.B) {
 
 // BenchmarkUpdateOneFile re-indexes one changed file in the 5,000-file project.
 func BenchmarkUpdateOneFile(b *testing.B) {
-	dir := benchProject(b)
-	idx, err := Build(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rel := "feature/f3/src/main/java/com/example/f3/Screen13.kt"
-	p := filepath.Join(dir, rel)
-	n := 0
-	b.ResetTimer()
-	for b.Loop() {
-		n++
-		src := strings.Replace(screenSource(3, 13), "headline", fmt.Sprintf("headline v%d", n), 1)
-		if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
-			b.Fatal(err)
-		}
-		if err := idx.Update(context.Background(), []string{rel}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchUpdate(b, "feature/f3/src/main/java/com/example/f3/Screen13.kt", func(n int) string {
+		return strings.Replace(screenSource(3, 13), "headline", fmt.Sprintf("headline v%d", n), 1)
+	})
 }
 
 // BenchmarkRefreshNoChange is one watch poll over the unchanged project.
 func BenchmarkRefreshNoChange(b *testing.B) {
-	dir := benchProject(b)
-	idx, err := Build(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, idx := benchIndex(b)
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := idx.Refresh(context.Background()); err != nil {
@@ -178,11 +199,7 @@ func BenchmarkRefreshNoChange(b *testing.B) {
 // BenchmarkMatch matches a typical target (text, tag, role, two nearby
 // nodes, activity) in the 5,000-file project.
 func BenchmarkMatch(b *testing.B) {
-	dir := benchProject(b)
-	idx, err := Build(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, idx := benchIndex(b)
 	q := Query{Text: "Action 2417-2", TestTag: "row_2417_2", Role: "Button", Activity: ".MainActivity",
 		Nearby: []NearbyNode{{Text: "Screen 2417 part 2 headline"}, {ContentDescription: "Favourite 2417-2"}}}
 	b.ResetTimer()
@@ -195,35 +212,15 @@ func BenchmarkMatch(b *testing.B) {
 
 // BenchmarkUpdateOneLayout re-indexes one changed layout file.
 func BenchmarkUpdateOneLayout(b *testing.B) {
-	dir := benchProject(b)
-	idx, err := Build(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rel := "feature/f5/src/main/res/layout/fragment_screen_15.xml"
-	p := filepath.Join(dir, rel)
-	n := 0
-	b.ResetTimer()
-	for b.Loop() {
-		n++
-		src := strings.Replace(layoutSource(5, 15), "details", fmt.Sprintf("details v%d", n), 1)
-		if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
-			b.Fatal(err)
-		}
-		if err := idx.Update(context.Background(), []string{rel}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchUpdate(b, "feature/f5/src/main/res/layout/fragment_screen_15.xml", func(n int) string {
+		return strings.Replace(layoutSource(5, 15), "details", fmt.Sprintf("details v%d", n), 1)
+	})
 }
 
 // BenchmarkMatchResourceID matches a View target (resource-id, text and a
 // nearby id) in the generated project.
 func BenchmarkMatchResourceID(b *testing.B) {
-	dir := benchProject(b)
-	idx, err := Build(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, idx := benchIndex(b)
 	q := Query{ContentDescription: "Row 2415-3 details", ResourceID: "com.example:id/summary_2415_3",
 		Nearby: []NearbyNode{{ResourceID: "com.example:id/toolbar"}, {ResourceID: "com.example:id/title_2415_3"}}}
 	b.ResetTimer()
@@ -283,15 +280,7 @@ func BenchmarkProcessMatchCold5000(b *testing.B) {
 // BenchmarkUnmarshal5000 restores the cached index of the 5,000-file project
 // (the first step of a warm process).
 func BenchmarkUnmarshal5000(b *testing.B) {
-	dir := benchProject(b)
-	idx, err := Build(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := idx.Marshal()
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := benchSnapshot(b)
 	b.ReportMetric(float64(len(data))/1e6, "MB")
 	b.ResetTimer()
 	for b.Loop() {
@@ -314,15 +303,7 @@ func TestGenerateBenchProject(t *testing.T) {
 // BenchmarkWarmMatch5000 is the in-process part of a warm `fixthis source
 // match`: restore the cached index, look for changed files, match.
 func BenchmarkWarmMatch5000(b *testing.B) {
-	dir := benchProject(b)
-	idx, err := Build(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := idx.Marshal()
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := benchSnapshot(b)
 	q := Query{Text: "Action 2417-2", Activity: ".MainActivity"}
 	b.ResetTimer()
 	for b.Loop() {

@@ -79,11 +79,7 @@ func (s *kotlinScan) javaMethod(i, j int, name string) {
 	if p < 0 || !(isIdentPart(c[p]) || c[p] == '>' || c[p] == ']') {
 		return // a call or an expression, not a declaration with a return type
 	}
-	q := p
-	for q >= 0 && isIdentPart(c[q]) {
-		q--
-	}
-	if javaKeywords[string(c[q+1:p+1])] {
+	if word, _ := s.identEndingAt(p); javaKeywords[word] {
 		return
 	}
 	k = s.skipSpace(s.matchBracket(k, '(', ')'))

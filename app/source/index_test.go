@@ -39,6 +39,52 @@ func buildTest(t *testing.T, dir string) *Index {
 	return idx
 }
 
+// roundTrip is idx after a trip through the cache's bytes.
+func roundTrip(t *testing.T, idx *Index) *Index {
+	t.Helper()
+	data, err := idx.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+// topWant is what a match table expects of the top candidate: its file, a text
+// on its line, its owner, its reason tokens and, when not "", its confidence.
+type topWant struct {
+	file, at, owner string
+	tokens          []string
+	conf            string
+}
+
+// matchTop matches q and fails the test unless the top candidate is w, at the
+// line in project that holds w.at; it returns every candidate.
+func matchTop(t *testing.T, idx *Index, project string, q Query, w topWant) []Candidate {
+	t.Helper()
+	got := idx.Match(q)
+	if len(got) == 0 {
+		t.Fatal("no candidates")
+	}
+	c := got[0]
+	if c.File != w.file || c.Line != lineOf(t, project, w.file, w.at) {
+		t.Fatalf("top = %s:%d, want %s at %q (all: %+v)", c.File, c.Line, w.file, w.at, got)
+	}
+	if c.Owner != w.owner {
+		t.Errorf("owner = %q, want %q", c.Owner, w.owner)
+	}
+	if !slices.Equal(c.Matched, w.tokens) {
+		t.Errorf("matched = %v, want %v", c.Matched, w.tokens)
+	}
+	if w.conf != "" && c.Confidence != w.conf {
+		t.Errorf("confidence = %s, want %s (score %.2f margin %.2f)", c.Confidence, w.conf, c.Score, c.Margin)
+	}
+	return got
+}
+
 func TestReadModules(t *testing.T) {
 	tests := []struct {
 		name, file, body string
@@ -146,23 +192,8 @@ func TestMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := idx.Match(tt.q)
-			if len(got) == 0 {
-				t.Fatal("no candidates")
-			}
+			got := matchTop(t, idx, testProject, tt.q, topWant{tt.file, tt.lineText, tt.owner, tt.tokens, tt.conf})
 			c := got[0]
-			if c.File != tt.file || c.Line != lineOf(t, testProject, tt.file, tt.lineText) {
-				t.Fatalf("top = %s:%d, want %s at %q (all: %+v)", c.File, c.Line, tt.file, tt.lineText, got)
-			}
-			if c.Owner != tt.owner {
-				t.Errorf("owner = %q, want %q", c.Owner, tt.owner)
-			}
-			if !slices.Equal(c.Matched, tt.tokens) {
-				t.Errorf("matched = %v, want %v", c.Matched, tt.tokens)
-			}
-			if tt.conf != "" && c.Confidence != tt.conf {
-				t.Errorf("confidence = %s, want %s (score %.2f margin %.2f)", c.Confidence, tt.conf, c.Score, c.Margin)
-			}
 			if (c.Caution != "") != tt.caution || len(c.CallSites) != tt.nCallSite {
 				t.Errorf("caution = %q callSites = %v", c.Caution, c.CallSites)
 			}

@@ -178,6 +178,28 @@ func (s *kotlinScan) prevNonSpace(i int) int {
 	return i
 }
 
+// identEndingAt returns the identifier whose last byte is at last (empty when that
+// byte is no part of one) and the offset it starts at.
+func (s *kotlinScan) identEndingAt(last int) (string, int) {
+	c := s.m.Code
+	start := last + 1
+	for start > 0 && isIdentPart(c[start-1]) {
+		start--
+	}
+	return string(c[start : last+1]), start
+}
+
+// identBefore is the identifier that ends before offset i, past spaces and tabs on
+// the same line, and the offset it starts at.
+func (s *kotlinScan) identBefore(i int) (string, int) {
+	c := s.m.Code
+	q := i - 1
+	for q >= 0 && (c[q] == ' ' || c[q] == '\t') {
+		q--
+	}
+	return s.identEndingAt(q)
+}
+
 func (s *kotlinScan) scan() {
 	c := s.m.Code
 	var annotations []string
@@ -312,11 +334,7 @@ func (s *kotlinScan) resource(i, j int) {
 		return
 	}
 	if i > 0 && c[i-1] == '.' {
-		q := i - 2
-		for q >= 0 && isIdentPart(c[q]) {
-			q--
-		}
-		if string(c[q+1:i-1]) == "android" {
+		if qualifier, _ := s.identEndingAt(i - 2); qualifier == "android" {
 			return
 		}
 	}
@@ -364,41 +382,20 @@ func (s *kotlinScan) stringRef(i int, key string) {
 	p := s.prevNonSpace(i)
 	if p >= 0 && c[p] == '=' {
 		// `id = R.string.x`: step back over the parameter name.
-		q := p - 1
-		for q >= 0 && (c[q] == ' ' || c[q] == '\t') {
-			q--
-		}
-		e := q + 1
-		for q >= 0 && isIdentPart(c[q]) {
-			q--
-		}
-		if string(c[q+1:e]) == "id" {
-			p = s.prevNonSpace(q + 1)
+		if name, start := s.identBefore(p); name == "id" {
+			p = s.prevNonSpace(start)
 		}
 	}
 	if p >= 0 && c[p] == '(' {
-		q := p - 1
-		for q >= 0 && (c[q] == ' ' || c[q] == '\t') {
-			q--
-		}
-		e := q + 1
-		for q >= 0 && isIdentPart(c[q]) {
-			q--
-		}
 		// stringResource(…), getString(…), getText(…), getQuantityString(…):
 		// what matters is what the resolved text is passed to.
-		if name := string(c[q+1 : e]); strings.HasSuffix(name, "tringResource") || strings.HasPrefix(name, "get") &&
+		if name, start := s.identBefore(p); strings.HasSuffix(name, "tringResource") || strings.HasPrefix(name, "get") &&
 			(strings.HasSuffix(name, "String") || strings.HasSuffix(name, "Text")) {
-			p = s.prevNonSpace(q + 1)
+			p = s.prevNonSpace(start)
 		}
 	}
 	if p >= 0 && (c[p] == '=' || c[p] == '(') {
-		q := s.prevNonSpace(p)
-		e := q + 1
-		for q >= 0 && isIdentPart(c[q]) {
-			q--
-		}
-		name := string(c[q+1 : e])
+		name, _ := s.identEndingAt(s.prevNonSpace(p))
 		if k, ok := textParams[name]; ok && c[p] == '=' {
 			ctx = k
 		}
@@ -423,11 +420,7 @@ func (s *kotlinScan) call(i, j int, name string) {
 		if c[p] == ':' || c[p] == '<' {
 			return // a type, not a call
 		}
-		e := p + 1
-		for p >= 0 && isIdentPart(c[p]) {
-			p--
-		}
-		switch string(c[p+1 : e]) {
+		switch keyword, _ := s.identEndingAt(p); keyword {
 		case "fun", "class", "object", "interface":
 			return // a declaration, not a call
 		}

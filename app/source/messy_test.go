@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,7 +53,7 @@ func TestMessyProject(t *testing.T) {
 			if len(got) == 0 {
 				t.Fatal("no candidates")
 			}
-			if got[0].File != tc.want || !has(got[0].Matched, tc.wantTok) {
+			if got[0].File != tc.want || !slices.Contains(got[0].Matched, tc.wantTok) {
 				t.Fatalf("top = %s %v (%.2f), want %s with %s; all: %v", got[0].File, got[0].Matched, got[0].Score, tc.want, tc.wantTok, files(got))
 			}
 			for _, c := range got {
@@ -105,15 +106,6 @@ func TestMessyProject(t *testing.T) {
 			t.Fatalf("SettingsActivity shows %v", names)
 		}
 	})
-}
-
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func files(cs []Candidate) []string {

@@ -128,14 +128,7 @@ func TestWatch(t *testing.T) {
 
 func TestMarshalRoundTrip(t *testing.T) {
 	idx := buildTest(t, testProject)
-	data, err := idx.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Unmarshal(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := roundTrip(t, idx)
 	for _, q := range []Query{{Text: "Good morning"}, {TestTag: "profile_card"}, {Text: "Save"}} {
 		a, b := idx.Match(q), back.Match(q)
 		if len(a) != len(b) || len(a) == 0 || a[0].File != b[0].File || a[0].Line != b[0].Line || a[0].Score != b[0].Score {

@@ -151,25 +151,10 @@ func TestViewMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := idx.Match(tt.q)
-			if len(got) == 0 {
-				t.Fatal("no candidates")
-			}
+			got := matchTop(t, idx, viewsProject, tt.q, topWant{tt.file, tt.at, tt.owner, tt.tokens, tt.conf})
 			c := got[0]
-			if c.File != tt.file || c.Line != lineOf(t, viewsProject, tt.file, tt.at) {
-				t.Fatalf("top = %s:%d, want %s at %q (all: %+v)", c.File, c.Line, tt.file, tt.at, got)
-			}
-			if c.Owner != tt.owner {
-				t.Errorf("owner = %q, want %q", c.Owner, tt.owner)
-			}
 			if tt.ownerFile != "" && (c.OwnerFile != tt.ownerFile || c.OwnerLine != lineOf(t, viewsProject, tt.ownerFile, tt.ownerAt)) {
 				t.Errorf("owner at %s:%d, want %s at %q", c.OwnerFile, c.OwnerLine, tt.ownerFile, tt.ownerAt)
-			}
-			if !slices.Equal(c.Matched, tt.tokens) {
-				t.Errorf("matched = %v, want %v", c.Matched, tt.tokens)
-			}
-			if tt.conf != "" && c.Confidence != tt.conf {
-				t.Errorf("confidence = %s, want %s (score %.2f margin %.2f)", c.Confidence, tt.conf, c.Score, c.Margin)
 			}
 			var usages []string
 			for _, u := range tt.usages {
@@ -254,14 +239,7 @@ func TestViewUpdate(t *testing.T) {
 // cache round trip, owners included.
 func TestViewSnapshot(t *testing.T) {
 	idx := buildTest(t, viewsProject)
-	data, err := idx.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Unmarshal(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := roundTrip(t, idx)
 	q := Query{Text: "Save", ResourceID: "com.example.views:id/save_button"}
 	want, got := idx.Match(q), back.Match(q)
 	if len(got) == 0 || len(got) != len(want) || got[0].File != want[0].File || got[0].Owner != want[0].Owner ||

@@ -49,19 +49,7 @@ func TestStartAnswersWhileUpstreamIsSilent(t *testing.T) {
 	if _, err := iv.Announce(Pointing{Kind: AnchorScreen, Note: "x"}); errcode.Of(err) != errcode.VoiceReconnecting || !strings.Contains(err.Error(), "connecting") {
 		t.Fatalf("announce while connecting: %v", err)
 	}
-	began = time.Now()
-	iv.Stop()
-	if d := time.Since(began); d > time.Second {
-		t.Fatalf("Stop took %s", d)
-	}
-	select {
-	case <-iv.Done():
-	default:
-		t.Fatal("not done after Stop")
-	}
-	if m.Active() != nil || rec.lastState() != StateStopped {
-		t.Fatalf("after Stop: active %v, state %s", m.Active(), rec.lastState())
-	}
+	stopPromptly(t, m, iv, rec)
 }
 
 // An upstream that refuses the session with a megabyte of message: the start's

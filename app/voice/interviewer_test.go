@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -55,6 +56,25 @@ func (r *recorder) lastState() State {
 		return ""
 	}
 	return r.states[len(r.states)-1].State
+}
+
+// stopPromptly stops iv and fails the test unless Stop returned within a second
+// with the session done, m free and Stopped the last state rec saw.
+func stopPromptly(t *testing.T, m *Manager, iv *Interviewer, rec *recorder) {
+	t.Helper()
+	began := time.Now()
+	iv.Stop()
+	if d := time.Since(began); d > time.Second {
+		t.Fatalf("Stop took %s", d)
+	}
+	select {
+	case <-iv.Done():
+	default:
+		t.Fatal("session not done after Stop")
+	}
+	if m.Active() != nil || rec.lastState() != StateStopped {
+		t.Fatalf("after Stop: active %v, state %s", m.Active(), rec.lastState())
+	}
 }
 
 // memKeychain is a keychain in memory.
@@ -120,7 +140,7 @@ func (h *harness) start() *Interviewer {
 func (h *harness) received(types ...string) []realtimefake.Received {
 	var out []realtimefake.Received
 	for _, r := range h.fake.ReceivedEvents() {
-		if len(types) == 0 || contains(types, r.Type) {
+		if len(types) == 0 || slices.Contains(types, r.Type) {
 			out = append(out, r)
 		}
 	}
@@ -144,15 +164,6 @@ func (h *harness) waitReceived(what string, cond func([]realtimefake.Received) b
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // itemText is the text of a received conversation.item.create's first text part.
@@ -226,19 +237,7 @@ func TestSecondConsoleIsBusyAndStopIsQuick(t *testing.T) {
 	if errcode.Of(err) != errcode.VoiceBusy || !strings.Contains(err.Error(), "the desktop window") {
 		t.Fatalf("second start: %v", err)
 	}
-	began := time.Now()
-	iv.Stop()
-	if d := time.Since(began); d > time.Second {
-		t.Fatalf("stop took %s", d)
-	}
-	select {
-	case <-iv.Done():
-	default:
-		t.Fatal("session not done after Stop")
-	}
-	if h.m.Active() != nil || h.sink.lastState() != StateStopped {
-		t.Fatalf("after stop: active=%v state=%s", h.m.Active(), h.sink.lastState())
-	}
+	stopPromptly(t, h.m, iv, h.sink)
 	h.start() // the project is free again
 }
 

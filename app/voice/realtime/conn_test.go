@@ -77,6 +77,16 @@ func open(t *testing.T, url, key string, h Handler) *Conn {
 	return c
 }
 
+// liveConn opens a connection that reports to h, on a fresh fake that takes any
+// key, and waits for it to go live.
+func liveConn(t *testing.T, h *tape) (*realtimefake.Server, *Conn) {
+	t.Helper()
+	fake, url := fakeServer(t, realtimefake.Config{})
+	c := open(t, url, "sk-any", h)
+	waitFor(t, "live", func() bool { return c.Number() == 1 })
+	return fake, c
+}
+
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -99,10 +109,8 @@ func receivedTypes(fake *realtimefake.Server, conn int) []string {
 }
 
 func TestHandshakeGoesLiveAndCloseEnds(t *testing.T) {
-	fake, url := fakeServer(t, realtimefake.Config{})
 	h := &tape{}
-	c := open(t, url, "sk-any", h)
-	waitFor(t, "live", func() bool { return c.Number() == 1 })
+	fake, c := liveConn(t, h)
 	if got := receivedTypes(fake, 1); strings.Join(got, ",") != "session.update" {
 		t.Fatalf("the fake received %v", got)
 	}
@@ -136,10 +144,8 @@ func TestRefusedKeyFails(t *testing.T) {
 // Items wait while a response is active and go in order on response.done, then
 // the response.create asked for meanwhile.
 func TestItemsWaitForTheResponse(t *testing.T) {
-	fake, url := fakeServer(t, realtimefake.Config{})
 	h := &tape{}
-	c := open(t, url, "sk-any", h)
-	waitFor(t, "live", func() bool { return c.Number() == 1 })
+	fake, c := liveConn(t, h)
 	// The server starts a response of its own (as after a turn it detected).
 	fake.SendRaw([]byte(`{"type":"response.created","response":{"id":"resp_1","status":"in_progress"}}`))
 	waitFor(t, "an active response", c.Responding)
@@ -192,15 +198,13 @@ func TestItemsWaitForTheResponse(t *testing.T) {
 
 // A dropped connection is replaced; the handler's seed is the first thing on it.
 func TestDropReconnectsAndSeedsFirst(t *testing.T) {
-	fake, url := fakeServer(t, realtimefake.Config{})
 	h := &tape{seed: func(n int, replaced bool) [][]byte {
 		if !replaced {
 			return nil
 		}
 		return [][]byte{[]byte(`{"type":"conversation.item.create","item":{"type":"message","role":"system","content":[{"type":"input_text","text":"[RECONNECT]"}]}}`)}
 	}}
-	c := open(t, url, "sk-any", h)
-	waitFor(t, "live", func() bool { return c.Number() == 1 })
+	fake, c := liveConn(t, h)
 	fake.Drop()
 	waitFor(t, "the second connection", func() bool { return c.Number() == 2 })
 	waitFor(t, "the seed", func() bool { return len(receivedTypes(fake, 2)) == 2 })
@@ -215,10 +219,8 @@ func TestDropReconnectsAndSeedsFirst(t *testing.T) {
 // A frame over MaxEventBytes ends the connection rather than being read whole;
 // a frame that is not strict text is delivered marked.
 func TestOversizedFrameEndsTheConnection(t *testing.T) {
-	fake, url := fakeServer(t, realtimefake.Config{})
 	h := &tape{}
-	c := open(t, url, "sk-any", h)
-	waitFor(t, "live", func() bool { return c.Number() == 1 })
+	fake, c := liveConn(t, h)
 	big := `{"type":"response.output_text.delta","delta":"` + strings.Repeat("a", MaxEventBytes) + `"}`
 	fake.SendRaw([]byte(big))
 	waitFor(t, "the replacement", func() bool { return c.Number() == 2 })
