@@ -19,17 +19,18 @@ func (srv *Server) shellV1(ctx context.Context, s *stream, cmd string, pty bool)
 		_, _ = io.Copy(in, s)
 		in.CloseWrite()
 	}()
+	sock := newLocalSocket(s)
 	var mu sync.Mutex
-	var out io.Writer = syncWriter{mu: &mu, w: s}
+	var out io.Writer = syncWriter{mu: &mu, w: sock}
 	if pty {
 		out = crlfWriter{out}
 	}
 	if cmd == "" {
 		srv.cfg.Services.Interactive(ctx, in, out, out, pty)
-		return nil
+	} else {
+		srv.cfg.Services.Shell(ctx, cmd, in, out, out)
 	}
-	srv.cfg.Services.Shell(ctx, cmd, in, out, out)
-	return nil
+	return sock.Close()
 }
 
 // shellV2 speaks the shell protocol: separate stdout/stderr packets and an exit
@@ -54,10 +55,11 @@ func (srv *Server) shellV2(ctx context.Context, s *stream, cmd string, pty bool)
 			}
 		}
 	}()
+	sock := newLocalSocket(s)
 	var mu sync.Mutex
 	max := int(s.maxData) - 5
-	var stdout io.Writer = shellPacketWriter{mu: &mu, w: s, id: shellStdout, max: max}
-	var stderr io.Writer = shellPacketWriter{mu: &mu, w: s, id: shellStderr, max: max}
+	var stdout io.Writer = shellPacketWriter{mu: &mu, w: sock, id: shellStdout, max: max}
+	var stderr io.Writer = shellPacketWriter{mu: &mu, w: sock, id: shellStderr, max: max}
 	if pty {
 		// A pty merges stderr into stdout and turns \n into \r\n.
 		stdout = crlfWriter{stdout}
@@ -70,8 +72,11 @@ func (srv *Server) shellV2(ctx context.Context, s *stream, cmd string, pty bool)
 		status = srv.cfg.Services.Shell(ctx, cmd, in, stdout, stderr)
 	}
 	mu.Lock()
-	_, err := s.Write(encodeShellPacket(shellExit, []byte{byte(status)}))
+	_, err := sock.Write(encodeShellPacket(shellExit, []byte{byte(status)}))
 	mu.Unlock()
+	if cerr := sock.Close(); err == nil {
+		err = cerr
+	}
 	return err
 }
 

@@ -90,6 +90,20 @@ func (s *stream) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// awaitSendable waits until no WRTE of ours waits for its OKAY; ErrStreamClosed once
+// the stream is closed.
+func (s *stream) awaitSendable() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !s.canSend && !s.closed {
+		s.cond.Wait()
+	}
+	if s.closed || s.selfDone {
+		return ErrStreamClosed
+	}
+	return nil
+}
+
 // Write sends p in WRTE messages no larger than the host accepts, waiting for the
 // host's OKAY between them.
 func (s *stream) Write(p []byte) (int, error) {

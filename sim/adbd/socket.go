@@ -1,0 +1,114 @@
+// The socket between a shell's process and adbd: what the process writes queues there
+// while a WRTE is in flight, and goes out together in the next one.
+package adbd
+
+import (
+	"sync"
+)
+
+// socketBufferBytes is how much output may wait for the host before the process's
+// writes block: the capacity of a Linux pipe (pipe(7): 65,536 bytes since 2.6.11),
+// which is what a shell's stdout is on the phone.
+const socketBufferBytes = 64 << 10
+
+// localSocket stands for adbd's local socket of one shell stream. adbd does not wait
+// for the host between the process's writes: it reads everything the process has
+// written by the time the host acknowledged the previous WRTE, up to the payload the
+// host accepts, and sends it as one WRTE (AOSP platform/system/core at 238e2abc,
+// adb/sockets.cpp:151-183, local_socket_flush_outgoing reads until EAGAIN into one
+// packet of max_payload; the shell protocol's thread does the same for each packet,
+// adb/daemon/shell_service.cpp:733-734, Subprocess::PassOutput). So a command that
+// prints its answer in many small writes, as dumpsys does, costs the host a few round
+// trips, not one per write.
+type localSocket struct {
+	s *stream
+
+	mu     sync.Mutex
+	cond   *sync.Cond
+	queued []byte
+	closed bool  // the process is done writing
+	err    error // the stream failed: the process's next write gets it
+	done   chan struct{}
+}
+
+// newLocalSocket starts sending what is written to it over s.
+func newLocalSocket(s *stream) *localSocket {
+	l := &localSocket{s: s, done: make(chan struct{})}
+	l.cond = sync.NewCond(&l.mu)
+	go l.pump()
+	return l
+}
+
+// Write queues p, blocking while the queue is full as a pipe's writer does.
+func (l *localSocket) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for len(l.queued) >= socketBufferBytes && l.err == nil {
+		l.cond.Wait()
+	}
+	if l.err != nil {
+		return 0, l.err
+	}
+	l.queued = append(l.queued, p...)
+	l.cond.Broadcast()
+	return len(p), nil
+}
+
+// Close ends the process's output and waits until all of it was sent, or the stream
+// failed.
+func (l *localSocket) Close() error {
+	l.mu.Lock()
+	l.closed = true
+	l.cond.Broadcast()
+	l.mu.Unlock()
+	<-l.done
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// pump sends the queue as it stands each time the host can take a WRTE.
+func (l *localSocket) pump() {
+	defer close(l.done)
+	for {
+		if err := l.s.awaitSendable(); err != nil {
+			l.fail(err)
+			return
+		}
+		chunk, ok := l.next(int(l.s.maxData))
+		if !ok {
+			return
+		}
+		if _, err := l.s.Write(chunk); err != nil {
+			l.fail(err)
+			return
+		}
+	}
+}
+
+// next takes up to max queued bytes, waiting for some; false once the process is
+// done and everything went out.
+func (l *localSocket) next(max int) ([]byte, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for len(l.queued) == 0 && !l.closed && l.err == nil {
+		l.cond.Wait()
+	}
+	if len(l.queued) == 0 || l.err != nil {
+		return nil, false
+	}
+	n := min(len(l.queued), max)
+	chunk := make([]byte, n)
+	copy(chunk, l.queued)
+	l.queued = l.queued[n:]
+	l.cond.Broadcast()
+	return chunk, true
+}
+
+func (l *localSocket) fail(err error) {
+	l.mu.Lock()
+	l.err = err
+	l.queued = nil
+	l.cond.Broadcast()
+	l.mu.Unlock()
+}
