@@ -2,7 +2,6 @@ package agentdevice
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"fixthis/app/display"
@@ -12,22 +11,16 @@ import (
 func TestDisplayDensity(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
-	serial := e.dev.Serial()
-	pick := func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }
-	if d, err := New(Options{ADB: e.client, Store: e.st, Pick: pick}).DisplayDensity(ctx, ""); d != 0 || err != nil {
+	o := e.options()
+	if d, err := New(o).DisplayDensity(ctx, ""); d != 0 || err != nil {
 		t.Fatalf("without a display manager: %d, %v; want 0 so the caller asks", d, err)
 	}
-	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := New(Options{ADB: e.client, Store: e.st, Display: m, Pick: pick})
+	o.Display = openDisplay(t)
+	p := New(o)
 	if d, err := p.DisplayDensity(ctx, ""); d != 420 || err != nil {
 		t.Fatalf("density %d, %v; want the demo phone's 420", d, err)
 	}
-	if err := SetControl(ctx, e.st, serial, true); err != nil {
-		t.Fatal(err)
-	}
+	e.allowControl(t)
 	dense := 360
 	if _, err := p.SetDisplay(ctx, "", display.Change{Density: &dense}); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package agentdevice
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,9 +23,7 @@ func TestDisplayToolsNeedControlAndAreRecorded(t *testing.T) {
 	if m.Changed(serial) {
 		t.Fatal("a refused change saved originals")
 	}
-	if err := SetControl(ctx, e.st, serial, true); err != nil {
-		t.Fatal(err)
-	}
+	e.allowControl(t)
 	scale := 1.3
 	res, err := p.SetDisplay(ctx, "", display.Change{Night: &night, FontScale: &scale})
 	if err != nil || res.Conditions != "night, fontScale=1.3" || !res.State.Changed {
@@ -53,12 +50,8 @@ func TestDisplayToolsNeedControlAndAreRecorded(t *testing.T) {
 // A value the grammar refuses is refused before a phone is picked or asked, so
 // `en-US; reboot` from an agent never reaches adb.
 func TestABadDisplayValueIsRefusedBeforeAPhoneIsPicked(t *testing.T) {
-	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	picked := 0
-	p := New(Options{Display: m, Pick: func(context.Context, string) (Target, error) {
+	p := New(Options{Display: openDisplay(t), Pick: func(context.Context, string) (Target, error) {
 		picked++
 		return Target{}, errcode.New(errcode.DeviceNotAvailable, "no phone in this test")
 	}})

@@ -43,21 +43,43 @@ func newSimEnvWith(t testing.TB, o sim.Options) simEnv {
 	return simEnv{client: p.Client, dev: p.Device, st: st, capturer: capturer}
 }
 
+// options are the Options of a Phone on e: its adb server, capturer and store, a
+// short wait for the console's answer, and every call on e's phone.
+func (e simEnv) options() Options {
+	serial := e.dev.Serial()
+	return Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond,
+		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }}
+}
+
+// allowControl lets agents drive e's phone, as the console's Allow does.
+func (e simEnv) allowControl(t testing.TB) {
+	t.Helper()
+	if err := SetControl(context.Background(), e.st, e.dev.Serial(), true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openDisplay is a display manager keeping its originals in a temp file.
+func openDisplay(t testing.TB) *display.Manager {
+	t.Helper()
+	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // displayPhone is a Phone on e with display settings kept in a temp file, the
 // demo app as the display target, and every call on e's phone.
 func (e simEnv) displayPhone(t testing.TB) (*Phone, *display.Manager) {
 	t.Helper()
 	serial := e.dev.Serial()
-	m, err := display.Open(filepath.Join(t.TempDir(), "display-originals.json"))
-	if err != nil {
-		t.Fatal(err)
+	o := e.options()
+	o.Display = openDisplay(t)
+	o.DisplayTarget = func(context.Context, string) (display.Target, error) {
+		return display.Target{Shell: e.client.Device(serial), Serial: serial, Package: "com.fixthis.demo"}, nil
 	}
-	p := New(Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond, Display: m,
-		DisplayTarget: func(context.Context, string) (display.Target, error) {
-			return display.Target{Shell: e.client.Device(serial), Serial: serial, Package: "com.fixthis.demo"}, nil
-		},
-		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
-	return p, m
+	return New(o), o.Display
 }
 
 // displayActivity is the activity list's display entries, oldest first, as

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 
 	"fixthis/adb/adbtest"
@@ -20,11 +19,8 @@ func TestAgentValuesNeverRunOnThePhone(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
 	serial := e.dev.Serial()
-	p := New(Options{ADB: e.client, Capturer: e.capturer, Store: e.st, AskTimeout: 300 * time.Millisecond,
-		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial}, nil }})
-	if err := SetControl(ctx, e.st, serial, true); err != nil {
-		t.Fatal(err)
-	}
+	p := New(e.options())
+	e.allowControl(t)
 	hasControl := func(s string) bool { return strings.IndexFunc(s, unicode.IsControl) >= 0 }
 	textProbes := append(adbtest.Probes("hello"),
 		adbtest.Probe{Name: "nul", Value: "hello\x00world"}, adbtest.Probe{Name: "bel", Value: "hello\a"},

@@ -15,10 +15,10 @@ import (
 func TestPhoneDrivesTheSimulatedPhone(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
-	client, dev, st, capturer := e.client, e.dev, e.st, e.capturer
-	serial := dev.Serial()
-	p := New(Options{ADB: client, Capturer: capturer, Store: st, AskTimeout: 300 * time.Millisecond,
-		Pick: func(context.Context, string) (Target, error) { return Target{Serial: serial, Model: "Pixel 7a"}, nil }})
+	st, serial := e.st, e.dev.Serial()
+	o := e.options()
+	o.Pick = func(context.Context, string) (Target, error) { return Target{Serial: serial, Model: "Pixel 7a"}, nil }
+	p := New(o)
 
 	// Not decided yet: the agent is refused, and the console is asked.
 	_, err := p.Act(ctx, "", Action{Kind: "tap", Target: &NodeSelector{ContentDescription: "Account"}})
@@ -28,9 +28,7 @@ func TestPhoneDrivesTheSimulatedPhone(t *testing.T) {
 	if c, _ := Control(ctx, st, serial, false); !c.Pending || c.Decided {
 		t.Fatalf("the ask is not pending: %+v", c)
 	}
-	if err := SetControl(ctx, st, serial, true); err != nil {
-		t.Fatal(err)
-	}
+	e.allowControl(t)
 
 	steps := []struct {
 		name string

@@ -16,10 +16,9 @@ import (
 func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 	e := newSimEnv(t)
 	ctx := context.Background()
-	client, dev, st := e.client, e.dev, e.st
+	serial := e.dev.Serial()
 	project := apktest.StubProject(t, "../../examples/trailhead",
 		apktest.App{Package: "com.fixthis.demo", VersionCode: 251, VersionName: "2.5.1", MinSdk: 26, Launcher: ".MainActivity"})
-	capturer := e.capturer
 	// The app's run slot, as targetwatch keeps it: the console sees the agent's progress
 	// and outcome, and a run already in progress refuses the agent's.
 	var consoleStages []targetrun.Stage
@@ -37,9 +36,10 @@ func TestRunAppBuildsInstallsLaunches(t *testing.T) {
 				finished = append(finished, err)
 			}, nil
 	}
-	p := New(Options{ADB: client, Capturer: capturer, Store: st, ProjectDir: project, AskTimeout: 200 * time.Millisecond,
-		Pick:     func(context.Context, string) (Target, error) { return Target{Serial: dev.Serial(), Demo: true}, nil },
-		TrackRun: trackRun})
+	o := e.options()
+	o.ProjectDir, o.AskTimeout, o.TrackRun = project, 200*time.Millisecond, trackRun
+	o.Pick = func(context.Context, string) (Target, error) { return Target{Serial: serial, Demo: true}, nil }
+	p := New(o)
 
 	var stages []targetrun.Stage
 	res, err := p.RunApp(ctx, "", RunAppInput{}, func(pr targetrun.Progress) {

@@ -23,9 +23,7 @@ func TestSizeToolsNeedControlAndAreRecorded(t *testing.T) {
 	if _, err := p.SetSize(ctx, "", display.Presets[2]); errcode.Of(err) != errcode.ControlRefused {
 		t.Fatalf("undecided control: %v", err)
 	}
-	if err := SetControl(ctx, e.st, serial, true); err != nil {
-		t.Fatal(err)
-	}
+	e.allowControl(t)
 	before := picked
 	if _, err := p.SetSize(ctx, "", display.Preset{Name: "custom", WidthDp: 600, HeightDp: 800, Density: 0x7fffffff}); errcode.Of(err) != errcode.OutOfRange || picked != before {
 		t.Fatalf("a bad density: %v (picked %d times)", err, picked-before)

@@ -37,14 +37,7 @@ func benchScreenshot() *image.NRGBA {
 // BenchmarkStaticAudit300 is every check on a 323-node screen with its screenshot
 // (budget: 50 ms).
 func BenchmarkStaticAudit300(b *testing.B) {
-	data, err := os.ReadFile(avitoDump)
-	if err != nil {
-		b.Fatal(err)
-	}
-	in, err := ReadDump(data)
-	if err != nil {
-		b.Fatal(err)
-	}
+	in := readDumpFile(b, avitoDump)
 	in.DensityDPI, in.Pixels = 480, benchScreenshot()
 	for b.Loop() {
 		if _, err := Run(in); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
+	"iter"
 	"math"
 )
 
@@ -152,24 +153,11 @@ var imageClasses = []string{
 // fails for text of any size; 3.0 to 4.5:1 is borderline (it fails only for text
 // under 18 sp, or 14 sp bold).
 func textContrast(s *screen) []Finding {
-	if s.pixels == nil {
-		return nil
-	}
 	var out []Finding
-	for i := range s.nodes {
-		n := &s.nodes[i]
-		if !s.visible(i) || !n.Enabled || !hasClass(n, textClasses...) {
-			continue
-		}
-		if n.Text == "" && !s.extras[i].HasText && s.extras[i].Hint == "" {
-			continue
-		}
-		sw, ok := s.swatchOf(i)
-		if !ok {
-			continue
-		}
+	noText := func(i int) bool { return s.nodes[i].Text == "" && !s.extras[i].HasText && s.extras[i].Hint == "" }
+	for i, sw := range s.swatches(textClasses, noText) {
 		r := sw.ratio()
-		measured := fmt.Sprintf("contrast %.2f:1 (%s on %s)", r, hexColor(sw.foreground), hexColor(sw.background))
+		measured := sw.measured(r)
 		switch {
 		case contrastLargeText-r > contrastTolerance:
 			out = append(out, s.finding(i, CheckTextContrast, SeverityWarning, measured,
@@ -189,28 +177,41 @@ func textContrast(s *screen) []Finding {
 // imageContrast follows ATF's ImageContrastCheck: an image's main colours need 3.0:1,
 // reported as a warning since the heuristic is less sure on pictures.
 func imageContrast(s *screen) []Finding {
-	if s.pixels == nil {
-		return nil
-	}
 	var out []Finding
-	for i := range s.nodes {
-		n := &s.nodes[i]
-		if !s.visible(i) || !n.Enabled || !hasClass(n, imageClasses...) {
-			continue
-		}
-		sw, ok := s.swatchOf(i)
-		if !ok {
-			continue
-		}
+	for i, sw := range s.swatches(imageClasses, nil) {
 		if r := sw.ratio(); contrastLargeText-r > contrastTolerance {
-			out = append(out, s.finding(i, CheckImageContrast, SeverityWarning,
-				fmt.Sprintf("contrast %.2f:1 (%s on %s)", r, hexColor(sw.foreground), hexColor(sw.background)),
+			out = append(out, s.finding(i, CheckImageContrast, SeverityWarning, sw.measured(r),
 				"3.00:1",
 				fmt.Sprintf("Image contrast %.2f:1 is too low to make out its shape.", r),
 				"Give the icon a colour that stands out from its background by 3:1 or more."))
 		}
 	}
 	return out
+}
+
+// swatches yields, with its swatch, each visible and enabled node of one of classes
+// whose pixels can be measured (none without a screenshot). skip, when given, passes
+// over a node before its pixels are counted.
+func (s *screen) swatches(classes []string, skip func(i int) bool) iter.Seq2[int, swatch] {
+	return func(yield func(int, swatch) bool) {
+		if s.pixels == nil {
+			return
+		}
+		for i := range s.nodes {
+			n := &s.nodes[i]
+			if !s.visible(i) || !n.Enabled || !hasClass(n, classes...) || skip != nil && skip(i) {
+				continue
+			}
+			if sw, ok := s.swatchOf(i); ok && !yield(i, sw) {
+				return
+			}
+		}
+	}
+}
+
+// measured is a contrast finding's measured value: the ratio r of sw and its two colours.
+func (sw swatch) measured(r float64) string {
+	return fmt.Sprintf("contrast %.2f:1 (%s on %s)", r, hexColor(sw.foreground), hexColor(sw.background))
 }
 
 // swatchOf measures a node's pixels. Like ATF it skips a node not wholly inside the

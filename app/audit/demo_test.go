@@ -7,14 +7,33 @@ import (
 	"fixthis/sim/scenario"
 )
 
-// TestDemoFlaws audits the simulated demo app, pixels and all, and finds the flaws
-// its source keeps on purpose (examples/trailhead/README.md, "Accessibility flaws")
-// with their measured and required values.
-func TestDemoFlaws(t *testing.T) {
+// demoScenario is the simulated demo app.
+func demoScenario(t *testing.T) *scenario.Scenario {
+	t.Helper()
 	sc, err := scenario.Load("demo")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sc
+}
+
+// screenInput is the audit input of what se shows now, pixels and all, at the
+// density of sc's phone.
+func screenInput(t *testing.T, sc *scenario.Scenario, se *scenario.Session) Input {
+	t.Helper()
+	in, err := ReadDump(se.UIAutomatorXML())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.DensityDPI, in.Pixels = sc.Device.Density, se.Frame()
+	return in
+}
+
+// TestDemoFlaws audits the simulated demo app, pixels and all, and finds the flaws
+// its source keeps on purpose (examples/trailhead/README.md, "Accessibility flaws")
+// with their measured and required values.
+func TestDemoFlaws(t *testing.T) {
+	sc := demoScenario(t)
 	list := sc.NewSession()
 	detail := sc.NewSession()
 	for _, n := range detail.SidekickNodes() {
@@ -42,11 +61,7 @@ func TestDemoFlaws(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			in, err := ReadDump(c.session.UIAutomatorXML())
-			if err != nil {
-				t.Fatal(err)
-			}
-			in.DensityDPI, in.Pixels = sc.Device.Density, c.session.Frame()
+			in := screenInput(t, sc, c.session)
 			findings, err := Run(in)
 			if err != nil {
 				t.Fatal(err)

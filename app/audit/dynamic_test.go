@@ -150,19 +150,11 @@ func TestDynamicBadInput(t *testing.T) {
 // palette of its own): the dynamic checks match its texts across the settings and
 // find nothing the static audit does not.
 func TestDynamicOnTheDemo(t *testing.T) {
-	sc, err := scenario.Load("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := demoScenario(t)
 	se := sc.NewSession()
 	under := func(d scenario.Display) Input {
 		se.SetDisplay(d)
-		in, err := ReadDump(se.UIAutomatorXML())
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.DensityDPI, in.Pixels = sc.Device.Density, se.Frame()
-		return in
+		return screenInput(t, sc, se)
 	}
 	base := under(scenario.Display{})
 	big, dark, rtl := under(scenario.Display{FontScale: DynamicFontScale}), under(scenario.Display{Night: true}), under(scenario.Display{RTL: true})

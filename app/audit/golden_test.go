@@ -1,16 +1,16 @@
 package audit
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fixthis/internal/devicetest"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.findings.json from the current checks (check each change by hand first)")
+var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the current checks (check each change by hand first)")
 
 // goldenDumps are real uiautomator dumps with the density of the device that wrote
 // them (testdata/README.md says how each density was worked out). The parser's own
@@ -31,48 +31,38 @@ var goldenDumps = []struct {
 }
 
 // TestGoldenFindings runs every check on each real dump and compares the findings
-// with testdata/<dump>.findings.json, each checked by hand against ATF's rules.
+// with testdata/<dump>.golden.json, each checked by hand against ATF's rules.
 func TestGoldenFindings(t *testing.T) {
 	for _, g := range goldenDumps {
 		name := strings.TrimSuffix(filepath.Base(g.path), ".xml")
 		t.Run(name, func(t *testing.T) {
-			got := auditFile(t, g.path, g.dpi)
-			golden := filepath.Join("testdata", name+".findings.json")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./app/audit -run Golden -update, then check the file by hand)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("findings differ from %s:\n%s", golden, got)
-			}
+			devicetest.Golden(t, name, map[string]any{"findings": auditFile(t, g.path, g.dpi)}, *update)
 		})
 	}
 }
 
-func auditFile(t *testing.T, path string, dpi int) []byte {
-	t.Helper()
+// readDumpFile is the audit input of the dump file at path.
+func readDumpFile(tb testing.TB, path string) Input {
+	tb.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	in, err := ReadDump(data)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatalf("%s: %v", path, err)
 	}
+	return in
+}
+
+// auditFile is what every check finds on the dump at path, read at dpi.
+func auditFile(t *testing.T, path string, dpi int) []Finding {
+	t.Helper()
+	in := readDumpFile(t, path)
 	in.DensityDPI = dpi
 	findings, err := Run(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := json.MarshalIndent(map[string]any{"findings": findings}, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(out, '\n')
+	return findings
 }

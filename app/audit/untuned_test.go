@@ -43,14 +43,7 @@ func TestUntunedDumpsAgreeWithAHandReading(t *testing.T) {
 	both := map[string]int{}
 	either := map[string]int{}
 	for _, d := range hl.Dumps {
-		data, err := os.ReadFile(filepath.Join("testdata", "untuned", d.File))
-		if err != nil {
-			t.Fatal(err)
-		}
-		in, err := ReadDump(data)
-		if err != nil {
-			t.Fatalf("%s: %v", d.File, err)
-		}
+		in := readDumpFile(t, filepath.Join("testdata", "untuned", d.File))
 		in.DensityDPI = d.DensityDPI
 		found, err := Run(in)
 		if err != nil {

@@ -14,6 +14,16 @@ import (
 	"fixthis/sim"
 )
 
+// capturerOn is a simulated phone made with o and a Capturer on it, closed when
+// the test ends.
+func capturerOn(t *testing.T, o sim.Options) (adbtest.Phone, *Capturer) {
+	t.Helper()
+	p := adbtest.StartPhone(t, o)
+	c := NewCapturer(p.Client)
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return p, c
+}
+
 // A capture with no earlier state check (`fixthis capture`) reads the screen state
 // once: the read that finds the app's sidekick serves the capture too.
 func TestCaptureReadsTheScreenStateOnce(t *testing.T) {
@@ -23,9 +33,7 @@ func TestCaptureReadsTheScreenStateOnce(t *testing.T) {
 			reads.Add(1)
 		}
 	}
-	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: logf})
-	c := NewCapturer(p.Client)
-	defer c.Close(context.Background())
+	p, c := capturerOn(t, sim.Options{Scenario: "demo", LatencyScale: 0, Logf: logf})
 	snap, err := c.Capture(context.Background(), p.Serial())
 	if err != nil {
 		t.Fatal(err)
@@ -42,10 +50,8 @@ func TestCaptureReadsTheScreenStateOnce(t *testing.T) {
 // connected, and the connection is kept across captures; with a dialog up (which the
 // sidekick cannot see) the capture dumps with uiautomator and still keeps it.
 func TestCaptureThroughTheSidekick(t *testing.T) {
-	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0})
-	srv, dev, client := p.Server, p.Device, p.Client
-	c := NewCapturer(client)
-	defer c.Close(context.Background())
+	p, c := capturerOn(t, sim.Options{Scenario: "demo", LatencyScale: 0})
+	srv, dev := p.Server, p.Device
 	ctx := context.Background()
 	for i := range 2 {
 		snap, err := c.Capture(ctx, dev.Serial())
@@ -81,10 +87,8 @@ func TestCaptureThroughTheSidekick(t *testing.T) {
 // name and wrote that name into session.json, as upstream does: FixThis dials the
 // session's name, and only that one.
 func TestCaptureUsesTheSessionsRetriedSocket(t *testing.T) {
-	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0, SidekickSocketTaken: true})
+	p, c := capturerOn(t, sim.Options{Scenario: "demo", LatencyScale: 0, SidekickSocketTaken: true})
 	dev, client := p.Device, p.Client
-	c := NewCapturer(client)
-	defer c.Close(context.Background())
 	snap, err := c.Capture(context.Background(), dev.Serial())
 	if err != nil {
 		t.Fatal(err)
@@ -106,10 +110,8 @@ func TestCaptureUsesTheSessionsRetriedSocket(t *testing.T) {
 // has a new token, so the first call is UNAUTHORIZED; FixThis re-reads session.json
 // once and carries on with the sidekick.
 func TestCaptureFollowsTheSidekickThroughAnAppRestart(t *testing.T) {
-	p := adbtest.StartPhone(t, sim.Options{Scenario: "demo", LatencyScale: 0})
-	srv, dev, client := p.Server, p.Device, p.Client
-	c := NewCapturer(client)
-	defer c.Close(context.Background())
+	p, c := capturerOn(t, sim.Options{Scenario: "demo", LatencyScale: 0})
+	srv, dev := p.Server, p.Device
 	ctx := context.Background()
 	pkg := dev.Profile().App.Package
 	session := func() string {

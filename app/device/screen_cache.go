@@ -51,47 +51,44 @@ func (c *screenCache) set(serial string, e cachedScreen) {
 // phone never runs two uiautomator dumps at once. moved is called when the new
 // capture shows another activity than the last one of the same phone.
 func (s *Service) KeepCurrentScreen(ctx context.Context, watched func() string, moved func(serial string)) {
-	tick := time.NewTicker(screenCheckEvery)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
+	everyTick(ctx, screenCheckEvery, func() {
+		if serial := watched(); serial != "" && !s.Preview.Frozen() {
+			s.keepIfStill(ctx, serial, moved)
 		}
-		serial := watched()
-		if serial == "" || s.Preview.Frozen() {
-			continue
-		}
-		changes, still := s.Preview.Stillness()
-		if still < stillFor {
-			continue
-		}
-		prev, had := s.screens.get(serial)
-		if had && prev.changes == changes {
-			continue
-		}
-		if !s.HasSidekick(serial) && !s.WarmReady(serial) {
-			continue
-		}
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		kept, err := s.keep(cctx, serial, currentScreenID())
-		cancel()
-		if err != nil {
-			s.log.Debug("background screen capture failed", "serial", serial, "err", err)
-			continue
-		}
-		if now, _ := s.Preview.Stillness(); now != changes || kept.Snapshot.Tree == nil {
-			continue // the screen moved during the capture
-		}
-		s.screens.set(serial, cachedScreen{kept: kept, changes: changes})
-		was, is := "", kept.Snapshot.State.Activity
-		if had {
-			was = prev.kept.Snapshot.State.Activity
-		}
-		if was != "" && is != "" && was != is {
-			moved(serial)
-		}
+	})
+}
+
+// keepIfStill keeps serial's screen when it has stood still since its last change
+// and is not kept yet.
+func (s *Service) keepIfStill(ctx context.Context, serial string, moved func(serial string)) {
+	changes, still := s.Preview.Stillness()
+	if still < stillFor {
+		return
+	}
+	prev, had := s.screens.get(serial)
+	if had && prev.changes == changes {
+		return
+	}
+	if !s.HasSidekick(serial) && !s.WarmReady(serial) {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	kept, err := s.keep(cctx, serial, currentScreenID())
+	cancel()
+	if err != nil {
+		s.log.Debug("background screen capture failed", "serial", serial, "err", err)
+		return
+	}
+	if now, _ := s.Preview.Stillness(); now != changes || kept.Snapshot.Tree == nil {
+		return // the screen moved during the capture
+	}
+	s.screens.set(serial, cachedScreen{kept: kept, changes: changes})
+	was, is := "", kept.Snapshot.State.Activity
+	if had {
+		was = prev.kept.Snapshot.State.Activity
+	}
+	if was != "" && is != "" && was != is {
+		moved(serial)
 	}
 }
 

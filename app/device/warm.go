@@ -80,19 +80,27 @@ func (w *warmer) await(ctx context.Context, serial string, changes func() uint64
 
 // runWarm looks every warmTick and dumps when the screen has held still.
 func (s *Service) runWarm(ctx context.Context) {
-	t := time.NewTicker(warmTick)
+	everyTick(ctx, warmTick, func() {
+		if err := s.digestStillOnce(ctx); err != nil {
+			s.log.Debug("still screen's sidekick tree", "err", err)
+		}
+		if err := s.warmOnce(ctx); err != nil {
+			s.log.Debug("warm tree", "err", err)
+		}
+	})
+}
+
+// everyTick calls f every d until ctx ends; a call that runs long delays the next
+// tick rather than overlapping it.
+func everyTick(ctx context.Context, d time.Duration, f func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-		}
-		if err := s.digestStillOnce(ctx); err != nil {
-			s.log.Debug("still screen's sidekick tree", "err", err)
-		}
-		if err := s.warmOnce(ctx); err != nil {
-			s.log.Debug("warm tree", "err", err)
+			f()
 		}
 	}
 }

@@ -107,47 +107,36 @@ func readRaw(ctx context.Context, t Target, sdk int) (raw, error) {
 			}
 		}()
 	}
-	do(func() error {
-		out, err := run(ctx, t.Shell, "cmd", "uimode", "night")
-		if err != nil {
-			return err
-		}
-		m, err := ParseNightMode(out)
-		mu.Lock()
-		r.NightMode = m
-		mu.Unlock()
+	// read runs one command and keeps what its output says in r, under the lock.
+	// A failed command or a parse error fails the whole read.
+	read := func(keep func(out string) error, args ...string) {
+		do(func() error {
+			out, err := run(ctx, t.Shell, args...)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			return keep(out)
+		})
+	}
+	read(func(out string) (err error) {
+		r.NightMode, err = ParseNightMode(out)
 		return err
-	})
-	do(func() error {
-		out, err := run(ctx, t.Shell, "settings", "get", "system", "font_scale")
-		v, _ := ParseSetting(out)
-		mu.Lock()
-		r.FontScale = v
-		mu.Unlock()
+	}, "cmd", "uimode", "night")
+	read(func(out string) error {
+		r.FontScale, _ = ParseSetting(out)
+		return nil
+	}, "settings", "get", "system", "font_scale")
+	read(func(out string) (err error) {
+		r.PhysicalDensity, r.DensityOverride, err = adb.ParseWMDensities(out)
 		return err
-	})
-	do(func() error {
-		out, err := run(ctx, t.Shell, "wm", "density")
-		if err != nil {
-			return err
-		}
-		p, o, err := adb.ParseWMDensities(out)
-		mu.Lock()
-		r.PhysicalDensity, r.DensityOverride = p, o
-		mu.Unlock()
-		return err
-	})
-	do(func() error {
-		out, err := run(ctx, t.Shell, "wm", "size")
-		if err != nil {
-			return err
-		}
+	}, "wm", "density")
+	read(func(out string) error {
 		p, o, err := adb.ParseWMSizes(out)
-		mu.Lock()
 		r.Size = &keptSize{Physical: p, Override: o}
-		mu.Unlock()
 		return err
-	})
+	}, "wm", "size")
 	if t.Package != "" && sdk >= LocaleSDK {
 		do(func() error {
 			if err := adb.CheckPackage(t.Package); err != nil {
@@ -174,20 +163,26 @@ func readRaw(ctx context.Context, t Target, sdk int) (raw, error) {
 		})
 	}
 	for _, k := range animationKeys {
-		do(func() error {
-			out, err := run(ctx, t.Shell, "settings", "get", "global", k)
-			v, _ := ParseSetting(out)
-			mu.Lock()
-			r.Animation[k] = v
-			mu.Unlock()
-			return err
-		})
+		read(func(out string) error {
+			r.Animation[k], _ = ParseSetting(out)
+			return nil
+		}, "settings", "get", "global", k)
 	}
 	wg.Wait()
 	if len(errs) > 0 {
 		return raw{}, errs[0]
 	}
 	return r, nil
+}
+
+// readPhone reads the phone's API level (unless t names it), then every setting.
+func readPhone(ctx context.Context, t Target) (raw, int, error) {
+	sdk, err := sdkOf(ctx, t)
+	if err != nil {
+		return raw{}, 0, err
+	}
+	r, err := readRaw(ctx, t, sdk)
+	return r, sdk, err
 }
 
 // state is what r means to a user.

@@ -98,11 +98,7 @@ func (m *Manager) Read(ctx context.Context, t Target) (State, error) {
 }
 
 func (m *Manager) read(ctx context.Context, t Target) (State, error) {
-	sdk, err := sdkOf(ctx, t)
-	if err != nil {
-		return State{}, err
-	}
-	r, err := readRaw(ctx, t, sdk)
+	r, sdk, err := readPhone(ctx, t)
 	if err != nil {
 		return State{}, err
 	}

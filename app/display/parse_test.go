@@ -1,44 +1,35 @@
 package display
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
-)
 
-func testdata(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+	"fixthis/internal/devicetest"
+)
 
 func TestParseNightMode(t *testing.T) {
 	for file, want := range map[string]string{
 		"uimode_night_yes.txt": "yes", "uimode_night_no_crlf.txt": "no", "uimode_night_custom.txt": "custom_bedtime",
 	} {
-		got, err := ParseNightMode(testdata(t, file))
+		got, err := ParseNightMode(devicetest.Read(t, file))
 		if err != nil || got != want {
 			t.Errorf("%s: %q, %v; want %q", file, got, err, want)
 		}
 	}
-	if _, err := ParseNightMode(testdata(t, "locale_no_service.txt")); err == nil {
+	if _, err := ParseNightMode(devicetest.Read(t, "locale_no_service.txt")); err == nil {
 		t.Error("a line without Night mode: parsed")
 	}
 }
 
 func TestParseSettingAndScale(t *testing.T) {
-	if v, ok := ParseSetting(testdata(t, "settings_font_scale.txt")); !ok || v != "1.3" {
+	if v, ok := ParseSetting(devicetest.Read(t, "settings_font_scale.txt")); !ok || v != "1.3" {
 		t.Errorf("font_scale: %q %v", v, ok)
 	}
-	if _, ok := ParseSetting(testdata(t, "settings_null.txt")); ok {
+	if _, ok := ParseSetting(devicetest.Read(t, "settings_null.txt")); ok {
 		t.Error("null read as a value")
 	}
-	if f, err := ParseScale(testdata(t, "settings_null.txt")); err != nil || f != 1 {
+	if f, err := ParseScale(devicetest.Read(t, "settings_null.txt")); err != nil || f != 1 {
 		t.Errorf("null scale: %v %v", f, err)
 	}
 	if _, err := ParseScale("abc\n"); err == nil {
@@ -50,12 +41,12 @@ func TestParseAppLocales(t *testing.T) {
 	for file, want := range map[string]string{
 		"locale_get_ar.txt": "ar", "locale_get_empty.txt": "", "locale_get_two.txt": "en-US,fr-FR",
 	} {
-		got, err := ParseAppLocales(testdata(t, file))
+		got, err := ParseAppLocales(devicetest.Read(t, file))
 		if err != nil || got != want {
 			t.Errorf("%s: %q %v; want %q", file, got, err, want)
 		}
 	}
-	_, err := ParseAppLocales(testdata(t, "locale_unknown_package.txt"))
+	_, err := ParseAppLocales(devicetest.Read(t, "locale_unknown_package.txt"))
 	if err == nil || !strings.Contains(err.Error(), "Unknown package com.not.there") {
 		t.Errorf("unknown package: %v", err)
 	}

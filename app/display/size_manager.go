@@ -53,11 +53,7 @@ func (m *Manager) ReadSize(ctx context.Context, t Target) (SizeState, error) {
 }
 
 func (m *Manager) readSize(ctx context.Context, t Target) (SizeState, error) {
-	sdk, err := sdkOf(ctx, t)
-	if err != nil {
-		return SizeState{}, err
-	}
-	r, err := readRaw(ctx, Target{Shell: t.Shell, Serial: t.Serial, SDK: sdk}, sdk)
+	r, _, err := readPhone(ctx, Target{Shell: t.Shell, Serial: t.Serial, SDK: t.SDK}) // no package: no language read
 	if err != nil {
 		return SizeState{}, err
 	}

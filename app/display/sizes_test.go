@@ -132,6 +132,21 @@ func TestSizeRestoredAfterACrash(t *testing.T) {
 	ctx := context.Background()
 	p := startPhone(t)
 	path := filepath.Join(t.TempDir(), "display-originals.json")
+	// restoreAtStart is the next start's Restore from what the file keeps; the
+	// phone's `wm size` then reads want.
+	restoreAtStart := func(what, want string) {
+		t.Helper()
+		next, err := display.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := next.Restore(ctx, p.target()); err != nil || !ok {
+			t.Fatalf("restore %s: %v %v", what, ok, err)
+		}
+		if out, _ := p.h.Shell(ctx, "wm size"); string(out.Stdout) != want {
+			t.Errorf("%s: wm size %q, want %q", what, out.Stdout, want)
+		}
+	}
 	crashed, err := display.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -139,16 +154,7 @@ func TestSizeRestoredAfterACrash(t *testing.T) {
 	if _, _, err := crashed.SetSize(ctx, p.target(), display.Presets[1]); err != nil {
 		t.Fatal(err)
 	}
-	next, err := display.Open(path) // the next start reads what the crashed run kept
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ok, err := next.Restore(ctx, p.target()); err != nil || !ok {
-		t.Fatalf("restore: %v %v", ok, err)
-	}
-	if out, _ := p.h.Shell(ctx, "wm size"); string(out.Stdout) != "Physical size: 1080x2400\n" {
-		t.Errorf("after the next start: %q", out.Stdout)
-	}
+	restoreAtStart("after the crashed run", "Physical size: 1080x2400\n")
 
 	if _, err := p.h.Shell(ctx, "wm size 1200x2400"); err != nil {
 		t.Fatal(err)
@@ -157,14 +163,5 @@ func TestSizeRestoredAfterACrash(t *testing.T) {
 	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	older, err := display.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ok, err := older.Restore(ctx, p.target()); err != nil || !ok {
-		t.Fatalf("restore from an older file: %v %v", ok, err)
-	}
-	if out, _ := p.h.Shell(ctx, "wm size"); string(out.Stdout) != "Physical size: 1080x2400\nOverride size: 1200x2400\n" {
-		t.Errorf("an older file reset the user's own size: %q", out.Stdout)
-	}
+	restoreAtStart("from an older file, keeping the user's own size", "Physical size: 1080x2400\nOverride size: 1200x2400\n")
 }
