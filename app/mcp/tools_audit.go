@@ -56,15 +56,11 @@ func (t *toolset) auditScreen() server.ServerTool {
 		mcp.WithBoolean("dynamic", mcp.Description("Also audit the current screen at font scale 2, in the dark theme and in a right-to-left "+
 			"language for the app (text_scaling, contrast again, locale_text), then put the display settings back. Takes a few seconds; "+
 			"not with captureId.")),
-		mcp.WithReadOnlyHintAnnotation(false), // dynamic changes display settings for a moment, then restores them
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{openWorld: true}.option(), // not read-only: dynamic changes display settings for a moment, then restores them
 		mcp.WithOutputSchema[auditOut](),
 	)
 	fresh := t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		serial := strings.TrimSpace(req.GetString("serial", ""))
-		c, err := t.deps.Device.Capture(ctx, serial)
+		c, err := t.deps.Device.Capture(ctx, serialOf(req))
 		if err != nil {
 			return toolResult(err)
 		}

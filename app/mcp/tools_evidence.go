@@ -108,10 +108,7 @@ func (t *toolset) captureRuntimeEvidence() server.ServerTool {
 			"refused when the developer turned runtime diagnostics off for the session."),
 		mcp.WithTitleAnnotation("Capture runtime evidence"),
 		itemIDArg(true),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{openWorld: true}.option(),
 		mcp.WithOutputSchema[attemptOut](),
 	)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

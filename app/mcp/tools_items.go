@@ -15,10 +15,7 @@ import (
 // nothing more.
 func itemWriteTool() []mcp.ToolOption {
 	return []mcp.ToolOption{
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(false),
+		hints{idempotent: true}.option(),
 		mcp.WithOutputSchema[itemResultOut](),
 	}
 }

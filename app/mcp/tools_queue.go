@@ -29,10 +29,7 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 		sessionIDArg(false, "Wait for this session only; without it, any session."),
 		mcp.WithNumber("timeoutSeconds", mcp.Description("Seconds to wait before returning a timeout (default 25, max 50)."),
 			mcp.Min(1), mcp.Max(50)),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(false),
+		hints{}.option(),
 		mcp.WithOutputSchema[waitOut](),
 	)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -219,10 +216,7 @@ func (t *toolset) ackFeedback() server.ServerTool {
 		mcp.WithDescription("Acknowledge a batch returned by fixthis_wait_for_feedback so it is not served again. Call it right after reading the batch; repeating it is harmless."),
 		mcp.WithTitleAnnotation("Acknowledge feedback batch"),
 		mcp.WithString("batchId", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(200), mcp.Description("The batchId of the wait result.")),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(false),
+		hints{idempotent: true}.option(),
 		mcp.WithOutputSchema[store.AckResult](),
 	)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

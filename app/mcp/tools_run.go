@@ -3,7 +3,6 @@ package mcp
 import (
 	"cmp"
 	"context"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -39,10 +38,7 @@ func (t *toolset) runApp() server.ServerTool {
 		mcp.WithString("variant", mcp.MaxLength(100), mcp.Description("Build variant (default: debug).")),
 		mcp.WithBoolean("noBuild", mcp.Description("Skip building and installing: launch the installed app only.")),
 		mcp.WithBoolean("reinstall", mcp.Description("Uninstall first (the app's data on the device goes too), e.g. after a signature mismatch.")),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(true), // reinstall deletes the app's data
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{destructive: true, openWorld: true}.option(), // destructive: reinstall deletes the app's data
 		mcp.WithOutputSchema[runAppOut](),
 	)
 	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -52,7 +48,7 @@ func (t *toolset) runApp() server.ServerTool {
 		in := agentdevice.RunAppInput{Module: req.GetString("module", ""), Variant: req.GetString("variant", ""),
 			NoBuild: req.GetBool("noBuild", false), Reinstall: req.GetBool("reinstall", false)}
 		notify := progressNotifier(ctx, req)
-		res, err := t.deps.Runner.RunApp(ctx, strings.TrimSpace(req.GetString("serial", "")), in, notify)
+		res, err := t.deps.Runner.RunApp(ctx, serialOf(req), in, notify)
 		if err != nil {
 			return toolResult(err)
 		}
