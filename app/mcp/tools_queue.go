@@ -190,11 +190,7 @@ func (t *toolset) batchResult(ctx context.Context, b *store.AgentBatch) (*mcp.Ca
 		Items: toItemsOut(b.Items), Answers: b.Answers, Withdrawals: b.Withdrawals, Reopened: b.Reopened}
 	switch b.Kind {
 	case store.BatchKindRelease:
-		ids := make([]string, 0, len(b.Items))
-		for _, it := range b.Items {
-			ids = append(ids, it.ItemID)
-		}
-		text, err := t.releasePrompt(ctx, b, ids)
+		text, err := t.releasePrompt(ctx, b, itemIDs(b.Items))
 		if err != nil {
 			return toolResult(err)
 		}

@@ -213,10 +213,7 @@ func (t *toolset) readSession(ctx context.Context, sid string) (*mcp.CallToolRes
 		return toolResult(err)
 	}
 	t.presence.activity(sid)
-	ids := make([]string, 0, len(page.Items))
-	for _, it := range page.Items {
-		ids = append(ids, it.ItemID)
-	}
+	ids := itemIDs(page.Items)
 	text, err := t.prompt(ctx, sid, ids)
 	if err != nil {
 		return toolResult(err)
