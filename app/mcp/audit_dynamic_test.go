@@ -73,12 +73,7 @@ func scenarioLine(d scenario.Display) string {
 }
 
 func newPassDevice(t *testing.T) *passDevice {
-	sc, err := scenario.Load("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := openStore(t, t.TempDir())
-	return &passDevice{demoDevice: demoDevice{st: s, se: sc.NewSession(), density: sc.Device.Density}}
+	return &passDevice{demoDevice: newDemoDevice(t, openStore(t, t.TempDir()))}
 }
 
 // Each step resets the one before it, and the phone is put back after a pass that
