@@ -49,6 +49,14 @@ func testPNG(t testing.TB, w, h int) []byte {
 }
 
 // seed creates a session with n draft items (screen and crops attached).
+// seededStore is a fresh project whose one session holds n saved items.
+func seededStore(t testing.TB, n int) (*store.Store, *store.Session, []store.Item) {
+	t.Helper()
+	s := openStore(t, t.TempDir())
+	sess, items := seed(t, s, n)
+	return s, sess, items
+}
+
 func seed(t testing.TB, s *store.Store, n int) (*store.Session, []store.Item) {
 	t.Helper()
 	ctx := context.Background()
