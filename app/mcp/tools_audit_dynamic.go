@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"fixthis/app/agentdevice"
 	"fixthis/app/audit"
@@ -76,17 +75,11 @@ func (p *passPhone) Screen(ctx context.Context) (audit.Input, error) {
 // stepNotifier sends a progress notification for each step of the pass when the
 // client gave a progressToken.
 func stepNotifier(ctx context.Context, req mcp.CallToolRequest) func(int, string) {
-	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+	send := progressSender(ctx, req)
+	if send == nil {
 		return nil
 	}
-	token, srv := req.Params.Meta.ProgressToken, server.ServerFromContext(ctx)
 	return func(step int, name string) {
-		if srv == nil {
-			return
-		}
-		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-			"progressToken": token, "progress": step, "total": audit.DynamicSteps,
-			"message": fmt.Sprintf("dynamic audit %d/%d: %s", step+1, audit.DynamicSteps, name),
-		})
+		send(step, audit.DynamicSteps, fmt.Sprintf("dynamic audit %d/%d: %s", step+1, audit.DynamicSteps, name))
 	}
 }

@@ -57,20 +57,36 @@ func (t *toolset) runApp() server.ServerTool {
 	})}
 }
 
-// progressNotifier sends notifications/progress for the request's progressToken, or
-// does nothing when the client gave none.
-func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(targetrun.Progress) {
+// progressSender sends notifications/progress for the request's progressToken; nil
+// when the client gave none (or the call came without a server to send through).
+func progressSender(ctx context.Context, req mcp.CallToolRequest) func(progress, total int, message string) {
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return nil
+	}
+	token, srv := req.Params.Meta.ProgressToken, server.ServerFromContext(ctx)
+	if srv == nil {
+		return nil
+	}
+	return func(progress, total int, message string) {
+		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			"progressToken": token, "progress": progress, "total": total, "message": message,
+		})
+	}
+}
+
+// progressNotifier sends a build run's progress when the client asked for it, or
+// does nothing.
+func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(targetrun.Progress) {
+	send := progressSender(ctx, req)
+	if send == nil {
 		return func(targetrun.Progress) {}
 	}
-	token := req.Params.Meta.ProgressToken
-	srv := server.ServerFromContext(ctx)
 	last := -1.0
 	return func(p targetrun.Progress) {
 		// A step's line is its message, else the Gradle task it reached.
 		line := cmp.Or(p.Message, p.Task)
 		// The last step is not announced: it could reach the client after the reply.
-		if srv == nil || p.Fraction >= 1 || p.Fraction <= last && line == "" {
+		if p.Fraction >= 1 || p.Fraction <= last && line == "" {
 			return
 		}
 		last = max(last, p.Fraction)
@@ -78,8 +94,6 @@ func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(targetr
 		if line != "" {
 			msg += ": " + line
 		}
-		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-			"progressToken": token, "progress": int(last * 100), "total": 100, "message": msg,
-		})
+		send(int(last*100), 100, msg)
 	}
 }
