@@ -27,7 +27,14 @@ func (listPrompter) Markdown(_ context.Context, sessionID string, itemIDs []stri
 
 func openStore(t testing.TB, dir string) *store.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), dir, store.Options{PollInterval: 20 * time.Millisecond})
+	return openStoreAt(t, dir, nil)
+}
+
+// openStoreAt opens dir's store reading the time from now (the wall clock when nil),
+// polling for other processes' commits every 20 ms.
+func openStoreAt(t testing.TB, dir string, now func() time.Time) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), dir, store.Options{PollInterval: 20 * time.Millisecond, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
