@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -162,3 +163,46 @@ type (
 	mcpCallToolRequest = mcp.CallToolRequest
 	mcpCallToolResult  = mcp.CallToolResult
 )
+
+// callWithProgress calls tool on c with a progressToken (none when token is "") and
+// returns the answer and a reader of the progress notifications the call brought so
+// far, each as "progress message", joined by "|".
+func callWithProgress(t *testing.T, c *client.Client, tool string, args map[string]any, token string) (*mcp.CallToolResult, func() string) {
+	t.Helper()
+	var mu sync.Mutex
+	var lines []string
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method != "notifications/progress" {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, fmt.Sprint(n.Params.AdditionalFields["progress"])+" "+fmt.Sprint(n.Params.AdditionalFields["message"]))
+	})
+	var req mcp.CallToolRequest
+	req.Params.Name, req.Params.Arguments = tool, args
+	if token != "" {
+		req.Params.Meta = &mcp.Meta{ProgressToken: token}
+	}
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil || res.IsError {
+		t.Fatalf("%s: %v %s", tool, err, text(res))
+	}
+	return res, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Join(lines, "|")
+	}
+}
+
+// waitForProgress waits up to 5 s for the progress lines to be want: a notification
+// may reach the client after the answer.
+func waitForProgress(t *testing.T, lines func() string, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if lines() == want {
+			return
+		}
+	}
+	t.Fatalf("progress lines %q, want %q", lines(), want)
+}

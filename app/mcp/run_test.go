@@ -2,12 +2,8 @@ package mcp
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"fixthis/app/agentdevice"
 	"fixthis/app/targetrun"
@@ -43,41 +39,16 @@ func TestRunAppReportsProgress(t *testing.T) {
 		{"", ""},
 	} {
 		client := newClient(t, Deps{Store: s, Device: newDemoDevice(t, s), Runner: runner})
-		var mu sync.Mutex
-		var lines []string
-		client.OnNotification(func(n mcp.JSONRPCNotification) {
-			if n.Method != "notifications/progress" {
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			msg, _ := n.Params.AdditionalFields["message"].(string)
-			lines = append(lines, fmt.Sprint(n.Params.AdditionalFields["progress"])+" "+msg)
-		})
-		var req mcp.CallToolRequest
-		req.Params.Name, req.Params.Arguments = "fixthis_run_app", map[string]any{}
-		if c.token != "" {
-			req.Params.Meta = &mcp.Meta{ProgressToken: c.token}
-		}
-		res, err := client.CallTool(context.Background(), req)
-		if err != nil || res.IsError {
-			t.Fatalf("token %q: %v %s", c.token, err, text(res))
-		}
+		res, lines := callWithProgress(t, client, "fixthis_run_app", map[string]any{}, c.token)
 		if got := text(res); !strings.Contains(got, `"applicationId":"com.fixthis.demo"`) || strings.Contains(got, "app-debug.apk") {
 			t.Errorf("token %q: answer %s", c.token, got)
 		}
-		if c.want != "" {
-			waitUntil(t, func() bool {
-				mu.Lock()
-				defer mu.Unlock()
-				return strings.Join(lines, "|") == c.want
-			}, func() string { mu.Lock(); defer mu.Unlock(); return strings.Join(lines, "|") })
+		if c.want == "" {
+			if got := lines(); got != "" {
+				t.Errorf("without a token: progress %q", got)
+			}
 			continue
 		}
-		mu.Lock()
-		if len(lines) != 0 {
-			t.Errorf("without a token: progress %q", lines)
-		}
-		mu.Unlock()
+		waitForProgress(t, lines, c.want)
 	}
 }
