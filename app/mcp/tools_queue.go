@@ -29,7 +29,7 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 		sessionIDArg(false, "Wait for this session only; without it, any session."),
 		mcp.WithNumber("timeoutSeconds", mcp.Description("Seconds to wait before returning a timeout (default 25, max 50)."),
 			mcp.Min(1), mcp.Max(50)),
-		hints{}.option(),
+		hints{}.option(), // a wait reserves the batch it serves, so it is neither read-only nor idempotent
 		mcp.WithOutputSchema[waitOut](),
 	)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
