@@ -13,26 +13,46 @@ import (
 	"fixthis/app/store"
 )
 
+// sharedProject is one project several agents work on, as several stdio sidecars
+// do: the console's store handle, a session whose items were released to the
+// agents, and one client per agent, each with its own server and store handle.
+type sharedProject struct {
+	console *store.Store
+	sid     string
+	items   []store.Item
+	batchID string // the release
+	agents  []*client.Client
+}
+
+func newSharedProject(t *testing.T, agents, items int) sharedProject {
+	t.Helper()
+	dir := t.TempDir()
+	p := sharedProject{console: openStore(t, dir)}
+	for range agents {
+		p.agents = append(p.agents, newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}}))
+	}
+	sess, its := seed(t, p.console, items)
+	p.sid, p.items = sess.SessionID, its
+	rel, err := p.console.ReleaseToAgent(context.Background(), p.sid, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.batchID = rel.BatchID
+	return p
+}
+
 // TestAgentsShareOneProject runs three MCP servers on one project, as three
 // agents' stdio sidecars do: a served batch stays with the agent it was
 // served to, a claim is exclusive, and the developer's decision is final.
 func TestAgentsShareOneProject(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	console := openStore(t, dir)
-	a := newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}})
-	b := newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}})
-	c := newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}})
-	sess, items := seed(t, console, 2)
-	sid := sess.SessionID
-	rel, err := console.ReleaseToAgent(ctx, sid, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newSharedProject(t, 3, 2)
+	console, sid, items := p.console, p.sid, p.items
+	a, b, c := p.agents[0], p.agents[1], p.agents[2]
 
 	var out waitOut
 	call(t, a, "fixthis_wait_for_feedback", map[string]any{"sessionId": sid, "timeoutSeconds": 1}, &out)
-	if out.BatchID != rel.BatchID {
+	if out.BatchID != p.batchID {
 		t.Fatalf("first agent's wait: %+v", out)
 	}
 	for _, other := range []*client.Client{b, c} {
@@ -82,15 +102,8 @@ func TestAgentsShareOneProject(t *testing.T) {
 // TestPresenceFollowsTheConnection: an agent holding a claim is working for
 // as long as its connection is open, and away once it closes.
 func TestPresenceFollowsTheConnection(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	console := openStore(t, dir)
-	a := newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}})
-	sess, items := seed(t, console, 1)
-	sid := sess.SessionID
-	if _, err := console.ReleaseToAgent(ctx, sid, nil); err != nil {
-		t.Fatal(err)
-	}
+	p := newSharedProject(t, 1, 1)
+	console, sid, items, a := p.console, p.sid, p.items, p.agents[0]
 	var out waitOut
 	call(t, a, "fixthis_wait_for_feedback", map[string]any{"sessionId": sid, "timeoutSeconds": 1}, &out)
 	call(t, a, "fixthis_ack_feedback", map[string]any{"batchId": out.BatchID}, nil)
@@ -111,17 +124,8 @@ func TestPresenceFollowsTheConnection(t *testing.T) {
 func TestRacingAgentsKeepTheClaimersOutcome(t *testing.T) {
 	const agents, rounds = 4, 8
 	ctx := context.Background()
-	dir := t.TempDir()
-	console := openStore(t, dir)
-	var clients []*client.Client
-	for range agents {
-		clients = append(clients, newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}}))
-	}
-	sess, items := seed(t, console, rounds)
-	sid := sess.SessionID
-	if _, err := console.ReleaseToAgent(ctx, sid, nil); err != nil {
-		t.Fatal(err)
-	}
+	p := newSharedProject(t, agents, rounds)
+	console, sid, items, clients := p.console, p.sid, p.items, p.agents
 	// race calls tool on every agent at once and returns each agent's result.
 	race := func(tool string, args func(agent int) map[string]any) []*mcp.CallToolResult {
 		out := make([]*mcp.CallToolResult, agents)
@@ -225,15 +229,8 @@ func TestRacingAgentsKeepTheClaimersOutcome(t *testing.T) {
 // resolve nor ask it; the asker keeps its claim and resolves once answered.
 func TestResolveNeedsTheClaim(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	console := openStore(t, dir)
-	a := newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}})
-	b := newClient(t, Deps{Store: openStore(t, dir), Prompt: listPrompter{}})
-	sess, items := seed(t, console, 1)
-	sid, iid := sess.SessionID, items[0].ItemID
-	if _, err := console.ReleaseToAgent(ctx, sid, nil); err != nil {
-		t.Fatal(err)
-	}
+	p := newSharedProject(t, 2, 1)
+	console, sid, iid, a, b := p.console, p.sid, p.items[0].ItemID, p.agents[0], p.agents[1]
 	resolve := map[string]any{"sessionId": sid, "itemId": iid, "status": "resolved", "summary": "fixed"}
 	ask := map[string]any{"sessionId": sid, "itemId": iid, "question": "which one?"}
 	for name, args := range map[string]map[string]any{"fixthis_resolve_feedback": resolve, "fixthis_ask": ask} {

@@ -4,11 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"fixthis/app/agentdevice"
 	"fixthis/app/display"
@@ -73,12 +69,7 @@ func scenarioLine(d scenario.Display) string {
 }
 
 func newPassDevice(t *testing.T) *passDevice {
-	sc, err := scenario.Load("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := openStore(t, t.TempDir())
-	return &passDevice{demoDevice: demoDevice{st: s, se: sc.NewSession(), density: sc.Device.Density}}
+	return &passDevice{demoDevice: newDemoDevice(t, openStore(t, t.TempDir()))}
 }
 
 // Each step resets the one before it, and the phone is put back after a pass that
@@ -152,38 +143,6 @@ func TestDynamicNeedsTheCurrentScreenAndDisplayControl(t *testing.T) {
 func TestDynamicPassReportsProgress(t *testing.T) {
 	d := newPassDevice(t)
 	c := newClient(t, Deps{Store: d.st, Device: d})
-	var mu sync.Mutex
-	var lines []string
-	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method != "notifications/progress" {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		msg, _ := n.Params.AdditionalFields["message"].(string)
-		lines = append(lines, msg)
-	})
-	var req mcp.CallToolRequest
-	req.Params.Name, req.Params.Arguments = "fixthis_audit_screen", map[string]any{"dynamic": true}
-	req.Params.Meta = &mcp.Meta{ProgressToken: "audit-1"}
-	res, err := c.CallTool(context.Background(), req)
-	if err != nil || res.IsError {
-		t.Fatalf("%v %s", err, text(res))
-	}
-	want := "dynamic audit 1/3: fontScale=2|dynamic audit 2/3: night|dynamic audit 3/3: rtl"
-	waitUntil(t, func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return strings.Join(lines, "|") == want
-	}, func() string { mu.Lock(); defer mu.Unlock(); return strings.Join(lines, "|") })
-}
-
-func waitUntil(t *testing.T, cond func() bool, got func() string) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("progress lines %q", got())
+	_, lines := callWithProgress(t, c, "fixthis_audit_screen", map[string]any{"dynamic": true}, "audit-1")
+	waitForProgress(t, lines, "0 dynamic audit 1/3: fontScale=2|1 dynamic audit 2/3: night|2 dynamic audit 3/3: rtl")
 }

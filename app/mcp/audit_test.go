@@ -22,6 +22,22 @@ type demoDevice struct {
 	density int
 }
 
+// newDemoDevice is the demo app on a fresh simulated phone with the scenario fixes
+// named applied, keeping its captures in s.
+func newDemoDevice(t testing.TB, s *store.Store, fixes ...string) demoDevice {
+	t.Helper()
+	sc, err := scenario.Load("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fix := range fixes {
+		if err := sc.ApplyFix(fix); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return demoDevice{st: s, se: sc.NewSession(), density: sc.Device.Density}
+}
+
 func (d demoDevice) Capture(ctx context.Context, serial string) (*agentdevice.Capture, error) {
 	nodes, err := capture.ParseDump(d.se.UIAutomatorXML())
 	if err != nil {
@@ -56,12 +72,8 @@ func (d demoDevice) WaitForScreen(context.Context, string, agentdevice.ScreenCon
 type withoutDensity struct{ Device }
 
 func TestAuditScreenOnTheDemo(t *testing.T) {
-	sc, err := scenario.Load("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := openStore(t, t.TempDir())
-	dev := demoDevice{st: s, se: sc.NewSession(), density: sc.Device.Density}
+	dev := newDemoDevice(t, s)
 	c := newClient(t, Deps{Store: s, Device: dev})
 
 	var out auditOut

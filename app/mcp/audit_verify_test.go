@@ -8,7 +8,6 @@ import (
 
 	"fixthis/app/audit"
 	"fixthis/app/store"
-	"fixthis/sim/scenario"
 )
 
 // An item added from the demo's touch_target finding is checked with
@@ -18,20 +17,8 @@ import (
 // tools give the same answer.
 func TestResolveRechecksTheItemsAuditCheck(t *testing.T) {
 	ctx := context.Background()
-	sc, err := scenario.Load("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixedApp, err := scenario.Load("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fixedApp.ApplyFix("search_button"); err != nil {
-		t.Fatal(err)
-	}
 	s := openStore(t, t.TempDir())
-	unchanged := demoDevice{st: s, se: sc.NewSession(), density: sc.Device.Density}
-	fixed := demoDevice{st: s, se: fixedApp.NewSession(), density: sc.Device.Density}
+	unchanged, fixed := newDemoDevice(t, s), newDemoDevice(t, s, "search_button")
 
 	var before auditOut
 	if res := call(t, newClient(t, Deps{Store: s, Device: unchanged}), "fixthis_audit_screen", nil, &before); res.IsError {

@@ -14,8 +14,7 @@ import (
 // schema forbids unknown arguments): every error is under 1 KB, never the
 // value echoed back.
 func TestToolErrorsQuoteABoundedPrefix(t *testing.T) {
-	s := openStore(t, t.TempDir())
-	sess, items := seed(t, s, 1)
+	s, sess, items := seededStore(t, 1)
 	c := newClient(t, Deps{Store: s, Prompt: listPrompter{}})
 	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil {

@@ -45,8 +45,7 @@ func crashAttempt(id string) evidence.Attempt {
 
 func TestRuntimeEvidenceTools(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t, t.TempDir())
-	sess, items := seed(t, s, 2)
+	s, sess, items := seededStore(t, 2)
 	if _, err := s.ReleaseToAgent(ctx, sess.SessionID, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -92,8 +91,7 @@ func TestRuntimeEvidenceTools(t *testing.T) {
 }
 
 func TestCaptureRuntimeEvidenceRefusals(t *testing.T) {
-	s := openStore(t, t.TempDir())
-	_, items := seed(t, s, 1)
+	s, _, items := seededStore(t, 1)
 	args := map[string]any{"itemId": items[0].ItemID}
 	noApp := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, ErrAppNotRunning }
 	sidecar := newClient(t, Deps{Store: s, Forward: noApp})
@@ -128,8 +126,7 @@ func (attemptPrompter) ReleaseMarkdown(_ context.Context, sessionID string, item
 
 func TestWaitServesTheReleaseWithItsEvidenceDecision(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t, t.TempDir())
-	sess, _ := seed(t, s, 1)
+	s, sess, _ := seededStore(t, 1)
 	d := store.SkippedDecision("manual")
 	if _, err := s.ReleaseWithEvidence(ctx, sess.SessionID, nil, &d); err != nil {
 		t.Fatal(err)

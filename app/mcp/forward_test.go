@@ -25,8 +25,7 @@ func (r *serialRecorder) RecordScreen(_ context.Context, serial string, seconds 
 // the calls it forwards to the app, but only to tools that take a serial; the
 // app refuses an argument a tool does not declare.
 func TestTheSidecarsSerialGoesOnlyWhereATakesOne(t *testing.T) {
-	s := openStore(t, t.TempDir())
-	_, items := seed(t, s, 1)
+	s, _, items := seededStore(t, 1)
 	rec := &serialRecorder{}
 	app := httptest.NewServer(HTTPHandler(NewServer(Deps{Store: s, Recorder: rec}), "secret-token", nil))
 	defer app.Close()

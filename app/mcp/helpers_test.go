@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,7 +28,14 @@ func (listPrompter) Markdown(_ context.Context, sessionID string, itemIDs []stri
 
 func openStore(t testing.TB, dir string) *store.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), dir, store.Options{PollInterval: 20 * time.Millisecond})
+	return openStoreAt(t, dir, nil)
+}
+
+// openStoreAt opens dir's store reading the time from now (the wall clock when nil),
+// polling for other processes' commits every 20 ms.
+func openStoreAt(t testing.TB, dir string, now func() time.Time) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), dir, store.Options{PollInterval: 20 * time.Millisecond, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +57,14 @@ func testPNG(t testing.TB, w, h int) []byte {
 }
 
 // seed creates a session with n draft items (screen and crops attached).
+// seededStore is a fresh project whose one session holds n saved items.
+func seededStore(t testing.TB, n int) (*store.Store, *store.Session, []store.Item) {
+	t.Helper()
+	s := openStore(t, t.TempDir())
+	sess, items := seed(t, s, n)
+	return s, sess, items
+}
+
 func seed(t testing.TB, s *store.Store, n int) (*store.Session, []store.Item) {
 	t.Helper()
 	ctx := context.Background()
@@ -147,3 +163,46 @@ type (
 	mcpCallToolRequest = mcp.CallToolRequest
 	mcpCallToolResult  = mcp.CallToolResult
 )
+
+// callWithProgress calls tool on c with a progressToken (none when token is "") and
+// returns the answer and a reader of the progress notifications the call brought so
+// far, each as "progress message", joined by "|".
+func callWithProgress(t *testing.T, c *client.Client, tool string, args map[string]any, token string) (*mcp.CallToolResult, func() string) {
+	t.Helper()
+	var mu sync.Mutex
+	var lines []string
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method != "notifications/progress" {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, fmt.Sprint(n.Params.AdditionalFields["progress"])+" "+fmt.Sprint(n.Params.AdditionalFields["message"]))
+	})
+	var req mcp.CallToolRequest
+	req.Params.Name, req.Params.Arguments = tool, args
+	if token != "" {
+		req.Params.Meta = &mcp.Meta{ProgressToken: token}
+	}
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil || res.IsError {
+		t.Fatalf("%s: %v %s", tool, err, text(res))
+	}
+	return res, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Join(lines, "|")
+	}
+}
+
+// waitForProgress waits up to 5 s for the progress lines to be want: a notification
+// may reach the client after the answer.
+func waitForProgress(t *testing.T, lines func() string, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if lines() == want {
+			return
+		}
+	}
+	t.Fatalf("progress lines %q, want %q", lines(), want)
+}

@@ -62,8 +62,7 @@ func TestHTTPHandlerGuards(t *testing.T) {
 }
 
 func TestHTTPClientLoop(t *testing.T) {
-	s := openStore(t, t.TempDir())
-	sess, items := seed(t, s, 1)
+	s, sess, items := seededStore(t, 1)
 	ts := httptest.NewServer(HTTPHandler(NewServer(Deps{Store: s}), "tok", nil))
 	defer ts.Close()
 	c, err := client.NewStreamableHttpClient(ts.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer tok"}))

@@ -27,8 +27,7 @@ func networkAttempt(id string) evidence.Attempt {
 
 func TestReadNetwork(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t, t.TempDir())
-	sess, items := seed(t, s, 2)
+	s, sess, items := seededStore(t, 2)
 	c := newClient(t, Deps{Store: s, Prompt: listPrompter{}})
 	first, second := items[0].ItemID, items[1].ItemID
 

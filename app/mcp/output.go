@@ -111,6 +111,15 @@ func toItemsOut(items []store.Item) []itemOut {
 	return out
 }
 
+// itemIDs are the ids of items, in their order: the items a prompt is rendered for.
+func itemIDs(items []store.Item) []string {
+	ids := make([]string, 0, len(items))
+	for _, it := range items {
+		ids = append(ids, it.ItemID)
+	}
+	return ids
+}
+
 type screenOut struct {
 	ScreenID    string `json:"screenId"`
 	Fingerprint string `json:"fingerprint,omitempty"`

@@ -13,8 +13,7 @@ import (
 // TestStdioLoop drives ServeStdio through pipes, as an agent drives
 // `fixthis mcp`, and checks the server stops when the agent closes stdin.
 func TestStdioLoop(t *testing.T) {
-	s := openStore(t, t.TempDir())
-	sess, items := seed(t, s, 1)
+	s, sess, items := seededStore(t, 1)
 	if _, err := s.ReleaseToAgent(context.Background(), sess.SessionID, nil); err != nil {
 		t.Fatal(err)
 	}

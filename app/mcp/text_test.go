@@ -52,8 +52,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 // resolve summary or in text to type is a tool error, nothing is stored or
 // typed, and the server keeps serving.
 func TestBadTextNeverReachesATool(t *testing.T) {
-	s := openStore(t, t.TempDir())
-	sess, items := seed(t, s, 1)
+	s, sess, items := seededStore(t, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	agentToServer, serverIn := io.Pipe()

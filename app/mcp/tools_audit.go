@@ -56,15 +56,11 @@ func (t *toolset) auditScreen() server.ServerTool {
 		mcp.WithBoolean("dynamic", mcp.Description("Also audit the current screen at font scale 2, in the dark theme and in a right-to-left "+
 			"language for the app (text_scaling, contrast again, locale_text), then put the display settings back. Takes a few seconds; "+
 			"not with captureId.")),
-		mcp.WithReadOnlyHintAnnotation(false), // dynamic changes display settings for a moment, then restores them
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{openWorld: true}.option(), // not read-only: dynamic changes display settings for a moment, then restores them
 		mcp.WithOutputSchema[auditOut](),
 	)
 	fresh := t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		serial := strings.TrimSpace(req.GetString("serial", ""))
-		c, err := t.deps.Device.Capture(ctx, serial)
+		c, err := t.deps.Device.Capture(ctx, serialOf(req))
 		if err != nil {
 			return toolResult(err)
 		}
@@ -101,18 +97,8 @@ func (t *toolset) auditCapture(ctx context.Context, captureID string, density in
 	if density == 0 && c.Conditions != nil {
 		density = c.Conditions.Density
 	}
-	out := auditOut{CaptureID: c.CaptureID, Activity: c.Activity, DensityDPI: density}
-	var in audit.Input
-	out.Findings, in, err = t.runAudit(ctx, c, density, covered)
-	out.ContrastChecked = in.Pixels != nil
-	var bad *badAudit
-	if errors.As(err, &bad) {
-		return invalidArg("%s", bad.msg), nil
-	}
-	if err != nil {
-		return toolResult(err)
-	}
-	return structured(out)
+	out, _, err := t.staticAudit(ctx, c, density, covered)
+	return auditAnswer(out, err)
 }
 
 // auditDynamic audits the fresh capture c, then runs the dynamic pass on its phone.
@@ -121,22 +107,36 @@ func (t *toolset) auditDynamic(ctx context.Context, req mcp.CallToolRequest, c *
 	if err != nil {
 		return toolResult(err)
 	}
-	out := auditOut{CaptureID: c.CaptureID, Activity: c.Activity, DensityDPI: density}
-	findings, in, err := t.runAudit(ctx, kept, density, audit.CoveringWindows(c.Display.Windows))
-	out.Findings = findings
-	var bad *badAudit
-	if errors.As(err, &bad) {
-		return invalidArg("%s", bad.msg), nil
-	}
+	out, in, err := t.staticAudit(ctx, kept, density, audit.CoveringWindows(c.Display.Windows))
 	if err != nil {
-		return toolResult(err)
+		return auditAnswer(out, err)
 	}
-	out.ContrastChecked = in.Pixels != nil
 	if out.Dynamic, err = t.dynamicPass(ctx, req, c, in, out.Findings); err != nil {
 		return toolResult(err)
 	}
 	out.Findings = append(out.Findings, out.Dynamic.Findings...)
 	return structured(out)
+}
+
+// staticAudit audits the kept capture c: the answer without the dynamic pass, and
+// the input that pass compares its screens with.
+func (t *toolset) staticAudit(ctx context.Context, c *store.Capture, density int, covered []capture.Bounds) (auditOut, audit.Input, error) {
+	out := auditOut{CaptureID: c.CaptureID, Activity: c.Activity, DensityDPI: density}
+	var in audit.Input
+	var err error
+	out.Findings, in, err = t.runAudit(ctx, c, density, covered)
+	out.ContrastChecked = in.Pixels != nil
+	return out, in, err
+}
+
+// auditAnswer is the reply to an audit: a capture that cannot be audited is the
+// caller's mistake (INVALID_INPUT), any other failure as toolResult says.
+func auditAnswer(out auditOut, err error) (*mcp.CallToolResult, error) {
+	var bad *badAudit
+	if errors.As(err, &bad) {
+		return invalidArg("%s", bad.msg), nil
+	}
+	return answer(out, err)
 }
 
 // badAudit is a capture that cannot be audited as it is (no density, no tree, bad

@@ -34,21 +34,13 @@ func (t *toolset) checkSizes() server.ServerTool {
 		mcp.WithArray("sizes", mcp.MaxItems(agentdevice.MaxCheckSizes), mcp.WithStringItems(mcp.MaxLength(32)),
 			mcp.Description("Sizes to check: phone, foldable, tablet, or a custom WIDTHxHEIGHT in dp (700x900, or 700x900@320 with a density). Default: the three presets.")),
 	}, restorableHints[agentdevice.CheckSizesResult]()...)...)
-	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		d, ok := t.deps.Device.(SizeChecker)
-		if !ok {
-			return invalidArg("this process cannot change the phone's size"), nil
-		}
+	return server.ServerTool{Tool: tool, Handler: deviceAs(t, cannotSize, func(ctx context.Context, d SizeChecker, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		presets, err := parseSizes(req.GetStringSlice("sizes", nil))
 		if err != nil {
 			return toolResult(err)
 		}
-		res, err := d.CheckSizes(ctx, strings.TrimSpace(req.GetString("serial", "")),
-			strings.TrimSpace(req.GetString("sessionId", "")), strings.TrimSpace(req.GetString("itemId", "")), presets)
-		if err != nil {
-			return toolResult(err)
-		}
-		return structured(res)
+		return answer(d.CheckSizes(ctx, serialOf(req),
+			strings.TrimSpace(req.GetString("sessionId", "")), strings.TrimSpace(req.GetString("itemId", "")), presets))
 	})}
 }
 

@@ -65,6 +65,9 @@ func (t *toolset) forward(ctx context.Context, req mcp.CallToolRequest) (res *mc
 	return res, true, err
 }
 
+// serialOf is the serial a call names (serialArg), "" for the default device.
+func serialOf(req mcp.CallToolRequest) string { return strings.TrimSpace(req.GetString("serial", "")) }
+
 func serialArg() mcp.ToolOption {
 	return mcp.WithString("serial", mcp.MaxLength(200),
 		mcp.Description("Device serial; by default the app's selected device, else the only one connected, else the one the console last selected."))
@@ -74,10 +77,7 @@ func serialArg() mcp.ToolOption {
 // "Delete" deletes), so the hints say destructive and not idempotent.
 func actionHints() []mcp.ToolOption {
 	return []mcp.ToolOption{
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(true),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{destructive: true, openWorld: true}.option(),
 		mcp.WithOutputSchema[agentdevice.ActionResult](),
 	}
 }
@@ -88,14 +88,11 @@ func (t *toolset) captureScreen() server.ServerTool {
 			"Returns a captureId: pass it to fixthis_resolve_feedback as verification, or with a node uid to fixthis_tap."),
 		mcp.WithTitleAnnotation("Capture current screen"),
 		serialArg(),
-		mcp.WithReadOnlyHintAnnotation(true),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{readOnly: true, openWorld: true}.option(),
 		mcp.WithOutputSchema[captureOut](),
 	)
 	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c, err := t.deps.Device.Capture(ctx, strings.TrimSpace(req.GetString("serial", "")))
+		c, err := t.deps.Device.Capture(ctx, serialOf(req))
 		if err != nil {
 			return toolResult(err)
 		}
@@ -149,11 +146,7 @@ func (t *toolset) act(kind string, build func(mcp.CallToolRequest) (agentdevice.
 			return bad, nil
 		}
 		a.Kind = kind
-		res, err := t.deps.Device.Act(ctx, strings.TrimSpace(req.GetString("serial", "")), a)
-		if err != nil {
-			return toolResult(err)
-		}
-		return structured(res)
+		return answer(t.deps.Device.Act(ctx, serialOf(req), a))
 	})
 }
 
@@ -228,10 +221,7 @@ func (t *toolset) launchApp() server.ServerTool {
 		mcp.WithTitleAnnotation("Bring the app to the front"),
 		serialArg(),
 		mcp.WithString("package", mcp.MaxLength(300), mcp.Description("Package name; the session's app when empty.")),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{idempotent: true, openWorld: true}.option(),
 		mcp.WithOutputSchema[agentdevice.ActionResult](),
 	)
 	return server.ServerTool{Tool: tool, Handler: t.act("launch", func(req mcp.CallToolRequest) (agentdevice.Action, *mcp.CallToolResult) {
@@ -247,10 +237,7 @@ func (t *toolset) waitForScreen() server.ServerTool {
 			serialArg(),
 			mcp.WithString("fingerprintNot", mcp.MaxLength(200), mcp.Description("Return when the screen's fingerprint is no longer this one.")),
 			mcp.WithInteger("timeoutMs", mcp.Min(100), mcp.Max(50000), mcp.Description("Give up after this long (default 10000).")),
-			mcp.WithReadOnlyHintAnnotation(true),
-			mcp.WithDestructiveHintAnnotation(false),
-			mcp.WithIdempotentHintAnnotation(true),
-			mcp.WithOpenWorldHintAnnotation(true),
+			hints{readOnly: true, idempotent: true, openWorld: true}.option(),
 			mcp.WithOutputSchema[agentdevice.WaitResult](),
 		}, nodeArgs()...)...)
 	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -265,10 +252,6 @@ func (t *toolset) waitForScreen() server.ServerTool {
 		if cond.Node == nil && cond.Text == "" && cond.FingerprintNot == "" {
 			return invalidArg("wait for something: text, a node, or fingerprintNot"), nil
 		}
-		res, err := t.deps.Device.WaitForScreen(ctx, strings.TrimSpace(req.GetString("serial", "")), cond)
-		if err != nil {
-			return toolResult(err)
-		}
-		return structured(res)
+		return answer(t.deps.Device.WaitForScreen(ctx, serialOf(req), cond))
 	})}
 }

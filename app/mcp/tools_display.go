@@ -29,23 +29,29 @@ func displayHints() []mcp.ToolOption { return restorableHints[agentdevice.Displa
 // FixThis keeps and puts back (display conditions, window sizes), answering T.
 func restorableHints[T any]() []mcp.ToolOption {
 	return []mcp.ToolOption{
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false), // every change is restored
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{idempotent: true, openWorld: true}.option(), // not destructive: every change is restored
 		mcp.WithOutputSchema[T](),
 	}
 }
 
-func (t *toolset) displayTool(run func(ctx context.Context, d DisplayDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error)) server.ToolHandlerFunc {
+// deviceAs is deviceTool for a tool that needs more of the device than Device offers
+// (display settings, window sizes): run gets the device as D, or the call is refused
+// with cannot.
+func deviceAs[D any](t *toolset, cannot string, run func(ctx context.Context, d D, req mcp.CallToolRequest) (*mcp.CallToolResult, error)) server.ToolHandlerFunc {
 	return t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		d, ok := t.deps.Device.(DisplayDevice)
+		d, ok := t.deps.Device.(D)
 		if !ok {
-			return invalidArg("this process cannot change display settings"), nil
+			return invalidArg("%s", cannot), nil
 		}
 		return run(ctx, d, req)
 	})
 }
+
+// The refusals of a process whose device cannot change display settings or sizes.
+const (
+	cannotDisplay = "this process cannot change display settings"
+	cannotSize    = "this process cannot change the phone's size"
+)
 
 func (t *toolset) setDisplay() server.ServerTool {
 	tool := mcp.NewTool("fixthis_set_display",
@@ -62,7 +68,7 @@ func (t *toolset) setDisplay() server.ServerTool {
 			mcp.WithString("locale", mcp.MaxLength(64), mcp.Description("The app's language as a BCP 47 tag (ar, he, de, pt-BR); empty follows the system.")),
 			mcp.WithNumber("animationScale", mcp.Min(0), mcp.Max(display.MaxAnimation), mcp.Description("Animation duration scale: 0 off, 1 normal, 5 five times slower.")),
 		}, displayHints()...)...)
-	return server.ServerTool{Tool: tool, Handler: t.displayTool(func(ctx context.Context, d DisplayDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return server.ServerTool{Tool: tool, Handler: deviceAs(t, cannotDisplay, func(ctx context.Context, d DisplayDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args := req.GetArguments()
 		var c display.Change
 		if _, ok := args["night"]; ok {
@@ -85,11 +91,7 @@ func (t *toolset) setDisplay() server.ServerTool {
 			v := req.GetFloat("animationScale", 1)
 			c.AnimationScale = &v
 		}
-		res, err := d.SetDisplay(ctx, strings.TrimSpace(req.GetString("serial", "")), c)
-		if err != nil {
-			return toolResult(err)
-		}
-		return structured(res)
+		return answer(d.SetDisplay(ctx, serialOf(req), c))
 	})}
 }
 
@@ -100,11 +102,7 @@ func (t *toolset) restoreDisplay() server.ServerTool {
 			mcp.WithTitleAnnotation("Restore display conditions"),
 			serialArg(),
 		}, displayHints()...)...)
-	return server.ServerTool{Tool: tool, Handler: t.displayTool(func(ctx context.Context, d DisplayDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := d.RestoreDisplay(ctx, strings.TrimSpace(req.GetString("serial", "")))
-		if err != nil {
-			return toolResult(err)
-		}
-		return structured(res)
+	return server.ServerTool{Tool: tool, Handler: deviceAs(t, cannotDisplay, func(ctx context.Context, d DisplayDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(d.RestoreDisplay(ctx, serialOf(req)))
 	})}
 }

@@ -79,20 +79,11 @@ func (t *toolset) getRuntimeEvidence() server.ServerTool {
 			mcp.WithOutputSchema[evidenceOut](),
 		}, readOnly()...)...)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		iid, err := req.RequireString("itemId")
-		if err != nil {
-			return invalidArg("%v", err), nil
-		}
-		recs, err := t.deps.Store.ItemEvidence(ctx, strings.TrimSpace(req.GetString("sessionId", "")), strings.TrimSpace(iid))
+		it, recs, err := t.itemEvidence(ctx, req)
 		if err != nil {
 			return toolResult(err)
 		}
-		d, err := t.deps.Store.ReadItem(ctx, "", strings.TrimSpace(iid))
-		if err != nil {
-			return toolResult(err)
-		}
-		t.presence.activity(d.Item.SessionID)
-		out := evidenceOut{SessionID: d.Item.SessionID, ItemID: d.Item.ItemID, Attempts: []attemptOut{}}
+		out := evidenceOut{SessionID: it.SessionID, ItemID: it.ItemID, Attempts: []attemptOut{}}
 		for _, r := range recs {
 			out.Attempts = append(out.Attempts, toAttemptOut(r))
 		}
@@ -108,10 +99,7 @@ func (t *toolset) captureRuntimeEvidence() server.ServerTool {
 			"refused when the developer turned runtime diagnostics off for the session."),
 		mcp.WithTitleAnnotation("Capture runtime evidence"),
 		itemIDArg(true),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{openWorld: true}.option(),
 		mcp.WithOutputSchema[attemptOut](),
 	)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -139,6 +127,26 @@ func (t *toolset) captureRuntimeEvidence() server.ServerTool {
 		t.presence.activity(rec.SessionID)
 		return structured(toAttemptOut(*rec))
 	}}
+}
+
+// itemEvidence reads the item a call names and its runtime evidence captures, newest
+// first, for the tools that answer from them; the item's session counts as worked on.
+func (t *toolset) itemEvidence(ctx context.Context, req mcp.CallToolRequest) (store.Item, []store.EvidenceRecord, error) {
+	iid, err := req.RequireString("itemId")
+	if err != nil {
+		return store.Item{}, nil, errcode.New(errcode.InvalidInput, "%v", err)
+	}
+	iid = strings.TrimSpace(iid)
+	recs, err := t.deps.Store.ItemEvidence(ctx, strings.TrimSpace(req.GetString("sessionId", "")), iid)
+	if err != nil {
+		return store.Item{}, nil, err
+	}
+	d, err := t.deps.Store.ReadItem(ctx, "", iid)
+	if err != nil {
+		return store.Item{}, nil, err
+	}
+	t.presence.activity(d.Item.SessionID)
+	return d.Item, recs, nil
 }
 
 // latestEvidence is the newest capture of each of itemIDs that has one.

@@ -15,10 +15,7 @@ import (
 // nothing more.
 func itemWriteTool() []mcp.ToolOption {
 	return []mcp.ToolOption{
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(false),
+		hints{idempotent: true}.option(),
 		mcp.WithOutputSchema[itemResultOut](),
 	}
 }
@@ -38,6 +35,23 @@ func (t *toolset) itemDone(sid string, it *store.Item, next string) (*mcp.CallTo
 	return structured(itemResultOut{Item: toItemOut(*it), Next: next})
 }
 
+// itemWrite is the handler of a tool that changes one item through the store (claim,
+// ask): the ids are checked, write runs on the caller's connection (whose claim the
+// store checks) and the answer tells the agent what comes next.
+func (t *toolset) itemWrite(next string, write func(ctx context.Context, req mcp.CallToolRequest, sid, iid string) (*store.Item, error)) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		sid, iid, bad := requireIDs(req)
+		if bad != nil {
+			return bad, nil
+		}
+		it, err := write(t.conns.bind(ctx), req, sid, iid)
+		if err != nil {
+			return toolResult(err)
+		}
+		return t.itemDone(sid, it, next)
+	}
+}
+
 func (t *toolset) claimFeedback() server.ServerTool {
 	tool := mcp.NewTool("fixthis_claim_feedback",
 		append([]mcp.ToolOption{
@@ -49,17 +63,10 @@ func (t *toolset) claimFeedback() server.ServerTool {
 			itemIDArg(true),
 			mcp.WithString("agentNote", mcp.MaxLength(2000), mcp.Description("Optional short note shown with the item, e.g. what you are about to change.")),
 		}, itemWriteTool()...)...)
-	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		sid, iid, bad := requireIDs(req)
-		if bad != nil {
-			return bad, nil
-		}
-		it, err := t.deps.Store.Claim(t.conns.bind(ctx), sid, iid, req.GetString("agentNote", ""))
-		if err != nil {
-			return toolResult(err)
-		}
-		return t.itemDone(sid, it, "edit the code, then fixthis_resolve_feedback")
-	}}
+	return server.ServerTool{Tool: tool, Handler: t.itemWrite("edit the code, then fixthis_resolve_feedback",
+		func(ctx context.Context, req mcp.CallToolRequest, sid, iid string) (*store.Item, error) {
+			return t.deps.Store.Claim(ctx, sid, iid, req.GetString("agentNote", ""))
+		})}
 }
 
 func (t *toolset) resolveFeedback() server.ServerTool {
@@ -125,17 +132,10 @@ func (t *toolset) ask() server.ServerTool {
 			itemIDArg(true),
 			mcp.WithString("question", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(20000), mcp.Description("One clear question.")),
 		}, itemWriteTool()...)...)
-	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		sid, iid, bad := requireIDs(req)
-		if bad != nil {
-			return bad, nil
-		}
-		it, err := t.deps.Store.Ask(t.conns.bind(ctx), sid, iid, req.GetString("question", ""))
-		if err != nil {
-			return toolResult(err)
-		}
-		return t.itemDone(sid, it, "call fixthis_wait_for_feedback for the answer")
-	}}
+	return server.ServerTool{Tool: tool, Handler: t.itemWrite("call fixthis_wait_for_feedback for the answer",
+		func(ctx context.Context, req mcp.CallToolRequest, sid, iid string) (*store.Item, error) {
+			return t.deps.Store.Ask(ctx, sid, iid, req.GetString("question", ""))
+		})}
 }
 
 // verificationCapture is verification.captureId of a resolve call ("" when absent).

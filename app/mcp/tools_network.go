@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -60,21 +59,11 @@ func (t *toolset) readNetwork() server.ServerTool {
 			mcp.WithOutputSchema[networkOut](),
 		}, readOnly()...)...)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		iid, err := req.RequireString("itemId")
-		if err != nil {
-			return invalidArg("%v", err), nil
-		}
-		iid = strings.TrimSpace(iid)
-		recs, err := t.deps.Store.ItemEvidence(ctx, strings.TrimSpace(req.GetString("sessionId", "")), iid)
+		it, recs, err := t.itemEvidence(ctx, req)
 		if err != nil {
 			return toolResult(err)
 		}
-		d, err := t.deps.Store.ReadItem(ctx, "", iid)
-		if err != nil {
-			return toolResult(err)
-		}
-		t.presence.activity(d.Item.SessionID)
-		out := networkOut{SessionID: d.Item.SessionID, ItemID: d.Item.ItemID, Requests: []requestOut{},
+		out := networkOut{SessionID: it.SessionID, ItemID: it.ItemID, Requests: []requestOut{},
 			Summary: "no network capture for this item yet: fixthis_capture_runtime_evidence takes one"}
 		for _, r := range recs { // newest first
 			at, ok := networkAttachment(r.Attachments)

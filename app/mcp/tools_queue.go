@@ -29,10 +29,7 @@ func (t *toolset) waitForFeedback() server.ServerTool {
 		sessionIDArg(false, "Wait for this session only; without it, any session."),
 		mcp.WithNumber("timeoutSeconds", mcp.Description("Seconds to wait before returning a timeout (default 25, max 50)."),
 			mcp.Min(1), mcp.Max(50)),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(false),
+		hints{}.option(), // a wait reserves the batch it serves, so it is neither read-only nor idempotent
 		mcp.WithOutputSchema[waitOut](),
 	)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -193,11 +190,7 @@ func (t *toolset) batchResult(ctx context.Context, b *store.AgentBatch) (*mcp.Ca
 		Items: toItemsOut(b.Items), Answers: b.Answers, Withdrawals: b.Withdrawals, Reopened: b.Reopened}
 	switch b.Kind {
 	case store.BatchKindRelease:
-		ids := make([]string, 0, len(b.Items))
-		for _, it := range b.Items {
-			ids = append(ids, it.ItemID)
-		}
-		text, err := t.releasePrompt(ctx, b, ids)
+		text, err := t.releasePrompt(ctx, b, itemIDs(b.Items))
 		if err != nil {
 			return toolResult(err)
 		}
@@ -219,10 +212,7 @@ func (t *toolset) ackFeedback() server.ServerTool {
 		mcp.WithDescription("Acknowledge a batch returned by fixthis_wait_for_feedback so it is not served again. Call it right after reading the batch; repeating it is harmless."),
 		mcp.WithTitleAnnotation("Acknowledge feedback batch"),
 		mcp.WithString("batchId", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(200), mcp.Description("The batchId of the wait result.")),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(false),
+		hints{idempotent: true}.option(),
 		mcp.WithOutputSchema[store.AckResult](),
 	)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -12,13 +12,24 @@ import (
 	"fixthis/app/store"
 )
 
+// hints are a tool's behaviour annotations, which a client shows its user and plans
+// with: whether a call changes anything, can lose data, can be repeated harmlessly,
+// and reaches past the store (the phone, the build).
+type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+
+func (h hints) option() mcp.ToolOption {
+	return func(t *mcp.Tool) {
+		mcp.WithReadOnlyHintAnnotation(h.readOnly)(t)
+		mcp.WithDestructiveHintAnnotation(h.destructive)(t)
+		mcp.WithIdempotentHintAnnotation(h.idempotent)(t)
+		mcp.WithOpenWorldHintAnnotation(h.openWorld)(t)
+	}
+}
+
 // readOnly is the annotation set of tools that only read the store.
 func readOnly() []mcp.ToolOption {
 	return []mcp.ToolOption{
-		mcp.WithReadOnlyHintAnnotation(true),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(false),
+		hints{readOnly: true, idempotent: true}.option(),
 	}
 }
 
@@ -36,6 +47,15 @@ func itemIDArg(required bool) mcp.ToolOption {
 		opts = append(opts, mcp.Required(), mcp.MinLength(1))
 	}
 	return mcp.WithString("itemId", opts...)
+}
+
+// answer is the reply to a call whose work returned v or failed: the error as
+// toolResult shapes it, else v as structured content.
+func answer[T any](v T, err error) (*mcp.CallToolResult, error) {
+	if err != nil {
+		return toolResult(err)
+	}
+	return structured(v)
 }
 
 // structured answers with the JSON as text too, for clients that ignore
@@ -193,10 +213,7 @@ func (t *toolset) readSession(ctx context.Context, sid string) (*mcp.CallToolRes
 		return toolResult(err)
 	}
 	t.presence.activity(sid)
-	ids := make([]string, 0, len(page.Items))
-	for _, it := range page.Items {
-		ids = append(ids, it.ItemID)
-	}
+	ids := itemIDs(page.Items)
 	text, err := t.prompt(ctx, sid, ids)
 	if err != nil {
 		return toolResult(err)

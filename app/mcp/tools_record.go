@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -51,10 +50,7 @@ func (t *toolset) recordScreen() server.ServerTool {
 		mcp.WithInteger("seconds", mcp.Required(), mcp.Min(minRecordSeconds), mcp.Max(maxRecordSeconds),
 			mcp.Description("How long to record, 1–30.")),
 		serialArg(),
-		mcp.WithReadOnlyHintAnnotation(true),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{readOnly: true, openWorld: true}.option(),
 		mcp.WithOutputSchema[RecordedClip](),
 	)
 	return server.ServerTool{Tool: tool, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -69,7 +65,7 @@ func (t *toolset) recordScreen() server.ServerTool {
 		if secs < minRecordSeconds || secs > maxRecordSeconds {
 			return toolResult(errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", minRecordSeconds, maxRecordSeconds, secs))
 		}
-		c, err := t.deps.Recorder.RecordScreen(ctx, strings.TrimSpace(req.GetString("serial", "")), secs)
+		c, err := t.deps.Recorder.RecordScreen(ctx, serialOf(req), secs)
 		if err != nil {
 			return toolResult(err)
 		}

@@ -3,7 +3,6 @@ package mcp
 import (
 	"cmp"
 	"context"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -39,10 +38,7 @@ func (t *toolset) runApp() server.ServerTool {
 		mcp.WithString("variant", mcp.MaxLength(100), mcp.Description("Build variant (default: debug).")),
 		mcp.WithBoolean("noBuild", mcp.Description("Skip building and installing: launch the installed app only.")),
 		mcp.WithBoolean("reinstall", mcp.Description("Uninstall first (the app's data on the device goes too), e.g. after a signature mismatch.")),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(true), // reinstall deletes the app's data
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
+		hints{destructive: true, openWorld: true}.option(), // destructive: reinstall deletes the app's data
 		mcp.WithOutputSchema[runAppOut](),
 	)
 	return server.ServerTool{Tool: tool, Handler: t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -52,7 +48,7 @@ func (t *toolset) runApp() server.ServerTool {
 		in := agentdevice.RunAppInput{Module: req.GetString("module", ""), Variant: req.GetString("variant", ""),
 			NoBuild: req.GetBool("noBuild", false), Reinstall: req.GetBool("reinstall", false)}
 		notify := progressNotifier(ctx, req)
-		res, err := t.deps.Runner.RunApp(ctx, strings.TrimSpace(req.GetString("serial", "")), in, notify)
+		res, err := t.deps.Runner.RunApp(ctx, serialOf(req), in, notify)
 		if err != nil {
 			return toolResult(err)
 		}
@@ -61,20 +57,36 @@ func (t *toolset) runApp() server.ServerTool {
 	})}
 }
 
-// progressNotifier sends notifications/progress for the request's progressToken, or
-// does nothing when the client gave none.
-func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(targetrun.Progress) {
+// progressSender sends notifications/progress for the request's progressToken; nil
+// when the client gave none (or the call came without a server to send through).
+func progressSender(ctx context.Context, req mcp.CallToolRequest) func(progress, total int, message string) {
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return nil
+	}
+	token, srv := req.Params.Meta.ProgressToken, server.ServerFromContext(ctx)
+	if srv == nil {
+		return nil
+	}
+	return func(progress, total int, message string) {
+		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			"progressToken": token, "progress": progress, "total": total, "message": message,
+		})
+	}
+}
+
+// progressNotifier sends a build run's progress when the client asked for it, or
+// does nothing.
+func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(targetrun.Progress) {
+	send := progressSender(ctx, req)
+	if send == nil {
 		return func(targetrun.Progress) {}
 	}
-	token := req.Params.Meta.ProgressToken
-	srv := server.ServerFromContext(ctx)
 	last := -1.0
 	return func(p targetrun.Progress) {
 		// A step's line is its message, else the Gradle task it reached.
 		line := cmp.Or(p.Message, p.Task)
 		// The last step is not announced: it could reach the client after the reply.
-		if srv == nil || p.Fraction >= 1 || p.Fraction <= last && line == "" {
+		if p.Fraction >= 1 || p.Fraction <= last && line == "" {
 			return
 		}
 		last = max(last, p.Fraction)
@@ -82,8 +94,6 @@ func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(targetr
 		if line != "" {
 			msg += ": " + line
 		}
-		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-			"progressToken": token, "progress": int(last * 100), "total": 100, "message": msg,
-		})
+		send(int(last*100), 100, msg)
 	}
 }

@@ -24,16 +24,6 @@ var _ SizeDevice = (*agentdevice.Phone)(nil)
 
 func sizeHints() []mcp.ToolOption { return restorableHints[agentdevice.SizeResult]() }
 
-func (t *toolset) sizeTool(run func(ctx context.Context, d SizeDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error)) server.ToolHandlerFunc {
-	return t.deviceTool(func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		d, ok := t.deps.Device.(SizeDevice)
-		if !ok {
-			return invalidArg("this process cannot change the phone's size"), nil
-		}
-		return run(ctx, d, req)
-	})
-}
-
 func (t *toolset) setSize() server.ServerTool {
 	tool := mcp.NewTool("fixthis_set_size",
 		append([]mcp.ToolOption{
@@ -48,16 +38,12 @@ func (t *toolset) setSize() server.ServerTool {
 			mcp.WithInteger("heightDp", mcp.Min(1), mcp.Max(display.MaxPresetDp), mcp.Description("Custom height in dp.")),
 			mcp.WithInteger("density", mcp.Min(display.MinForcedDensity), mcp.Max(2000), mcp.Description("Custom density in dpi; leave it out to let FixThis choose.")),
 		}, sizeHints()...)...)
-	return server.ServerTool{Tool: tool, Handler: t.sizeTool(func(ctx context.Context, d SizeDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return server.ServerTool{Tool: tool, Handler: deviceAs(t, cannotSize, func(ctx context.Context, d SizeDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		p, res := presetArg(req)
 		if res != nil {
 			return res, nil
 		}
-		out, err := d.SetSize(ctx, strings.TrimSpace(req.GetString("serial", "")), p)
-		if err != nil {
-			return toolResult(err)
-		}
-		return structured(out)
+		return answer(d.SetSize(ctx, serialOf(req), p))
 	})}
 }
 
@@ -100,11 +86,7 @@ func (t *toolset) resetSize() server.ServerTool {
 			mcp.WithTitleAnnotation("Reset window size"),
 			serialArg(),
 		}, sizeHints()...)...)
-	return server.ServerTool{Tool: tool, Handler: t.sizeTool(func(ctx context.Context, d SizeDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		out, err := d.ResetSize(ctx, strings.TrimSpace(req.GetString("serial", "")))
-		if err != nil {
-			return toolResult(err)
-		}
-		return structured(out)
+	return server.ServerTool{Tool: tool, Handler: deviceAs(t, cannotSize, func(ctx context.Context, d SizeDevice, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(d.ResetSize(ctx, serialOf(req)))
 	})}
 }

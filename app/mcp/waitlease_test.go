@@ -163,11 +163,7 @@ func TestWaitLeaseCrashedOwner(t *testing.T) {
 	dir := t.TempDir()
 	crashed := openStore(t, dir)
 	clk := &offsetClock{}
-	later, err := store.Open(ctx, dir, store.Options{PollInterval: 20 * time.Millisecond, Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { later.Close() })
+	later := openStoreAt(t, dir, clk.Now)
 	c := newClient(t, Deps{Store: later})
 	sess, _ := seed(t, crashed, 1)
 	if ok, _, err := crashed.AcquireWaitLease(ctx, sess.SessionID, "pid1-dead-w1", waitLeaseTTL); err != nil || !ok {
@@ -191,11 +187,7 @@ func TestWaitLeaseCrashedOwner(t *testing.T) {
 func TestRenewLease(t *testing.T) {
 	ctx := context.Background()
 	clk := &offsetClock{}
-	s, err := store.Open(ctx, t.TempDir(), store.Options{PollInterval: 20 * time.Millisecond, Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openStoreAt(t, t.TempDir(), clk.Now)
 	ts := &toolset{deps: Deps{Store: s, Logger: slog.New(slog.DiscardHandler)}, owners: newWaitOwners()}
 	owner := ts.owners.next()
 	if err := ts.acquireLease(ctx, "S", owner); err != nil {
