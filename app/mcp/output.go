@@ -1,14 +1,13 @@
 package mcp
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"fixthis/app/handoff"
 	"fixthis/app/store"
-	"fixthis/capture/clip"
 )
 
 // itemOut is an item as an agent needs it: no URLs, no client draft keys.
@@ -51,30 +50,18 @@ type itemOut struct {
 	Sizes *store.SizeCheck `json:"sizes,omitempty"`
 }
 
+// clipOut is the item's clip as the handoff gives it, with its id and paths
+// relative to the project.
 type clipOut struct {
-	ClipID         string `json:"clipId"`
-	Path           string `json:"path"`
-	DurationMs     int64  `json:"durationMs"`
-	Frames         int    `json:"frames"`
-	Width          int    `json:"width"`
-	Height         int    `json:"height"`
-	FrameStripPath string `json:"frameStripPath,omitempty"`
-	Stalls         int    `json:"stalls"`
-	LongestStallMs int64  `json:"longestStallMs"`
-	Timeline       string `json:"timeline"`
+	ClipID string `json:"clipId"`
+	handoff.Clip
 }
 
 func toClipOut(c *store.Clip) *clipOut {
 	if c == nil {
 		return nil
 	}
-	out := &clipOut{ClipID: c.ClipID, Path: c.Path, DurationMs: c.DurationMs, Frames: c.Frames, Width: c.Width,
-		Height: c.Height, FrameStripPath: c.FrameStripPath}
-	var tl clip.Timeline
-	if json.Unmarshal(c.Timeline, &tl) == nil {
-		out.Stalls, out.LongestStallMs, out.Timeline = tl.Stalls, tl.LongestMs, tl.Summary()
-	}
-	return out
+	return &clipOut{ClipID: c.ClipID, Clip: handoff.ClipOf(c, c.Path, c.FrameStripPath)}
 }
 
 type targetOut struct {
