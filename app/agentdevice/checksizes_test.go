@@ -33,11 +33,8 @@ func newSizesEnv(t testing.TB, o sim.Options) sizesEnv {
 	t.Helper()
 	e := newSimEnvWith(t, o)
 	ctx := context.Background()
-	serial := e.dev.Serial()
 	p, m := e.displayPhone(t)
-	if err := SetControl(ctx, e.st, serial, true); err != nil {
-		t.Fatal(err)
-	}
+	e.allowControl(t)
 	sess, err := e.st.CreateSession(ctx, "sizes")
 	if err != nil {
 		t.Fatal(err)

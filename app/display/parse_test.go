@@ -8,17 +8,34 @@ import (
 	"fixthis/internal/devicetest"
 )
 
-func TestParseNightMode(t *testing.T) {
-	for file, want := range map[string]string{
-		"uimode_night_yes.txt": "yes", "uimode_night_no_crlf.txt": "no", "uimode_night_custom.txt": "custom_bedtime",
+// The parsers that read one value from a command's output: real outputs read to
+// their value, and an output that holds none is refused, saying why where the
+// phone said why.
+func TestParseOneValue(t *testing.T) {
+	for _, p := range []struct {
+		name   string
+		parse  func(string) (string, error)
+		want   map[string]string // testdata file: the value read from it
+		bad    string            // a testdata file the parser must refuse
+		badErr string            // what the refusal must quote; "" for any error
+	}{
+		{"night mode", ParseNightMode, map[string]string{
+			"uimode_night_yes.txt": "yes", "uimode_night_no_crlf.txt": "no", "uimode_night_custom.txt": "custom_bedtime",
+		}, "locale_no_service.txt", ""},
+		{"app locales", ParseAppLocales, map[string]string{
+			"locale_get_ar.txt": "ar", "locale_get_empty.txt": "", "locale_get_two.txt": "en-US,fr-FR",
+		}, "locale_unknown_package.txt", "Unknown package com.not.there"},
 	} {
-		got, err := ParseNightMode(devicetest.Read(t, file))
-		if err != nil || got != want {
-			t.Errorf("%s: %q, %v; want %q", file, got, err, want)
+		for file, want := range p.want {
+			got, err := p.parse(devicetest.Read(t, file))
+			if err != nil || got != want {
+				t.Errorf("%s, %s: %q, %v; want %q", p.name, file, got, err, want)
+			}
 		}
-	}
-	if _, err := ParseNightMode(devicetest.Read(t, "locale_no_service.txt")); err == nil {
-		t.Error("a line without Night mode: parsed")
+		_, err := p.parse(devicetest.Read(t, p.bad))
+		if err == nil || !strings.Contains(err.Error(), p.badErr) {
+			t.Errorf("%s, %s: %v; want an error quoting %q", p.name, p.bad, err, p.badErr)
+		}
 	}
 }
 
@@ -34,21 +51,6 @@ func TestParseSettingAndScale(t *testing.T) {
 	}
 	if _, err := ParseScale("abc\n"); err == nil {
 		t.Error("a word parsed as a scale")
-	}
-}
-
-func TestParseAppLocales(t *testing.T) {
-	for file, want := range map[string]string{
-		"locale_get_ar.txt": "ar", "locale_get_empty.txt": "", "locale_get_two.txt": "en-US,fr-FR",
-	} {
-		got, err := ParseAppLocales(devicetest.Read(t, file))
-		if err != nil || got != want {
-			t.Errorf("%s: %q %v; want %q", file, got, err, want)
-		}
-	}
-	_, err := ParseAppLocales(devicetest.Read(t, "locale_unknown_package.txt"))
-	if err == nil || !strings.Contains(err.Error(), "Unknown package com.not.there") {
-		t.Errorf("unknown package: %v", err)
 	}
 }
 

@@ -11,10 +11,8 @@ import (
 // An item added from a finding keeps its check id; others read back without one,
 // as do items saved before the column existed.
 func TestItemKeepsAuditCheck(t *testing.T) {
-	s := newTestStore(t)
 	ctx := context.Background()
-	sess := mustSession(t, s)
-	in := batchInput(t, sess.SessionID, "ws", 2, false)
+	s, sess, in := newBatch(t, 2)
 	in.Items[0].Check = "touch_target"
 	res := mustSave(t, s, in)
 	if res.Items[0].Check != "touch_target" || res.Items[1].Check != "" {
@@ -34,9 +32,7 @@ func TestItemKeepsAuditCheck(t *testing.T) {
 
 func TestAuditCheckIsValidated(t *testing.T) {
 	for _, bad := range []string{"Touch", "touch target", "touch\x00target", strings.Repeat("a", 41), "touch-target"} {
-		s := newTestStore(t)
-		sess := mustSession(t, s)
-		in := batchInput(t, sess.SessionID, "ws", 1, false)
+		s, _, in := newBatch(t, 1)
 		in.Items[0].Check = bad
 		_, err := s.SaveBatch(context.Background(), in)
 		if errcode.Of(err) != errcode.InvalidInput {

@@ -62,9 +62,7 @@ func TestSaveBatchValidation(t *testing.T) {
 }
 
 func TestSaveBatchTargetsAndSeverity(t *testing.T) {
-	s := newTestStore(t)
-	sess := mustSession(t, s)
-	in := batchInput(t, sess.SessionID, "ws", 3, false)
+	s, _, in := newBatch(t, 3)
 	in.Items[0].Target = Target{Type: TargetScreen, NodeUID: "ignored", Bounds: &Bounds{Right: 1, Bottom: 1}}
 	in.Items[1].Target = Target{Type: TargetArea, Bounds: &Bounds{Left: 1, Top: 2, Right: 30, Bottom: 40}}
 	in.Items[1].Severity = ""
@@ -270,8 +268,7 @@ func TestConcurrentDuplicateSavesTwoHandles(t *testing.T) {
 
 func TestSequenceNumbersNeverReused(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 3)
+	s, sess, items := storeWithItems(t, 3)
 	for _, it := range items[1:] {
 		if err := s.DeleteItem(ctx, sess.SessionID, it.ItemID); err != nil {
 			t.Fatal(err)

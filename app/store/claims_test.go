@@ -34,8 +34,7 @@ func TestUserDecisionIsFinal(t *testing.T) {
 	for dname, decide := range decisions {
 		for cname, call := range agentCalls {
 			t.Run(dname+"/"+cname, func(t *testing.T) {
-				s := newTestStore(t)
-				sid, items := releasedItems(t, s, 1)
+				s, sid, items := storeWithReleased(t, 1)
 				iid := items[0].ItemID
 				mustOK(s.Claim(WithAgent(ctx, "a1"), sid, iid, ""))(t)
 				decide(s, sid, iid)
@@ -63,8 +62,7 @@ func TestUserDecisionIsFinal(t *testing.T) {
 // claim whose connection is gone can be taken over.
 func TestClaimIsExclusive(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sid, items := releasedItems(t, s, 1)
+	s, sid, items := storeWithReleased(t, 1)
 	iid := items[0].ItemID
 	a, b := WithAgent(ctx, "agent-a"), WithAgent(ctx, "agent-b")
 	if err := s.TouchConnections(ctx, []string{"agent-a", "agent-b"}); err != nil {
@@ -102,8 +100,7 @@ func TestClaimIsExclusive(t *testing.T) {
 // agent only once the first one's connection is gone.
 func TestBatchServedToOneAgent(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sid, _ := releasedItems(t, s, 2)
+	s, sid, _ := storeWithReleased(t, 2)
 	if err := s.TouchConnections(ctx, []string{"agent-a", "agent-b"}); err != nil {
 		t.Fatal(err)
 	}
@@ -160,8 +157,7 @@ func TestPresenceWorkingWhileClaimHeld(t *testing.T) {
 // stored text too.
 func TestAgentTextRefusesControlCharacters(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sid, items := releasedItems(t, s, 1)
+	s, sid, items := storeWithReleased(t, 1)
 	iid := items[0].ItemID
 	for name, call := range map[string]func() error{
 		"question": func() error { _, err := s.Ask(ctx, sid, iid, "\u0000which?"); return err },

@@ -8,10 +8,8 @@ import (
 // A screen keeps what the window list said at freeze time; screens saved by an older
 // FixThis read back with an empty display.
 func TestScreenDisplay(t *testing.T) {
-	s := newTestStore(t)
 	ctx := context.Background()
-	sess := mustSession(t, s)
-	in := batchInput(t, sess.SessionID, "ws", 1, false)
+	s, sess, in := newBatch(t, 1)
 	in.Screen.Display = ScreenDisplay{Rotation: 1, Dialog: "com.example/com.example.Main",
 		Keyboard: &Bounds{Top: 1600, Right: 1080, Bottom: 2400}, Secure: true}
 	res := mustSave(t, s, in)
@@ -38,10 +36,8 @@ func TestScreenDisplay(t *testing.T) {
 // A screen and an agent's capture keep the display conditions they were taken under;
 // captures from before the column read back without any.
 func TestDisplayConditionsAreKept(t *testing.T) {
-	s := newTestStore(t)
 	ctx := context.Background()
-	sess := mustSession(t, s)
-	in := batchInput(t, sess.SessionID, "ws", 1, false)
+	s, sess, in := newBatch(t, 1)
 	cond := &DisplayConditions{Night: true, FontScale: 1.3, Locale: "ar", Density: 360}
 	in.Screen.Display = ScreenDisplay{Conditions: cond}
 	res := mustSave(t, s, in)

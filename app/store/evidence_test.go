@@ -16,8 +16,7 @@ func attemptOf(id string, st evidence.Status) evidence.Attempt {
 
 func TestEvidenceIsStoredPerItemAndReadNewestFirst(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 2)
+	s, sess, items := storeWithItems(t, 2)
 	sid := sess.SessionID
 	a, b := items[0].ItemID, items[1].ItemID
 	recs, err := s.AddEvidence(ctx, sid, []string{a, b}, EvidenceTriggerAuto, attemptOf("rc-1", evidence.StatusPartial))
@@ -52,8 +51,7 @@ func TestEvidenceIsStoredPerItemAndReadNewestFirst(t *testing.T) {
 
 func TestEvidenceRefusesBadInput(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 1)
+	s, sess, items := storeWithItems(t, 1)
 	other, _ := sessionWithItems(t, s, 1)
 	id := items[0].ItemID
 	for name, call := range map[string]func() error{
@@ -87,8 +85,7 @@ func TestEvidenceRefusesBadInput(t *testing.T) {
 
 func TestReleaseCarriesTheEvidenceDecisionToTheAgent(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, _ := sessionWithItems(t, s, 1)
+	s, sess, _ := storeWithItems(t, 1)
 	d := SkippedDecision(SkipOff)
 	if _, err := s.ReleaseWithEvidence(ctx, sess.SessionID, nil, &d); err != nil {
 		t.Fatal(err)

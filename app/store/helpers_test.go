@@ -114,6 +114,23 @@ func sessionWithItems(t testing.TB, s *Store, n int) (*Session, []Item) {
 	return res.Session, res.Items
 }
 
+// storeWithItems opens a fresh store holding one session with n saved draft items.
+func storeWithItems(t testing.TB, n int) (*Store, *Session, []Item) {
+	t.Helper()
+	s := newTestStore(t)
+	sess, items := sessionWithItems(t, s, n)
+	return s, sess, items
+}
+
+// newBatch opens a fresh store with one session and builds for it, unsaved, a
+// batch of n items: where the tests start that change a batch before saving it.
+func newBatch(t testing.TB, n int) (*Store, *Session, SaveBatchInput) {
+	t.Helper()
+	s := newTestStore(t)
+	sess := mustSession(t, s)
+	return s, sess, batchInput(t, sess.SessionID, "ws", n, false)
+}
+
 // releasedItems saves n draft items in a new session and releases them to the
 // agent (Save to MCP): where every test of the agent's side starts.
 func releasedItems(t testing.TB, s *Store, n int) (sessionID string, items []Item) {
@@ -123,6 +140,14 @@ func releasedItems(t testing.TB, s *Store, n int) (sessionID string, items []Ite
 		t.Fatalf("ReleaseToAgent: %v", err)
 	}
 	return sess.SessionID, items
+}
+
+// storeWithReleased opens a fresh store and releases n items in it to the agent.
+func storeWithReleased(t testing.TB, n int) (*Store, string, []Item) {
+	t.Helper()
+	s := newTestStore(t)
+	sessionID, items := releasedItems(t, s, n)
+	return s, sessionID, items
 }
 
 func countRows(t testing.TB, s *Store, query string, args ...any) int {

@@ -39,8 +39,7 @@ func TestUpdateItemRules(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newTestStore(t)
-			sess, items := sessionWithItems(t, s, 1)
+			s, sess, items := storeWithItems(t, 1)
 			tc.prepare(s, sess.SessionID, items[0].ItemID)
 			it, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr("  smaller  "), Severity: ptr(SeverityLow)})
 			if tc.wantCode != "" {
@@ -61,8 +60,7 @@ func TestUpdateItemRules(t *testing.T) {
 
 func TestUpdateItemValidationAndRevision(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 1)
+	s, sess, items := storeWithItems(t, 1)
 	if _, err := s.UpdateItem(ctx, sess.SessionID, items[0].ItemID, ItemUpdate{Comment: ptr(" ")}); errcode.Of(err) != errcode.InvalidInput {
 		t.Fatalf("empty comment: %v", err)
 	}
@@ -101,8 +99,7 @@ func mustOK[T any](v T, err error) func(testing.TB) T {
 
 func TestReleaseToAgent(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 3)
+	s, sess, items := storeWithItems(t, 3)
 	rel := mustOK(s.ReleaseToAgent(ctx, sess.SessionID, []string{items[0].ItemID, items[1].ItemID}))(t)
 	if len(rel.Items) != 2 || rel.Items[0].Status != StatusReady || rel.Items[0].LastHandedOffAt == nil {
 		t.Fatalf("released: %+v", rel.Items)
@@ -129,8 +126,7 @@ func TestReleaseToAgent(t *testing.T) {
 
 func TestMarkCopied(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 2)
+	s, sess, items := storeWithItems(t, 2)
 	got := mustOK(s.MarkCopied(ctx, sess.SessionID, []string{items[1].ItemID}))(t)
 	if got.Items[1].LastHandedOffAt == nil || got.Items[0].LastHandedOffAt != nil || got.Items[1].Delivery != DeliveryDraft {
 		t.Fatalf("copied: %+v", got.Items)
@@ -229,8 +225,7 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newTestStore(t)
-			sid, items := releasedItems(t, s, 1)
+			s, sid, items := storeWithReleased(t, 1)
 			if tc.prepare != nil {
 				tc.prepare(s, sid, items[0].ItemID)
 			}
@@ -260,8 +255,7 @@ func TestAgentClaimResolveAsk(t *testing.T) {
 
 func TestAgentBatchQueue(t *testing.T) {
 	ctx := WithAgent(context.Background(), "agent-1")
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 2)
+	s, sess, items := storeWithItems(t, 2)
 	sid := sess.SessionID
 
 	if b := mustOK(s.NextAgentBatch(ctx, sid))(t); b != nil {
@@ -318,8 +312,7 @@ func TestAgentBatchQueue(t *testing.T) {
 
 func TestUserSideRules(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 3)
+	s, sess, items := storeWithItems(t, 3)
 	sid := sess.SessionID
 	if _, err := s.AnswerQuestion(ctx, sid, items[0].ItemID, "x"); errcode.Of(err) != errcode.ItemNotEditable {
 		t.Fatalf("answer without question: %v", err)

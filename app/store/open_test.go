@@ -97,10 +97,8 @@ func integrityOK(t *testing.T, s *Store) {
 
 func TestDiskFullIsClearAndHarmless(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess := mustSession(t, s)
+	s, _, in := newBatch(t, 50)
 	fillDisk(t, s)
-	in := batchInput(t, sess.SessionID, "ws", 50, false)
 	for i := range in.Items {
 		in.Items[i].Comment = strings.Repeat("much longer comment ", 150)
 	}

@@ -11,10 +11,8 @@ import (
 
 // A saved screen names the phone it was frozen on; every screen read returns it.
 func TestScreenSerialIsStored(t *testing.T) {
-	s := newTestStore(t)
 	ctx := context.Background()
-	sess := mustSession(t, s)
-	in := batchInput(t, sess.SessionID, "ws", 1, false)
+	s, sess, in := newBatch(t, 1)
 	in.Screen.Serial = "emulator-5556"
 	res := mustSave(t, s, in)
 	one, err := s.GetScreen(ctx, sess.SessionID, res.ScreenID)
@@ -59,9 +57,7 @@ func TestScreenSerialIsValidated(t *testing.T) {
 		{"a megabyte", strings.Repeat("s", 1<<20), "at most 255"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newTestStore(t)
-			sess := mustSession(t, s)
-			in := batchInput(t, sess.SessionID, "ws", 1, false)
+			s, _, in := newBatch(t, 1)
 			in.Screen.Serial = tc.serial
 			_, err := s.SaveBatch(context.Background(), in)
 			var ce *errcode.Error

@@ -157,8 +157,7 @@ func TestOpenItemIDs(t *testing.T) {
 // the store, whatever route the edit came by.
 func TestAnEditedTargetStaysOnItsScreen(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 1) // a 1080×2400 screen
+	s, sess, items := storeWithItems(t, 1) // a 1080×2400 screen
 	area := func(l, tp, r, b int) ItemUpdate {
 		return ItemUpdate{Target: &Target{Type: TargetArea, Bounds: &Bounds{Left: l, Top: tp, Right: r, Bottom: b}}}
 	}

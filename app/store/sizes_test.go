@@ -24,8 +24,7 @@ func threeSizes(t *testing.T, seed int) []SizeOutcomeInput {
 
 func TestSizeCheckIsStoredAndReplaced(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 2)
+	s, sess, items := storeWithItems(t, 2)
 	it := items[0]
 	got, err := s.SaveSizeCheck(ctx, SizeCheckInput{ItemID: it.ItemID, Serial: "emulator-5554", Restored: true,
 		Sizes: threeSizes(t, 10)})
@@ -100,8 +99,7 @@ func TestSizeCheckIsStoredAndReplaced(t *testing.T) {
 
 func TestSizeCheckRefusesBadInput(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
-	_, items := sessionWithItems(t, s, 1)
+	s, _, items := storeWithItems(t, 1)
 	id := items[0].ItemID
 	ok := func() SizeOutcome {
 		return SizeOutcome{Name: "phone", Width: 1080, Height: 2340, Density: 420, WidthDp: 411, HeightDp: 891}
@@ -146,8 +144,7 @@ func TestSizeCheckRefusesBadInput(t *testing.T) {
 // TestSizeCheckMigration: a database from before migration 0012 gains the tables,
 // and its items read as never checked.
 func TestSizeCheckMigration(t *testing.T) {
-	s := newTestStore(t)
-	sess, _ := sessionWithItems(t, s, 1)
+	s, sess, _ := storeWithItems(t, 1)
 	s = reopen(t, s, `DROP TABLE size_check_sizes; DROP TABLE size_checks; ALTER TABLE screens DROP COLUMN serial; PRAGMA user_version = 11`)
 	back, err := s.GetSession(context.Background(), sess.SessionID)
 	if err != nil || len(back.Items) != 1 || back.Items[0].Sizes != nil {

@@ -7,8 +7,7 @@ import (
 
 func TestWholeLoop(t *testing.T) {
 	ctx := WithAgent(context.Background(), "agent-1")
-	s := newTestStore(t)
-	sess, items := sessionWithItems(t, s, 3)
+	s, sess, items := storeWithItems(t, 3)
 	if sess.PhaseCounts.Draft != 3 || sess.ItemCount != 3 || len(sess.Screens) != 1 {
 		t.Fatalf("after save: %+v", sess.SessionSummary)
 	}

@@ -11,8 +11,7 @@ import (
 // confirms it, or reopens it and the agent's next wait carries the note.
 func TestVerifiedResolutionConfirmAndReopen(t *testing.T) {
 	ctx := WithAgent(context.Background(), "agent-1")
-	s := newTestStore(t)
-	sid, items := releasedItems(t, s, 2)
+	s, sid, items := storeWithReleased(t, 2)
 	drainBatches(t, s, sid)
 
 	c := mustOK(s.SaveCapture(ctx, CaptureInput{Serial: "emu", Package: "p", Activity: "p/.A", Fingerprint: "f",
