@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"fixthis/internal/tick"
 )
 
 // Devices runs `host:devices-l` (what `adb devices -l` asks) and returns every
@@ -111,19 +113,12 @@ func (c *Client) watchOnce(ctx context.Context, w *watcher) error {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t := time.NewTicker(watchPoll)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
+		tick.Every(ctx, watchPoll, func() {
 			// A failed poll is left to Track, which notices a dead server.
 			if devs, err := c.Devices(ctx); err == nil && ctx.Err() == nil {
 				w.list(devs, false)
 			}
-		}
+		})
 	}()
 	return c.Track(ctx, func(devs []Device) { w.list(devs, true) })
 }

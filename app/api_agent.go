@@ -11,11 +11,7 @@ import (
 // getAgent is GET /api/agent?sessionId=: the agent's presence for a session.
 func (a *App) getAgent(w http.ResponseWriter, r *http.Request) {
 	p, err := a.getPresence(r.Context(), r.URL.Query().Get("sessionId"))
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, p)
+	httpapi.Answer(w, p, err)
 }
 
 // AgentConfig is one agent's config for the "Connect an agent" panel.

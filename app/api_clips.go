@@ -56,52 +56,36 @@ func (h previewRoutes) clipSerial(serial string) (string, error) {
 	return dev.Serial, nil
 }
 
-// decodeClipRequest reads a clip route's body into req with decode and returns the
-// device it is about (clipSerial of *serial, the request's own Serial field, read
-// once decoded). It answers an error itself and returns false.
-func (h previewRoutes) decodeClipRequest(w http.ResponseWriter, r *http.Request, decode func(*http.Request, any) error, req any, serial *string) (string, bool) {
-	if err := decode(r, req); err != nil {
-		httpapi.WriteError(w, err)
-		return "", false
-	}
-	s, err := h.clipSerial(*serial)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return "", false
-	}
-	return s, true
-}
-
 // postPreviewClipRecord starts a recording (the console's long press): the live
 // screen is kept from now until POST /api/preview/clip ends it, up to 30 s.
 func (h previewRoutes) postPreviewClipRecord(w http.ResponseWriter, r *http.Request) {
-	var req RecordingRequest
-	serial, ok := h.decodeClipRequest(w, r, httpapi.DecodeOptionalJSON, &req, &req.Serial)
-	if !ok {
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, RecordingResponse{RecordingID: h.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds})
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeOptionalJSON, func(req RecordingRequest) (RecordingResponse, error) {
+		serial, err := h.clipSerial(req.Serial)
+		if err != nil {
+			return RecordingResponse{}, err
+		}
+		return RecordingResponse{RecordingID: h.device.StartRecording(serial), MaxSeconds: clip.MaxSeconds}, nil
+	})
 }
 
 // postPreviewClip cuts the last seconds of the selected device's live screen into a
 // clip of the session: an H.264 MP4, a frame strip and a timeline.
 func (h previewRoutes) postPreviewClip(w http.ResponseWriter, r *http.Request) {
-	var req ClipRequest
-	serial, ok := h.decodeClipRequest(w, r, httpapi.DecodeJSON, &req, &req.Serial)
-	if !ok {
-		return
-	}
-	if req.RecordingID == "" && (req.Seconds < clip.MinSeconds || req.Seconds > clip.MaxSeconds) {
-		httpapi.WriteError(w, errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", clip.MinSeconds, clip.MaxSeconds, req.Seconds))
-		return
-	}
-	saved, err := h.feedback.CutClip(r.Context(), req.SessionID, serial, req.RecordingID, time.Duration(req.Seconds)*time.Second)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
-		Width: saved.Width, Height: saved.Height, Clip: *saved})
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req ClipRequest) (ClipResponse, error) {
+		serial, err := h.clipSerial(req.Serial)
+		if err != nil {
+			return ClipResponse{}, err
+		}
+		if req.RecordingID == "" && (req.Seconds < clip.MinSeconds || req.Seconds > clip.MaxSeconds) {
+			return ClipResponse{}, errcode.New(errcode.OutOfRange, "seconds must be %d–%d, got %d", clip.MinSeconds, clip.MaxSeconds, req.Seconds)
+		}
+		saved, err := h.feedback.CutClip(r.Context(), req.SessionID, serial, req.RecordingID, time.Duration(req.Seconds)*time.Second)
+		if err != nil {
+			return ClipResponse{}, err
+		}
+		return ClipResponse{ClipID: saved.ClipID, DurationMs: saved.DurationMs, Frames: saved.Frames,
+			Width: saved.Width, Height: saved.Height, Clip: *saved}, nil
+	})
 }
 
 // getClipVideo serves a clip's MP4 (with byte ranges, for <video>).

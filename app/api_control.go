@@ -19,11 +19,7 @@ import (
 // getAgentControl is GET /api/agent-control?serial= (the selected device by default).
 func (a *App) getAgentControl(w http.ResponseWriter, r *http.Request) {
 	st, err := a.controlState(r.Context(), r.URL.Query().Get("serial"))
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, st)
+	httpapi.Answer(w, st, err)
 }
 
 // AgentControlRequest is the body of PUT /api/agent-control.
@@ -34,35 +30,23 @@ type AgentControlRequest struct {
 
 // putAgentControl records the user's answer: "Agents may control the phone".
 func (a *App) putAgentControl(w http.ResponseWriter, r *http.Request) {
-	var req AgentControlRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if req.Allowed == nil {
-		httpapi.WriteError(w, httpapi.InvalidInput("allowed (true or false) is required"))
-		return
-	}
-	if strings.TrimSpace(req.Serial) == "" {
-		// An answer is about one phone: never let it land on whichever is selected now.
-		httpapi.WriteError(w, httpapi.InvalidInput("serial is required: name the device the answer is for"))
-		return
-	}
-	dev, err := a.device.Registry.Lookup(req.Serial)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if err := agentdevice.SetControl(r.Context(), a.store, dev.Serial, *req.Allowed); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	st, err := a.controlState(r.Context(), dev.Serial)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, st)
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req AgentControlRequest) (agentdevice.ControlState, error) {
+		if req.Allowed == nil {
+			return agentdevice.ControlState{}, httpapi.InvalidInput("allowed (true or false) is required")
+		}
+		if strings.TrimSpace(req.Serial) == "" {
+			// An answer is about one phone: never let it land on whichever is selected now.
+			return agentdevice.ControlState{}, httpapi.InvalidInput("serial is required: name the device the answer is for")
+		}
+		dev, err := a.device.Registry.Lookup(req.Serial)
+		if err != nil {
+			return agentdevice.ControlState{}, err
+		}
+		if err := agentdevice.SetControl(r.Context(), a.store, dev.Serial, *req.Allowed); err != nil {
+			return agentdevice.ControlState{}, err
+		}
+		return a.controlState(r.Context(), dev.Serial)
+	})
 }
 
 func (a *App) controlState(ctx context.Context, serial string) (agentdevice.ControlState, error) {
@@ -90,11 +74,7 @@ func (a *App) getDeviceActions(w http.ResponseWriter, r *http.Request) {
 		after = n
 	}
 	list, err := a.store.DeviceActions(r.Context(), after)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, DeviceActionList{Actions: list})
+	httpapi.Answer(w, DeviceActionList{Actions: list}, err)
 }
 
 // getCaptureImage serves an agent capture's frame (the "after" screen).

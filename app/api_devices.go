@@ -35,39 +35,30 @@ type DeviceSelectRequest struct {
 }
 
 func (a *App) postDeviceSelect(w http.ResponseWriter, r *http.Request) {
-	var req DeviceSelectRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if req.Serial == "" {
-		httpapi.WriteError(w, httpapi.InvalidInput("serial is required"))
-		return
-	}
-	prev := a.selectedOnline()
-	dev, err := a.device.Select(req.Serial)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if prev != dev.Serial {
-		a.restoreDisplay(r.Context(), prev) // the phone left is put back as it was
-	}
-	// The stdio sidecar drives this device when the app is not running.
-	if a.store != nil {
-		if err := a.store.SetSetting(r.Context(), LastSelectedSerialKey, dev.Serial); err != nil {
-			a.log.Warn("remember the selected device", "serial", dev.Serial, "err", err)
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req DeviceSelectRequest) (DeviceSelection, error) {
+		if req.Serial == "" {
+			return DeviceSelection{}, httpapi.InvalidInput("serial is required")
 		}
-	}
-	httpapi.WriteJSON(w, http.StatusOK, DeviceSelection{SelectedSerial: dev.Serial, Device: &dev})
+		prev := a.selectedOnline()
+		dev, err := a.device.Select(req.Serial)
+		if err != nil {
+			return DeviceSelection{}, err
+		}
+		if prev != dev.Serial {
+			a.restoreDisplay(r.Context(), prev) // the phone left is put back as it was
+		}
+		// The stdio sidecar drives this device when the app is not running.
+		if a.store != nil {
+			if err := a.store.SetSetting(r.Context(), LastSelectedSerialKey, dev.Serial); err != nil {
+				a.log.Warn("remember the selected device", "serial", dev.Serial, "err", err)
+			}
+		}
+		return DeviceSelection{SelectedSerial: dev.Serial, Device: &dev}, nil
+	})
 }
 
 // postDeviceDisconnect is the device chip's ×: FixThis's selection and forwards only.
 func (a *App) postDeviceDisconnect(w http.ResponseWriter, r *http.Request) {
 	a.restoreDisplay(r.Context(), a.selectedOnline())
-	if err := a.device.Disconnect(r.Context()); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, DeviceSelection{})
+	httpapi.Answer(w, DeviceSelection{}, a.device.Disconnect(r.Context()))
 }

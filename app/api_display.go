@@ -55,64 +55,56 @@ type displayRoutes struct {
 
 // getDisplay is GET /api/display?serial= (the selected device by default).
 func (h displayRoutes) getDisplay(w http.ResponseWriter, r *http.Request) {
-	h.onPhone(w, r, r.URL.Query().Get("serial"), false, func(ctx context.Context, t display.Target) (display.State, bool, error) {
+	out, err := h.onPhone(r.Context(), r.URL.Query().Get("serial"), false, func(ctx context.Context, t display.Target) (display.State, bool, error) {
 		st, err := h.displays.Read(ctx, t)
 		return st, false, err
 	})
+	httpapi.Answer(w, out, err)
 }
 
 // putDisplay changes what the body names; the phone's originals are saved first.
 func (h displayRoutes) putDisplay(w http.ResponseWriter, r *http.Request) {
-	var req DisplayChangeRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if err := req.Change.Precheck(); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	h.onPhone(w, r, req.Serial, true, func(ctx context.Context, t display.Target) (display.State, bool, error) {
-		st, err := h.displays.Set(ctx, t, req.Change)
-		return st, false, err
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req DisplayChangeRequest) (DisplaySettings, error) {
+		if err := req.Change.Precheck(); err != nil {
+			return DisplaySettings{}, err
+		}
+		return h.onPhone(r.Context(), req.Serial, true, func(ctx context.Context, t display.Target) (display.State, bool, error) {
+			st, err := h.displays.Set(ctx, t, req.Change)
+			return st, false, err
+		})
 	})
 }
 
 // postDisplayRestore puts the phone's original values back.
 func (h displayRoutes) postDisplayRestore(w http.ResponseWriter, r *http.Request) {
-	var req DisplayRestoreRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	h.onPhone(w, r, req.Serial, true, func(ctx context.Context, t display.Target) (display.State, bool, error) {
-		restored, err := h.displays.Restore(ctx, t)
-		if err != nil {
-			return display.State{}, false, err
-		}
-		st, err := h.displays.Read(ctx, t)
-		return st, restored, err
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req DisplayRestoreRequest) (DisplaySettings, error) {
+		return h.onPhone(r.Context(), req.Serial, true, func(ctx context.Context, t display.Target) (display.State, bool, error) {
+			restored, err := h.displays.Restore(ctx, t)
+			if err != nil {
+				return display.State{}, false, err
+			}
+			st, err := h.displays.Read(ctx, t)
+			return st, restored, err
+		})
 	})
 }
 
-// onPhone runs act on serial's phone (the selected one when "") and answers with
-// the settings it leaves; after a change the live view is woken to show it at once.
-func (h displayRoutes) onPhone(w http.ResponseWriter, r *http.Request, serial string, changes bool,
-	act func(ctx context.Context, t display.Target) (display.State, bool, error)) {
-	t, err := h.feedback.DisplayTarget(r.Context(), strings.TrimSpace(serial))
+// onPhone runs act on serial's phone (the selected one when "") and returns the
+// settings it leaves; after a change the live view is woken to show it at once.
+func (h displayRoutes) onPhone(ctx context.Context, serial string, changes bool,
+	act func(ctx context.Context, t display.Target) (display.State, bool, error)) (DisplaySettings, error) {
+	t, err := h.feedback.DisplayTarget(ctx, strings.TrimSpace(serial))
 	if err != nil {
-		httpapi.WriteError(w, err)
-		return
+		return DisplaySettings{}, err
 	}
-	st, restored, err := act(r.Context(), t)
+	st, restored, err := act(ctx, t)
 	if err != nil {
-		httpapi.WriteError(w, err)
-		return
+		return DisplaySettings{}, err
 	}
 	if changes {
 		h.device.Preview.Poke()
 	}
 	out := displaySettings(t.Serial, st)
 	out.Restored = restored
-	httpapi.WriteJSON(w, http.StatusOK, out)
+	return out, nil
 }

@@ -52,16 +52,12 @@ type StageHeight struct {
 // postPreviewStage records how tall the console's stage is in device pixels, so live
 // frames are encoded at the size they are shown.
 func (h previewRoutes) postPreviewStage(w http.ResponseWriter, r *http.Request) {
-	var req StageHeight
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if req.Height <= 0 {
-		httpapi.WriteError(w, httpapi.InvalidInput("height must be a positive number of device pixels"))
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, StageHeight{Height: h.device.Preview.SetStageHeight(req.Height)})
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req StageHeight) (StageHeight, error) {
+		if req.Height <= 0 {
+			return StageHeight{}, httpapi.InvalidInput("height must be a positive number of device pixels")
+		}
+		return StageHeight{Height: h.device.Preview.SetStageHeight(req.Height)}, nil
+	})
 }
 
 // postPreviewStats takes a console's report of what it paints (device.PaintReport).
@@ -87,28 +83,23 @@ type FreezeRequest struct {
 // postPreviewFreeze captures the full-resolution frame and the UI tree together (the
 // tree is the slow part on phones, so both start at once) and pauses the live loop.
 func (h previewRoutes) postPreviewFreeze(w http.ResponseWriter, r *http.Request) {
-	var req FreezeRequest
-	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	dev, err := h.device.Registry.Lookup(req.Serial)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
-	defer cancel()
-	fr, err := h.device.Freeze(ctx, dev.Serial)
-	if err != nil {
-		httpapi.WriteError(w, errcode.Wrap(errcode.CaptureFailed, err, "could not capture %s: %v", dev.Serial, err))
-		return
-	}
-	h.feedback.ScreenFrozen(fr)
-	res := fr.Result()
-	h.log.Info("froze the preview", "serial", dev.Serial, "frozenId", res.FrozenID, "tree", res.TreeSource,
-		"frameMs", res.TimingsMs.Frame, "treeMs", res.TimingsMs.Tree, "totalMs", res.TimingsMs.Total)
-	httpapi.WriteJSON(w, http.StatusOK, res)
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeOptionalJSON, func(req FreezeRequest) (device.FreezeResult, error) {
+		dev, err := h.device.Registry.Lookup(req.Serial)
+		if err != nil {
+			return device.FreezeResult{}, err
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
+		defer cancel()
+		fr, err := h.device.Freeze(ctx, dev.Serial)
+		if err != nil {
+			return device.FreezeResult{}, errcode.Wrap(errcode.CaptureFailed, err, "could not capture %s: %v", dev.Serial, err)
+		}
+		h.feedback.ScreenFrozen(fr)
+		res := fr.Result()
+		h.log.Info("froze the preview", "serial", dev.Serial, "frozenId", res.FrozenID, "tree", res.TreeSource,
+			"frameMs", res.TimingsMs.Frame, "treeMs", res.TimingsMs.Tree, "totalMs", res.TimingsMs.Total)
+		return res, nil
+	})
 }
 
 // postPreviewResume leaves the frozen state; the live loop announces the next frame.
@@ -127,18 +118,10 @@ type TapRequest struct {
 
 // postPreviewTap forwards a Select-mode click to the device as `input tap X Y`.
 func (h previewRoutes) postPreviewTap(w http.ResponseWriter, r *http.Request) {
-	var req TapRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if req.X == nil || req.Y == nil || *req.X < 0 || *req.Y < 0 {
-		httpapi.WriteError(w, httpapi.InvalidInput("x and y are required device coordinates"))
-		return
-	}
-	if err := h.device.Tap(r.Context(), req.Serial, *req.X, *req.Y); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, httpapi.OK{OK: true})
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req TapRequest) (httpapi.OK, error) {
+		if req.X == nil || req.Y == nil || *req.X < 0 || *req.Y < 0 {
+			return httpapi.OK{}, httpapi.InvalidInput("x and y are required device coordinates")
+		}
+		return httpapi.OK{OK: true}, h.device.Tap(r.Context(), req.Serial, *req.X, *req.Y)
+	})
 }

@@ -28,11 +28,7 @@ func (h targetAppRoutes) getTargetApp(w http.ResponseWriter, r *http.Request) {
 // postTargetAppLaunch brings the installed app to the front without building.
 func (h targetAppRoutes) postTargetAppLaunch(w http.ResponseWriter, r *http.Request) {
 	res, err := h.watcher.Launch(r.Context())
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, res)
+	httpapi.Answer(w, res, err)
 }
 
 // postTargetAppRun starts a build, install and launch; target-app-run-progress and

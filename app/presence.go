@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fixthis/app/store"
+	"fixthis/internal/tick"
 )
 
 // presenceWatch republishes the agent's presence for sessions the console has seen an
@@ -46,14 +47,7 @@ func (a *App) publishPresenceIf(ctx context.Context, sessionID string, onlyChang
 
 // watchPresenceTimeouts notices agents going away without a commit saying so.
 func (a *App) watchPresenceTimeouts(ctx context.Context) {
-	t := time.NewTicker(2 * time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	tick.Every(ctx, 2*time.Second, func() {
 		a.presenceSeen.mu.Lock()
 		var ids []string
 		for id, p := range a.presenceSeen.last {
@@ -65,5 +59,5 @@ func (a *App) watchPresenceTimeouts(ctx context.Context) {
 		for _, id := range ids {
 			a.publishPresenceIf(ctx, id, true)
 		}
-	}
+	})
 }

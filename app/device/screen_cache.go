@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fixthis/capture"
+	"fixthis/internal/tick"
 )
 
 // screenCache keeps, per phone, the screen it shows (a KeptScreen),
@@ -51,7 +52,7 @@ func (c *screenCache) set(serial string, e cachedScreen) {
 // phone never runs two uiautomator dumps at once. moved is called when the new
 // capture shows another activity than the last one of the same phone.
 func (s *Service) KeepCurrentScreen(ctx context.Context, watched func() string, moved func(serial string)) {
-	everyTick(ctx, screenCheckEvery, func() {
+	tick.Every(ctx, screenCheckEvery, func() {
 		if serial := watched(); serial != "" && !s.Preview.Frozen() {
 			s.keepIfStill(ctx, serial, moved)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fixthis/capture"
+	"fixthis/internal/tick"
 )
 
 // The warm tree: uiautomator takes about a second on a phone, most of a freeze. While
@@ -80,7 +81,7 @@ func (w *warmer) await(ctx context.Context, serial string, changes func() uint64
 
 // runWarm looks every warmTick and dumps when the screen has held still.
 func (s *Service) runWarm(ctx context.Context) {
-	everyTick(ctx, warmTick, func() {
+	tick.Every(ctx, warmTick, func() {
 		if err := s.digestStillOnce(ctx); err != nil {
 			s.log.Debug("still screen's sidekick tree", "err", err)
 		}
@@ -88,21 +89,6 @@ func (s *Service) runWarm(ctx context.Context) {
 			s.log.Debug("warm tree", "err", err)
 		}
 	})
-}
-
-// everyTick calls f every d until ctx ends; a call that runs long delays the next
-// tick rather than overlapping it.
-func everyTick(ctx context.Context, d time.Duration, f func()) {
-	t := time.NewTicker(d)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			f()
-		}
-	}
 }
 
 // watchedDevice is the selected device while a console watches its live view and

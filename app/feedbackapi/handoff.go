@@ -53,7 +53,7 @@ type ItemSources struct {
 // is queued for the agent's next wait. The response carries the prompt, with its
 // runtimeEvidenceAttempt block, and what was collected.
 func (h Routes) PostAgentHandoffs(w http.ResponseWriter, r *http.Request) {
-	decodeAnswer(w, r, httpapi.DecodeJSON, func(req HandoffRequest) (AgentHandoff, error) {
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req HandoffRequest) (AgentHandoff, error) {
 		ho, err := h.Feedback.SaveToMCP(r.Context(), req.SessionID, req.ItemIDs)
 		if err != nil {
 			return AgentHandoff{}, err
@@ -64,7 +64,7 @@ func (h Routes) PostAgentHandoffs(w http.ResponseWriter, r *http.Request) {
 
 // PostHandoffPreview is Copy Prompt (feedback.Service.CopyPrompt).
 func (h Routes) PostHandoffPreview(w http.ResponseWriter, r *http.Request) {
-	decodeAnswer(w, r, httpapi.DecodeOptionalJSON, func(req HandoffPreviewRequest) (HandoffPreview, error) {
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeOptionalJSON, func(req HandoffPreviewRequest) (HandoffPreview, error) {
 		md, sess, err := h.Feedback.CopyPrompt(r.Context(), r.PathValue("id"), req.ItemIDs, req.MarkCopied)
 		return HandoffPreview{Markdown: md, Session: sess}, err
 	})

@@ -17,6 +17,15 @@ type ItemDoc struct {
 	Item *store.Item `json:"item"`
 }
 
+// decodeItem is httpapi.DecodeAnswer for the item routes, whose body is required and
+// whose answer is the changed item.
+func decodeItem[Req any](w http.ResponseWriter, r *http.Request, do func(Req) (*store.Item, error)) {
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req Req) (ItemDoc, error) {
+		it, err := do(req)
+		return ItemDoc{Item: it}, err
+	})
+}
+
 // Deleted says how many drafts DELETE /api/items/draft removed.
 type Deleted struct {
 	Deleted int `json:"deleted"`
@@ -71,12 +80,12 @@ func (h Routes) PutItem(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h Routes) DeleteItem(w http.ResponseWriter, r *http.Request) {
-	answer(w, httpapi.OK{OK: true}, h.Store.DeleteItem(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id")))
+	httpapi.Answer(w, httpapi.OK{OK: true}, h.Store.DeleteItem(r.Context(), r.URL.Query().Get("sessionId"), r.PathValue("id")))
 }
 
 func (h Routes) DeleteDraftItems(w http.ResponseWriter, r *http.Request) {
 	n, err := h.Store.DeleteDraftItems(r.Context(), r.URL.Query().Get("sessionId"))
-	answer(w, Deleted{Deleted: n}, err)
+	httpapi.Answer(w, Deleted{Deleted: n}, err)
 }
 
 // AnswerRequest is the body of POST /api/items/{id}/answer.
@@ -162,12 +171,12 @@ func (h Routes) PostPreviewAudit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := audit(r.Context(), r.PathValue("id"))
-	answer(w, res, err)
+	httpapi.Answer(w, res, err)
 }
 
 // PostPreviewAuditDismiss keeps one finding dismissed on the frozen screen's screen.
 func (h Routes) PostPreviewAuditDismiss(w http.ResponseWriter, r *http.Request) {
-	decodeAnswer(w, r, httpapi.DecodeJSON, func(req DismissRequest) (httpapi.OK, error) {
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req DismissRequest) (httpapi.OK, error) {
 		return httpapi.OK{OK: true}, h.Feedback.DismissFinding(r.Context(), r.PathValue("id"), req.Key)
 	})
 }

@@ -31,7 +31,7 @@ func (h Routes) PostItemEvidenceCollect(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	rec, err := h.Feedback.CaptureDiagnostics(r.Context(), req.SessionID, r.PathValue("id"), store.EvidenceTriggerManual, req.Bodies)
-	answer(w, rec, err)
+	httpapi.Answer(w, rec, err)
 }
 
 // GetItemEvidence lists an item's captures, newest first.

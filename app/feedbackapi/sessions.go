@@ -58,7 +58,7 @@ type NewSessionRequest struct {
 }
 
 func (h Routes) PostSessions(w http.ResponseWriter, r *http.Request) {
-	decodeAnswer(w, r, httpapi.DecodeOptionalJSON, func(req NewSessionRequest) (SessionDoc, error) {
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeOptionalJSON, func(req NewSessionRequest) (SessionDoc, error) {
 		sess, err := h.Store.CreateSession(r.Context(), req.Title)
 		if err != nil {
 			return SessionDoc{}, err
@@ -78,19 +78,19 @@ func (h Routes) GetSession(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h Routes) PutSession(w http.ResponseWriter, r *http.Request) {
-	decodeAnswer(w, r, httpapi.DecodeJSON, func(u store.SessionUpdate) (SessionDoc, error) {
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(u store.SessionUpdate) (SessionDoc, error) {
 		sess, err := h.Store.UpdateSession(r.Context(), r.PathValue("id"), u)
 		return SessionDoc{Session: sess}, err
 	})
 }
 
 func (h Routes) DeleteSession(w http.ResponseWriter, r *http.Request) {
-	answer(w, httpapi.OK{OK: true}, h.Store.DeleteSession(r.Context(), r.PathValue("id")))
+	httpapi.Answer(w, httpapi.OK{OK: true}, h.Store.DeleteSession(r.Context(), r.PathValue("id")))
 }
 
 func (h Routes) PostSessionClose(w http.ResponseWriter, r *http.Request) {
 	sess, err := h.Store.CloseSession(r.Context(), r.PathValue("id"))
-	answer(w, SessionDoc{Session: sess}, err)
+	httpapi.Answer(w, SessionDoc{Session: sess}, err)
 }
 
 func (h Routes) GetScreenImage(w http.ResponseWriter, r *http.Request) {

@@ -225,43 +225,34 @@ func (h Routes) PostVoiceAnchors(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req VoiceAnchorRequest
-	if err := httpapi.DecodeJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	if !slices.Contains(voice.AnchorKinds, req.Kind) {
-		httpapi.WriteError(w, httpapi.InvalidInput("kind must be click, area or screen"))
-		return
-	}
-	if req.Kind == voice.AnchorArea && (req.Bounds == nil || req.Bounds.Empty()) {
-		httpapi.WriteError(w, httpapi.InvalidInput("an area anchor needs non-empty bounds"))
-		return
-	}
-	if req.Kind == voice.AnchorClick && req.NodeUID == "" && (req.X == nil || req.Y == nil) {
-		httpapi.WriteError(w, httpapi.InvalidInput("a click anchor needs nodeUid or x and y"))
-		return
-	}
-	serial := iv.Doc().Serial
-	if req.Serial != "" && req.Serial != serial {
-		httpapi.WriteError(w, httpapi.InvalidInput("this voice session is on %s, not %s", serial, errcode.Quote(req.Serial)))
-		return
-	}
-	p, err := h.Port.Point(feedback.PointRequest(req), serial)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	anchor, err := iv.Announce(p)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	res := VoiceAnchor{AnchorID: anchor.ID}
-	if anchor.Node != nil {
-		res.NodeUID = anchor.Node.UID
-	}
-	httpapi.WriteJSON(w, http.StatusOK, res)
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeJSON, func(req VoiceAnchorRequest) (VoiceAnchor, error) {
+		if !slices.Contains(voice.AnchorKinds, req.Kind) {
+			return VoiceAnchor{}, httpapi.InvalidInput("kind must be click, area or screen")
+		}
+		if req.Kind == voice.AnchorArea && (req.Bounds == nil || req.Bounds.Empty()) {
+			return VoiceAnchor{}, httpapi.InvalidInput("an area anchor needs non-empty bounds")
+		}
+		if req.Kind == voice.AnchorClick && req.NodeUID == "" && (req.X == nil || req.Y == nil) {
+			return VoiceAnchor{}, httpapi.InvalidInput("a click anchor needs nodeUid or x and y")
+		}
+		serial := iv.Doc().Serial
+		if req.Serial != "" && req.Serial != serial {
+			return VoiceAnchor{}, httpapi.InvalidInput("this voice session is on %s, not %s", serial, errcode.Quote(req.Serial))
+		}
+		p, err := h.Port.Point(feedback.PointRequest(req), serial)
+		if err != nil {
+			return VoiceAnchor{}, err
+		}
+		anchor, err := iv.Announce(p)
+		if err != nil {
+			return VoiceAnchor{}, err
+		}
+		res := VoiceAnchor{AnchorID: anchor.ID}
+		if anchor.Node != nil {
+			res.NodeUID = anchor.Node.UID
+		}
+		return res, nil
+	})
 }
 
 // VoiceUpdateRequest is the body of PUT /api/voice/sessions/{id}; nil fields stay.
@@ -278,17 +269,9 @@ func (h Routes) PutVoiceSession(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req VoiceUpdateRequest
-	if err := httpapi.DecodeOptionalJSON(r, &req); err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	doc, err := iv.Update(req.Muted, req.SpokenReplies, req.Mode)
-	if err != nil {
-		httpapi.WriteError(w, err)
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, doc)
+	httpapi.DecodeAnswer(w, r, httpapi.DecodeOptionalJSON, func(req VoiceUpdateRequest) (voice.Session, error) {
+		return iv.Update(req.Muted, req.SpokenReplies, req.Mode)
+	})
 }
 
 // DeleteVoiceSession stops talking; the upstream socket closes within a second.
