@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fixthis/internal/devicetest"
+	"fixthis/internal/golden"
 	"fixthis/internal/sidekick/sidekicktest"
 )
 
@@ -74,7 +75,7 @@ func TestScreenStateCorpusGolden(t *testing.T) {
 	for _, file := range screenCorpus(t) {
 		text := readTestdata(t, file)
 		want := readScreen(file, text)
-		devicetest.Golden(t, file, want, *update)
+		golden.JSON(t, file, want, *update)
 		for ending, variant := range lineEndings(text) {
 			got := readScreen(file, variant)
 			if got.Windows != nil && want.Windows != nil && len(got.Windows.Windows) != len(want.Windows.Windows) {
