@@ -8,6 +8,7 @@ import (
 
 	"fixthis/adb"
 	"fixthis/capture"
+	"fixthis/internal/eventually"
 	"fixthis/sim"
 )
 
@@ -48,18 +49,16 @@ func serviceWatchingVideo(t testing.TB, opts sim.Options) (*Service, *sim.Device
 // waitStillFrame waits until a freeze on serial could take a kept still frame.
 func waitStillFrame(t testing.TB, s *Service, serial string) stillFrame {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if src := s.stillSources(serial); len(src) > 0 {
-			if f, ok := src[0].usable(serial, time.Now()); ok {
-				return f
-			}
+	var f stillFrame
+	eventually.True(t, 20*time.Second, "a still frame usable for a freeze on a still screen", func() bool {
+		src := s.stillSources(serial)
+		var ok bool
+		if len(src) > 0 {
+			f, ok = src[0].usable(serial, time.Now())
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("no still frame ever became usable for a freeze on a still screen")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return ok
+	})
+	return f
 }
 
 // On a still screen of an app with the sidekick, a freeze takes the kept still frame
