@@ -24,6 +24,10 @@ const UpdateFlag = "-update"
 func File(t testing.TB, path string, got []byte, update bool, how string) {
 	t.Helper()
 	if update {
+		// A new golden folder (a first tool snapshot) is made on the first update.
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}

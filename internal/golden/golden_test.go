@@ -44,7 +44,7 @@ func check(t *testing.T, path string, got []byte, update bool) string {
 
 func TestFile(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "out.golden")
+	path := filepath.Join(dir, "new", "out.golden") // the update makes the folder
 	long := strings.Repeat("y", 1000)
 	if f := check(t, path, []byte("a\nb\n"), false); !strings.Contains(f, "UPDATE_X=1 to write it") {
 		t.Fatalf("missing file: failure %q, want it to say how to write the file", f)
