@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"testing"
 	"time"
@@ -28,22 +29,20 @@ var previewModes = []struct {
 func serviceWatchingVideo(t testing.TB, opts sim.Options) (*Service, *sim.Device, *adb.Client) {
 	t.Helper()
 	s, dev, client := serviceIn(t, opts, VideoAuto)
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	attach := func() error {
 		view, err := s.Registry.Selected()
+		if err != nil {
+			return err
+		}
+		_, _, release, err := s.Video.Attach(view)
 		if err == nil {
-			_, _, release, aerr := s.Video.Attach(view)
-			if aerr == nil {
-				t.Cleanup(release)
-				return s, dev, client
-			}
-			err = aerr
+			t.Cleanup(release)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the video never started: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return err
 	}
+	eventually.Get(t, 15*time.Second, "the video to start", attach,
+		func(err error) bool { return err == nil }, func(err error) string { return fmt.Sprint(err) })
+	return s, dev, client
 }
 
 // waitStillFrame waits until a freeze on serial could take a kept still frame.
