@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fixthis/internal/devicetest"
+	"fixthis/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the current parser output")
@@ -43,7 +44,7 @@ func TestParseDevicesRealOutputs(t *testing.T) {
 				t.Errorf("%s: skipped %q", tt.file, s)
 			}
 		}
-		devicetest.Golden(t, tt.file, devs, *update)
+		golden.JSON(t, tt.file, devs, *update)
 	}
 }
 
@@ -106,7 +107,7 @@ func TestParseDevicesCLINoise(t *testing.T) {
 
 func TestAdbParsersGolden(t *testing.T) {
 	for _, f := range []string{"getprop.txt", "getprop_crlf.txt", "getprop_samsung_sc04e.txt", "getprop_oneplus_n10.txt"} {
-		devicetest.Golden(t, f, parseGetprop(devicetest.Read(t, f)), *update)
+		golden.JSON(t, f, parseGetprop(devicetest.Read(t, f)), *update)
 	}
 	type size struct{ W, H int }
 	for _, f := range []string{"wm_size.txt", "wm_size_override.txt", "wm_size_override_crlf.txt", "wm_size_override_unity_pr192.txt"} {
@@ -114,7 +115,7 @@ func TestAdbParsersGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		devicetest.Golden(t, f, size{w, h}, *update)
+		golden.JSON(t, f, size{w, h}, *update)
 	}
 }
 

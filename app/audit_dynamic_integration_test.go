@@ -12,6 +12,7 @@ import (
 	"fixthis/app/audit"
 	"fixthis/app/feedback"
 	"fixthis/app/mcp"
+	"fixthis/internal/eventually"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -113,7 +114,7 @@ func TestDynamicAuditCancelledRestoresThePhone(t *testing.T) {
 	if err == nil && !res.IsError {
 		t.Log("the pass finished before the cancel reached it")
 	}
-	waitFor(t, 5*time.Second, "the display put back", func() bool { return !e.app.displays.Changed(e.sim.Serial()) })
+	eventually.True(t, 5*time.Second, "the display put back", func() bool { return !e.app.displays.Changed(e.sim.Serial()) })
 	assertDisplayOwn(t, e)
 }
 

@@ -15,6 +15,7 @@ import (
 	"fixthis/app/device"
 	"fixthis/app/store"
 	"fixthis/capture"
+	"fixthis/internal/eventually"
 	"fixthis/internal/h264/h264test"
 )
 
@@ -84,7 +85,7 @@ func TestClipOfTheLiveVideo(t *testing.T) {
 	// The console closes its video to annotate: a clip then ends at the freeze.
 	res.Body.Close()
 	e.freeze()
-	waitFor(t, 10*time.Second, "the video stopped", func() bool { return e.app.device.Video.Viewers() == 0 })
+	eventually.True(t, 10*time.Second, "the video stopped", func() bool { return e.app.device.Video.Viewers() == 0 })
 	var frozen ClipResponse
 	e.mustJSON("POST", "/api/preview/clip", ClipRequest{Seconds: 1, SessionID: sess.SessionID}, &frozen)
 	if frozen.Clip.Source != "h264" || frozen.DurationMs < 900 || frozen.DurationMs > 1100 {
@@ -104,7 +105,7 @@ func TestClipOfTheLiveVideo(t *testing.T) {
 	// (the motion is what it shows); a node item on the same frame is refused.
 	fr := e.freeze()
 	e.sim.Session().Key("HOME") // the launcher: a screen the frame no longer matches
-	waitFor(t, 10*time.Second, "the screen to move", func() bool {
+	eventually.True(t, 10*time.Second, "the screen to move", func() bool {
 		snap, err := e.app.device.Capturer.Glance(context.Background(), e.sim.Serial())
 		then, perr := capture.ParseFingerprint(fr.Screen.Fingerprint)
 		if err != nil || perr != nil {

@@ -14,6 +14,7 @@ import (
 
 	"fixthis/app/device"
 	"fixthis/app/display"
+	"fixthis/internal/eventually"
 	"fixthis/internal/fulldisk"
 )
 
@@ -121,7 +122,7 @@ func TestDisplayRestoredOnQuitAndAfterACrash(t *testing.T) {
 		a.Run(ctx)
 		srv := httptest.NewServer(a.APIHandler())
 		t.Cleanup(func() { a.Shutdown(); cancel(); srv.Close(); a.Wait() })
-		waitFor(t, 10*time.Second, "the phone online in the second app", func() bool { return a.device.Registry.IsOnline(env.sim.Serial()) })
+		eventually.True(t, 10*time.Second, "the phone online in the second app", func() bool { return a.device.Registry.IsOnline(env.sim.Serial()) })
 		return a, srv, cancel
 	}
 	put := func(srv *httptest.Server) {
@@ -156,7 +157,7 @@ func TestDisplayRestoredOnQuitAndAfterACrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	start()
-	waitFor(t, 10*time.Second, "the next start to restore night mode", func() bool { return env.simNight() == "Night mode: no" })
+	eventually.True(t, 10*time.Second, "the next start to restore night mode", func() bool { return env.simNight() == "Night mode: no" })
 }
 
 func displayChange(night *bool) display.Change { return display.Change{Night: night} }

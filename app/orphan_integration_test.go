@@ -7,6 +7,8 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"fixthis/internal/eventually"
 )
 
 // TestReadFeedbackOrphaned: an item whose node left the device's screen reads
@@ -50,5 +52,5 @@ func TestReadFeedbackOrphaned(t *testing.T) {
 	}
 	x, y := card.center()
 	e.mustJSON("POST", "/api/preview/tap", map[string]int{"x": x, "y": y}, nil)
-	waitFor(t, 10*time.Second, "the card gone from the screen", read)
+	eventually.True(t, 10*time.Second, "the card gone from the screen", read)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fixthis/app/device"
+	"fixthis/internal/eventually"
 )
 
 // A killed adb server forgets the phones it reached with `adb connect`. FixThis
@@ -57,17 +58,10 @@ func TestFrozenPreviewReportsTheDeviceGone(t *testing.T) {
 	}
 	e.sim.Close()
 	e.adbServer.Kill(t)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	eventually.True(t, 10*time.Second, "GET /api/preview to say no device with no phone and no server", func() bool {
 		e.mustJSON("GET", "/api/preview", nil, &doc)
-		if doc.Status.State == device.StateNoDevice {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("GET /api/preview still says %+v with no phone and no server", doc.Status)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return doc.Status.State == device.StateNoDevice
+	})
 	if !strings.Contains(doc.Status.Message, "frozen screen can still be saved") {
 		t.Errorf("message %q", doc.Status.Message)
 	}
@@ -112,14 +106,10 @@ func TestDeadSelectedPhoneOffersTheOther(t *testing.T) {
 func TestParkedLivePreviewReportsTheDeviceGone(t *testing.T) {
 	e := newTestEnv(t)
 	var doc device.PreviewDoc
-	deadline := time.Now().Add(10 * time.Second)
-	for doc.Status.State != device.StateLive {
-		if time.Now().After(deadline) {
-			t.Fatalf("preview never live: %+v", doc.Status)
-		}
+	eventually.True(t, 10*time.Second, "a live preview", func() bool {
 		e.mustJSON("GET", "/api/preview", nil, &doc)
-		time.Sleep(100 * time.Millisecond)
-	}
+		return doc.Status.State == device.StateLive
+	})
 	time.Sleep(5500 * time.Millisecond) // a poll counts as watching for 5 s; then the loop parks
 	e.sim.Close()
 	waitPayload(t, e.app, 10*time.Second, "the phone no longer online", func(device.List) bool {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"fixthis/adb/adbtest"
 	"fixthis/app/device"
 	"fixthis/app/store"
+	"fixthis/internal/eventually"
 )
 
 // A killed adb server is reported, started again, and the demo device registers itself
@@ -55,18 +57,5 @@ func TestKilledADBServerRecoversWithDemoDevice(t *testing.T) {
 
 func waitPayload(t *testing.T, a *App, timeout time.Duration, what string, ok func(device.List) bool) device.List {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		p := a.device.Registry.List()
-		if ok(p) {
-			return p
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s; devices %+v", timeout, what, p)
-		}
-		select {
-		case <-a.device.Registry.Changes():
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return eventually.Get(t, timeout, what, a.device.Registry.List, ok, func(l device.List) string { return fmt.Sprintf("devices %+v", l) })
 }

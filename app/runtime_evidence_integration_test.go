@@ -45,14 +45,6 @@ func (e *testEnv) evidenceOf(sessionID, itemID string) feedbackapi.EvidenceDoc {
 	return doc
 }
 
-func attachmentsByKind(a evidence.Attempt) map[evidence.Kind]evidence.Attachment {
-	m := map[evidence.Kind]evidence.Attachment{}
-	for _, at := range a.Attachments {
-		m[at.Kind] = at
-	}
-	return m
-}
-
 // Auto: Save to MCP collects first. The demo app crashed after the freeze with its
 // own code on the stack, so the log has the crash and the process is gone.
 func TestSaveToMCPUnderAutoCollectsFirst(t *testing.T) {
@@ -75,13 +67,12 @@ func TestSaveToMCPUnderAutoCollectsFirst(t *testing.T) {
 	if !ev.Decision.Attempted || ev.Decision.Status != "partial" || ev.Attempt == nil {
 		t.Fatalf("decision %+v", ev)
 	}
-	k := attachmentsByKind(*ev.Attempt)
-	if c := k[evidence.KindLogcat].Logcat.Crash; c == nil || c.Frame != "com.fixthis.demo.ui.format.TrailFormatKt.formatDistance(TrailFormat.kt:27)" {
-		t.Errorf("logcat %+v", k[evidence.KindLogcat])
+	if c := ev.Attempt.Attachment(evidence.KindLogcat).Logcat.Crash; c == nil || c.Frame != "com.fixthis.demo.ui.format.TrailFormatKt.formatDistance(TrailFormat.kt:27)" {
+		t.Errorf("logcat %+v", ev.Attempt.Attachment(evidence.KindLogcat))
 	}
 	for _, kind := range []evidence.Kind{evidence.KindFrames, evidence.KindMemory} {
-		if k[kind].Status != evidence.StatusUnsupported || k[kind].Reason != evidence.ReasonProcessNotRunning {
-			t.Errorf("%s %+v", kind, k[kind])
+		if at := ev.Attempt.Attachment(kind); at.Status != evidence.StatusUnsupported || at.Reason != evidence.ReasonProcessNotRunning {
+			t.Errorf("%s %+v", kind, at)
 		}
 	}
 	for _, it := range out.Session.Items {
@@ -191,8 +182,8 @@ func TestSaveToMCPWithASlowCollectorAndRedaction(t *testing.T) {
 	if ev.Attempt == nil || ev.Decision.Status != "partial" || ev.Decision.Warnings[0] != "memory-timeout" {
 		t.Fatalf("decision %+v", ev.Decision)
 	}
-	if k := attachmentsByKind(*ev.Attempt); k[evidence.KindMemory].Reason != evidence.ReasonTimeout || k[evidence.KindLogcat].Logcat.Crash == nil {
-		t.Errorf("attachments %+v", k)
+	if ev.Attempt.Attachment(evidence.KindMemory).Reason != evidence.ReasonTimeout || ev.Attempt.Attachment(evidence.KindLogcat).Logcat.Crash == nil {
+		t.Errorf("attachments %+v", ev.Attempt.Attachments)
 	}
 	raw, err := os.ReadFile(filepath.Join(e.projectDir, ".fixthis", "runtime-evidence", sid, ev.Attempt.ID, "logcat.txt"))
 	if err != nil {

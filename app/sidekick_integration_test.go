@@ -8,6 +8,7 @@ import (
 
 	"fixthis/app/device"
 	"fixthis/app/source"
+	"fixthis/internal/eventually"
 )
 
 // The demo app carries the sidekick, so a freeze reads true Compose semantics through
@@ -47,7 +48,7 @@ func TestFreezeUsesSidekickAgainAfterADBServerRestart(t *testing.T) {
 		t.Fatalf("reconnect %s after the restart: %v", serial, err)
 	}
 	env.waitDeviceOnline(serial, 10*time.Second)
-	waitFor(t, 5*time.Second, serial+" selected again", func() bool {
+	eventually.True(t, 5*time.Second, serial+" selected again", func() bool {
 		var p device.List
 		env.mustJSON("GET", "/api/devices", nil, &p)
 		return p.SelectedSerial == serial
@@ -72,7 +73,7 @@ func TestFreezeMergesTheAppsSourceIndex(t *testing.T) {
 	}
 	sessionID := env.createSession("app index")
 	fr := env.freeze()
-	waitFor(t, 10*time.Second, "the app's index merged", func() bool {
+	eventually.True(t, 10*time.Second, "the app's index merged", func() bool {
 		idx, r := env.app.sources.Get()
 		return idx != nil && r == source.Ready && idx.AppIndex() != nil
 	})
@@ -95,7 +96,7 @@ func TestAgentCaptureMergesTheAppsSourceIndex(t *testing.T) {
 	if _, err := env.app.agentPhone().Capture(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "the app's index merged after an agent's capture", func() bool {
+	eventually.True(t, 10*time.Second, "the app's index merged after an agent's capture", func() bool {
 		idx, r := env.app.sources.Get()
 		return idx != nil && r == source.Ready && idx.AppIndex() != nil
 	})

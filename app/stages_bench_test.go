@@ -14,6 +14,7 @@ import (
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/app/device"
+	"fixthis/internal/eventually"
 	"fixthis/sim"
 )
 
@@ -108,13 +109,7 @@ func startStagesApp(b *testing.B, phones int) (string, *adb.Client, []string) {
 	}
 	client := srvADB.Client(b)
 	_, srv, _ := startTestApp(b, b.TempDir(), client)
-	deadline := time.Now().Add(20 * time.Second)
-	for !allOnline(srv.URL, serials) {
-		if time.Now().After(deadline) {
-			b.Fatalf("the phones %v were not all online within 20 s", serials)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	eventually.True(b, 20*time.Second, fmt.Sprintf("the phones %v all online", serials), func() bool { return allOnline(srv.URL, serials) })
 	body, _ := json.Marshal(StageHeight{Height: 720})
 	res, err := http.Post(srv.URL+"/api/preview/stage", "application/json", bytes.NewReader(body))
 	if err != nil || res.StatusCode != http.StatusOK {

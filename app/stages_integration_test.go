@@ -15,6 +15,7 @@ import (
 	"fixthis/app/device"
 	"fixthis/app/httpapi"
 	"fixthis/app/store"
+	"fixthis/internal/eventually"
 	"fixthis/sim"
 )
 
@@ -114,13 +115,13 @@ func TestPreviewStreamsTwoPhonesAtOnceAndFreezesTheNamedOne(t *testing.T) {
 	}
 	// A still phone costs nothing: only the scrolled one sends pictures.
 	stop := scroll(second)
-	waitFor(t, 20*time.Second, "pictures from the scrolled second phone", func() bool { return other.pictures.Load() >= 10 })
+	eventually.True(t, 20*time.Second, "pictures from the scrolled second phone", func() bool { return other.pictures.Load() >= 10 })
 	stop()
 	if n := first.pictures.Load(); n > 1 {
 		t.Errorf("the still first phone sent %d pictures while the other scrolled", n)
 	}
 	stop = scroll(e.sim)
-	waitFor(t, 20*time.Second, "pictures from the first phone", func() bool { return first.pictures.Load() >= 10 })
+	eventually.True(t, 20*time.Second, "pictures from the first phone", func() bool { return first.pictures.Load() >= 10 })
 	stop()
 	if got := e.app.device.Video.Viewers(); got != 2 {
 		t.Errorf("%d viewers, want 2", got)
@@ -154,7 +155,7 @@ func TestPreviewStreamEndsWithANoticeWhenItsPhoneIsUnplugged(t *testing.T) {
 	stop := scroll(e.sim)
 	defer stop()
 	before := first.pictures.Load()
-	waitFor(t, 20*time.Second, "pictures from the phone still plugged in", func() bool { return first.pictures.Load() >= before+5 })
+	eventually.True(t, 20*time.Second, "pictures from the phone still plugged in", func() bool { return first.pictures.Load() >= before+5 })
 	select {
 	case why := <-first.ended:
 		t.Fatalf("the other phone's stream ended too: %q", why)
@@ -185,7 +186,7 @@ func TestPreviewStreamRefusesAFifthPhone(t *testing.T) {
 	}
 	// Closing a stage makes room once its stream has let go.
 	stages[1].cancel()
-	waitFor(t, 10*time.Second, "the closed stage's viewer gone", func() bool { return e.app.device.Video.Viewers() == device.MaxStages-1 })
+	eventually.True(t, 10*time.Second, "the closed stage's viewer gone", func() bool { return e.app.device.Video.Viewers() == device.MaxStages-1 })
 	if st := e.openStage(fifth); st.cfg.Serial != fifth {
 		t.Errorf("the fifth phone's stream is of %q", st.cfg.Serial)
 	}

@@ -12,6 +12,7 @@ import (
 	"fixthis/app/store"
 	"fixthis/app/targetwatch"
 	"fixthis/internal/apktest"
+	"fixthis/internal/eventually"
 )
 
 // newAppEnv is a test env whose project is a copy of examples/trailhead with a stub
@@ -26,7 +27,7 @@ func newAppEnv(t *testing.T) (*testEnv, string) {
 func TestTargetAppFollowsTheDevice(t *testing.T) {
 	e, _ := newAppEnv(t)
 	var doc targetwatch.Doc
-	waitFor(t, 5*time.Second, "the app installed and in front", func() bool {
+	eventually.True(t, 5*time.Second, "the app installed and in front", func() bool {
 		e.mustJSON("GET", "/api/target-app", nil, &doc)
 		return doc.Installed && doc.Foreground
 	})

@@ -17,6 +17,7 @@ import (
 	"fixthis/adb/adbtest"
 	"fixthis/app/device"
 	"fixthis/app/store"
+	"fixthis/internal/eventually"
 	"fixthis/sim"
 )
 
@@ -111,7 +112,7 @@ func startTestApp(tb testing.TB, dir string, client *adb.Client, tweaks ...func(
 // waitSimSelected waits until the simulated phone is the selected device.
 func (e *testEnv) waitSimSelected() {
 	e.t.Helper()
-	waitFor(e.t, 10*time.Second, "the sim selected", func() bool {
+	eventually.True(e.t, 10*time.Second, "the sim selected", func() bool {
 		var l device.List
 		e.mustJSON("GET", "/api/devices", nil, &l)
 		return l.SelectedSerial == e.sim.Serial()
@@ -141,25 +142,11 @@ func (e *testEnv) keepScrolling(turn int, swipe, pause time.Duration) (stop func
 	return func() { close(done) }
 }
 
-func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if cond() {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // waitDeviceOnline waits until the app lists serial as online and described.
 func (e *testEnv) waitDeviceOnline(serial string, timeout time.Duration) device.View {
 	e.t.Helper()
 	var got device.View
-	waitFor(e.t, timeout, serial+" online in GET /api/devices", func() bool {
+	eventually.True(e.t, timeout, serial+" online in GET /api/devices", func() bool {
 		var p device.List
 		e.mustJSON("GET", "/api/devices", nil, &p)
 		for _, d := range p.Devices {

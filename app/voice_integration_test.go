@@ -19,6 +19,7 @@ import (
 	"fixthis/app/feedback"
 	"fixthis/app/talk"
 	"fixthis/app/voice"
+	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 )
 
@@ -236,7 +237,7 @@ func TestVoiceSessionRoutes(t *testing.T) {
 		t.Fatalf("streamed odd audio: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	waitFor(t, 5*time.Second, "five audio chunks at the fake", func() bool {
+	eventually.True(t, 5*time.Second, "five audio chunks at the fake", func() bool {
 		n, bytes := 0, 0
 		for _, r := range e.fake.ReceivedEvents() {
 			if r.Type == "input_audio_buffer.append" {
@@ -298,14 +299,14 @@ func TestVoiceAnchorsAnnounceTheNode(t *testing.T) {
 	if !ok {
 		t.Fatal("nothing under the card's centre")
 	}
-	waitFor(t, 10*time.Second, "the kept tree after resume", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
+	eventually.True(t, 10*time.Second, "the kept tree after resume", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
 	var a3 talk.VoiceAnchor
 	e.mustJSON("POST", "/api/voice/sessions/"+vs.VoiceSessionID+"/anchors",
 		map[string]any{"kind": "click", "mode": "select", "x": x, "y": y}, &a3)
 	if a3.NodeUID != want.Node.UID || a3.AnchorID != "anchor_0003" {
 		t.Fatalf("select click resolved to %+v, want %s", a3, want.Node.UID)
 	}
-	waitFor(t, 5*time.Second, "three notes at the fake", func() bool { return len(e.pageNotes()) >= 3 })
+	eventually.True(t, 5*time.Second, "three notes at the fake", func() bool { return len(e.pageNotes()) >= 3 })
 	notes := e.pageNotes()
 	if !strings.HasPrefix(notes[0], "[PAGE] The user clicked ") || !strings.Contains(notes[0], "trail_card_1") ||
 		!strings.HasSuffix(notes[0], "(anchor id: anchor_0001).") {
@@ -362,7 +363,7 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	e.subscribe()
 	var vs voice.Session
 	e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil).decode(t, &vs)
-	waitFor(t, 10*time.Second, "the kept tree", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
+	eventually.True(t, 10*time.Second, "the kept tree", func() bool { return e.app.device.CurrentScreen(e.sim.Serial()) != nil })
 	snap := e.app.device.CurrentScreen(e.sim.Serial()).Snapshot
 	var x, y int
 	for _, n := range snap.Nodes {
@@ -380,7 +381,7 @@ func TestVoiceSelectClickUsesTheKeptTree(t *testing.T) {
 	// The tap opens the trail: the old tree stops counting at the first changed
 	// frame, and a new one is kept once the new screen stands still.
 	e.mustJSON("POST", "/api/preview/tap", map[string]int{"x": x, "y": y}, nil)
-	waitFor(t, 10*time.Second, "the tree of the new screen", func() bool {
+	eventually.True(t, 10*time.Second, "the tree of the new screen", func() bool {
 		now := e.app.device.CurrentScreen(e.sim.Serial())
 		return now != nil && now.Snapshot != snap && now.Snapshot.Fingerprint.String() != snap.Fingerprint.String()
 	})
@@ -415,7 +416,7 @@ func TestVoiceLookGrabsThePhone(t *testing.T) {
 	e.keys.key = fakeKey
 	sid := e.newSession()
 	e.do("POST", "/api/voice/sessions", map[string]any{"sessionId": sid}, nil)
-	waitFor(t, 10*time.Second, "the kept screen", func() bool { return e.app.device.CurrentScreen(serial) != nil })
+	eventually.True(t, 10*time.Second, "the kept screen", func() bool { return e.app.device.CurrentScreen(serial) != nil })
 	kept := e.app.device.CurrentScreen(serial)
 	want, err := feedback.EncodeLook(kept.Snapshot.Frame, kept.Snapshot.State.Activity, time.Now(), true)
 	if err != nil {

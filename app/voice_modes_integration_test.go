@@ -16,6 +16,7 @@ import (
 	"fixthis/adb/adbtest"
 	"fixthis/app/store"
 	"fixthis/app/voice"
+	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 )
 
@@ -48,9 +49,9 @@ func TestVoiceModesHandOff(t *testing.T) {
 			recorded := time.Now()
 			switch tc.mode {
 			case "instant":
-				waitFor(t, 5*time.Second, "the unit sent", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+				eventually.True(t, 5*time.Second, "the unit sent", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
 				// The note that kept the unit for a restart goes once it is handed off.
-				waitFor(t, 5*time.Second, "the waiting list cleared", func() bool {
+				eventually.True(t, 5*time.Second, "the waiting list cleared", func() bool {
 					_, err := os.Stat(filepath.Join(e.projectDir, store.DataDirName, "voice-handoffs.json"))
 					return os.IsNotExist(err)
 				})
@@ -58,7 +59,7 @@ func TestVoiceModesHandOff(t *testing.T) {
 				if p := e.phases(sid); fmt.Sprint(p) != "[draft]" {
 					t.Fatalf("smart handed off before the checkpoint: %v", p)
 				}
-				waitFor(t, 10*time.Second, "the unit sent at the silence checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+				eventually.True(t, 10*time.Second, "the unit sent at the silence checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
 				if d := time.Since(recorded); d > silence+2*time.Second {
 					t.Fatalf("the checkpoint came %v after the unit", d)
 				}
@@ -80,7 +81,7 @@ func TestVoiceModesHandOff(t *testing.T) {
 				if vs.Mode != voice.ModeInstant {
 					t.Fatalf("mode after PUT: %+v", vs)
 				}
-				waitFor(t, 5*time.Second, "the waiting draft sent on the switch to instant", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent sent]" })
+				eventually.True(t, 5*time.Second, "the waiting draft sent on the switch to instant", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent sent]" })
 				if r := e.do("PUT", "/api/voice/sessions/"+vid, map[string]string{"mode": "loud"}, nil); r.Status != 422 {
 					t.Fatalf("an unknown mode: %d %s", r.Status, r.Body)
 				}
@@ -184,7 +185,7 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 	tapTag := func(tag, activity string) {
 		t.Helper()
 		var x, y int
-		waitFor(t, 10*time.Second, "the kept tree of "+activity, func() bool {
+		eventually.True(t, 10*time.Second, "the kept tree of "+activity, func() bool {
 			kept := e.app.device.CurrentScreen(e.sim.Serial())
 			if kept == nil || !strings.HasSuffix(kept.Snapshot.State.Activity, activity) {
 				return false
@@ -207,11 +208,11 @@ func TestVoiceSmartHandsOffOnActivityChange(t *testing.T) {
 	}
 	tapTag("account_avatar", ".MainActivity") // sign-in: the same activity
 	tapTag("settings_button", ".MainActivity")
-	waitFor(t, 10*time.Second, "the tree of the settings activity", func() bool {
+	eventually.True(t, 10*time.Second, "the tree of the settings activity", func() bool {
 		kept := e.app.device.CurrentScreen(e.sim.Serial())
 		return kept != nil && strings.HasSuffix(kept.Snapshot.State.Activity, ".SettingsActivity")
 	})
-	waitFor(t, 5*time.Second, "the unit sent at the activity checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
+	eventually.True(t, 5*time.Second, "the unit sent at the activity checkpoint", func() bool { return fmt.Sprint(e.phases(sid)) == "[sent]" })
 }
 
 // TestTalkEndsWithItsSession: Talk is refused on a closed or deleted session, and a
@@ -230,7 +231,7 @@ func TestTalkEndsWithItsSession(t *testing.T) {
 			if r := e.do(end.method, fmt.Sprintf(end.path, sid), nil, nil); r.Status != http.StatusOK {
 				t.Fatalf("%s: %d %s", end.name, r.Status, r.Body)
 			}
-			waitFor(t, 5*time.Second, "Talk stopped with its session", func() bool {
+			eventually.True(t, 5*time.Second, "Talk stopped with its session", func() bool {
 				var st voice.Status
 				e.mustJSON("GET", "/api/voice", nil, &st)
 				return st.Active == nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fixthis/app/store"
+	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 )
 
@@ -38,8 +39,8 @@ func TestInstantUnitsLeftWaitingAreHandedOffOnStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := newVoiceEnvIn(t, dir, script)
-	waitFor(t, 10*time.Second, "the waiting unit handed off on start", func() bool { return fmt.Sprint(second.phases(sid)) == "[sent]" })
-	waitFor(t, 5*time.Second, "the list of waiting units removed", func() bool {
+	eventually.True(t, 10*time.Second, "the waiting unit handed off on start", func() bool { return fmt.Sprint(second.phases(sid)) == "[sent]" })
+	eventually.True(t, 5*time.Second, "the list of waiting units removed", func() bool {
 		_, err := os.Stat(pending)
 		return os.IsNotExist(err)
 	})

@@ -11,6 +11,7 @@ import (
 	"fixthis/app/store"
 	"fixthis/app/talk"
 	"fixthis/app/voice"
+	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
@@ -84,7 +85,7 @@ func (e *voiceEnv) outputs() []callOutput {
 
 func (e *voiceEnv) waitOutputs(n int) []callOutput {
 	e.t.Helper()
-	waitFor(e.t, 10*time.Second, "tool results at the fake", func() bool { return len(e.outputs()) >= n })
+	eventually.True(e.t, 10*time.Second, "tool results at the fake", func() bool { return len(e.outputs()) >= n })
 	return e.outputs()
 }
 
@@ -245,7 +246,7 @@ func TestVoiceQuestionRelay(t *testing.T) {
 	sid, vid, _ := e.startVoice("instant")
 	e.speak(vid)
 	var item store.Item
-	waitFor(t, 10*time.Second, "the unit handed off (instant)", func() bool {
+	eventually.True(t, 10*time.Second, "the unit handed off (instant)", func() bool {
 		items := e.session(sid).Items
 		if len(items) == 1 && items[0].Phase == store.PhaseSent {
 			item = items[0]
@@ -269,7 +270,7 @@ func TestVoiceQuestionRelay(t *testing.T) {
 	if vq := decodeEvent[voice.Question](t, q); vq.UnitID != "unit_0001" || vq.ItemID != item.ItemID || vq.Question != "Which blue?" {
 		t.Fatalf("voice-question: %+v", vq)
 	}
-	waitFor(t, 10*time.Second, "the note at the fake", func() bool {
+	eventually.True(t, 10*time.Second, "the note at the fake", func() bool {
 		for _, r := range e.fake.ReceivedEvents() {
 			if strings.Contains(string(r.Event), `[ENDPOINT QUESTION] The coding agent asks about unit unit_0001: \"Which blue?\"`) {
 				return true

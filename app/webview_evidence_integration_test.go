@@ -27,7 +27,7 @@ func TestSaveToMCPCarriesTheWebViewsCalls(t *testing.T) {
 		if out.RuntimeEvidence.Attempt == nil {
 			t.Fatalf("no evidence collected: %+v", out.RuntimeEvidence)
 		}
-		n := attachmentsByKind(*out.RuntimeEvidence.Attempt)[evidence.KindNetwork].Network
+		n := out.RuntimeEvidence.Attempt.Attachment(evidence.KindNetwork).Network
 		if n == nil {
 			return nil
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fixthis/internal/devicetest"
+	"fixthis/internal/golden"
 	"fixthis/internal/sidekick/sidekicktest"
 )
 
@@ -74,7 +75,7 @@ func TestScreenStateCorpusGolden(t *testing.T) {
 	for _, file := range screenCorpus(t) {
 		text := readTestdata(t, file)
 		want := readScreen(file, text)
-		devicetest.Golden(t, file, want, *update)
+		golden.JSON(t, file, want, *update)
 		for ending, variant := range lineEndings(text) {
 			got := readScreen(file, variant)
 			if got.Windows != nil && want.Windows != nil && len(got.Windows.Windows) != len(want.Windows.Windows) {
@@ -269,11 +270,7 @@ func TestParseActivitiesTopOfTwoDisplays(t *testing.T) {
 // the screen never panics, and every node it keeps has a uid and sane bounds.
 func FuzzSidekickNodes(f *testing.F) {
 	for _, name := range []string{"inspect.response.json", "inspect_errors.response.json", "inspect_no_activity.response.json"} {
-		b, err := sidekicktest.Load(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
+		f.Add(sidekicktest.Message(f, name))
 	}
 	front := ScreenState{Package: "com.example.notes", Activity: "com.example.notes.LoginActivity", ScreenOn: true,
 		Windows: []Window{{Type: WindowApp, Package: "com.example.notes", Visible: true, Bounds: Bounds{Left: 0, Top: 1240, Right: 1080, Bottom: 2400}}}}

@@ -2,13 +2,14 @@ package capture
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fixthis/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the current parser output")
@@ -72,24 +73,7 @@ func TestParseDumpFixturesGolden(t *testing.T) {
 					t.Errorf("node %s has no bounds", n.UID)
 				}
 			}
-			got, err := json.MarshalIndent(map[string]any{"nodes": nodes}, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden := filepath.Join("testdata", name+".golden.json")
-			if *update {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./capture -run Golden -update)", err)
-			}
-			if !bytes.Equal(bytes.TrimSpace(got), bytes.TrimSpace(want)) {
-				t.Errorf("output differs from %s (run with -update after checking the change)", golden)
-			}
+			golden.JSON(t, name, map[string]any{"nodes": nodes}, *update)
 		})
 	}
 }

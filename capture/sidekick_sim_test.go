@@ -11,6 +11,7 @@ import (
 
 	"fixthis/adb/adbtest"
 	"fixthis/capture"
+	"fixthis/internal/eventually"
 	"fixthis/internal/sidekick"
 	"fixthis/sim"
 )
@@ -90,13 +91,9 @@ func TestSimulatedAppDiesOfAReplyIntoAClosedSocket(t *testing.T) {
 	}
 	time.Sleep(20 * time.Millisecond) // the request reaches the app, which inspects for 40 ms
 	conn.Close()                      // gives up while the app inspects
-	deadline := time.Now().Add(5 * time.Second)
-	for appPid(t, p) == pid && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if got := appPid(t, p); got == pid {
-		t.Fatal("the app survived its answer into a closed socket")
-	}
+	eventually.True(t, 5*time.Second, "the app to crash on its answer into a closed socket", func() bool {
+		return appPid(t, p) != pid
+	})
 	res, _ := p.Client.Device(p.Serial()).Shell(context.Background(), "logcat -d -b crash")
 	if !strings.Contains(string(res.Stdout), "BridgeServer.handleClient") {
 		t.Errorf("crash buffer %q", res.Stdout)

@@ -16,18 +16,9 @@ import (
 
 const goldenToken = "q3Vv0mJx8y1Zr2Kc5Tn9Wb4Hs7Pd6Lf0Ae3Gu1Io8Qk="
 
-func golden(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := sidekicktest.Load(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func goldenSession(t *testing.T) SidekickSession {
 	t.Helper()
-	s, err := sidekick.ParseSession(golden(t, "session.json"), "com.example.notes")
+	s, err := sidekick.ParseSession(sidekicktest.Message(t, "session.json"), "com.example.notes")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +48,7 @@ func fakeBridge(t *testing.T, conn net.Conn, answer func(req map[string]any) str
 			return // hang up without answering
 		}
 		var resp map[string]any
-		if err := json.Unmarshal(golden(t, name), &resp); err != nil {
+		if err := json.Unmarshal(sidekicktest.Message(t, name), &resp); err != nil {
 			t.Error(err)
 			return
 		}
@@ -73,7 +64,7 @@ func fakeBridge(t *testing.T, conn net.Conn, answer func(req map[string]any) str
 }
 
 func TestParseSidekickSession(t *testing.T) {
-	good := string(golden(t, "session.json"))
+	good := string(sidekicktest.Message(t, "session.json"))
 	tests := []struct {
 		name, in string
 		ok       bool
@@ -139,7 +130,7 @@ func TestSidekickGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sidekicktest.Equal(golden(t, "inspect.request.json"), requests[0]); err != nil {
+	if err := sidekicktest.Equal(sidekicktest.Message(t, "inspect.request.json"), requests[0]); err != nil {
 		t.Errorf("request: %v", err)
 	}
 	nodes, err := SidekickNodes(insp, ScreenState{}, "com.example.notes")
@@ -196,7 +187,7 @@ func TestSidekickGolden(t *testing.T) {
 func TestSidekickNodesChecks(t *testing.T) {
 	decode := func(name string) *SidekickInspection {
 		var resp struct{ Result SidekickInspection }
-		if err := json.Unmarshal(golden(t, name), &resp); err != nil {
+		if err := json.Unmarshal(sidekicktest.Message(t, name), &resp); err != nil {
 			t.Fatal(err)
 		}
 		return &resp.Result
@@ -426,7 +417,7 @@ func TestCaptureUsesSidekickThenFallsBack(t *testing.T) {
 				var req sidekick.Request
 				_ = json.Unmarshal(msg, &req)
 				var resp map[string]any
-				_ = json.Unmarshal(golden(t, "inspect.response.json"), &resp)
+				_ = json.Unmarshal(sidekicktest.Message(t, "inspect.response.json"), &resp)
 				resp["id"] = req.ID
 				resp["result"].(map[string]any)["activity"] = activity
 				body, _ := json.Marshal(resp)

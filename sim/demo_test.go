@@ -93,7 +93,7 @@ func TestDemoSidekick(t *testing.T) {
 	s := dev.Serial()
 	pkg := dev.Profile().App.Package
 	raw := srv.MustADB(t, "-s", s, "shell", "run-as", pkg, "cat", "files/fixthis/session.json")
-	if err := sidekicktest.SameShape(golden(t, "session.json"), []byte(raw)); err != nil {
+	if err := sidekicktest.SameShape(sidekicktest.Message(t, "session.json"), []byte(raw)); err != nil {
 		t.Errorf("session.json: %v", err)
 	}
 	session, err := sidekick.ParseSession([]byte(raw), pkg)
@@ -119,13 +119,13 @@ func TestDemoSidekick(t *testing.T) {
 		{"heartbeat", true}, {"bad_request", true}, {"unauthorized", true}, {"unknown_method", true},
 		{"inspect", false}, {"status", false},
 	} {
-		req := strings.ReplaceAll(string(golden(t, tt.name+".request.json")), goldenToken, session.Token)
+		req := strings.ReplaceAll(string(sidekicktest.Message(t, tt.name+".request.json")), goldenToken, session.Token)
 		var body map[string]any
 		if err := json.Unmarshal([]byte(req), &body); err != nil {
 			t.Fatal(err)
 		}
 		resp, _ := json.Marshal(sidekickCall(t, c, r, body))
-		want := golden(t, tt.name+".response.json")
+		want := sidekicktest.Message(t, tt.name+".response.json")
 		check := sidekicktest.SameShape
 		if tt.exact {
 			check = sidekicktest.Equal
@@ -137,13 +137,4 @@ func TestDemoSidekick(t *testing.T) {
 	if !dev.SidekickConnected() {
 		t.Errorf("the app does not show the host connected after a heartbeat")
 	}
-}
-
-func golden(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := sidekicktest.Load(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fixthis/adb/adbtest"
+	"fixthis/internal/eventually"
 	"fixthis/sim"
 )
 
@@ -30,13 +31,9 @@ func TestServerLifecycle(t *testing.T) {
 
 	// A closed sim drops its connection: the server must stop listing it as usable.
 	dev.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for srv.State(t, dev.Serial()) == "device" {
-		if time.Now().After(deadline) {
-			t.Fatal("closed sim still listed as device after 10 s")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	eventually.True(t, 10*time.Second, "the closed sim no longer listed as device", func() bool {
+		return srv.State(t, dev.Serial()) != "device"
+	})
 }
 
 func TestStartPhone(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"fixthis/internal/devicetest"
+	"fixthis/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the current checks (check each change by hand first)")
@@ -36,7 +36,7 @@ func TestGoldenFindings(t *testing.T) {
 	for _, g := range goldenDumps {
 		name := strings.TrimSuffix(filepath.Base(g.path), ".xml")
 		t.Run(name, func(t *testing.T) {
-			devicetest.Golden(t, name, map[string]any{"findings": auditFile(t, g.path, g.dpi)}, *update)
+			golden.JSON(t, name, map[string]any{"findings": auditFile(t, g.path, g.dpi)}, *update)
 		})
 	}
 }

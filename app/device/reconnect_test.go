@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"fixthis/adb"
 	"fixthis/adb/adbtest"
 	"fixthis/app/events"
+	"fixthis/internal/eventually"
 	"fixthis/sim"
 )
 
@@ -85,18 +87,5 @@ func TestReconnectGivesUpOnADeadPhone(t *testing.T) {
 
 func waitList(t *testing.T, reg *Registry, what string, ok func(List) bool) List {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		l := reg.List()
-		if ok(l) {
-			return l
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s: %+v", what, l)
-		}
-		select {
-		case <-reg.Changes():
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return eventually.Get(t, 20*time.Second, what, reg.List, ok, func(l List) string { return fmt.Sprintf("%+v", l) })
 }

@@ -2,12 +2,14 @@ package device
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"testing"
 	"time"
 
 	"fixthis/adb"
 	"fixthis/capture"
+	"fixthis/internal/eventually"
 	"fixthis/sim"
 )
 
@@ -27,39 +29,35 @@ var previewModes = []struct {
 func serviceWatchingVideo(t testing.TB, opts sim.Options) (*Service, *sim.Device, *adb.Client) {
 	t.Helper()
 	s, dev, client := serviceIn(t, opts, VideoAuto)
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	attach := func() error {
 		view, err := s.Registry.Selected()
+		if err != nil {
+			return err
+		}
+		_, _, release, err := s.Video.Attach(view)
 		if err == nil {
-			_, _, release, aerr := s.Video.Attach(view)
-			if aerr == nil {
-				t.Cleanup(release)
-				return s, dev, client
-			}
-			err = aerr
+			t.Cleanup(release)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the video never started: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return err
 	}
+	eventually.Get(t, 15*time.Second, "the video to start", attach,
+		func(err error) bool { return err == nil }, func(err error) string { return fmt.Sprint(err) })
+	return s, dev, client
 }
 
 // waitStillFrame waits until a freeze on serial could take a kept still frame.
 func waitStillFrame(t testing.TB, s *Service, serial string) stillFrame {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if src := s.stillSources(serial); len(src) > 0 {
-			if f, ok := src[0].usable(serial, time.Now()); ok {
-				return f
-			}
+	var f stillFrame
+	eventually.True(t, 20*time.Second, "a still frame usable for a freeze on a still screen", func() bool {
+		src := s.stillSources(serial)
+		var ok bool
+		if len(src) > 0 {
+			f, ok = src[0].usable(serial, time.Now())
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("no still frame ever became usable for a freeze on a still screen")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return ok
+	})
+	return f
 }
 
 // On a still screen of an app with the sidekick, a freeze takes the kept still frame

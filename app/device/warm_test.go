@@ -2,6 +2,7 @@ package device
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"fixthis/adb/adbtest"
 	"fixthis/app/events"
 	"fixthis/capture"
+	"fixthis/internal/eventually"
 	"fixthis/sim"
 )
 
@@ -45,16 +47,10 @@ func serviceIn(t testing.TB, opts sim.Options, mode VideoMode) (*Service, *sim.D
 	t.Cleanup(func() { cancel(); <-done })
 	unwatch := s.Preview.Watch()
 	t.Cleanup(unwatch)
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if _, err := s.Select(dev.Serial()); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the simulated phone never came online")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	eventually.True(t, 15*time.Second, "the simulated phone online", func() bool {
+		_, err := s.Select(dev.Serial())
+		return err == nil
+	})
 	return s, dev, client
 }
 
@@ -66,13 +62,8 @@ func (w *warmer) dumpCount() int {
 
 func waitDumps(t *testing.T, s *Service, n int) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for s.warm.dumpCount() < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d warm dumps after 20 s, want %d", s.warm.dumpCount(), n)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	eventually.Get(t, 20*time.Second, fmt.Sprintf("%d warm dumps", n), s.warm.dumpCount,
+		func(dumps int) bool { return dumps >= n }, func(dumps int) string { return fmt.Sprintf("%d dumps", dumps) })
 }
 
 // On a still screen the tree is dumped once in the background, a freeze uses it, and
@@ -133,19 +124,11 @@ func TestWarmTreeIsNeverStale(t *testing.T) {
 // waits for it instead of dumping the screen a second time: one dump per screen change.
 func TestCaptureJoinsTheWarmDumpUnderWay(t *testing.T) {
 	s, dev, client := warmService(t, 1) // uiautomator takes ~800 ms, as on a phone
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	eventually.True(t, 20*time.Second, "a warm dump to start on a still screen", func() bool {
 		s.warm.mu.Lock()
-		f := s.warm.flight
-		s.warm.mu.Unlock()
-		if f != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no warm dump started on a still screen")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer s.warm.mu.Unlock()
+		return s.warm.flight != nil
+	})
 	snap, err := s.Capturer.Capture(context.Background(), dev.Serial())
 	if err != nil {
 		t.Fatal(err)

@@ -70,9 +70,8 @@ func TestCollectCompleteStoresRedactedPrivateFiles(t *testing.T) {
 	if a.Dir != ".fixthis/runtime-evidence/s1/c1" {
 		t.Errorf("dir %q", a.Dir)
 	}
-	k := ByKind(a)
-	if k[KindLogcat].Logcat.Crash == nil || k[KindFrames].Frames.TotalFrames != 3878 || k[KindMemory].Memory.TotalPSSKB != 62219 {
-		t.Errorf("summaries %+v", k)
+	if a.Attachment(KindLogcat).Logcat.Crash == nil || a.Attachment(KindFrames).Frames.TotalFrames != 3878 || a.Attachment(KindMemory).Memory.TotalPSSKB != 62219 {
+		t.Errorf("summaries %+v", a.Attachments)
 	}
 	for _, at := range a.Attachments {
 		if at.Kind == KindNetwork {
@@ -113,12 +112,11 @@ func TestCollectProcessGone(t *testing.T) {
 		"dumpsys meminfo ": {out: readTestdata(t, "meminfo_no_process.txt")},
 	}}
 	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: testStore(t), SessionID: "s1"})
-	k := ByKind(a)
-	if a.Status != StatusPartial || k[KindLogcat].Status != StatusComplete || k[KindLogcat].Logcat.Crash == nil {
+	if a.Status != StatusPartial || a.Attachment(KindLogcat).Status != StatusComplete || a.Attachment(KindLogcat).Logcat.Crash == nil {
 		t.Fatalf("attempt %+v", a)
 	}
 	for _, kind := range []Kind{KindFrames, KindMemory} {
-		at := k[kind]
+		at := a.Attachment(kind)
 		if at.Status != StatusUnsupported || at.Reason != ReasonProcessNotRunning || at.Frames != nil || at.Memory != nil {
 			t.Errorf("%s: %+v", kind, at)
 		}
@@ -147,12 +145,11 @@ func TestCollectorTimeoutMakesPartialWithinBudget(t *testing.T) {
 	if d := time.Since(t0); d > time.Second {
 		t.Errorf("took %v with a 150ms collector timeout", d)
 	}
-	k := ByKind(a)
-	if a.Status != StatusPartial || k[KindFrames].Status != StatusFailed || k[KindFrames].Reason != ReasonTimeout {
+	if a.Status != StatusPartial || a.Attachment(KindFrames).Status != StatusFailed || a.Attachment(KindFrames).Reason != ReasonTimeout {
 		t.Errorf("attempt %+v", a)
 	}
-	if k[KindLogcat].Logcat.ANR == nil || a.Warnings[0] != "frames-timeout" {
-		t.Errorf("logcat %+v warnings %v", k[KindLogcat], a.Warnings)
+	if a.Attachment(KindLogcat).Logcat.ANR == nil || a.Warnings[0] != "frames-timeout" {
+		t.Errorf("logcat %+v warnings %v", a.Attachment(KindLogcat), a.Warnings)
 	}
 }
 
@@ -190,8 +187,7 @@ func TestCollectMapsFailures(t *testing.T) {
 	}
 	odd := fakeShell{answers: map[string]fakeAnswer{"": {out: "Can't find service: x\n"}, "logcat": {code: 1}}}
 	a = Collect(context.Background(), odd, Request{Serial: "s", Package: "com.fixthis.demo"})
-	k := ByKind(a)
-	if k[KindFrames].Reason != ReasonUnparsable || k[KindLogcat].Reason != ReasonCommandFailed || a.Failure != ReasonCommandFailed {
+	if a.Attachment(KindFrames).Reason != ReasonUnparsable || a.Attachment(KindLogcat).Reason != ReasonCommandFailed || a.Failure != ReasonCommandFailed {
 		t.Errorf("odd output: %+v", a)
 	}
 }
@@ -259,7 +255,7 @@ func TestLogcatFallsBackOnOldDevices(t *testing.T) {
 		"dumpsys ":                   {out: readTestdata(t, "meminfo_api19.txt")},
 	}}
 	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo"})
-	if at := ByKind(a)[KindLogcat]; at.Status != StatusComplete || at.Logcat.ANR == nil {
+	if at := a.Attachment(KindLogcat); at.Status != StatusComplete || at.Logcat.ANR == nil {
 		t.Errorf("logcat %+v", at)
 	}
 }

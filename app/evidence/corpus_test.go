@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fixthis/internal/devicetest"
+	"fixthis/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the current parser output")
@@ -60,7 +61,7 @@ func TestEvidenceCorpusGolden(t *testing.T) {
 			file := filepath.Base(p)
 			text := readTestdata(t, file)
 			got := read(file, text)
-			devicetest.Golden(t, file, got, *update)
+			golden.JSON(t, file, got, *update)
 			// CRLF, as a pty or a Windows tool passes it on, reads the same.
 			if crlf := read(file, strings.ReplaceAll(text, "\n", "\r\n")); crlf.Err != got.Err ||
 				(got.Memory != nil && crlf.Memory.TotalPSSKB != got.Memory.TotalPSSKB) ||

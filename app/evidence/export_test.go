@@ -18,13 +18,3 @@ func CollectOnly(ctx context.Context, sh Shell, req Request, kinds ...Kind) []At
 	out, _ := runCollectors(ctx, sh, req, cs)
 	return out
 }
-
-// ByKind indexes an attempt's attachments by collector, for the tests inside
-// and outside the package.
-func ByKind(a Attempt) map[Kind]Attachment {
-	m := map[Kind]Attachment{}
-	for _, at := range a.Attachments {
-		m[at.Kind] = at
-	}
-	return m
-}

@@ -101,6 +101,17 @@ type Attempt struct {
 	storeWarnings []string // files that could not be written
 }
 
+// Attachment returns the result of the attempt's collector of kind k; one that did
+// not run gives the zero Attachment, whose Kind is "". A preset runs each kind once.
+func (a Attempt) Attachment(k Kind) Attachment {
+	for _, at := range a.Attachments {
+		if at.Kind == k {
+			return at
+		}
+	}
+	return Attachment{}
+}
+
 // finish derives the attempt's status, failure reason and warnings from its
 // attachments: all complete is complete; none complete is unsupported when
 // every collector was unsupported and failed otherwise; a mix is partial.

@@ -34,7 +34,7 @@ func TestNetworkBodiesOnRequest(t *testing.T) {
 	for _, bodies := range []bool{true, false} {
 		st := testStore(t)
 		a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: st, SessionID: "s1", CaptureID: "c1", Bodies: bodies})
-		n := ByKind(a)[KindNetwork].Network
+		n := a.Attachment(KindNetwork).Network
 		var fav, signup string
 		for _, r := range n.Requests {
 			switch r.URL {

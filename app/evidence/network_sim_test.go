@@ -32,7 +32,7 @@ func TestNetworkFromTheSimulatedPhone(t *testing.T) {
 	freeze := time.Now()
 	a := evidence.Collect(context.Background(), sh, evidence.Request{Serial: dev.Serial(), Package: dev.Profile().App.Package,
 		Since: freeze.Add(-evidence.DefaultLookback), Freeze: freeze, Store: store(t), SessionID: "s1"})
-	at := evidence.ByKind(a)[evidence.KindNetwork]
+	at := a.Attachment(evidence.KindNetwork)
 	n := at.Network
 	if a.Status != evidence.StatusComplete || at.Status != evidence.StatusComplete || n == nil {
 		t.Fatalf("attempt %+v", a)

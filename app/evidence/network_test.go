@@ -27,7 +27,7 @@ func TestNetworkCollector(t *testing.T) {
 	}}
 	st := testStore(t)
 	a := Collect(context.Background(), sh, Request{Serial: "s", Package: "com.fixthis.demo", Store: st, SessionID: "s1", CaptureID: "c1"})
-	at := ByKind(a)[KindNetwork]
+	at := a.Attachment(KindNetwork)
 	n := at.Network
 	if at.Status != StatusComplete || n == nil || n.Total != 4 || n.Failed != 3 || n.Slow != 1 {
 		t.Fatalf("network attachment %+v %+v", at, n)

@@ -35,17 +35,16 @@ func TestCollectFromTheSimulatedPhone(t *testing.T) {
 	pkg := dev.Profile().App.Package
 	since := time.Now()
 	a := evidence.Collect(context.Background(), c.Device(dev.Serial()), evidence.Request{Serial: dev.Serial(), Package: pkg, Since: since.Add(-time.Minute), Store: store(t), SessionID: "s1"})
-	k := evidence.ByKind(a)
 	if a.Status != evidence.StatusComplete {
 		t.Fatalf("attempt %+v", a)
 	}
-	if k[evidence.KindLogcat].Logcat.Crash != nil || len(k[evidence.KindLogcat].Logcat.Pids) != 1 {
-		t.Errorf("logcat %+v", k[evidence.KindLogcat].Logcat)
+	if a.Attachment(evidence.KindLogcat).Logcat.Crash != nil || len(a.Attachment(evidence.KindLogcat).Logcat.Pids) != 1 {
+		t.Errorf("logcat %+v", a.Attachment(evidence.KindLogcat).Logcat)
 	}
-	if f := k[evidence.KindFrames].Frames; f == nil || f.P99Ms == nil || f.TotalFrames == 0 {
+	if f := a.Attachment(evidence.KindFrames).Frames; f == nil || f.P99Ms == nil || f.TotalFrames == 0 {
 		t.Errorf("frames %+v", f)
 	}
-	if m := k[evidence.KindMemory].Memory; m == nil || m.TotalPSSKB == 0 || m.JavaHeapKB == nil {
+	if m := a.Attachment(evidence.KindMemory).Memory; m == nil || m.TotalPSSKB == 0 || m.JavaHeapKB == nil {
 		t.Errorf("memory %+v", m)
 	}
 	t.Logf("preset on the simulated phone: %d ms", a.DurationMs)
@@ -63,19 +62,18 @@ func TestCollectFromTheSimulatedPhone(t *testing.T) {
 		t.Fatal(err)
 	}
 	a = evidence.Collect(context.Background(), c.Device(dev.Serial()), evidence.Request{Serial: dev.Serial(), Package: pkg, Since: since, Store: store(t), SessionID: "s1"})
-	k = evidence.ByKind(a)
 	if a.Status != evidence.StatusPartial {
 		t.Fatalf("after the crash: %+v", a)
 	}
-	crash := k[evidence.KindLogcat].Logcat.Crash
+	crash := a.Attachment(evidence.KindLogcat).Logcat.Crash
 	if crash == nil || crash.Exception != "java.lang.IllegalStateException" || crash.Frame != "com.fixthis.demo.ui.format.TrailFormatKt.formatDistance(TrailFormat.kt:27)" {
 		t.Errorf("crash %+v", crash)
 	}
-	if !strings.HasPrefix(k[evidence.KindLogcat].Summary, "crash: java.lang.IllegalStateException: Trail 42 has no start point at com.fixthis.demo.") {
-		t.Errorf("summary %q", k[evidence.KindLogcat].Summary)
+	if !strings.HasPrefix(a.Attachment(evidence.KindLogcat).Summary, "crash: java.lang.IllegalStateException: Trail 42 has no start point at com.fixthis.demo.") {
+		t.Errorf("summary %q", a.Attachment(evidence.KindLogcat).Summary)
 	}
 	for _, kind := range []evidence.Kind{evidence.KindFrames, evidence.KindMemory} {
-		if at := k[kind]; at.Status != evidence.StatusUnsupported || at.Reason != evidence.ReasonProcessNotRunning {
+		if at := a.Attachment(kind); at.Status != evidence.StatusUnsupported || at.Reason != evidence.ReasonProcessNotRunning {
 			t.Errorf("%s after the crash: %+v", kind, at)
 		}
 	}
@@ -108,15 +106,14 @@ func TestCollectReplaysPinnedOutputs(t *testing.T) {
 	if d := time.Since(t0); d > 2*time.Second {
 		t.Errorf("collection took %v with a 500ms timeout", d)
 	}
-	k := evidence.ByKind(a)
-	if a.Status != evidence.StatusPartial || k[evidence.KindMemory].Reason != evidence.ReasonTimeout || a.Warnings[0] != "memory-timeout" {
+	if a.Status != evidence.StatusPartial || a.Attachment(evidence.KindMemory).Reason != evidence.ReasonTimeout || a.Warnings[0] != "memory-timeout" {
 		t.Fatalf("attempt %+v", a)
 	}
-	if got := k[evidence.KindFrames].Summary; got != "43 frames, 7 janky (16.28%); p50 5ms p90 69ms p95 150ms p99 200ms" {
+	if got := a.Attachment(evidence.KindFrames).Summary; got != "43 frames, 7 janky (16.28%); p50 5ms p90 69ms p95 150ms p99 200ms" {
 		t.Errorf("frames %q", got)
 	}
-	if k[evidence.KindLogcat].Logcat.Crash == nil {
-		t.Errorf("logcat %+v", k[evidence.KindLogcat])
+	if a.Attachment(evidence.KindLogcat).Logcat.Crash == nil {
+		t.Errorf("logcat %+v", a.Attachment(evidence.KindLogcat))
 	}
 	raw, err := os.ReadFile(filepath.Join(st.Root, "s1", "c1", "logcat.txt"))
 	if err != nil || strings.Contains(string(raw), "ana.lopez@example.com") || !strings.Contains(string(raw), "[REDACTED]") {

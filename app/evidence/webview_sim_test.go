@@ -70,7 +70,7 @@ func TestWebViewThroughTheSimulatedPhone(t *testing.T) {
 	}
 	a := evidence.Collect(ctx, sh, evidence.Request{Serial: dev.Serial(), Package: dev.Profile().App.Package,
 		Store: store(t), SessionID: "s1", WebView: w.Requests()})
-	n := evidence.ByKind(a)[evidence.KindNetwork].Network
+	n := a.Attachment(evidence.KindNetwork).Network
 	if n == nil {
 		t.Fatalf("attempt %+v", a)
 	}

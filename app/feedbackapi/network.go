@@ -83,24 +83,23 @@ func networkDoc(itemID string, recs []store.EvidenceRecord) NetworkDoc {
 	doc := NetworkDoc{ItemID: itemID, Requests: []NetworkCall{},
 		Summary: "no capture of this item read the network yet"}
 	for _, rec := range recs {
-		for _, at := range rec.Attachments {
-			if at.Kind != evidence.KindNetwork {
-				continue
-			}
-			created := rec.CreatedAt
-			doc.CaptureID, doc.CapturedAt = rec.ID, &created
-			doc.Status, doc.Reason, doc.Summary = at.Status, at.Reason, evidence.RedactLine(at.Summary)
-			if n := at.Network; n != nil {
-				doc.Total, doc.Failed, doc.Slow, doc.Dropped = n.Total, n.Failed, n.Slow, n.Dropped
-				for _, c := range n.Requests {
-					doc.Requests = append(doc.Requests, networkCall(c))
-				}
-				for _, note := range n.Notes {
-					doc.Notes = append(doc.Notes, evidence.RedactLine(note))
-				}
-			}
-			return doc
+		at := rec.Attachment(evidence.KindNetwork)
+		if at.Kind != evidence.KindNetwork {
+			continue // this capture did not run the network collector
 		}
+		created := rec.CreatedAt
+		doc.CaptureID, doc.CapturedAt = rec.ID, &created
+		doc.Status, doc.Reason, doc.Summary = at.Status, at.Reason, evidence.RedactLine(at.Summary)
+		if n := at.Network; n != nil {
+			doc.Total, doc.Failed, doc.Slow, doc.Dropped = n.Total, n.Failed, n.Slow, n.Dropped
+			for _, c := range n.Requests {
+				doc.Requests = append(doc.Requests, networkCall(c))
+			}
+			for _, note := range n.Notes {
+				doc.Notes = append(doc.Notes, evidence.RedactLine(note))
+			}
+		}
+		return doc
 	}
 	return doc
 }

@@ -30,23 +30,21 @@ func runtimeEvidence(rec store.EvidenceRecord) []RuntimeEvidence {
 // networkCalls maps a capture's network attachment onto the prompt's
 // network line: nil when the capture read no calls.
 func networkCalls(rec store.EvidenceRecord) *NetworkCalls {
-	for _, at := range rec.Attachments {
-		n := at.Network
-		if at.Kind != evidence.KindNetwork || at.Status != evidence.StatusComplete || n == nil || n.Total == 0 {
-			continue
-		}
-		out := &NetworkCalls{Total: n.Total}
-		for _, r := range n.Requests {
-			switch {
-			case r.Bad():
-				out.Failed = append(out.Failed, evidence.ShortCall(r))
-			case r.Slow():
-				out.Slow = append(out.Slow, evidence.ShortCall(r))
-			}
-		}
-		return out
+	at := rec.Attachment(evidence.KindNetwork)
+	n := at.Network
+	if at.Status != evidence.StatusComplete || n == nil || n.Total == 0 {
+		return nil
 	}
-	return nil
+	out := &NetworkCalls{Total: n.Total}
+	for _, r := range n.Requests {
+		switch {
+		case r.Bad():
+			out.Failed = append(out.Failed, evidence.ShortCall(r))
+		case r.Slow():
+			out.Slow = append(out.Slow, evidence.ShortCall(r))
+		}
+	}
+	return out
 }
 
 // attachEvidence fills each item's RuntimeEvidence from the store.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fixthis/app/source"
+	"fixthis/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -179,22 +180,10 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// compareGolden checks got against testdata/<name>.golden (rewriting it with -update).
+// compareGolden checks a rendered handoff against testdata/<name>.golden.
 func compareGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test -update to accept):\n%s", path, got)
-	}
+	golden.File(t, filepath.Join("testdata", name+".golden"), []byte(got), *update, golden.UpdateFlag)
 }
 
 // TestGoldenCoverage keeps the golden files honest: every optional line of

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"fixthis/app/store"
+	"fixthis/internal/eventually"
 )
 
 // listPrompter renders a recognisable prompt: the real renderer is tested in
@@ -199,10 +201,6 @@ func callWithProgress(t *testing.T, c *client.Client, tool string, args map[stri
 // may reach the client after the answer.
 func waitForProgress(t *testing.T, lines func() string, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if lines() == want {
-			return
-		}
-	}
-	t.Fatalf("progress lines %q, want %q", lines(), want)
+	eventually.Get(t, 5*time.Second, fmt.Sprintf("progress lines %q", want), lines,
+		func(got string) bool { return got == want }, strconv.Quote)
 }

@@ -2,12 +2,16 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"fixthis/app/store"
+	"fixthis/internal/eventually"
 )
 
 // TestAgentLoop runs list → wait → ack → claim → ask → answer (console) →
@@ -129,14 +133,10 @@ func TestAgentLoop(t *testing.T) {
 
 func waitForPresence(t *testing.T, s *store.Store, sid string, want store.PresenceState) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for time.Now().Before(deadline) {
-		if p, err := s.GetPresence(context.Background(), sid); err == nil && p.Presence == want {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("presence never became %s", want)
+	eventually.True(t, 2*time.Second, "presence "+string(want), func() bool {
+		p, err := s.GetPresence(context.Background(), sid)
+		return err == nil && p.Presence == want
+	})
 }
 
 func TestWaitRules(t *testing.T) {
@@ -168,16 +168,11 @@ func TestWaitRules(t *testing.T) {
 		t.Fatal("cancelled wait still parked")
 	}
 	// And frees the slot.
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		res := call(t, c, "fixthis_wait_for_feedback", map[string]any{"sessionId": sid, "timeoutSeconds": 1}, nil)
-		if !res.IsError {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("slot not freed %s after cancel: %q", time.Since(cancelled), text(res))
-		}
-	}
+	eventually.Get(t, 2*time.Second, "the wait slot freed after the cancel", func() *mcp.CallToolResult {
+		return call(t, c, "fixthis_wait_for_feedback", map[string]any{"sessionId": sid, "timeoutSeconds": 1}, nil)
+	}, func(res *mcp.CallToolResult) bool { return !res.IsError }, func(res *mcp.CallToolResult) string {
+		return fmt.Sprintf("%q %s after the cancel", text(res), time.Since(cancelled))
+	})
 
 	other, _ := seed(t, s, 1)
 	var out waitOut

@@ -1,11 +1,12 @@
 package mcp
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"fixthis/internal/golden"
 )
 
 // TestToolSnapshots pins every tool's schema and annotations. Regenerate
@@ -36,24 +37,7 @@ func TestToolSnapshots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got = append(got, '\n')
-			path := filepath.Join("testdata", "toolsnaps", tool.Name+".snap")
-			if update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("no snapshot %s (run with UPDATE_TOOLSNAPS=1): %v", path, err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("schema of %s changed; review and regenerate with UPDATE_TOOLSNAPS=1\ngot:\n%s", tool.Name, got)
-			}
+			golden.File(t, filepath.Join("testdata", "toolsnaps", tool.Name+".snap"), append(got, '\n'), update, "UPDATE_TOOLSNAPS=1")
 		})
 	}
 	// A snapshot without a tool is a removed tool nobody cleaned up.

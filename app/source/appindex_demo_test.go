@@ -1,13 +1,12 @@
 package source_test
 
 import (
-	"bytes"
 	"context"
 	"flag"
-	"os"
 	"testing"
 
 	"fixthis/app/source"
+	"fixthis/internal/golden"
 )
 
 var updateDemoIndex = flag.Bool("update-demo-index", false, "rewrite the demo APK's source index from examples/trailhead")
@@ -28,19 +27,8 @@ func TestDemoAPKSourceIndexIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *updateDemoIndex {
-		if err := os.WriteFile(demoIndexFile, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(demoIndexFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: go test ./app/source -run TestDemoAPKSourceIndexIsCurrent -update-demo-index", demoIndexFile)
-	}
-	ai, err := source.ParseAppIndex(got)
+	golden.File(t, demoIndexFile, want, *updateDemoIndex, "-update-demo-index")
+	ai, err := source.ParseAppIndex(want)
 	if err != nil || len(ai.Entries) < 50 {
 		t.Fatalf("parse: %v (%d entries)", err, len(ai.Entries))
 	}

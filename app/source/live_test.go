@@ -2,10 +2,13 @@ package source
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"fixthis/internal/eventually"
 )
 
 // TestLiveIndexIsCachedBetweenRuns: a running index becomes ready, writes its cache
@@ -35,16 +38,10 @@ func TestLiveIndexIsCachedBetweenRuns(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { l.Run(ctx); close(done) }()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			if idx, r := l.Get(); idx != nil && r == Ready {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("run %d: the index never became ready", run)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		eventually.True(t, 10*time.Second, fmt.Sprintf("run %d: the index to be ready", run), func() bool {
+			idx, r := l.Get()
+			return idx != nil && r == Ready
+		})
 		if l.LastEdit().IsZero() {
 			t.Errorf("run %d: no last edit", run)
 		}
@@ -72,17 +69,16 @@ func TestLiveKeepsTheAppIndex(t *testing.T) {
 	}
 	waitReady := func(l *Live, want Readiness) *Index {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			if idx, r := l.Get(); idx != nil && r == want {
-				return idx
-			}
-			if time.Now().After(deadline) {
-				idx, r := l.Get()
-				t.Fatalf("index %v readiness %q, want %q", idx != nil, r, want)
-			}
-			time.Sleep(10 * time.Millisecond)
+		type state struct {
+			idx *Index
+			r   Readiness
 		}
+		return eventually.Get(t, 10*time.Second, fmt.Sprintf("readiness %q", want), func() state {
+			idx, r := l.Get()
+			return state{idx, r}
+		}, func(s state) bool { return s.idx != nil && s.r == want }, func(s state) string {
+			return fmt.Sprintf("index %v readiness %q", s.idx != nil, s.r)
+		}).idx
 	}
 	cache := filepath.Join(t.TempDir(), "source-index.gob")
 	dir := t.TempDir() // an empty project folder

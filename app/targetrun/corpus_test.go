@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fixthis/internal/devicetest"
+	"fixthis/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the current parser output")
@@ -29,7 +30,7 @@ func TestParsePackageDumpRealOutputs(t *testing.T) {
 		if !ok || in.VersionName != tt.version || in.VersionCode != tt.code || !in.LastUpdate.Equal(tt.updated) {
 			t.Errorf("%s: %+v ok=%v", tt.file, in, ok)
 		}
-		devicetest.Golden(t, tt.file, in, *update)
+		golden.JSON(t, tt.file, in, *update)
 		if crlf, _ := ParsePackageDump(strings.ReplaceAll(text, "\n", "\r\n"), tt.pkg, time.UTC); crlf != in {
 			t.Errorf("%s: CRLF reads %+v", tt.file, crlf)
 		}

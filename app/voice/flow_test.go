@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fixthis/capture"
+	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 )
 
@@ -56,7 +57,7 @@ func TestAnchorsBecomePageNotesHeldWhileResponding(t *testing.T) {
 
 	// While the scripted response is active, a new note waits for response.done.
 	speak(iv)
-	waitFor(t, "an active response", func() bool {
+	eventually.True(t, 5*time.Second, "an active response", func() bool {
 		return iv.conn.Responding()
 	})
 	a2, err := iv.Announce(Pointing{Kind: AnchorScreen, Note: "too busy", Activity: ".Main"})
@@ -163,7 +164,7 @@ func TestLookAtScreenOrdering(t *testing.T) {
 	if createAt.Sub(outAt) < 150*time.Millisecond {
 		t.Fatalf("response.create came %s after the output: not deferred to response.done", createAt.Sub(outAt))
 	}
-	waitFor(t, "the reply", func() bool {
+	eventually.True(t, 5*time.Second, "the reply", func() bool {
 		h.sink.mu.Lock()
 		defer h.sink.mu.Unlock()
 		for _, tr := range h.sink.transcripts {
@@ -211,7 +212,7 @@ func TestReconnectReseedsAndRestartsAnchors(t *testing.T) {
 	}
 	iv.finalLine(RoleRiffer, "item_1", "make the title bigger")
 	h.fake.Drop()
-	waitFor(t, "the second connection", func() bool { return len(h.fake.Connects()) == 2 && iv.Doc().State == StateListening })
+	eventually.True(t, 5*time.Second, "the second connection", func() bool { return len(h.fake.Connects()) == 2 && iv.Doc().State == StateListening })
 	got := h.waitReceived("the [RECONNECT] note", func(r []realtimefake.Received) bool {
 		for _, e := range r {
 			if e.Conn == 2 && strings.HasPrefix(itemText(e), "[RECONNECT]") {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fixthis/app/events"
+	"fixthis/internal/eventually"
 
 	"github.com/gorilla/websocket"
 )
@@ -105,7 +106,7 @@ func TestHostileUpstreamMemoryIsBounded(t *testing.T) {
 	for range 20 {
 		write(errFrame)
 	}
-	waitFor(t, "every call answered, every line and error published", func() bool {
+	eventually.True(t, 5*time.Second, "every call answered, every line and error published", func() bool {
 		n, _ := p.answered()
 		return n == 200 && sink.errors.Load() == 20 && sink.lines.Load() == 2048
 	})

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"fixthis/app/errcode"
+	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 
 	"github.com/gorilla/websocket"
@@ -82,7 +83,7 @@ func TestUpstreamErrorsAreEchoedShort(t *testing.T) {
 	ws := p.next()
 	msg := "Slow\x1b[2J down\n" + strings.Repeat("é", 1<<19)
 	send(t, ws, map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "code": strings.Repeat("c", 1<<20), "message": msg}})
-	waitFor(t, "the voice-error", func() bool { rec.mu.Lock(); defer rec.mu.Unlock(); return len(rec.errors) == 1 })
+	eventually.True(t, 5*time.Second, "the voice-error", func() bool { rec.mu.Lock(); defer rec.mu.Unlock(); return len(rec.errors) == 1 })
 	e := rec.errors[0]
 	if utf8.RuneCountInString(e.Message) > maxEcho+20 || len(e.Code) > maxID+20 || strings.ContainsAny(e.Message, "\x1b\n") ||
 		!strings.HasPrefix(e.Message, "Slow [2J down é") || !strings.HasSuffix(e.Message, "bytes)") {
@@ -101,7 +102,7 @@ func TestToolCallsAreBoundedAndRateLimited(t *testing.T) {
 	for i := range 40 {
 		send(t, ws, toolCall(fmt.Sprintf("call_%d", i), "no_such_tool", `{}`))
 	}
-	waitFor(t, "41 answers", func() bool { n, _ := p.answered(); return n == 41 })
+	eventually.True(t, 5*time.Second, "41 answers", func() bool { n, _ := p.answered(); return n == 41 })
 	_, reasons := p.answered()
 	if reasons["too_large"] != 1 || reasons["rate_limited"] < 15 || reasons["unknown_tool"] < callBurst-1 ||
 		reasons["rate_limited"]+reasons["unknown_tool"] != 40 {
@@ -131,7 +132,7 @@ func TestLiveTranscriptStaysSmall(t *testing.T) {
 		send(t, ws, map[string]any{"type": "response.output_audio_transcript.delta", "item_id": "item_1", "delta": delta})
 	}
 	send(t, ws, map[string]any{"type": "response.output_audio_transcript.done", "item_id": "item_1", "transcript": strings.Repeat("w", 1<<20)})
-	waitFor(t, "the final line", func() bool {
+	eventually.True(t, 5*time.Second, "the final line", func() bool {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
 		return len(rec.transcripts) == deltas+1
@@ -159,7 +160,7 @@ func TestOversizedReplyAudioIsDropped(t *testing.T) {
 	ws := p.next()
 	send(t, ws, map[string]any{"type": "response.output_audio.delta", "response_id": "resp_1", "delta": strings.Repeat("AAAA", 1<<18)})
 	send(t, ws, map[string]any{"type": "response.output_audio.delta", "response_id": "resp_1", "delta": "AAAA"})
-	waitFor(t, "the small chunk", func() bool { rec.mu.Lock(); defer rec.mu.Unlock(); return len(rec.audio) > 0 })
+	eventually.True(t, 5*time.Second, "the small chunk", func() bool { rec.mu.Lock(); defer rec.mu.Unlock(); return len(rec.audio) > 0 })
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	if len(rec.audio) != 1 || rec.audio[0].PCM != "AAAA" {

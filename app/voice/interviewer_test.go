@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"fixthis/app/errcode"
+	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 )
 
@@ -149,21 +150,13 @@ func (h *harness) received(types ...string) []realtimefake.Received {
 
 func (h *harness) waitReceived(what string, cond func([]realtimefake.Received) bool) []realtimefake.Received {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		got := h.received()
-		if cond(got) {
-			return got
+	return eventually.Get(h.t, 5*time.Second, what, func() []realtimefake.Received { return h.received() }, cond, func(got []realtimefake.Received) string {
+		types := make([]string, len(got))
+		for i, r := range got {
+			types[i] = r.Type
 		}
-		if time.Now().After(deadline) {
-			var types []string
-			for _, r := range got {
-				types = append(types, r.Type)
-			}
-			h.t.Fatalf("timed out waiting for %s; fake received %v", what, types)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return "the fake received " + strings.Join(types, " ")
+	})
 }
 
 // itemText is the text of a received conversation.item.create's first text part.
@@ -277,7 +270,7 @@ func TestAudioReachesTheFakeAndSpeechComesBack(t *testing.T) {
 		}
 		return n == 15
 	})
-	waitFor(t, "the interviewer's reply", func() bool {
+	eventually.True(t, 5*time.Second, "the interviewer's reply", func() bool {
 		h.sink.mu.Lock()
 		defer h.sink.mu.Unlock()
 		return len(h.sink.audio) > 0 && len(h.sink.transcripts) >= 2 && h.sink.transcripts[len(h.sink.transcripts)-1].Final &&
@@ -306,17 +299,6 @@ func TestAudioReachesTheFakeAndSpeechComesBack(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func TestMutedAudioIsDropped(t *testing.T) {
 	h := newHarness(t, realtimefake.Script{}, "")
 	iv := h.start()
@@ -340,7 +322,7 @@ func TestUpstreamErrorIsShownAndSurvived(t *testing.T) {
 	h := newHarness(t, realtimefake.Script{}, "")
 	iv := h.start()
 	h.fake.SendError("rate_limit_exceeded", "Slow down")
-	waitFor(t, "the voice-error", func() bool {
+	eventually.True(t, 5*time.Second, "the voice-error", func() bool {
 		h.sink.mu.Lock()
 		defer h.sink.mu.Unlock()
 		return len(h.sink.errors) == 1 && h.sink.errors[0].Code == "rate_limit_exceeded" && h.sink.errors[0].Message == "Slow down"

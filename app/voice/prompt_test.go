@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"fixthis/internal/golden"
 )
 
 // The exact session.update sent on connect is pinned: persona, tools, transcription,
@@ -29,18 +31,7 @@ func TestSessionUpdateIsPinned(t *testing.T) {
 			t.Fatal(err)
 		}
 		pretty.WriteString("\n")
-		if os.Getenv("UPDATE_GOLDEN") == "1" {
-			if err := os.WriteFile(tc.file, []byte(pretty.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(tc.file)
-		if err != nil {
-			t.Fatalf("%v (UPDATE_GOLDEN=1 writes it)", err)
-		}
-		if pretty.String() != string(want) {
-			t.Fatalf("session.update differs from %s:\n%s", tc.file, pretty.String())
-		}
+		golden.File(t, tc.file, pretty.Bytes(), os.Getenv("UPDATE_GOLDEN") == "1", "UPDATE_GOLDEN=1")
 	}
 }
 

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"fixthis/app/errcode"
+	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 
 	"github.com/gorilla/websocket"
@@ -62,7 +64,7 @@ func TestToolArgumentsKeepTheTextRule(t *testing.T) {
 	raw(`{"type":"response.function_call_arguments.done","call_id":"c6","name":"record_unit","arguments":"{\"statement\":\"a` + "\xff" + `b\"}"}`)
 	raw(`{"type":"response.function_call_arguments.done","call_id":"c7","name":"record_unit","arguments":"{\"statement\":\"\udc00\"}"}`)
 	send(t, ws, toolCall("c8", "record_unit", `{"statement":"make the 👍 button \"bigger\"\nplease"}`))
-	waitFor(t, "eight answers", func() bool { n, _ := p.answered(); return n == 8 })
+	eventually.True(t, 5*time.Second, "eight answers", func() bool { n, _ := p.answered(); return n == 8 })
 	if _, reasons := p.answered(); reasons["invalid_text"] != 7 || reasons[""] != 1 {
 		t.Fatalf("answers by reason: %v", reasons)
 	}
@@ -83,7 +85,7 @@ func TestRefusalDetailIsShortUpstream(t *testing.T) {
 	p := newHostilePeer(t, nil)
 	p.manager(&recorder{}, &refusingUnits{}).Start(StartRequest{Holder: "x", Mode: ModeCollect})
 	send(t, p.next(), toolCall("c1", "record_unit", `{"statement":"make it blue"}`))
-	waitFor(t, "the answer", func() bool { n, _ := p.answered(); return n == 1 })
+	eventually.True(t, 5*time.Second, "the answer", func() bool { n, _ := p.answered(); return n == 1 })
 	if _, reasons := p.answered(); reasons["invalid"] != 1 || p.longest > 400 {
 		t.Fatalf("answer %v of %d bytes", reasons, p.longest)
 	}

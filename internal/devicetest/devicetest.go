@@ -1,11 +1,10 @@
-// Package devicetest holds what the device-output parser tests share: golden files
-// beside each corpus file, the bad inputs every parser must survive, and fuzz seeds
-// read from testdata. Only tests import it.
+// Package devicetest holds what the device-output parser tests share: reading a
+// corpus file, the bad inputs every parser must survive, and fuzz seeds read from
+// testdata. Each corpus file's golden reading is compared through internal/golden.
+// Only tests import it.
 package devicetest
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,32 +19,6 @@ func Read(t testing.TB, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// Golden compares got, as indented JSON, with testdata/<name>.golden.json, or
-// rewrites that file when update is set. A missing golden file fails: each corpus
-// file's expected reading is checked in.
-func Golden(t testing.TB, name string, got any, update bool) {
-	t.Helper()
-	b, err := json.MarshalIndent(got, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = append(b, '\n')
-	path := filepath.Join("testdata", name+".golden.json")
-	if update {
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run the test with -update to write it)", err)
-	}
-	if !bytes.Equal(want, b) {
-		t.Errorf("%s: parser output differs from %s\n got: %s\nwant: %s", name, path, b, want)
-	}
 }
 
 // MB is the size of the oversized field in BadInputs.

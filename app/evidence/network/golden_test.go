@@ -1,7 +1,6 @@
 package network_test
 
 import (
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 
 	"fixthis/app/evidence"
 	"fixthis/app/evidence/network"
+	"fixthis/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the current parser output")
@@ -26,25 +26,7 @@ func TestSamplesGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.MarshalIndent(network.Parse(evidence.Redact(string(raw))), "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			golden := p + ".golden.json"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("reading changed:\n%s\nwant:\n%s", got, want)
-			}
+			golden.JSON(t, filepath.Base(p), network.Parse(evidence.Redact(string(raw))), *update)
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 )
 
@@ -83,19 +84,8 @@ func liveConn(t *testing.T, h *tape) (*realtimefake.Server, *Conn) {
 	t.Helper()
 	fake, url := fakeServer(t, realtimefake.Config{})
 	c := open(t, url, "sk-any", h)
-	waitFor(t, "live", func() bool { return c.Number() == 1 })
+	eventually.True(t, 5*time.Second, "live", func() bool { return c.Number() == 1 })
 	return fake, c
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 func receivedTypes(fake *realtimefake.Server, conn int) []string {
@@ -148,7 +138,7 @@ func TestItemsWaitForTheResponse(t *testing.T) {
 	fake, c := liveConn(t, h)
 	// The server starts a response of its own (as after a turn it detected).
 	fake.SendRaw([]byte(`{"type":"response.created","response":{"id":"resp_1","status":"in_progress"}}`))
-	waitFor(t, "an active response", c.Responding)
+	eventually.True(t, 5*time.Second, "an active response", c.Responding)
 	note := func(s string) []byte {
 		b, _ := json.Marshal(map[string]any{"type": "conversation.item.create", "item": map[string]any{
 			"type": "message", "role": "system", "content": []any{map[string]any{"type": "input_text", "text": s}}}})
@@ -163,7 +153,7 @@ func TestItemsWaitForTheResponse(t *testing.T) {
 		t.Fatalf("sent during the response: %v", receivedTypes(fake, 1))
 	}
 	fake.SendRaw([]byte(`{"type":"response.done","response":{"id":"resp_1","status":"completed"}}`))
-	waitFor(t, "the held items and the deferred create", func() bool { return len(receivedTypes(fake, 1)) == 4 })
+	eventually.True(t, 5*time.Second, "the held items and the deferred create", func() bool { return len(receivedTypes(fake, 1)) == 4 })
 	want := "session.update,conversation.item.create,conversation.item.create,response.create"
 	if got := strings.Join(receivedTypes(fake, 1), ","); got != want {
 		t.Fatalf("order %s", got)
@@ -179,13 +169,13 @@ func TestItemsWaitForTheResponse(t *testing.T) {
 	}
 	// A response that never ends cannot make items pile up: past maxHeld, SendItem
 	// refuses. First the response the deferred response.create started runs out.
-	waitFor(t, "the fake's own response to end", func() bool {
+	eventually.True(t, 5*time.Second, "the fake's own response to end", func() bool {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		return strings.Count(strings.Join(h.events, ","), "response.done") == 2
 	})
 	fake.SendRaw([]byte(`{"type":"response.created","response":{"id":"resp_2","status":"in_progress"}}`))
-	waitFor(t, "the second response", c.Responding)
+	eventually.True(t, 5*time.Second, "the second response", c.Responding)
 	for i := range maxHeld {
 		if !c.SendItem(note("held")) {
 			t.Fatalf("item %d refused", i)
@@ -206,8 +196,8 @@ func TestDropReconnectsAndSeedsFirst(t *testing.T) {
 	}}
 	fake, c := liveConn(t, h)
 	fake.Drop()
-	waitFor(t, "the second connection", func() bool { return c.Number() == 2 })
-	waitFor(t, "the seed", func() bool { return len(receivedTypes(fake, 2)) == 2 })
+	eventually.True(t, 5*time.Second, "the second connection", func() bool { return c.Number() == 2 })
+	eventually.True(t, 5*time.Second, "the seed", func() bool { return len(receivedTypes(fake, 2)) == 2 })
 	if got := strings.Join(receivedTypes(fake, 2), ","); got != "session.update,conversation.item.create" {
 		t.Fatalf("second connection got %s", got)
 	}
@@ -223,7 +213,7 @@ func TestOversizedFrameEndsTheConnection(t *testing.T) {
 	fake, c := liveConn(t, h)
 	big := `{"type":"response.output_text.delta","delta":"` + strings.Repeat("a", MaxEventBytes) + `"}`
 	fake.SendRaw([]byte(big))
-	waitFor(t, "the replacement", func() bool { return c.Number() == 2 })
+	eventually.True(t, 5*time.Second, "the replacement", func() bool { return c.Number() == 2 })
 	h.mu.Lock()
 	n := len(h.events)
 	h.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"testing"
 )
 
 // Path is the file name of a golden message in internal/sidekick/testdata.
@@ -22,6 +23,16 @@ func Path(name string) string {
 
 // Load reads a golden message.
 func Load(name string) ([]byte, error) { return os.ReadFile(Path(name)) }
+
+// Message reads a golden message, failing t when it cannot.
+func Message(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 // Equal reports how got differs from the golden JSON, as values (key order, spacing
 // and 1080 against 1080.0 do not count); nil when they are the same.
