@@ -45,9 +45,12 @@ func (a *App) publishPresenceIf(ctx context.Context, sessionID string, onlyChang
 	}
 }
 
+// presenceTimeoutEvery is how often the watch re-reads the presence it published.
+const presenceTimeoutEvery = 2 * time.Second
+
 // watchPresenceTimeouts notices agents going away without a commit saying so.
 func (a *App) watchPresenceTimeouts(ctx context.Context) {
-	tick.Every(ctx, 2*time.Second, func() {
+	tick.Every(ctx, presenceTimeoutEvery, func() {
 		a.presenceSeen.mu.Lock()
 		var ids []string
 		for id, p := range a.presenceSeen.last {

@@ -60,6 +60,20 @@ wait:
 			t.Fatalf("no away presence within 10 s of the agent going silent; saw %v", seen)
 		}
 	}
+	// Two more rounds of the watch: an agent still away is not announced again.
+	again := time.After(2*presenceTimeoutEvery + 500*time.Millisecond)
+more:
+	for {
+		select {
+		case ev := <-sub.C:
+			var p store.Presence
+			if ev.Type == events.AgentPresence && json.Unmarshal(ev.Data, &p) == nil {
+				seen = append(seen, p.Presence)
+			}
+		case <-again:
+			break more
+		}
+	}
 	if len(seen) != 1 || seen[0] != store.PresenceAway {
 		t.Errorf("presence events %v, want the one change to away", seen)
 	}

@@ -43,11 +43,14 @@ func newLocalSocket(s *stream) *localSocket {
 func (l *localSocket) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for len(l.queued) >= socketBufferBytes && l.err == nil {
+	for len(l.queued) >= socketBufferBytes && l.err == nil && !l.closed {
 		l.cond.Wait()
 	}
-	if l.err != nil {
+	switch {
+	case l.err != nil:
 		return 0, l.err
+	case l.closed: // nothing sends it any more
+		return 0, ErrStreamClosed
 	}
 	l.queued = append(l.queued, p...)
 	l.cond.Broadcast()
@@ -67,10 +70,12 @@ func (l *localSocket) Close() error {
 	return l.err
 }
 
-// pump sends the queue as it stands each time the host can take a WRTE.
+// pump sends the queue as it stands each time the host can take a WRTE. Once the
+// process is done and all went out it stops without waiting for the last OKAY
+// (stream.Close waits for it, for a bounded time).
 func (l *localSocket) pump() {
 	defer close(l.done)
-	for {
+	for l.waitForOutput() {
 		if err := l.s.awaitSendable(); err != nil {
 			l.fail(err)
 			return
@@ -86,14 +91,21 @@ func (l *localSocket) pump() {
 	}
 }
 
-// next takes up to max queued bytes, waiting for some; false once the process is
-// done and everything went out.
-func (l *localSocket) next(max int) ([]byte, bool) {
+// waitForOutput waits until something is queued; false once the process is done
+// and everything went out, or the stream failed.
+func (l *localSocket) waitForOutput() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for len(l.queued) == 0 && !l.closed && l.err == nil {
 		l.cond.Wait()
 	}
+	return len(l.queued) > 0 && l.err == nil
+}
+
+// next takes up to max queued bytes; false when none are queued.
+func (l *localSocket) next(max int) ([]byte, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if len(l.queued) == 0 || l.err != nil {
 		return nil, false
 	}

@@ -121,3 +121,30 @@ func TestLocalSocketBlocksAtAPipesCapacity(t *testing.T) {
 		t.Fatal("Close after the host closed: no error")
 	}
 }
+
+// A process that is done is not held until the host acknowledges its last WRTE (the
+// stream's Close waits for that, for a bounded time), and a write after the end is
+// refused, not queued where nothing sends it.
+func TestLocalSocketEndsWithoutTheLastOKAY(t *testing.T) {
+	s, h := startFakeHost(t, 0, false)
+	sock := newLocalSocket(s)
+	if _, err := sock.Write([]byte("hello\n")); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- sock.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waited for an OKAY the host never sent")
+	}
+	if got := <-h.wrtes; string(got) != "hello\n" {
+		t.Fatalf("the host got %q", got)
+	}
+	if _, err := sock.Write(bytes.Repeat([]byte("x"), 2*socketBufferBytes)); err == nil {
+		t.Fatal("a write after Close was accepted")
+	}
+}
