@@ -53,6 +53,12 @@ func ReadAppSourceIndex(ctx context.Context, dev Device, sk *SidekickClient, pkg
 	if err != nil {
 		return AppSourceIndex{}, err
 	}
+	return ReadAPKSourceIndex(ctx, dev, sk, apk)
+}
+
+// ReadAPKSourceIndex is ReadAppSourceIndex for the app whose base.apk is apk, as
+// InstalledAPK gave it: a caller that already has the path saves a `pm path`.
+func ReadAPKSourceIndex(ctx context.Context, dev Device, sk *SidekickClient, apk string) (AppSourceIndex, error) {
 	idx, rangeErr := rangeAPKIndex(ctx, dev, apk)
 	if rangeErr == nil || errors.Is(rangeErr, ErrNoAppSourceIndex) || errors.Is(rangeErr, errIndexTooLarge) {
 		return idx, rangeErr
@@ -79,7 +85,7 @@ func ReadAppSourceIndex(ctx context.Context, dev Device, sk *SidekickClient, pkg
 		}
 		// The bridge failed: the APK still holds the index.
 	}
-	idx, err = catAPKIndex(ctx, dev, apk)
+	idx, err := catAPKIndex(ctx, dev, apk)
 	if err != nil && !errors.Is(err, ErrNoAppSourceIndex) {
 		return AppSourceIndex{}, fmt.Errorf("%w (read by range: %v)", err, rangeErr)
 	}
