@@ -305,3 +305,43 @@ func TestReadAppSourceIndexFallbackOrder(t *testing.T) {
 		})
 	}
 }
+
+// Whatever the phone's stat prints and whatever bytes dd hands over, the ranged
+// read ends in the index or an error of bounded length, never more than the cap.
+func FuzzRangeAPKIndex(f *testing.F) {
+	index := jsonLike(5000)
+	f.Add(zipOf(f, zipPart{apkSourceIndexEntry, index, zip.Deflate}), "")
+	f.Add(zipOf(f, zipPart{"a", []byte("x"), zip.Store}, zipPart{apkSourceIndexEntry, index, zip.Store}), "")
+	deflated := zipOf(f, zipPart{apkSourceIndexEntry, index, zip.Deflate})
+	f.Add(deflated[:len(deflated)/2], "")
+	f.Add([]byte("PK\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00\xff\xff\xff\xff\x00\x00\x00\x00\x00\x00"), "")
+	f.Add([]byte("\x00garbage"), "-1\n")
+	f.Add(zipOf(f, zipPart{apkSourceIndexEntry, index, zip.Deflate}), "99999999999999999999")
+	f.Fuzz(func(t *testing.T, apk []byte, statOut string) {
+		phone := &rangePhone{path: "/data/app/x/base.apk", data: apk}
+		dev := Device(phone)
+		if statOut != "" {
+			dev = statOverride{phone, statOut}
+		}
+		got, err := rangeAPKIndex(context.Background(), dev, phone.path)
+		if err != nil && len(err.Error()) > 400 {
+			t.Fatalf("a %d-byte error", len(err.Error()))
+		}
+		if err == nil && (len(got.Data) > sidekick.MaxSourceIndexBytes || got.From != IndexFromAPKRange) {
+			t.Fatalf("%d bytes from %q", len(got.Data), got.From)
+		}
+	})
+}
+
+// statOverride is a phone whose stat prints out.
+type statOverride struct {
+	*rangePhone
+	out string
+}
+
+func (s statOverride) Shell(ctx context.Context, cmd string) (adb.ShellResult, error) {
+	if strings.HasPrefix(cmd, "stat ") {
+		return adb.ShellResult{Stdout: []byte(s.out)}, nil
+	}
+	return s.rangePhone.Shell(ctx, cmd)
+}
