@@ -40,8 +40,8 @@ type AppSourceIndex struct {
 
 // ReadAppSourceIndex reads the source index the app's debug build carries. First
 // by range from the installed base.apk (`stat` and `dd`, every phone since Android
-// 6): the zip's end record, its directory and the entry's compressed bytes, a tenth
-// of the index, inflated here. Where the phone cannot read by range (no dd or stat,
+// 6): the zip's end record, its directory and the entry's compressed bytes (a 4 MiB
+// index deflates to about 0.3 MB), inflated here. Where the phone cannot read by range (no dd or stat,
 // permission denied, a corrupt zip), the phone's unzip (ziptool, Android 10+) piping
 // the entry out; else the sidekick's readSourceIndex when sk is connected (it sends
 // the index pretty-printed, twice its bytes); else the APK read whole with `cat`

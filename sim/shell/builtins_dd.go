@@ -18,8 +18,9 @@ import (
 // (:219-226); with bs= each read is written as it came (:229-233), else in obs
 // blocks with the rest written at the end (:235-240, write_out :81-97). A skip past
 // the end reads nothing (:171-172, lseek succeeds). At the end status() prints the
-// records and the bytes line to stderr (:60-79). of=, seek= and conv= (writing to
-// a file) are left out: the host never sends them, and they answer "bad arg".
+// records and the bytes line to stderr (:60-79); toybox's current toys/posix/dd.c
+// (:75-80, what Android 10+ ship) prints the same two lines. of=, seek= and conv=
+// (writing to a file) are left out: the host never sends them; they answer "bad arg".
 func cmdDd(e *Env) int {
 	in, out, bs := int64(512), int64(512), int64(0) // :115, default io block size
 	count, skip := int64(-1), int64(0)
