@@ -41,13 +41,14 @@ type AppSourceIndex struct {
 // ReadAppSourceIndex reads the source index the app's debug build carries. First
 // by range from the installed base.apk (`stat` and `dd`, every phone since Android
 // 6): the zip's end record, its directory and the entry's compressed bytes (a 4 MiB
-// index deflates to about 0.3 MB), inflated here. Where the phone cannot read by range (no dd or stat,
-// permission denied, a corrupt zip), the phone's unzip (ziptool, Android 10+) piping
-// the entry out; else the sidekick's readSourceIndex when sk is connected (it sends
-// the index pretty-printed, twice its bytes); else the APK read whole with `cat`
-// over exec (binary-safe) and opened here. base.apk is world-readable, as `adb pull`
-// relies on. An APK read without the entry is ErrNoAppSourceIndex at once; more than
-// sidekick.MaxSourceIndexBytes is refused on every path, as the sidekick does.
+// index deflates to about 0.3 MB), inflated here. Where the phone cannot read by
+// range (no dd or stat, permission denied, a corrupt zip), the phone's unzip
+// (ziptool, Android 10+) piping the entry out; else the sidekick's readSourceIndex
+// when sk is connected (it sends the index pretty-printed, twice its bytes); else
+// the APK read whole with `cat` over exec (binary-safe) and opened here. base.apk is
+// world-readable, as `adb pull` relies on. An APK read without the entry is
+// ErrNoAppSourceIndex at once; more than sidekick.MaxSourceIndexBytes is refused on
+// every path, as the sidekick does.
 func ReadAppSourceIndex(ctx context.Context, dev Device, sk *SidekickClient, pkg string) (AppSourceIndex, error) {
 	apk, err := InstalledAPK(ctx, dev, pkg)
 	if err != nil {
