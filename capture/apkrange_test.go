@@ -282,6 +282,7 @@ func TestReadAppSourceIndexFallbackOrder(t *testing.T) {
 		{"by range", map[string][]reply{stat: {size(withIndex)}, dd: {{out: withIndex}}}, nil, IndexFromAPKRange, "", []string{stat, dd}},
 		{"by range, no entry: no fallback", map[string][]reply{stat: {size(without)}, dd: {{out: without}}}, nil, "", ErrNoAppSourceIndex.Error(), []string{stat, dd}},
 		{"no stat: unzip", map[string][]reply{stat: {notFound("stat")}, unzip: {{out: index}}}, nil, IndexFromAPK, "", []string{stat, unzip}},
+		{"no dd: unzip", map[string][]reply{stat: {size(withIndex)}, dd: {notFound("dd")}, unzip: {{out: index}}}, nil, IndexFromAPK, "", []string{stat, dd, unzip}},
 		{"dd refused: unzip", map[string][]reply{stat: {size(withIndex)}, dd: {{stderr: []byte("dd: " + apk + ": Permission denied\n"), code: 1}}, unzip: {{out: index}}},
 			nil, IndexFromAPK, "", []string{stat, dd, unzip}},
 		{"not a zip: unzip fails, cat", map[string][]reply{stat: {size([]byte("garbage"))}, dd: {{out: []byte("garbage")}}, unzip: {{code: 1}}},
