@@ -25,8 +25,9 @@ func apkWith(t *testing.T, entries map[string]string) []byte {
 	return buf.Bytes()
 }
 
-// The APK's index comes from the phone's unzip when it has one, else from the APK
-// read whole and opened on the host; an APK without one says so.
+// Where the APK cannot be read by range (this phone answers no stat), the index
+// comes from the phone's unzip when it has one, else from the APK read whole and
+// opened on the host; an APK without one says so.
 func TestReadAPKSourceIndex(t *testing.T) {
 	const apk = "/data/app/~~Qz1==/com.example.notes-Ab1==/base.apk"
 	const index = `{"schemaVersion":"1.3","entries":[]}`

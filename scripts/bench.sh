@@ -294,8 +294,10 @@ row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/raw "  whole captu
 row "$WORK/bench.sidekick" BenchmarkFreezeSidekickStillScreen/h264 "  load average at the end (no budget)" 1000 load1
 row "$WORK/bench.sidekick" BenchmarkFramePathsUSB2/raw "  one frame over USB 2, raw screencap, p50 (no budget)" 2000 p50
 row "$WORK/bench.sidekick" BenchmarkFramePathsUSB2/png "  one frame over USB 2, screencap -p, p50 (no budget)" 2000 p50
-row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/sidekick "app's 4 MiB source index via the sidekick, p50" 300 p50
-row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/apk "  same, from the APK, p50" 300 p50
+row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/range "app's 4 MiB source index from the APK by range, USB 2, p50" 300 p50
+row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/range-android9 "  same on Android 9, p50" 300 p50
+row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/apk "  where dd fails: the phone's unzip, p50 (no budget)" 2000 p50
+row "$WORK/bench.sidekick" BenchmarkReadAppSourceIndex4MiB/sidekick "  where dd fails on Android 9: the sidekick, p50 (no budget)" 2000 p50
 row "$WORK/bench.source" BenchmarkParseAppIndex4MiB "  its parse alone (no budget)" 1000 ns
 row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/tty "  uiautomator dump /dev/tty over exec (no budget)" 2000 ns
 row "$WORK/bench.dumppaths" BenchmarkUIAutomatorDumpPaths/file "  dump to a file, cat, rm (no budget)" 2000 ns

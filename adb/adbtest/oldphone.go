@@ -39,3 +39,15 @@ func OnAndroid9(tb testing.TB, src string) string {
 	}
 	return dst
 }
+
+// NoRangedRead is an outputs directory (sim.Options.Outputs) pinning `dd` to print
+// nothing: a phone whose dd cannot hand the host the bytes of a file, so an app's
+// source index is read another way (unzip, the sidekick, the whole APK).
+func NoRangedRead(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "dd.txt"), nil, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}

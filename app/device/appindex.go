@@ -24,10 +24,11 @@ type appIndexEntry struct {
 }
 
 // AppSourceIndex is the FixThis source index the installed build of pkg on serial
-// carries (schema 1.3), read through the app's sidekick when one is connected, else
-// from its APK, and kept until the app is reinstalled. It fails with
-// capture.ErrNoAppSourceIndex when the build has none. from says where it was read
-// (capture.IndexFromSidekick or capture.IndexFromAPK).
+// carries (schema 1.3), read from its APK by range (else unzip, the sidekick when one
+// is connected, the whole APK: capture.ReadAppSourceIndex), and kept until the app
+// is reinstalled. It fails with capture.ErrNoAppSourceIndex when the build has none.
+// from says where it was read (capture.IndexFromAPKRange, capture.IndexFromAPK or
+// capture.IndexFromSidekick).
 func (c *Capturer) AppSourceIndex(ctx context.Context, serial, pkg string) (idx *source.AppIndex, from string, err error) {
 	dev := c.client.Device(serial)
 	apk, err := capture.InstalledAPK(ctx, dev, pkg)
@@ -48,7 +49,7 @@ func (c *Capturer) AppSourceIndex(ctx context.Context, serial, pkg string) (idx 
 	if c.sidekicks.packageOf(serial) == pkg {
 		sk, _ = c.sidekicks.forDevice(ctx, serial)
 	}
-	raw, err := capture.ReadAppSourceIndex(ctx, dev, sk, pkg)
+	raw, err := capture.ReadAPKSourceIndex(ctx, dev, sk, apk)
 	e = appIndexEntry{apk: apk, from: raw.From, err: err}
 	if err == nil {
 		if e.idx, err = source.ParseAppIndex(raw.Data); err != nil {

@@ -10,22 +10,30 @@ import (
 	"fixthis/sim"
 )
 
-// The demo APK's index is read once per install: from the APK with the phone's
-// unzip (Android 10+), through the sidekick on a phone without unzip; a second ask
-// is the same index.
+// The demo APK's index is read once per install: by range from the APK on every
+// phone, sidekick or not; where dd cannot read it, with the phone's unzip (Android
+// 10+) or through the sidekick on a phone without unzip; a second ask is the same
+// index.
 func TestAppSourceIndexOncePerInstall(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		scenario   string
 		noSidekick bool
+		noRange    bool
 		from       string
 	}{
-		{"apk beside a sidekick", "demo", false, capture.IndexFromAPK},
-		{"apk", "demo", true, capture.IndexFromAPK},
-		{"sidekick on Android 9", adbtest.DemoOnAndroid9(t), false, capture.IndexFromSidekick},
+		{"by range beside a sidekick", "demo", false, false, capture.IndexFromAPKRange},
+		{"by range", "demo", true, false, capture.IndexFromAPKRange},
+		{"by range on Android 9", adbtest.DemoOnAndroid9(t), false, false, capture.IndexFromAPKRange},
+		{"unzip where dd fails", "demo", true, true, capture.IndexFromAPK},
+		{"sidekick on Android 9 where dd fails", adbtest.DemoOnAndroid9(t), false, true, capture.IndexFromSidekick},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, dev, _ := serviceOn(t, sim.Options{Scenario: tc.scenario, NoSidekick: tc.noSidekick})
+			opts := sim.Options{Scenario: tc.scenario, NoSidekick: tc.noSidekick}
+			if tc.noRange {
+				opts.Outputs = adbtest.NoRangedRead(t)
+			}
+			s, dev, _ := serviceOn(t, opts)
 			ctx := context.Background()
 			pkg := dev.Profile().App.Package
 			s.Capturer.sidekicks.notePackage(dev.Serial(), pkg)

@@ -115,23 +115,39 @@ func loadAverage() (float64, bool) {
 }
 
 // BenchmarkReadAppSourceIndex4MiB: the first read of a 4 MiB source index (the
-// sidekick's cap) after an install, parsed: from the APK with the phone's unzip (what
-// Android 10+ phones take, sidekick or not), and through the sidekick on an Android 9
-// phone, which has no unzip.
+// sidekick's cap) after an install, parsed. By range from the APK, what every phone
+// takes: on Android 14 (`range`) and on Android 9 beside its sidekick
+// (`range-android9`). Where dd cannot read the APK (its failed stat and dd are in
+// the figure): the phone's unzip on Android 10+ (`apk`), the sidekick on Android 9,
+// which has no unzip (`sidekick`).
 // Budget: ≤ 300 ms, once per install.
 func BenchmarkReadAppSourceIndex4MiB(b *testing.B) {
 	dir := scenarioWithIndex(b, fourMiBIndex(b))
-	for _, via := range []string{"sidekick", "apk"} {
-		b.Run(via, func(b *testing.B) {
-			scenario := dir
-			if via == "sidekick" { // a phone without unzip, where the sidekick sends it
-				scenario = adbtest.OnAndroid9(b, dir)
+	for _, tc := range []struct {
+		via      string
+		android9 bool
+		noRange  bool
+		sidekick bool
+		from     string
+	}{
+		{"range", false, false, false, capture.IndexFromAPKRange},
+		{"range-android9", true, false, true, capture.IndexFromAPKRange},
+		{"apk", false, true, false, capture.IndexFromAPK},
+		{"sidekick", true, true, true, capture.IndexFromSidekick},
+	} {
+		b.Run(tc.via, func(b *testing.B) {
+			opts := sim.Options{Scenario: dir, LatencyScale: 1, Link: sim.Links["usb2"], NoSidekick: !tc.sidekick}
+			if tc.android9 {
+				opts.Scenario = adbtest.OnAndroid9(b, dir)
 			}
-			s, dev, _ := serviceOn(b, sim.Options{Scenario: scenario, LatencyScale: 1, NoSidekick: via == "apk"})
+			if tc.noRange {
+				opts.Outputs = adbtest.NoRangedRead(b)
+			}
+			s, dev, _ := serviceOn(b, opts)
 			ctx := context.Background()
 			pkg := dev.Profile().App.Package
 			s.Capturer.sidekicks.notePackage(dev.Serial(), pkg)
-			if via == "sidekick" {
+			if tc.sidekick {
 				if sk, _ := s.Capturer.sidekicks.forDevice(ctx, dev.Serial()); sk == nil {
 					b.Fatal("no sidekick")
 				}
@@ -142,7 +158,7 @@ func BenchmarkReadAppSourceIndex4MiB(b *testing.B) {
 				start := time.Now()
 				idx, from, err := s.Capturer.AppSourceIndex(ctx, dev.Serial(), pkg)
 				took = append(took, time.Since(start))
-				if err != nil || len(idx.Entries) == 0 || from != map[string]string{"sidekick": capture.IndexFromSidekick, "apk": capture.IndexFromAPK}[via] {
+				if err != nil || len(idx.Entries) == 0 || from != tc.from {
 					b.Fatalf("read: %v from %q", err, from)
 				}
 			}

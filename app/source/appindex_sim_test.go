@@ -15,23 +15,31 @@ import (
 
 // With no project folder at all, an item on the demo's title still gets a source
 // candidate: TrailListScreen.kt, from the index the demo's APK carries, read from the
-// APK with the phone's unzip and, on a phone without one, through the sidekick.
+// APK by range; where dd cannot, with the phone's unzip and, on a phone without one,
+// through the sidekick.
 func TestEmptyProjectFolderGetsTheAppsIndex(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		scenario string
 		sidekick bool
+		noRange  bool
 		from     string
 	}{
-		// Android 10+: the phone's unzip pipes the entry out of the APK, also where a
-		// sidekick could send it (it sends it pretty-printed, twice the bytes).
-		{"from the APK beside a sidekick", "demo", true, capture.IndexFromAPK},
-		{"from the APK", "demo", false, capture.IndexFromAPK},
-		// Android 9 has no unzip: the sidekick's readSourceIndex.
-		{"through the sidekick", adbtest.DemoOnAndroid9(t), true, capture.IndexFromSidekick},
+		// Every phone: the entry's compressed bytes by range, also where a sidekick
+		// could send it (pretty-printed, twice the index's bytes).
+		{"by range beside a sidekick", "demo", true, false, capture.IndexFromAPKRange},
+		{"by range on Android 9", adbtest.DemoOnAndroid9(t), false, false, capture.IndexFromAPKRange},
+		// dd fails: the phone's unzip pipes the entry out (Android 10+); Android 9
+		// has no unzip: the sidekick's readSourceIndex.
+		{"with unzip", "demo", false, true, capture.IndexFromAPK},
+		{"through the sidekick", adbtest.DemoOnAndroid9(t), true, true, capture.IndexFromSidekick},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := adbtest.StartPhone(t, sim.Options{Scenario: tc.scenario, Logf: adbtest.Quiet})
+			opts := sim.Options{Scenario: tc.scenario, Logf: adbtest.Quiet}
+			if tc.noRange {
+				opts.Outputs = adbtest.NoRangedRead(t)
+			}
+			p := adbtest.StartPhone(t, opts)
 			ctx := context.Background()
 			dev := p.Client.Device(p.Serial())
 			pkg := p.Device.Profile().App.Package

@@ -20,6 +20,7 @@ var builtins = map[string]Command{
 	"exit": cmdExit, "sleep": cmdSleep, "ls": cmdLs, "cat": cmdCat, "rm": cmdRm, "mkdir": cmdMkdir,
 	"touch": cmdTouch, "date": cmdDate, "grep": cmdGrep, "head": cmdHead, "tail": cmdTail, "wc": cmdWc,
 	"mv": cmdMv, "cp": cmdCp, "chmod": cmdChmod, "pwd": cmdPwd, "export": cmdExport, "exec": cmdExec,
+	"dd": cmdDd, "stat": cmdStat,
 }
 
 // Resolve makes a path absolute against the command's working directory.
