@@ -26,9 +26,14 @@ type localSocket struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	queued []byte
-	closed bool  // the process is done writing
-	err    error // the stream failed: the process's next write gets it
-	done   chan struct{}
+	// lent is what is left of a write larger than the queue holds, sent from the
+	// writer's own buffer while it waits (a pipe's writer of that much blocks too);
+	// lentBusy: the pump is copying a piece of it into a WRTE.
+	lent     []byte
+	lentBusy bool
+	closed   bool  // the process is done writing
+	err      error // the stream failed: the process's next write gets it
+	done     chan struct{}
 }
 
 // newLocalSocket starts sending what is written to it over s.
@@ -39,11 +44,14 @@ func newLocalSocket(s *stream) *localSocket {
 	return l
 }
 
-// Write queues p, blocking while the queue is full as a pipe's writer does.
+// Write queues p, blocking while the queue is full as a pipe's writer does. A write
+// larger than the queue is not copied: it goes out from p, and Write returns once
+// the last of it was taken into a WRTE.
 func (l *localSocket) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for len(l.queued) >= socketBufferBytes && l.err == nil && !l.closed {
+	large := len(p) > socketBufferBytes
+	for l.err == nil && !l.closed && (l.lent != nil || len(l.queued) >= socketBufferBytes || large && len(l.queued) > 0) {
 		l.cond.Wait()
 	}
 	switch {
@@ -51,9 +59,22 @@ func (l *localSocket) Write(p []byte) (int, error) {
 		return 0, l.err
 	case l.closed: // nothing sends it any more
 		return 0, ErrStreamClosed
+	case !large:
+		l.queued = append(l.queued, p...)
+		l.cond.Broadcast()
+		return len(p), nil
 	}
-	l.queued = append(l.queued, p...)
+	l.lent = p
 	l.cond.Broadcast()
+	for (len(l.lent) > 0 || l.lentBusy) && l.err == nil {
+		l.cond.Wait()
+	}
+	left := len(l.lent)
+	l.lent = nil
+	l.cond.Broadcast()
+	if l.err != nil {
+		return len(p) - left, l.err
+	}
 	return len(p), nil
 }
 
@@ -84,7 +105,12 @@ func (l *localSocket) pump() {
 		if !ok {
 			return
 		}
-		if _, err := l.s.Write(chunk); err != nil {
+		_, err := l.s.Write(chunk)
+		l.mu.Lock()
+		l.lentBusy = false
+		l.cond.Broadcast()
+		l.mu.Unlock()
+		if err != nil {
 			l.fail(err)
 			return
 		}
@@ -96,25 +122,36 @@ func (l *localSocket) pump() {
 func (l *localSocket) waitForOutput() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for len(l.queued) == 0 && !l.closed && l.err == nil {
+	for len(l.queued) == 0 && len(l.lent) == 0 && !l.closed && l.err == nil {
 		l.cond.Wait()
 	}
-	return len(l.queued) > 0 && l.err == nil
+	return (len(l.queued) > 0 || len(l.lent) > 0) && l.err == nil
 }
 
-// next takes up to max queued bytes; false when none are queued.
+// next takes up to max queued bytes, else the next piece of a lent write; false
+// when there is neither.
 func (l *localSocket) next(max int) ([]byte, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.queued) == 0 || l.err != nil {
+	if l.err != nil {
 		return nil, false
 	}
-	n := min(len(l.queued), max)
-	chunk := make([]byte, n)
-	copy(chunk, l.queued)
-	l.queued = l.queued[n:]
-	l.cond.Broadcast()
-	return chunk, true
+	if len(l.queued) > 0 {
+		n := min(len(l.queued), max)
+		// Appends land past the end of the queue, never in what is taken here, and
+		// stream.Write copies it into its message.
+		chunk := l.queued[:n:n]
+		l.queued = l.queued[n:]
+		l.cond.Broadcast()
+		return chunk, true
+	}
+	if len(l.lent) > 0 {
+		n := min(len(l.lent), max)
+		chunk := l.lent[:n:n]
+		l.lent, l.lentBusy = l.lent[n:], true
+		return chunk, true
+	}
+	return nil, false
 }
 
 func (l *localSocket) fail(err error) {

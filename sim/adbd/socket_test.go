@@ -148,3 +148,32 @@ func TestLocalSocketEndsWithoutTheLastOKAY(t *testing.T) {
 		t.Fatal("a write after Close was accepted")
 	}
 }
+
+// A write larger than the queue goes out from the writer's buffer, between the small
+// writes around it, and the buffer is the writer's again once Write returns.
+func TestLocalSocketSendsALargeWriteInOrder(t *testing.T) {
+	s, h := startFakeHost(t, 0, true)
+	sock := newLocalSocket(s)
+	big := bytes.Repeat([]byte("0123456789abcdef"), 3*socketBufferBytes/16+5)
+	var want bytes.Buffer
+	for _, p := range [][]byte{[]byte("head\n"), big, []byte("tail\n")} {
+		want.Write(p)
+		if _, err := sock.Write(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range big { // the writer reuses its buffer: nothing sent may change
+		big[i] = 'X'
+	}
+	if err := sock.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var got bytes.Buffer
+	for data := range h.wrtes {
+		got.Write(data)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("the host got %d bytes (%d X), want %d in order", got.Len(), bytes.Count(got.Bytes(), []byte("X")), want.Len())
+	}
+}
