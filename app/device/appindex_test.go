@@ -29,14 +29,8 @@ func TestAppSourceIndexOncePerInstall(t *testing.T) {
 		{"sidekick on Android 9 where dd fails", adbtest.DemoOnAndroid9(t), false, true, capture.IndexFromSidekick},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := sim.Options{Scenario: tc.scenario, NoSidekick: tc.noSidekick}
-			if tc.noRange {
-				opts.Outputs = adbtest.NoRangedRead(t)
-			}
-			s, dev, _ := serviceOn(t, opts)
+			s, dev, pkg := serviceWithApp(t, sim.Options{Scenario: tc.scenario, NoSidekick: tc.noSidekick}, tc.noRange)
 			ctx := context.Background()
-			pkg := dev.Profile().App.Package
-			s.Capturer.sidekicks.notePackage(dev.Serial(), pkg)
 			first, from, err := s.Capturer.AppSourceIndex(ctx, dev.Serial(), pkg)
 			if err != nil || from != tc.from || len(first.Entries) == 0 {
 				t.Fatalf("first read: %v from %q", err, from)
@@ -50,4 +44,18 @@ func TestAppSourceIndexOncePerInstall(t *testing.T) {
 			}
 		})
 	}
+}
+
+// serviceWithApp starts a service on a simulated phone (whose dd answers nothing
+// when noRange, so the APK cannot be read by range) and notes the phone's app as a
+// first capture does, so its sidekick and its source index can be asked for.
+func serviceWithApp(tb testing.TB, opts sim.Options, noRange bool) (*Service, *sim.Device, string) {
+	tb.Helper()
+	if noRange {
+		opts.Outputs = adbtest.NoRangedRead(tb)
+	}
+	s, dev, _ := serviceOn(tb, opts)
+	pkg := dev.Profile().App.Package
+	s.Capturer.sidekicks.notePackage(dev.Serial(), pkg)
+	return s, dev, pkg
 }

@@ -140,13 +140,8 @@ func BenchmarkReadAppSourceIndex4MiB(b *testing.B) {
 			if tc.android9 {
 				opts.Scenario = adbtest.OnAndroid9(b, dir)
 			}
-			if tc.noRange {
-				opts.Outputs = adbtest.NoRangedRead(b)
-			}
-			s, dev, _ := serviceOn(b, opts)
+			s, dev, pkg := serviceWithApp(b, opts, tc.noRange)
 			ctx := context.Background()
-			pkg := dev.Profile().App.Package
-			s.Capturer.sidekicks.notePackage(dev.Serial(), pkg)
 			if tc.sidekick {
 				if sk, _ := s.Capturer.sidekicks.forDevice(ctx, dev.Serial()); sk == nil {
 					b.Fatal("no sidekick")
