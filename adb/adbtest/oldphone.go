@@ -41,8 +41,10 @@ func OnAndroid9(tb testing.TB, src string) string {
 }
 
 // NoRangedRead is an outputs directory (sim.Options.Outputs) pinning `dd` to print
-// nothing: a phone whose dd cannot hand the host the bytes of a file, so an app's
-// source index is read another way (unzip, the sidekick, the whole APK).
+// nothing: a test fixture, not a recorded phone (toybox's dd reads base.apk on every
+// phone since Android 6), standing for any dd answer of the wrong length, e.g. stderr
+// joined to stdout where there is no shell v2, so an app's source index is read
+// another way (unzip, the sidekick, the whole APK).
 func NoRangedRead(tb testing.TB) string {
 	tb.Helper()
 	dir := tb.TempDir()

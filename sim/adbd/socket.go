@@ -16,10 +16,13 @@ const socketBufferBytes = 64 << 10
 // written by the time the host acknowledged the previous WRTE, up to the payload the
 // host accepts, and sends it as one WRTE (AOSP platform/system/core at 238e2abc,
 // adb/sockets.cpp:151-183, local_socket_flush_outgoing reads until EAGAIN into one
-// packet of max_payload; the shell protocol's thread does the same for each packet,
-// adb/daemon/shell_service.cpp:733-734, Subprocess::PassOutput). So a command that
-// prints its answer in many small writes, as dumpsys does, costs the host a few round
-// trips, not one per write.
+// packet of max_payload). So a command that prints its answer in many small writes,
+// as dumpsys does, costs the host a few round trips, not one per write. Simpler than
+// a phone: under the shell protocol each write becomes its own stdout or stderr
+// packet before it is queued, where a phone's shell thread makes one packet of each
+// read of the process's pipe (adb/daemon/shell_service.cpp:733-734,
+// Subprocess::PassOutput), so the simulated phone sends more, smaller packets inside
+// the same WRTEs.
 type localSocket struct {
 	s *stream
 

@@ -130,9 +130,11 @@ func cmdDd(e *Env) int {
 	return 0
 }
 
-// ddNumber is atolx_range(arg, low, LLONG_MAX) (lib/lib.c:296-325): strtoll's
-// base-0 integer (0x hex, leading 0 octal), then an optional suffix c w b k m g t p
-// e (×1, ×2, ×512, then ×1024 a step, or ×1000 with a following d); an error is
+// ddNumber is atolx_range(arg, low, LLONG_MAX) as toybox 0.7.6 has it
+// (lib/lib.c:296-325): strtoll's base-0 integer (0x hex, leading 0 octal), then an
+// optional suffix k m g t p e, ×1024 a step. The suffixes c w b and a d after k–e
+// (×1000) are matched there but the pointer is not moved past them (lib.c:304-310),
+// so "not integer" follows (lib.c:313): 0.7.6's dd takes none of them. An error is
 // error_exit's text.
 func ddNumber(s string, low int64) (int64, string) {
 	sign := 0
@@ -156,25 +158,11 @@ func ddNumber(s string, low int64) (int64, string) {
 	}
 	rest := s[j:]
 	if rest != "" {
-		shift := strings.IndexByte("cwbkmgtpe", toLowerASCII(rest[0])) - 2
-		if shift == -3 {
-			return 0, "not integer: " + s
-		}
-		rest = rest[1:]
-		switch {
-		case shift == -1:
-			v *= 2
-		case shift == 0:
-			v *= 512
-		case shift > 0 && rest != "" && toLowerASCII(rest[0]) == 'd':
-			rest = rest[1:]
-			for ; shift > 0; shift-- {
-				v *= 1000
-			}
-		case shift > 0:
+		if shift := strings.IndexByte("kmgtpe", toLowerASCII(rest[0])) + 1; shift > 0 {
 			v <<= 10 * shift
+			rest = rest[1:]
 		}
-		if strings.TrimLeft(rest, " \t\n") != "" {
+		if strings.TrimLeft(rest, " \t\n\v\f\r") != "" {
 			return 0, "not integer: " + s
 		}
 	}
@@ -231,8 +219,10 @@ func cmdStat(e *Env) int {
 			return e.Errorf(1, "stat: Missing argument to -c (see \"stat --help\")\n") // lib/args.c:186-190
 		case strings.HasPrefix(a, "-c"):
 			format = a[2:]
+		case a == "-f" || a == "-L" || a == "-t": // toybox's other options ("<1c:fLt"), not simulated
+			return e.Errorf(1, "stat: %s is not simulated\n", a)
 		case strings.HasPrefix(a, "-") && a != "-":
-			return e.Errorf(1, "stat: Unknown option %s (see \"stat --help\")\n", a) // lib/args.c:139
+			return e.Errorf(1, "stat: Unknown option %s (see \"stat --help\")\n", a[1:]) // lib/args.c:139 prints the option without its dash
 		default:
 			files = append(files, a)
 		}

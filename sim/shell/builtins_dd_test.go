@@ -43,6 +43,9 @@ func TestDdAndStatAnswerAsToybox(t *testing.T) {
 		{"dd if=/data/user/0/com.x/f", nil, "dd: /data/user/0/com.x/f: Permission denied\n", 1},
 		{"dd if=" + apk + " bs=0", nil, "dd: 0 < 1\n", 1},
 		{"dd if=" + apk + " bs=1x", nil, "dd: not integer: 1x\n", 1},
+		{"dd if=" + apk + " bs=1b", nil, "dd: not integer: 1b\n", 1},   // 0.7.6 matches b but does not move past it
+		{"dd if=" + apk + " bs=1kd", nil, "dd: not integer: 1kd\n", 1}, // nor past the d after k
+		{"stat -q " + apk, nil, "stat: Unknown option q (see \"stat --help\")\n", 1},
 		{"dd if=" + apk + " skip=-1", nil, "dd: -1 < 0\n", 1},
 		{"dd if=" + apk + " status=loud", nil, "dd: unknown status 'loud'\n", 1},
 		{"dd " + apk, nil, "dd: bad arg " + apk + "\n", 1},
