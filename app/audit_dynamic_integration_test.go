@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"fixthis/adb/adbtest"
 	"fixthis/app/agentdevice"
 	"fixthis/app/audit"
 	"fixthis/app/feedback"
@@ -160,4 +161,27 @@ func TestConsoleDynamicAudit(t *testing.T) {
 		!strings.Contains(string(r.Body), "true or false") {
 		t.Fatalf("a bad dynamic value: %d %s", r.Status, r.Body)
 	}
+}
+
+// On Android 9 the phone has no per-app languages (cmd locale, Android 13+): the
+// pass skips its RTL step and says why, runs the other two and puts the phone back,
+// all through the real adb server.
+func TestDynamicAuditSkipsRTLBeforeAndroid13(t *testing.T) {
+	opts := quietSim
+	opts.Scenario = adbtest.DemoOnAndroid9(t)
+	e := newTestEnvWith(t, opts)
+	e.waitSimSelected()
+	c := agentOnPhone(t, e)
+	out, res, err := callAudit(context.Background(), t, c, map[string]any{"dynamic": true})
+	if err != nil || res.IsError {
+		t.Fatalf("audit: %v %+v", err, res)
+	}
+	d := out.Dynamic
+	if d == nil || len(d.Ran) != 2 || len(d.Skipped) != 1 || !d.Restored {
+		t.Fatalf("dynamic on Android 9: %+v", d)
+	}
+	if !strings.Contains(d.Skipped[0], "13") {
+		t.Fatalf("the skipped step does not say it needs Android 13: %q", d.Skipped[0])
+	}
+	assertDisplayOwn(t, e)
 }
