@@ -25,7 +25,7 @@ type appIndexEntry struct {
 
 // AppSourceIndex is the FixThis source index the installed build of pkg on serial
 // carries (schema 1.3), read from its APK by range (else unzip, the sidekick when one
-// is connected, the whole APK: capture.ReadAppSourceIndex), and kept until the app
+// is connected, the whole APK: capture.ReadAPKSourceIndex), and kept until the app
 // is reinstalled. It fails with capture.ErrNoAppSourceIndex when the build has none.
 // from says where it was read (capture.IndexFromAPKRange, capture.IndexFromAPK or
 // capture.IndexFromSidekick).

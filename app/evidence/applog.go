@@ -65,13 +65,14 @@ func startLogRead(ctx context.Context, sh Shell, req Request) *appLogRead {
 		if r != ReasonNone {
 			return
 		}
-		sum, kept, unread := parseLogcat(text, req.Package, pid)
+		lt := readLogText(text)
+		sum, kept, unread := lt.summarize(req.Package, pid)
 		lr.unread, lr.pids = unread, sum.Pids
 		lr.app = redactLines(kept, Redact)
 		if req.Bodies {
 			lr.withBodies = redactLines(kept, RedactKeepingBodies)
 		}
-		lr.other = redactLines(otherHTTPLines(text, req.Package, sum.Pids), Redact)
+		lr.other = redactLines(otherHTTPLines(lt, req.Package, sum.Pids), Redact)
 	}()
 	return lr
 }
@@ -113,7 +114,7 @@ func redactLines(lines []string, redact func(string) string) []string {
 // its start and its answer) from one process, and is left out, as is every process
 // the log names as another app's. Headers and bodies are never taken from them:
 // a body's lines could not be followed to redact them.
-func otherHTTPLines(text, pkg string, appPids []int) []string {
+func otherHTTPLines(lt logText, pkg string, appPids []int) []string {
 	others := map[int]bool{}
 	for _, p := range appPids {
 		others[p] = true
@@ -124,10 +125,8 @@ func otherHTTPLines(text, pkg string, appPids []int) []string {
 		line string
 	}
 	var found []candidate
-	for s := range strings.Lines(text) {
-		s = strings.TrimRight(s, "\r\n")
-		l, ok := parseLogLine(s)
-		if !ok {
+	for i, l := range lt.lines {
+		if !lt.ok[i] {
 			continue
 		}
 		linesOf[l.pid]++
@@ -142,7 +141,7 @@ func otherHTTPLines(text, pkg string, appPids []int) []string {
 			continue
 		}
 		if httpLogTags[l.tag] && httpMarker(l.msg) {
-			found = append(found, candidate{l.pid, s})
+			found = append(found, candidate{l.pid, strings.TrimRight(lt.raw[i], "\r")})
 		}
 	}
 	var out []string
@@ -161,16 +160,6 @@ func httpMarker(msg string) bool {
 	msg = strings.TrimSpace(msg)
 	for _, m := range httpMarkers {
 		if strings.HasPrefix(msg, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasHTTPTag is a cheap test that a line may carry one of httpLogTags.
-func hasHTTPTag(s string) bool {
-	for t := range httpLogTags {
-		if strings.Contains(s, " "+t) {
 			return true
 		}
 	}

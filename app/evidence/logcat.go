@@ -94,9 +94,30 @@ func ParseLogcat(text, pkg string, pid int) (LogcatSummary, []string) {
 // are the app's processes known beforehand (its live one, or those an earlier
 // parse of the whole log found).
 func parseLogcat(text, pkg string, known ...int) (LogcatSummary, []string, int) {
+	return readLogText(text).summarize(pkg, known...)
+}
+
+// logText is a log split into lines, each parsed once (ok: in threadtime format),
+// for the passes that read it: the app's summary and the lines other processes
+// wrote under OkHttp's tags (otherHTTPLines).
+type logText struct {
+	raw   []string
+	lines []logLine
+	ok    []bool
+}
+
+func readLogText(text string) logText {
 	raw := strings.Split(text, "\n")
-	lines := make([]logLine, len(raw))
-	ok := make([]bool, len(raw))
+	t := logText{raw: raw, lines: make([]logLine, len(raw)), ok: make([]bool, len(raw))}
+	for i, s := range raw {
+		t.lines[i], t.ok[i] = parseLogLine(s)
+	}
+	return t
+}
+
+// summarize is parseLogcat on a log already split and parsed.
+func (t logText) summarize(pkg string, known ...int) (LogcatSummary, []string, int) {
+	raw, lines, ok := t.raw, t.lines, t.ok
 	pids := map[int]bool{}
 	for _, pid := range known {
 		if pid > 0 {
@@ -105,8 +126,7 @@ func parseLogcat(text, pkg string, known ...int) (LogcatSummary, []string, int) 
 	}
 	unread := 0
 	for i, s := range raw {
-		l, good := parseLogLine(s)
-		lines[i], ok[i] = l, good
+		l, good := lines[i], ok[i]
 		if !good {
 			if t := strings.TrimSpace(s); t != "" && !strings.HasPrefix(t, "--------- ") {
 				unread++
