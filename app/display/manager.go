@@ -27,7 +27,10 @@ type Manager struct {
 
 	mu    sync.Mutex
 	saved map[string]raw // serial → the values before FixThis changed any
-	busy  map[string]*sync.Mutex
+	// sizeOnly: the originals were kept by SetSize and nothing but the size was
+	// changed since, so ResetSize, which puts the size back, leaves nothing to restore.
+	sizeOnly map[string]bool
+	busy     map[string]*sync.Mutex
 }
 
 // savedFile is the file's shape.
@@ -40,7 +43,7 @@ type savedFile struct {
 // left there (it crashed, or could not reach the phone when it quit). A file that
 // does not parse is an error; the manager still works, starting empty.
 func Open(path string) (*Manager, error) {
-	m := &Manager{path: path, saved: map[string]raw{}, busy: map[string]*sync.Mutex{}}
+	m := &Manager{path: path, saved: map[string]raw{}, sizeOnly: map[string]bool{}, busy: map[string]*sync.Mutex{}}
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -141,6 +144,9 @@ func (m *Manager) Set(ctx context.Context, t Target, c Change) (State, error) {
 	if err := m.keep(t.Serial, cur); err != nil {
 		return State{}, err
 	}
+	m.mu.Lock()
+	delete(m.sizeOnly, t.Serial) // more than the size now differs
+	m.mu.Unlock()
 	// Told even when a step fails: the steps before it changed the phone.
 	defer m.changed(t.Serial)
 	if err := apply(ctx, t, c); err != nil {
@@ -243,6 +249,7 @@ func (m *Manager) Restore(ctx context.Context, t Target) (restored bool, err err
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.saved, t.Serial)
+	delete(m.sizeOnly, t.Serial)
 	return true, m.writeLocked()
 }
 

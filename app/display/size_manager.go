@@ -87,8 +87,16 @@ func (m *Manager) SetSize(ctx context.Context, t Target, p Preset) (SizeState, S
 	if err != nil {
 		return SizeState{}, SizePlan{}, err
 	}
+	m.mu.Lock()
+	_, kept := m.saved[t.Serial]
+	m.mu.Unlock()
 	if err := m.keep(t.Serial, cur); err != nil {
 		return SizeState{}, SizePlan{}, err
+	}
+	if !kept {
+		m.mu.Lock()
+		m.sizeOnly[t.Serial] = true
+		m.mu.Unlock()
 	}
 	defer m.changed(t.Serial)
 	if err := applySize(ctx, t.Shell, adb.Size{W: plan.Width, H: plan.Height}, plan.Density); err != nil {
@@ -117,23 +125,45 @@ func applySize(ctx context.Context, sh Shell, s adb.Size, density int) error {
 }
 
 // ResetSize puts back the size and density the phone had before FixThis first
-// changed its display (its other kept values stay kept for Restore); restored is
-// false when nothing was kept.
+// changed its display. Its other kept values stay kept for Restore, unless only the
+// size had changed: then nothing is kept any more and the phone reads as its own.
+// restored is false when nothing was kept.
 func (m *Manager) ResetSize(ctx context.Context, t Target) (st SizeState, restored bool, err error) {
 	defer m.lock(t.Serial)()
 	if restored, err = m.putSizeBackErr(ctx, t); err != nil {
 		return SizeState{}, false, err
 	}
 	if restored {
-		m.changed(t.Serial)
+		defer m.changed(t.Serial)
+		if err := m.forgetSizeOnly(t.Serial); err != nil {
+			return SizeState{}, true, err
+		}
 	}
 	st, err = m.readSize(ctx, t)
 	return st, restored, err
 }
 
+// forgetSizeOnly drops serial's originals when only its size was changed since they
+// were kept: with the size put back the phone shows its own settings again, and a
+// kept entry would still report it changed and be restored again on deselect.
+func (m *Manager) forgetSizeOnly(serial string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.sizeOnly[serial] {
+		return nil
+	}
+	delete(m.saved, serial)
+	delete(m.sizeOnly, serial)
+	return m.writeLocked()
+}
+
 // putSizeBack restores the kept size after a failed change; a failure here is
 // left to Restore (on deselect, quit or the next start), which keeps trying.
-func (m *Manager) putSizeBack(ctx context.Context, t Target) { _, _ = m.putSizeBackErr(ctx, t) }
+func (m *Manager) putSizeBack(ctx context.Context, t Target) {
+	if back, err := m.putSizeBackErr(ctx, t); back && err == nil {
+		_ = m.forgetSizeOnly(t.Serial) // a failed write leaves the entry: Restore puts it back again
+	}
+}
 
 func (m *Manager) putSizeBackErr(ctx context.Context, t Target) (bool, error) {
 	m.mu.Lock()

@@ -100,6 +100,28 @@ func TestSetSizeOnThePhone(t *testing.T) {
 	if st.Width != 1080 || st.Height != 2400 || st.Density != 400 {
 		t.Errorf("after reset: %+v, want 1080x2400 at the user's own 400 dpi", st)
 	}
+	// Only the size had changed: with it back, the phone shows its own settings and
+	// nothing is left to restore.
+	if st.Changed || m.Changed(p.Serial()) {
+		t.Errorf("after reset the phone still reads as changed: %+v", st)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the originals file should be gone after a reset of a size-only change: %v", err)
+	}
+	// A setting changed beside the size stays kept after the reset, for Restore.
+	night := true
+	if _, _, err := m.SetSize(ctx, p.target(), display.Presets[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Set(ctx, p.target(), display.Change{Night: &night}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := m.ResetSize(ctx, p.target()); err != nil || !m.Changed(p.Serial()) {
+		t.Fatalf("reset beside a dark theme: %v, still kept %v; want kept", err, m.Changed(p.Serial()))
+	}
+	if ok, err := m.Restore(ctx, p.target()); err != nil || !ok {
+		t.Fatalf("restore after the dark theme: %v %v", ok, err)
+	}
 
 	// Refusals change nothing, and the phone still reads as before.
 	for _, bad := range []display.Preset{
