@@ -34,13 +34,21 @@ open_window() {
     sleep 0.25
   done
   [ -n "$id" ] || { echo "desktop place: no FixThis window at $1" >&2; cat "$out/desktop-place.log" >&2; exit 1; }
-  # The saved place is applied once the page has loaded: wait until it holds still.
+  # The saved place is applied once the page has loaded, and the app logs "window
+  # placed" after it: wait for that line (a loaded machine may take a while), then
+  # until the X server's geometry holds still.
+  for _ in $(seq 120); do
+    grep -q 'msg="window placed"' "$out/desktop-place.log" && break
+    sleep 0.25
+  done
+  grep -q 'msg="window placed"' "$out/desktop-place.log" ||
+    { echo "desktop place: the window never said where it was placed at $1" >&2; cat "$out/desktop-place.log" >&2; exit 1; }
   local last="" now=""
   for _ in $(seq 40); do
     now=$(DISPLAY=$display xwininfo -id "$id" | awk '/Absolute upper-left X/ {x=$NF} /Absolute upper-left Y/ {y=$NF} /^ *Width/ {w=$NF} /^ *Height/ {h=$NF} END {print x, y, w, h}')
-    [ "$now" = "$last" ] && [ -s "$out/desktop-place.log" ] && break
+    [ "$now" = "$last" ] && break
     last=$now
-    sleep 0.5
+    sleep 0.25
   done
   geometry=$now
 }

@@ -29,6 +29,7 @@ type windowPlacer struct {
 	place  windowplace.Rect
 	min    windowplace.Size
 	placed sync.Once
+	saving sync.Mutex // a signal and the close button may both remember at once
 }
 
 func newWindowPlacer(log *slog.Logger) *windowPlacer {
@@ -60,6 +61,11 @@ func (p *windowPlacer) domReady(ctx context.Context) {
 		case !p.known:
 			p.fitToScreen(ctx)
 		}
+		// Read back on the window's thread, after the moves queued above: the line
+		// says where the window really is (the desktop smoke test waits for it).
+		x, y := wailsruntime.WindowGetPosition(ctx)
+		w, h := wailsruntime.WindowGetSize(ctx)
+		p.log.Info("window placed", "x", x, "y", y, "width", w, "height", h, "saved", p.saved != nil)
 	})
 }
 
@@ -89,6 +95,8 @@ func (p *windowPlacer) fitToScreen(ctx context.Context) {
 // remember keeps the window's current place for the next start. It runs while the
 // window still exists: before it closes, and before a signal quits the app.
 func (p *windowPlacer) remember(ctx context.Context) {
+	p.saving.Lock()
+	defer p.saving.Unlock()
 	if p.path == "" || wailsruntime.WindowIsMaximised(ctx) || wailsruntime.WindowIsFullscreen(ctx) {
 		return
 	}

@@ -101,11 +101,21 @@ func Save(path string, r Rect) error {
 		return fmt.Errorf("save window place: %w", err)
 	}
 	b, _ := json.Marshal(r)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+	// A temporary file of its own: two saves at once (a signal and the close button)
+	// must not rename each other's file away.
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
 		return fmt.Errorf("save window place: %w", err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("save window place: %w", err)
 	}

@@ -3,6 +3,7 @@ package windowplace
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -69,5 +70,34 @@ func TestSaveLoad(t *testing.T) {
 		if Load(path) != nil {
 			t.Errorf("%q loads as a place", bad)
 		}
+	}
+}
+
+// A signal and the close button both save the place as the window closes: neither
+// may fail because the other moved its temporary file away.
+func TestSaveTwiceAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "window.json")
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- Save(path, Rect{X: i, Y: i, Width: 1000, Height: 700})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if Load(path) == nil {
+		t.Fatal("no place was kept")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
