@@ -226,6 +226,13 @@ func keepBodiesWithin(s *NetworkSummary, limit int) {
 		}
 		used += n
 	}
+	if used == 0 && dropped == 0 {
+		// Asked for, but nothing to keep: say why rather than claim bodies were kept.
+		if len(s.Requests) > 0 {
+			s.Notes = append(s.Notes, "bodies were asked for, but the app logged none: OkHttp logs them at Level.BODY, Ktor at LogLevel.BODY")
+		}
+		return
+	}
 	s.Notes = append(s.Notes, fmt.Sprintf("bodies kept as asked: at most %d bytes each, redacted like every line", network.MaxBody))
 	if dropped > 0 {
 		s.Notes = append(s.Notes, fmt.Sprintf("the bodies of %d more %s are only in network.json", dropped, plural(dropped, "call", "calls")))

@@ -95,3 +95,18 @@ func TestAttachedBodiesAreBounded(t *testing.T) {
 func networkRequestWithBodies(req, resp string) network.Request {
 	return network.Request{Method: "POST", URL: "https://a.test/x", Status: 200, RequestBody: req, ResponseBody: resp}
 }
+
+// Asked for, bodies the app never logged are not claimed kept: with calls but no
+// body the note says why there are none; with no calls there is nothing to say.
+func TestBodiesAskedButNoneLogged(t *testing.T) {
+	s := NetworkSummary{Requests: []network.Request{networkRequestWithBodies("", "")}}
+	keepBodiesWithin(&s, maxAttachedBodies)
+	if len(s.Notes) != 1 || !strings.HasPrefix(s.Notes[0], "bodies were asked for, but the app logged none") {
+		t.Errorf("notes %q", s.Notes)
+	}
+	empty := NetworkSummary{}
+	keepBodiesWithin(&empty, maxAttachedBodies)
+	if len(empty.Notes) != 0 {
+		t.Errorf("no calls, notes %q", empty.Notes)
+	}
+}
