@@ -141,10 +141,12 @@ func noSecretInFiles(t *testing.T, dir string, secrets []string) int {
 // Capture with bodies keeps the bodies the app logged for that capture only,
 // redacted: the password, token and e-mail planted in them reach neither the
 // answer nor any file, the rest of the text does; the next plain capture
-// keeps none.
+// keeps none. The demo app's own interceptor logs at BODY level, so its 500
+// carries the server's error with the session token taken out.
 func TestCaptureWithBodies(t *testing.T) {
 	e, sid, itemID := newSavedItem(t, "bodies")
-	secrets := []string{"hunter2body", "tok-b0dy-5ecret", "ana.lopez@example.com"}
+	secrets := []string{"hunter2body", "tok-b0dy-5ecret", "ana.lopez@example.com", "st_9f2c41d87ab3e605"}
+	time.Sleep(1800 * time.Millisecond) // the demo's slowest call ends 1,620 ms after the app starts
 	logOkHttp(t, e,
 		"--> POST https://api.trailhead.test/v1/login (61-byte body)",
 		"Content-Type: application/json",
@@ -156,24 +158,32 @@ func TestCaptureWithBodies(t *testing.T) {
 		`{"error":"locked out","token":"tok-b0dy-5ecret"}`,
 		"<-- END HTTP (48-byte body)",
 	)
-	login := func(bodies bool) (feedbackapi.NetworkCall, []byte) {
+	capture := func(bodies bool) (login, favourites feedbackapi.NetworkCall, body []byte) {
 		e.mustJSON("POST", "/api/items/"+itemID+"/runtime-evidence/collect", map[string]any{"sessionId": sid, "bodies": bodies}, nil)
 		doc, body := e.itemNetwork(sid, itemID)
 		for _, c := range doc.Requests {
-			if c.URL == "https://api.trailhead.test/v1/login" {
-				return c, body
+			switch c.URL {
+			case "https://api.trailhead.test/v1/login":
+				login = c
+			case "https://api.trailhead.test/v1/favourites":
+				favourites = c
 			}
 		}
-		t.Fatalf("no login call in %+v", doc.Requests)
-		return feedbackapi.NetworkCall{}, nil
+		if login.Status == 0 || favourites.Status == 0 {
+			t.Fatalf("no login or favourites call in %+v", doc.Requests)
+		}
+		return login, favourites, body
 	}
-	c, body := login(true)
+	c, fav, body := capture(true)
 	if c.Status != 403 || c.RequestBody != `{"user":"[REDACTED]","password":"[REDACTED]","keep":true}` || c.ResponseBody != `{"error":"locked out","token":"[REDACTED]"}` {
 		t.Errorf("with bodies: %+v", c)
 	}
+	if fav.RequestBody != `{"trailId":42,"favourite":true}` || fav.ResponseBody != `{"error":"database is locked","retryAfterMs":500,"sessionToken":"[REDACTED]"}` {
+		t.Errorf("the demo's 500 with bodies: %+v", fav)
+	}
 	noSecretIn(t, "the answer", body, secrets)
-	if c, _ := login(false); c.RequestBody != "" || c.ResponseBody != "" || c.Status != 403 {
-		t.Errorf("a plain capture kept bodies: %+v", c)
+	if c, fav, _ := capture(false); c.RequestBody != "" || c.ResponseBody != "" || c.Status != 403 || fav.ResponseBody != "" {
+		t.Errorf("a plain capture kept bodies: %+v %+v", c, fav)
 	}
 	noSecretInFiles(t, e.projectDir, secrets)
 }
@@ -185,7 +195,7 @@ func TestCaptureWithBodies(t *testing.T) {
 // reaches the answer, and the route wants the console token like every other.
 func TestItemNetworkRouteAfterSaveToMCP(t *testing.T) {
 	e, sid, itemID := newSavedItem(t, "network")
-	secrets := []string{"AIzaSy", "eyJhbGci", "tok-9f8e7d6c5b4a", "c00kie-v4lue"}
+	secrets := []string{"AIzaSy", "eyJhbGci", "tok-9f8e7d6c5b4a", "c00kie-v4lue", "st_9f2c41d87ab3e605", "database is locked"}
 	logOkHttp(t, e,
 		"--> GET https://api.trailhead.test/v1/me?access_token=tok-9f8e7d6c5b4a",
 		"Cookie: session=c00kie-v4lue",

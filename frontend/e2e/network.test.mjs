@@ -1,7 +1,8 @@
 // The Network section end to end on the demo device: its app logs four calls as a debug
 // build with OkHttp's HttpLoggingInterceptor does (a 200, a 1,240 ms image, a 500 and a
 // timeout). Save to MCP under Auto reads them; the saved item lists the 500 and the
-// timeout first, the slow image next, and nothing secret the log carried.
+// timeout first, the slow image next, and nothing secret the log carried; Capture with
+// bodies adds what the 500 sent and answered, redacted.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { api, openConsole, shotPath, suite, waitFor } from './harness.mjs';
@@ -60,6 +61,28 @@ suite('network section', {}, (env) => {
       assert.deepEqual(errors, []);
       await context.close();
     }
+
+    // Capture with bodies: the demo's interceptor logs at BODY level, so the 500 now
+    // shows what the app sent and what the server answered, the session token redacted.
+    const { context, page, errors } = await openConsole(browser, server, { sessionId, width: 1366, height: 768 });
+    await page.locator(`[data-item-id="${itemId}"]`).click();
+    const section = page.locator('#networkCalls');
+    await section.locator('#networkCallList').waitFor();
+    await section.locator('#captureBodiesButton:not([disabled])').click();
+    const first = section.locator('#networkCallList > li').nth(0);
+    await waitFor(async () => {
+      if ((await first.locator('button.call').getAttribute('aria-expanded')) !== 'true') await first.locator('button.call').click();
+      return (await first.locator('[data-role="body"]').count()) === 2;
+    }, { what: 'the 500 with its bodies' });
+    const bodies = await first.locator('[data-role="body"]').allInnerTexts();
+    assert.match(bodies[0], /^Request body:\s*\{"trailId":42,"favourite":true\}$/);
+    assert.match(bodies[1], /^Response body:\s*\{"error":"database is locked","retryAfterMs":500,"sessionToken":"\[REDACTED\]"\}$/);
+    assert.ok(!(await section.innerText()).includes('st_9f2c41d87ab3e605'), 'the session token is shown');
+    assert.match(await section.innerText(), /bodies kept as asked/);
+    await first.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shotPath('network-bodies-1366x768.png') });
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 
   it('says when diagnostics are Off and nothing was read', async () => {

@@ -3,6 +3,7 @@ package android
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"fixthis/sim/scenario"
@@ -29,11 +30,11 @@ func (d *Device) startAppHTTP(pid int) {
 	for i, c := range d.profile.App.HTTP {
 		tid := pid + okHTTPFirstThread + i
 		time.AfterFunc(time.Duration(c.AfterMs)*time.Millisecond, func() {
-			if !d.logFromProcess(pid, tid, okHTTPRequestLines(c)) {
+			if !d.logFromProcess(pid, tid, okHTTPRequestLines(c, d.profile.App.HTTPLevel)) {
 				return
 			}
 			time.AfterFunc(time.Duration(c.TookMs)*time.Millisecond, func() {
-				d.logFromProcess(pid, tid, okHTTPResponseLines(c))
+				d.logFromProcess(pid, tid, okHTTPResponseLines(c, d.profile.App.HTTPLevel))
 			})
 		})
 	}
@@ -55,24 +56,35 @@ func (d *Device) logFromProcess(pid, tid int, lines []string) bool {
 }
 
 // okHTTPRequestLines are HttpLoggingInterceptor.intercept's lines for a
-// request at HEADERS level, installed as an application interceptor (no
-// connection, so no protocol on the start line): the start line, the body's
-// Content-Type and Content-Length, the headers, the end line.
-func okHTTPRequestLines(c scenario.HTTPCall) []string {
+// request, installed as an application interceptor (no connection, so no
+// protocol on the start line): the start line, the body's Content-Type and
+// Content-Length, the headers, the end line. At BODY level a body sent follows an
+// empty line and the end line gives its size (HttpLoggingInterceptor.kt at
+// square/okhttp 02e3fde, intercept(), lines 190-212).
+func okHTTPRequestLines(c scenario.HTTPCall, level string) []string {
 	lines := []string{fmt.Sprintf("--> %s %s", c.Method, c.URL)}
-	if c.RequestBytes > 0 {
-		lines = append(lines, "Content-Type: application/json; charset=utf-8", fmt.Sprintf("Content-Length: %d", c.RequestBytes))
+	size := c.RequestSize()
+	if size > 0 {
+		lines = append(lines, "Content-Type: application/json; charset=utf-8", fmt.Sprintf("Content-Length: %d", size))
 	}
 	if c.Auth != "" {
 		lines = append(lines, "Authorization: "+c.Auth)
 	}
-	return append(lines, "--> END "+c.Method)
+	if level != scenario.HTTPLevelBody || size == 0 {
+		return append(lines, "--> END "+c.Method)
+	}
+	// A body is logged as one message; AndroidLog splits it at its line breaks.
+	lines = append(lines, "")
+	lines = append(lines, strings.Split(c.RequestBody, "\n")...)
+	return append(lines, fmt.Sprintf("--> END %s (%d-byte body)", c.Method, size))
 }
 
 // okHTTPResponseLines are its lines for the answer: the status line with the
 // time taken, the response headers and `<-- END HTTP`; or for a call that
-// threw, `<-- HTTP FAILED: <exception>`.
-func okHTTPResponseLines(c scenario.HTTPCall) []string {
+// threw, `<-- HTTP FAILED: <exception>`. At BODY level a text body follows an
+// empty line and the end line gives its size; a binary one is omitted and only
+// sized (the same file, lines 239-275).
+func okHTTPResponseLines(c scenario.HTTPCall, level string) []string {
 	if c.Fail != "" {
 		return []string{"<-- HTTP FAILED: " + c.Fail}
 	}
@@ -84,8 +96,25 @@ func okHTTPResponseLines(c scenario.HTTPCall) []string {
 	if c.ContentType != "" {
 		lines = append(lines, "content-type: "+c.ContentType)
 	}
-	if c.Bytes > 0 {
-		lines = append(lines, fmt.Sprintf("content-length: %d", c.Bytes))
+	size := c.ResponseSize()
+	if size > 0 {
+		lines = append(lines, fmt.Sprintf("content-length: %d", size))
 	}
-	return append(lines, "<-- END HTTP")
+	switch {
+	case level != scenario.HTTPLevelBody:
+		return append(lines, "<-- END HTTP")
+	case !textual(c.ContentType):
+		return append(lines, "", fmt.Sprintf("<-- END HTTP (binary %d-byte body omitted)", size))
+	case size == 0:
+		return append(lines, "<-- END HTTP (0-byte body)")
+	}
+	lines = append(lines, "")
+	lines = append(lines, strings.Split(c.ResponseBody, "\n")...)
+	return append(lines, fmt.Sprintf("<-- END HTTP (%d-byte body)", size))
+}
+
+// textual reports whether a body of this type is text, as OkHttp's
+// isProbablyUtf8 finds for JSON and text but not for an image's bytes.
+func textual(contentType string) bool {
+	return contentType == "" || strings.HasPrefix(contentType, "text/") || strings.Contains(contentType, "json") || strings.Contains(contentType, "xml")
 }

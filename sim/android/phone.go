@@ -70,6 +70,7 @@ type AppInfo struct {
 	Sidekick         bool
 	Files            map[string]string   // app-private files, relative to its data dir
 	HTTP             []scenario.HTTPCall // calls logged when its process starts (applog_http.go)
+	HTTPLevel        string              // the logging interceptor's level: scenario.HTTPLevel*
 	// SourceIndex is the FixThis source index its APK carries (nil: none).
 	SourceIndex []byte
 }

@@ -32,7 +32,7 @@ func profileOf(sc *scenario.Scenario) Profile {
 		App: AppInfo{
 			Package: sc.App.Package, Label: sc.App.Label, LauncherActivity: sc.App.LauncherActivity,
 			VersionName: sc.App.VersionName, VersionCode: sc.App.VersionCode,
-			Sidekick: sc.App.Sidekick, Files: sc.App.Files, HTTP: sc.App.HTTP, SourceIndex: sc.App.SourceIndex,
+			Sidekick: sc.App.Sidekick, Files: sc.App.Files, HTTP: sc.App.HTTP, HTTPLevel: sc.App.HTTPLevel, SourceIndex: sc.App.SourceIndex,
 		},
 	}
 	for _, s := range sc.Sockets {

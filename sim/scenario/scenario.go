@@ -105,6 +105,9 @@ type App struct {
 	Files map[string]string `json:"files"`
 	// HTTP are the calls the app makes when its process starts (http.go).
 	HTTP []HTTPCall `json:"http,omitempty"`
+	// HTTPLevel is the level of the app's HttpLoggingInterceptor: HTTPLevelHeaders
+	// (the default) or HTTPLevelBody.
+	HTTPLevel string `json:"httpLevel,omitempty"`
 	// SourceIndex is the FixThis Gradle plugin's source index the app's debug APK
 	// carries (assets/fixthis/fixthis-source-index.json), read from the scenario's
 	// fixthis-source-index.json; nil when the scenario has none.
@@ -373,6 +376,11 @@ func (s *Scenario) validate() error {
 	}
 	if s.Start == "" {
 		return errors.New("start screen is empty")
+	}
+	switch s.App.HTTPLevel {
+	case "", HTTPLevelHeaders, HTTPLevelBody:
+	default:
+		return fmt.Errorf("app.httpLevel %q is neither %s nor %s", s.App.HTTPLevel, HTTPLevelHeaders, HTTPLevelBody)
 	}
 	if sc, ok := s.Screens[s.Start]; !ok || sc.Dialog {
 		return fmt.Errorf("start screen %q is missing or a dialog", s.Start)
