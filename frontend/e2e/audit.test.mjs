@@ -72,10 +72,23 @@ suite('audit', { server: { demo: true } }, (env) => {
     const auditOf = (frozenId) =>
       page.waitForResponse((r) => r.url().includes(`/api/preview/${frozenId}/audit`) && r.request().method() === 'POST');
     const first = await freeze(page);
+    // The options sit behind the button beside Audit, which says when one is on.
+    assert.equal(await page.locator('#auditOptions').count(), 0, 'the options are open before asked');
+    await page.locator('#auditOptionsButton').click();
     assert.equal(await page.locator('#auditOnFreeze').isChecked(), false, 'auditing every freeze is off by default');
+    for (const [width, height] of [[1366, 768], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      const box = await page.locator('#auditOptions').boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= width, `the options leave the window at ${width}: ${JSON.stringify(box)}`);
+      await page.screenshot({ path: shotPath(`audit-options-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
     const now = auditOf(first.frozenId);
     await page.locator('#auditOnFreeze').check(); // the screen on the stage is audited at once
     await now;
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('#auditOptions').count(), 0, 'Escape left the options open');
+    assert.equal(await page.locator('#auditOptionsButton').getAttribute('aria-label'), 'Audit options: every freeze');
 
     await page.locator('#selectToolButton').click();
     await waitLive(page, env.server);
@@ -89,7 +102,10 @@ suite('audit', { server: { demo: true } }, (env) => {
   });
 
   it('audits with font, dark and RTL on the phone and puts its display back', async () => {
+    await page.locator('#auditOptionsButton').click();
     await page.locator('#auditDynamic').check();
+    await page.locator('.brand').click(); // a click elsewhere closes them
+    assert.equal(await page.locator('#auditOptions').count(), 0, 'a click elsewhere left the options open');
     const audited = page.waitForResponse((r) => r.url().includes('/audit?dynamic=true') && r.request().method() === 'POST', { timeout: 30000 });
     await page.locator('#auditButton').click();
     const res = await (await audited).json();
