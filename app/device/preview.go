@@ -227,9 +227,11 @@ func (p *Preview) Run(ctx context.Context) {
 			p.sleep(ctx, maxIdle)
 			continue
 		}
-		if p.videoWatched(dev.Serial) {
+		if p.videoWatched(dev.Serial) && !p.polled() {
 			// The video shows the pixels; the state check above still tells what
-			// the status carries (a protected screen, a turned phone).
+			// the status carries (a protected screen, a turned phone). A console that
+			// polls cannot play the video (its event stream is down), so while one
+			// does, raw frames are taken for it beside the stream.
 			p.setStatus(dev.Serial, p.liveStatus())
 			p.sleep(ctx, 2*time.Second)
 			continue
@@ -254,10 +256,10 @@ func (p *Preview) Run(ctx context.Context) {
 // console polls only while its event stream is down, and must still see frames then.
 const pollWatchWindow = 5 * time.Second
 
-func (p *Preview) shouldCapture() bool {
-	watched := p.watchers.count() > 0 || time.Since(time.Unix(0, p.lastPoll.Load())) < pollWatchWindow
-	return watched && !p.isFrozen()
-}
+func (p *Preview) shouldCapture() bool { return (p.watchers.count() > 0 || p.polled()) && !p.isFrozen() }
+
+// polled reports whether a console fell back to polling in the last pollWatchWindow.
+func (p *Preview) polled() bool { return time.Since(time.Unix(0, p.lastPoll.Load())) < pollWatchWindow }
 
 // NotePoll records a fallback poll (GET /api/preview) and wakes the loop.
 func (p *Preview) NotePoll() {

@@ -220,3 +220,14 @@ func TestVideoStillNeedsAQuietRunningStream(t *testing.T) {
 		})
 	}
 }
+
+// A console whose event stream is down polls for raw frames and cannot play the
+// video: while another console watches the phone's video, the poller still gets
+// frames (a second tab once waited forever for its first picture).
+func TestPollingConsoleGetsFramesBesideTheVideo(t *testing.T) {
+	s, _, _ := serviceWatchingVideo(t, sim.Options{Scenario: "demo"})
+	eventually.True(t, 15*time.Second, "a raw frame for the polling console", func() bool {
+		s.Preview.NotePoll() // as the console's fallback poll does every 1.5 s
+		return s.Preview.Latest().PreviewAvailable
+	})
+}
