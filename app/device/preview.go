@@ -256,7 +256,9 @@ func (p *Preview) Run(ctx context.Context) {
 // console polls only while its event stream is down, and must still see frames then.
 const pollWatchWindow = 5 * time.Second
 
-func (p *Preview) shouldCapture() bool { return (p.watchers.count() > 0 || p.polled()) && !p.isFrozen() }
+func (p *Preview) shouldCapture() bool {
+	return (p.watchers.count() > 0 || p.polled()) && !p.isFrozen()
+}
 
 // polled reports whether a console fell back to polling in the last pollWatchWindow.
 func (p *Preview) polled() bool { return time.Since(time.Unix(0, p.lastPoll.Load())) < pollWatchWindow }
