@@ -228,10 +228,9 @@ func (p *Preview) Run(ctx context.Context) {
 			continue
 		}
 		if p.videoWatched(dev.Serial) && !p.polled() {
-			// The video shows the pixels; the state check above still tells what
-			// the status carries (a protected screen, a turned phone). A console that
-			// polls cannot play the video (its event stream is down), so while one
-			// does, raw frames are taken for it beside the stream.
+			// The video shows the pixels; the state check above still tells the status
+			// (a protected screen, a turned phone). A polling console cannot play video
+			// (its event stream is down): raw frames are taken for it beside the stream.
 			p.setStatus(dev.Serial, p.liveStatus())
 			p.sleep(ctx, 2*time.Second)
 			continue
