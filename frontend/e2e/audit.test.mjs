@@ -88,6 +88,13 @@ suite('audit', { server: { demo: true } }, (env) => {
     await now;
     await page.keyboard.press('Escape');
     assert.equal(await page.locator('#auditOptions').count(), 0, 'Escape left the options open');
+    // Tab past the last option closes them too; a click on an option's text keeps them open.
+    await page.locator('#auditOptionsButton').click();
+    await page.locator('#auditOptions label').nth(1).locator('span').first().click();
+    assert.equal(await page.locator('#auditOnFreeze').isChecked(), false, 'the label click did not untick');
+    await page.locator('#auditOnFreeze').check();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.locator('#auditOptions').count(), 0, 'Tab out left the options open');
     assert.equal(await page.locator('#auditOptionsButton').getAttribute('aria-label'), 'Audit options: every freeze');
 
     await page.locator('#selectToolButton').click();
