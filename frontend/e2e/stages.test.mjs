@@ -75,6 +75,21 @@ suite('phones side by side', { server: { demo: false } }, (env) => {
     await waitFor(async () => (await page.locator('#previewFrameStatus').innerText()) === 'Frozen for annotation', { what: 'frozen badge' });
     assert.equal(await page.locator('section.stage[aria-label="Preview"]').getAttribute('data-stage-serial'), b);
     await page.screenshot({ path: shotPath('stages-frozen-second.png') });
+    // Frozen beside a side stage at 1366×768 the stage toolbar keeps to two rows, so
+    // the phones keep their height (the audit options once wrapped it to four).
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.waitForTimeout(300);
+    const rows = await page.locator('.toolbar').first().evaluate((el) => {
+      const mids = [...el.children].filter((c) => c.getBoundingClientRect().width > 0).map((c) => {
+        const r = c.getBoundingClientRect();
+        return r.top + r.height / 2;
+      });
+      return new Set(mids.map((m) => Math.round(m / 20))).size; // rows are ~36 px apart
+    });
+    assert.ok(rows <= 2, `the toolbar wraps to ${rows} rows at 1366 beside a side stage`);
+    assert.equal(await page.locator('#addStageButton').count(), 0, 'Show another phone is offered with no phone to add');
+    await page.screenshot({ path: shotPath('stages-frozen-second-1366x768.png') });
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.locator(side(a)).waitFor();
     const card = f.nodes.find((n) => /^trail_card_\d+$/.test(n.testTag || ''));
     assert.ok(card, 'the demo list shows trail cards');
