@@ -83,6 +83,7 @@ type Server struct {
 	cfg    Config
 
 	mu       sync.Mutex
+	closing  bool // shutdown ran: a connection accepted now is dropped
 	conns    map[net.Conn]struct{}
 	reverses []reverseRule
 }
@@ -125,8 +126,10 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // Close stops listening and drops every host connection, so the adb server sees
 // the device go offline.
 func (s *Server) Close() error {
-	s.cancel()
+	// The connections go first, as when a cable is pulled: a command cut by the
+	// cancel must not get its exit status out to the host before the link drops.
 	s.shutdown()
+	s.cancel()
 	s.wg.Wait()
 	return nil
 }
@@ -134,6 +137,7 @@ func (s *Server) Close() error {
 func (s *Server) shutdown() {
 	s.ln.Close()
 	s.mu.Lock()
+	s.closing = true
 	for c := range s.conns {
 		c.Close()
 	}
@@ -153,7 +157,7 @@ func (s *Server) acceptLoop() {
 			return
 		}
 		s.mu.Lock()
-		if s.ctx.Err() != nil {
+		if s.closing || s.ctx.Err() != nil {
 			s.mu.Unlock()
 			c.Close()
 			return
