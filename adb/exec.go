@@ -91,17 +91,58 @@ func (c *Client) streamEnded(ctx context.Context, serial, op string, cause error
 // output such as `screencap`. Because exec: has no end-of-output marker, a
 // stream that ends while the device went away is reported as ErrDeviceGone.
 func (c *Client) Exec(ctx context.Context, serial, cmd string) ([]byte, error) {
+	return c.ExecSized(ctx, serial, cmd, nil)
+}
+
+// ExecSized is Exec for output whose first bytes tell its whole length (a raw
+// screencap's header): size is given the first bytes read and answers the length
+// they announce, or 0 when it cannot tell, and the output is read into one buffer
+// of that length. Read through a doubling buffer, the 10 MB of a 1080×2400 frame
+// cost a fresh process 200–300 ms in copies and the collections they set off,
+// against 75–110 ms read into one buffer.
+func (c *Client) ExecSized(ctx context.Context, serial, cmd string, size func(head []byte) int) ([]byte, error) {
 	cn, err := c.openService(ctx, serial, "exec:"+cmd)
 	if err != nil {
 		return nil, err
 	}
 	defer cn.Close()
 	var out bytes.Buffer
-	_, rerr := io.Copy(&out, cn)
+	rerr := readSized(&out, cn, size)
 	if err := c.streamEnded(ctx, serial, "exec "+cmd, rerr); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// sizeProbe is how many bytes size sees; maxSized bounds what a header may make
+// FixThis set aside before the bytes arrive (a 32768² RGBA frame would be 4 GiB).
+const (
+	sizeProbe = 4096
+	maxSized  = 256 << 20
+)
+
+// readSized reads r to its end into out, setting aside what size announces first.
+func readSized(out *bytes.Buffer, r io.Reader, size func(head []byte) int) error {
+	if size != nil {
+		head := make([]byte, sizeProbe)
+		n, err := io.ReadFull(r, head)
+		head = head[:n]
+		if err == nil {
+			if want := size(head); want > n && want <= maxSized {
+				out.Grow(want + bytes.MinRead) // ReadFrom wants MinRead spare before it sees the end
+			}
+		}
+		out.Write(head)
+		switch err {
+		case nil:
+		case io.EOF, io.ErrUnexpectedEOF:
+			return nil // all of it fitted in the probe
+		default:
+			return err
+		}
+	}
+	_, err := io.Copy(out, r)
+	return err
 }
 
 // ShellResult is what a shell command produced.

@@ -36,6 +36,12 @@ func (h Handle) Exec(ctx context.Context, cmd string) ([]byte, error) {
 	return h.c.Exec(ctx, h.serial, cmd)
 }
 
+// ExecSized runs `exec:CMD` for binary stdout whose first bytes tell its length
+// (see Client.ExecSized).
+func (h Handle) ExecSized(ctx context.Context, cmd string, size func(head []byte) int) ([]byte, error) {
+	return h.c.ExecSized(ctx, h.serial, cmd, size)
+}
+
 // ExecInput runs `exec:CMD` with in as its stdin (see Client.ExecInput).
 func (h Handle) ExecInput(ctx context.Context, cmd string, in io.Reader) ([]byte, error) {
 	return h.c.ExecInput(ctx, h.serial, cmd, in)

@@ -36,7 +36,7 @@ func CaptureFrame(ctx context.Context, dev Device, displayID string) (*image.NRG
 		}
 		args = " " + adb.Command("-d", displayID)
 	}
-	raw, rawErr := dev.Exec(ctx, "screencap"+args)
+	raw, rawErr := execRawFrame(ctx, dev, "screencap"+args)
 	if rawErr == nil {
 		img, err := DecodeFrame(raw)
 		if err == nil {
@@ -56,6 +56,21 @@ func CaptureFrame(ctx context.Context, dev Device, displayID string) (*image.NRG
 		return nil, fmt.Errorf("screencap raw: %v; screencap -p: %w", rawErr, err)
 	}
 	return img, nil
+}
+
+// sizedExec is a Device that reads output of a known length into one buffer
+// (adb.Handle does).
+type sizedExec interface {
+	ExecSized(ctx context.Context, cmd string, size func(head []byte) int) ([]byte, error)
+}
+
+// execRawFrame runs a raw screencap, read into one buffer of the size its header
+// announces where the device can.
+func execRawFrame(ctx context.Context, dev Device, cmd string) ([]byte, error) {
+	if d, ok := dev.(sizedExec); ok {
+		return d.ExecSized(ctx, cmd, RawFrameSize)
+	}
+	return dev.Exec(ctx, cmd)
 }
 
 // dumpFile is where the fallback dump is written on the device.

@@ -147,6 +147,23 @@ func ParseRawHeader(data []byte) (RawHeader, error) {
 	return pick(12, row), nil
 }
 
+// RawFrameSize is the length of the raw screencap output whose first bytes are head,
+// or 0 when they are no raw header. The header's own size (12 or 16) is decided by the
+// whole length, so this counts 16: at most 4 bytes too many.
+func RawFrameSize(head []byte) int {
+	data := skipTextLines(head)
+	if len(data) < 12 {
+		return 0
+	}
+	w := int(binary.LittleEndian.Uint32(data[0:]))
+	h := int(binary.LittleEndian.Uint32(data[4:]))
+	bpp := PixelFormat(binary.LittleEndian.Uint32(data[8:])).BytesPerPixel()
+	if bpp == 0 || w <= 0 || h <= 0 || w > maxFrameSide || h > maxFrameSide {
+		return 0
+	}
+	return len(head) - len(data) + 16 + w*h*bpp
+}
+
 // DecodeRaw decodes `screencap` raw output. It takes ownership of data: RGBA_8888
 // payloads are wrapped as they are (no copy), RGBX and BGRA are fixed up in place,
 // and only RGB_888 and RGB_565 get a new buffer.

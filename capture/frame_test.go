@@ -229,6 +229,41 @@ func TestPerceptualHash(t *testing.T) {
 	}
 }
 
+// RawFrameSize announces the whole output from its first bytes, so a frame is read
+// into one buffer; anything that is no raw header announces nothing.
+func TestRawFrameSize(t *testing.T) {
+	src := testScreen(30, 40, 1)
+	warn := []byte("[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first display found.\n")
+	var pngOut bytes.Buffer
+	if err := png.Encode(&pngOut, src); err != nil {
+		t.Fatal(err)
+	}
+	huge := rawFrame(testScreen(2, 2, 0), FormatRGBA8888, 16, 0)
+	binary.LittleEndian.PutUint32(huge[0:], 1<<16) // wider than any screen
+	unknown := rawFrame(testScreen(2, 2, 0), FormatRGBA8888, 16, 0)
+	binary.LittleEndian.PutUint32(unknown[8:], 99)
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		want int
+	}{
+		{"RGBA, 16-byte header", rawFrame(src, FormatRGBA8888, 16, 0), 16 + 30*40*4},
+		{"RGBX, 12-byte header: 4 bytes over", rawFrame(src, FormatRGBX8888, 12, 0), 16 + 30*40*4},
+		{"RGB565", rawFrame(src, FormatRGB565, 16, 0), 16 + 30*40*2},
+		{"after a warning line", append(bytes.Clone(warn), rawFrame(src, FormatRGBA8888, 16, 0)...), len(warn) + 16 + 30*40*4},
+		{"only the first bytes", rawFrame(src, FormatRGBA8888, 16, 0)[:64], 16 + 30*40*4},
+		{"png", pngOut.Bytes(), 0},
+		{"shorter than a header", []byte{1, 0, 0, 0, 1, 0}, 0},
+		{"unknown format", unknown, 0},
+		{"implausible width", huge, 0},
+		{"empty", nil, 0},
+	} {
+		if got := RawFrameSize(tc.in); got != tc.want {
+			t.Errorf("%s: RawFrameSize = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
 func FuzzDecodeRaw(f *testing.F) {
 	img := testScreen(6, 5, 0)
 	for _, format := range []PixelFormat{FormatRGBA8888, FormatRGBX8888, FormatRGB888, FormatRGB565, FormatBGRA8888} {
@@ -237,6 +272,9 @@ func FuzzDecodeRaw(f *testing.F) {
 	}
 	f.Add([]byte("[Warning] foo bar baz\n\x01\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00abcd"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if n := RawFrameSize(data); n < 0 {
+			t.Fatalf("RawFrameSize = %d", n)
+		}
 		out, err := DecodeFrame(data)
 		if err != nil {
 			return
