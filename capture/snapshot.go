@@ -30,6 +30,10 @@ type Options struct {
 	// preview's, on a screen known still): Capture reads only the tree and the state
 	// and uses it as the picture. The caller vouches that it is the screen now.
 	Frame *image.NRGBA
+	// FrameTaken, when set, waits for a frame the caller began to take before the
+	// capture (while it connected the sidekick); Capture waits for it beside the
+	// tree and the state instead of taking one.
+	FrameTaken func() (*image.NRGBA, error)
 }
 
 // WarmTree is a UI tree and the pixels of the frame it belongs to.
@@ -94,7 +98,11 @@ func Capture(ctx context.Context, dev Device, opts Options) (*Snapshot, error) {
 	} else {
 		wg.Go(func() {
 			t := time.Now()
-			frame, frameErr = CaptureFrame(ctx, dev, opts.DisplayID)
+			if opts.FrameTaken != nil {
+				frame, frameErr = opts.FrameTaken()
+			} else {
+				frame, frameErr = CaptureFrame(ctx, dev, opts.DisplayID)
+			}
 			snap.Timings.Frame = time.Since(t)
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	"time"
 
 	"fixthis/adb"
 	"fixthis/capture"
@@ -39,12 +40,39 @@ func (c *Capturer) Capture(ctx context.Context, serial string) (*capture.Snapsho
 // capture is Capture; a non-nil frame is used as the picture of the screen now
 // (still_frame.go), so only the tree and the state are read.
 func (c *Capturer) capture(ctx context.Context, serial string, frame *image.NRGBA) (*capture.Snapshot, error) {
+	// The frame does not wait for the sidekick: a device's first capture connects it
+	// (a state read, the session file, a forward, heartbeat and status), which took
+	// `fixthis capture` 85 ms before its frame started.
+	var grab struct {
+		done chan struct{}
+		img  *image.NRGBA
+		err  error
+		took time.Duration
+	}
+	if frame == nil {
+		grab.done = make(chan struct{})
+		go func() {
+			defer close(grab.done)
+			t := time.Now()
+			grab.img, grab.err = capture.CaptureFrame(ctx, c.client.Device(serial), "")
+			grab.took = time.Since(t)
+		}()
+	}
 	sk, state := c.sidekicks.forDevice(ctx, serial)
 	opts := capture.Options{Sidekick: sk, State: state, Frame: frame}
+	if grab.done != nil {
+		opts.FrameTaken = func() (*image.NRGBA, error) {
+			<-grab.done
+			return grab.img, grab.err
+		}
+	}
 	if sk == nil && c.warm != nil {
 		opts.Warm = c.warm(ctx, serial)
 	}
 	snap, err := capture.Capture(ctx, c.client.Device(serial), opts)
+	if err == nil && grab.done != nil {
+		snap.Timings.Frame = grab.took
+	}
 	if sk != nil && (err != nil || (snap.SidekickErr != nil && !errors.Is(snap.SidekickErr, capture.ErrSidekickTreeUnused))) {
 		c.sidekicks.forget(context.WithoutCancel(ctx), serial)
 	}
