@@ -39,11 +39,13 @@ func displayBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	first, err := nextFrame(ctx, events, 20*time.Second)
+	// The baseline is the newest frame, read as a console reads it when it opens: a
+	// still screen announces no new frame to a new watcher.
+	first, err := currentFrame(ctx, baseURL, *token, events)
 	if err != nil {
-		return fmt.Errorf("display: first preview-ready: %w", err)
+		return fmt.Errorf("display: first frame: %w", err)
 	}
-	light, err := frameLuminance(ctx, baseURL+first.URL, *token)
+	light, err := frameLuminance(ctx, baseURL+first, *token)
 	if err != nil {
 		return err
 	}
@@ -128,4 +130,38 @@ func frameLuminance(ctx context.Context, url, token string) (float64, error) {
 		}
 	}
 	return sum / float64(max(n, 1)), nil
+}
+
+// currentFrame is the URL of the newest live frame: GET /api/preview's, or, when the
+// preview has none yet, the first preview-ready.
+func currentFrame(ctx context.Context, baseURL, token string, events <-chan frame) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", baseURL+"/api/preview", nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("X-FixThis-Console-Token", token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var doc struct {
+		PreviewAvailable bool   `json:"previewAvailable"`
+		URL              string `json:"url"`
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		return "", fmt.Errorf("GET /api/preview: %d %s", resp.StatusCode, msg)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		return "", fmt.Errorf("GET /api/preview: %w", err)
+	}
+	if doc.PreviewAvailable && doc.URL != "" {
+		return doc.URL, nil
+	}
+	f, err := nextFrame(ctx, events, 20*time.Second)
+	if err != nil {
+		return "", err
+	}
+	return f.URL, nil
 }
