@@ -1,8 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { app } from '../features/session/state.svelte';
 import { draft } from '../state/draft.svelte';
 import { ui } from '../state/ui.svelte';
 import type { UiNode } from '../types';
-import { addPending, pickArea, pickPoint, pickScreen, redo, removeDraft, rescope, selectMode, undo } from './annotate';
+import { addPending, annotate, pickArea, pickPoint, pickScreen, redo, removeDraft, rescope, selectMode, undo } from './annotate';
 import { screen } from '../testing/fixtures';
 import type { Transport } from '../transport';
 
@@ -85,5 +86,33 @@ describe('annotate', () => {
     ui.stageMode = 'saved';
     await selectMode(transport);
     expect([ui.stageMode, ui.tool, ui.savedScreenId, ui.selectedItemId]).toEqual(['live', 'select', '', '']);
+  });
+
+  it('goes back to live when Select is pressed while the freeze is on its way', async () => {
+    draft.close(true);
+    ui.backToLive();
+    app.activeSessionId = 'S';
+    app.selectedSerial = 'emu';
+    let land!: (v: unknown) => void;
+    const frozen = { frozenId: 'p2', imageUrl: '/img2', screen: screen({ fingerprint: 'fp2', width: 1000, height: 2000 }), nodes: [] };
+    const api = {
+      freeze: vi.fn(() => new Promise((r) => (land = r))),
+      resume: vi.fn(async () => ({ ok: true })),
+    };
+    const t = { api } as unknown as Transport;
+    const pressedA = annotate(t);
+    await vi.waitFor(() => expect(api.freeze).toHaveBeenCalled());
+    expect(ui.busy).toBe('freezing');
+    await selectMode(t); // S, before the freeze has landed
+    land(frozen);
+    await pressedA;
+    expect([ui.stageMode, ui.tool, ui.busy, draft.workspace]).toEqual(['live', 'select', '', null]);
+    expect(api.resume).toHaveBeenCalledTimes(1);
+
+    // The next A freezes as usual.
+    api.freeze.mockImplementation(async () => frozen);
+    await annotate(t);
+    expect([ui.stageMode, draft.workspace?.context.frozenId]).toEqual(['frozen', 'p2']);
+    expect(api.resume).toHaveBeenCalledTimes(1);
   });
 });

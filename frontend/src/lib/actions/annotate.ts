@@ -13,6 +13,9 @@ import { persistPending } from './save';
 import { announce } from '../features/voice/actions';
 import { ensureSession } from '../features/session/actions';
 
+/** Set when Select is pressed while a freeze is in flight: it is undone when it lands. */
+let freezeWithdrawn = false;
+
 /** Enters Annotate: freezes the latest frame with its UI tree. */
 export async function annotate(transport: Transport): Promise<void> {
   if (ui.stageMode === 'frozen' && draft.workspace) {
@@ -25,10 +28,16 @@ export async function annotate(transport: Transport): Promise<void> {
     return;
   }
   ui.busy = 'freezing';
+  freezeWithdrawn = false;
   try {
     const sessionId = await ensureSession(transport);
     if (!sessionId) return;
     const f = await transport.api.freeze(app.selectedSerial, sessionId);
+    if (freezeWithdrawn) {
+      // Select was pressed while the freeze was on its way: the user is back in live.
+      await transport.api.resume().catch(() => undefined);
+      return;
+    }
     if (app.activeSessionId !== sessionId) return;
     draft.close(false);
     draft.begin(f, { sessionId, serial: app.selectedSerial });
@@ -51,6 +60,9 @@ export async function selectMode(transport: Transport): Promise<void> {
     return;
   }
   if (ui.stageMode !== 'frozen') {
+    // A (freeze) then S at once: the freeze still lands on the server; it is resumed
+    // when it does, or the phone would stay frozen behind a live-looking console.
+    if (ui.busy === 'freezing') freezeWithdrawn = true;
     ui.tool = 'select';
     return;
   }
