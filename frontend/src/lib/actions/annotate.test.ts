@@ -109,10 +109,20 @@ describe('annotate', () => {
     expect([ui.stageMode, ui.tool, ui.busy, draft.workspace]).toEqual(['live', 'select', '', null]);
     expect(api.resume).toHaveBeenCalledTimes(1);
 
+    // Another session opened while the freeze was on its way: live too.
+    const again = annotate(t);
+    await vi.waitFor(() => expect(api.freeze).toHaveBeenCalledTimes(2));
+    app.activeSessionId = 'T';
+    land(frozen);
+    await again;
+    expect([ui.stageMode, ui.busy, draft.workspace]).toEqual(['live', '', null]);
+    expect(api.resume).toHaveBeenCalledTimes(2);
+    app.activeSessionId = 'S';
+
     // The next A freezes as usual.
     api.freeze.mockImplementation(async () => frozen);
     await annotate(t);
     expect([ui.stageMode, draft.workspace?.context.frozenId]).toEqual(['frozen', 'p2']);
-    expect(api.resume).toHaveBeenCalledTimes(1);
+    expect(api.resume).toHaveBeenCalledTimes(2);
   });
 });

@@ -33,12 +33,12 @@ export async function annotate(transport: Transport): Promise<void> {
     const sessionId = await ensureSession(transport);
     if (!sessionId) return;
     const f = await transport.api.freeze(app.selectedSerial, sessionId);
-    if (freezeWithdrawn) {
-      // Select was pressed while the freeze was on its way: the user is back in live.
+    if (freezeWithdrawn || app.activeSessionId !== sessionId) {
+      // Select was pressed, or another session opened, while the freeze was on its
+      // way: the console stays live, so the phone's preview must too.
       await transport.api.resume().catch(() => undefined);
       return;
     }
-    if (app.activeSessionId !== sessionId) return;
     draft.close(false);
     draft.begin(f, { sessionId, serial: app.selectedSerial });
     ui.clearSelection();
