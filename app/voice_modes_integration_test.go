@@ -1,12 +1,10 @@
 package app
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -16,6 +14,7 @@ import (
 	"fixthis/adb/adbtest"
 	"fixthis/app/store"
 	"fixthis/app/voice"
+	"fixthis/internal/childtest"
 	"fixthis/internal/eventually"
 	"fixthis/internal/realtimefake"
 )
@@ -109,32 +108,23 @@ func TestVoiceUnitSurvivesKill(t *testing.T) {
 		select {} // wait for the kill
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestVoiceUnitSurvivesKill$", "-test.count=1")
-	cmd.Env = append(os.Environ(), unitCrashEnv+"="+dir)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// The child waits to be killed: end it also when this test fails first.
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	// The child waits to be killed: Start ends it also when this test fails first.
+	cmd, lines := childtest.Start(t, "TestVoiceUnitSurvivesKill", unitCrashEnv, dir)
 	line, adbPort := make(chan string, 1), make(chan int, 1)
 	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
+		for l := range lines {
 			var port int
-			if _, err := fmt.Sscanf(sc.Text(), "ADB %d", &port); err == nil {
+			if _, err := fmt.Sscanf(l, "ADB %d", &port); err == nil {
 				adbPort <- port
 			}
-			if strings.HasPrefix(sc.Text(), "RESULT ") {
-				line <- sc.Text()
-				return
+			if strings.HasPrefix(l, "RESULT ") {
+				line <- l
+				break
 			}
 		}
 		close(line)
+		for range lines { // drain, so the reader ends with the child
+		}
 	}()
 	var result string
 	timeout := time.After(60 * time.Second)

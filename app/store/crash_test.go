@@ -1,15 +1,15 @@
 package store
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"fixthis/internal/childtest"
 )
 
 const crashChildEnv = "FIXTHIS_STORE_CRASH_CHILD"
@@ -63,30 +63,9 @@ func TestCrashSafety(t *testing.T) {
 	sess := mustSession(t, s)
 	s.Close()
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashSafety$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// A failure before the planned kill must not leave the child saving.
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
+	// A failure before the planned kill must not leave the child saving: Start ends it.
+	cmd, lines := childtest.Start(t, "TestCrashSafety", crashChildEnv, dir)
 	acked := map[string]bool{}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
 	deadline := time.After(20 * time.Second)
 	killed := false
 	for line := range lines {
