@@ -165,6 +165,9 @@ func fold(s string, keepEdges bool) string {
 // foldASCII is fold for plain ASCII text, the common case, without decoding
 // runes; ok is false when s holds anything else.
 func foldASCII(s string, keepEdges bool) (string, bool) {
+	if r, ok := alreadyFolded(s, keepEdges); ok {
+		return r, true // most indexed values: no copy, which a large index loads 200,000 times
+	}
 	buf := make([]byte, 0, len(s))
 	space := false
 	for i := 0; i < len(s); i++ {
@@ -188,6 +191,22 @@ func foldASCII(s string, keepEdges bool) (string, bool) {
 		buf = append(buf, ' ')
 	}
 	return string(buf), true
+}
+
+// alreadyFolded answers s itself when folding would not change it: ASCII with no
+// capital, no white space but single inner spaces, and edges as keepEdges wants.
+func alreadyFolded(s string, keepEdges bool) (string, bool) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80 || c >= 'A' && c <= 'Z' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			return "", false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') && !keepEdges:
+			return "", false
+		case c == ' ' && i+1 < len(s) && s[i+1] == ' ':
+			return "", false
+		}
+	}
+	return s, true
 }
 
 // templateParts splits a templated value into its normalised literal parts,
