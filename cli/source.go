@@ -3,10 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -154,11 +152,8 @@ func openIndex(ctx context.Context, dir string, cache bool) (*source.Index, bool
 	}
 	path := loc.SourceIndexCache()
 	if data, err := os.ReadFile(path); err == nil {
-		if idx, err := source.Unmarshal(data); err == nil && idx.Root() == loc.Project {
-			changed, err := idx.Refresh(ctx)
-			if err != nil {
-				return nil, false, err
-			}
+		// A cache that cannot be read or is another project's is rebuilt below.
+		if idx, changed, err := source.Restore(ctx, data, loc.Project); err == nil {
 			if len(changed) > 0 {
 				saveIndex(idx, path)
 			}
@@ -177,16 +172,4 @@ func openIndex(ctx context.Context, dir string, cache bool) (*source.Index, bool
 
 // saveIndex writes the cache; failing to write it only costs the next run a
 // rebuild, so errors are not fatal.
-func saveIndex(idx *source.Index, path string) {
-	data, err := idx.Marshal()
-	if err != nil {
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err == nil {
-		_ = os.Rename(tmp, path)
-	}
-}
+func saveIndex(idx *source.Index, path string) { _ = idx.WriteCache(path) }

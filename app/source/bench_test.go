@@ -303,15 +303,17 @@ func TestGenerateBenchProject(t *testing.T) {
 // BenchmarkWarmMatch5000 is the in-process part of a warm `fixthis source
 // match`: restore the cached index, look for changed files, match.
 func BenchmarkWarmMatch5000(b *testing.B) {
-	data := benchSnapshot(b)
+	_, idx := benchIndex(b)
+	root := idx.Root()
+	data, err := idx.Marshal()
+	if err != nil {
+		b.Fatal(err)
+	}
 	q := Query{Text: "Action 2417-2", Activity: ".MainActivity"}
 	b.ResetTimer()
 	for b.Loop() {
-		warm, err := Unmarshal(data)
+		warm, _, err := Restore(context.Background(), data, root)
 		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := warm.Refresh(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 		if c := warm.Match(q); len(c) == 0 {

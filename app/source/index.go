@@ -213,6 +213,19 @@ func packageName(src []byte) string {
 	return ""
 }
 
+// valueKind says whether entries of a kind are found by the text they show.
+func valueKind(k uint8) bool {
+	switch k {
+	case kindText, kindCD, kindTag, kindLiteral, kindXMLString, kindConst:
+		return true
+	}
+	return false
+}
+
+// templatedEntry says whether an entry's value has holes, so it is matched by
+// scanning rather than looked up.
+func templatedEntry(e Entry) bool { return e.Templated || strings.Contains(e.Value, templateMark) }
+
 // addFile links a parsed file into the lookup maps.
 func (idx *Index) addFile(fi *FileIndex) {
 	idx.files[fi.Path] = fi
@@ -225,9 +238,8 @@ func (idx *Index) addFile(fi *FileIndex) {
 	}
 	for i, e := range fi.Entries {
 		p := posting{fi, int32(i)}
-		switch e.Kind {
-		case kindText, kindCD, kindTag, kindLiteral, kindXMLString, kindConst:
-			if e.Templated || strings.Contains(e.Value, templateMark) {
+		if valueKind(e.Kind) {
+			if templatedEntry(e) {
 				if parts := templateParts(e.Value); parts != nil {
 					idx.templated = append(idx.templated, templatedPosting{p, parts})
 				}

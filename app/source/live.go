@@ -2,7 +2,7 @@ package source
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"sync"
@@ -108,28 +108,16 @@ func (s *Live) loadCached(ctx context.Context) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := Unmarshal(data)
-	if err != nil || idx.Root() != s.Dir {
-		return nil, errors.New("cached source index is stale")
-	}
-	if _, err := idx.Refresh(ctx); err != nil {
-		return nil, err
+	idx, _, err := Restore(ctx, data, s.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("cached source index: %w", err)
 	}
 	return idx, nil
 }
 
 func (s *Live) saveCache(idx *Index) {
-	if s.CachePath == "" {
-		return
-	}
-	data, err := idx.Marshal()
-	if err != nil {
-		return
-	}
-	path := s.CachePath
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err == nil {
-		_ = os.Rename(tmp, path)
+	if s.CachePath != "" {
+		_ = idx.WriteCache(s.CachePath) // failing only costs the next start a rebuild
 	}
 }
 

@@ -29,7 +29,7 @@ func TestLiveIndexIsCachedBetweenRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cache := filepath.Join(t.TempDir(), "source-index.gob")
+	cache := filepath.Join(t.TempDir(), "source-index.bin")
 	for run := 1; run <= 2; run++ {
 		l := &Live{Dir: dir, CachePath: cache}
 		if _, r := l.Get(); r != "" && r != Building {
@@ -80,7 +80,7 @@ func TestLiveKeepsTheAppIndex(t *testing.T) {
 			return fmt.Sprintf("index %v readiness %q", s.idx != nil, s.r)
 		}).idx
 	}
-	cache := filepath.Join(t.TempDir(), "source-index.gob")
+	cache := filepath.Join(t.TempDir(), "source-index.bin")
 	dir := t.TempDir() // an empty project folder
 	for _, tc := range []struct {
 		name   string

@@ -89,22 +89,49 @@ func (idx *Index) Refresh(ctx context.Context) ([]string, error) {
 	if idx.root == "" || len(idx.modules) == 0 {
 		return nil, nil
 	}
-	found, err := discover(ctx, idx.root, idx.modules)
+	disk, err := scanDisk(ctx, idx.root, idx.modules)
+	if err != nil {
+		return nil, err
+	}
+	return idx.refreshFrom(ctx, disk)
+}
+
+// diskFile is a source file as the disk has it now.
+type diskFile struct {
+	rel           string
+	modTime, size int64
+	statted       bool // false: it could not be read now (mid-write); left as indexed
+}
+
+// scanDisk lists the modules' source files with their modification times and sizes.
+func scanDisk(ctx context.Context, root string, modules []module) ([]diskFile, error) {
+	found, err := discover(ctx, root, modules)
 	if err != nil {
 		return nil, fmt.Errorf("refresh source index: %w", err)
 	}
+	disk := make([]diskFile, len(found))
+	for i, sf := range found {
+		disk[i].rel = sf.Rel
+		if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(sf.Rel))); err == nil {
+			disk[i].modTime, disk[i].size, disk[i].statted = st.ModTime().UnixNano(), st.Size(), true
+		}
+	}
+	return disk, nil
+}
+
+// refreshFrom re-indexes the files that differ from disk: changed, new and gone.
+func (idx *Index) refreshFrom(ctx context.Context, disk []diskFile) ([]string, error) {
 	idx.mu.RLock()
 	var changed []string
-	present := make(map[string]bool, len(found))
-	for _, sf := range found {
-		present[sf.Rel] = true
-		st, err := os.Stat(filepath.Join(idx.root, filepath.FromSlash(sf.Rel)))
-		if err != nil {
+	present := make(map[string]bool, len(disk))
+	for _, d := range disk {
+		present[d.rel] = true
+		if !d.statted {
 			continue
 		}
-		fi, ok := idx.files[sf.Rel]
-		if !ok || fi.ModTime != st.ModTime().UnixNano() || fi.Size != st.Size() {
-			changed = append(changed, sf.Rel)
+		fi, ok := idx.files[d.rel]
+		if !ok || fi.ModTime != d.modTime || fi.Size != d.size {
+			changed = append(changed, d.rel)
 		}
 	}
 	for rel := range idx.files {

@@ -42,7 +42,7 @@ func (l Locations) MCPEndpoint() string { return filepath.Join(l.DataDir(), "mcp
 
 // SourceIndexCache is the project's source index from the last run, so a restart only
 // re-reads the files that changed.
-func (l Locations) SourceIndexCache() string { return filepath.Join(l.DataDir(), "source-index.gob") }
+func (l Locations) SourceIndexCache() string { return filepath.Join(l.DataDir(), "source-index.bin") }
 
 // DisplayOriginals is where a phone's display settings are kept from the first change
 // FixThis makes until it restores them (0600), so a crash leaves nothing changed for
