@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -151,7 +150,7 @@ func openIndex(ctx context.Context, dir string, cache bool) (*source.Index, bool
 		return nil, false, err
 	}
 	path := loc.SourceIndexCache()
-	if data, err := os.ReadFile(path); err == nil {
+	if data, err := source.MapCache(path); err == nil {
 		// A cache that cannot be read or is another project's is rebuilt below.
 		if idx, changed, err := source.Restore(ctx, data, loc.Project); err == nil {
 			if len(changed) > 0 {

@@ -18,10 +18,12 @@ import (
 //
 //	"FTSX", version
 //	strings: count, then length + bytes each
-//	root, reason, modules: count, (name, dir)…; files: count; lookup section's offset
+//	root, reason, modules: count, (name, dir)…; files: count; lookup section's
+//	offset; entries: count
 //	files: path, module, source set, mod time, size, package, layout,
 //	       entries, defs, calls, activities, classes, refs (each a count, then items)
-//	lookup: byValue, defs, calls: count, (key, postings)…
+//	lookup: postings in the four maps: count
+//	        byValue, defs, calls: count, (key, postings)…
 //	        byKey: count, (kind, name, postings)…
 //	        classFiles, layoutFiles: count, (key, files)…
 //	        templated: count, (posting, parts)…
@@ -50,6 +52,16 @@ func (idx *Index) Marshal() ([]byte, error) {
 		w.file(fi)
 	}
 	w.to(&lookup)
+	lists := 0 // every posting the maps hold, so the reader sets them aside at once
+	for _, m := range []map[string][]posting{idx.byValue, idx.defs, idx.calls} {
+		for _, ps := range m {
+			lists += len(ps)
+		}
+	}
+	for _, ps := range idx.byKey {
+		lists += len(ps)
+	}
+	w.num(uint64(lists))
 	w.postingMap(idx.byValue)
 	w.postingMap(idx.defs)
 	w.postingMap(idx.calls)
@@ -76,6 +88,11 @@ func (idx *Index) Marshal() ([]byte, error) {
 	}
 	w.num(uint64(len(idx.files)))
 	w.num(uint64(len(files)))
+	entries := 0
+	for _, fi := range idx.files {
+		entries += len(fi.Entries)
+	}
+	w.num(uint64(entries))
 
 	out := make([]byte, 0, w.table+len(head)+len(files)+len(lookup)+16)
 	out = append(out, snapshotMagic...)

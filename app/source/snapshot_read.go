@@ -73,7 +73,7 @@ func unmarshal(data []byte, header func(*Index)) (*Index, error) {
 	for n := r.count(2); n > 0 && r.err == nil; n-- {
 		idx.modules = append(idx.modules, module{Name: r.str(), Dir: r.str()})
 	}
-	nFiles, filesLen := r.count(7), r.num()
+	nFiles, filesLen, nEntries := r.count(7), r.num(), r.count(6)
 	if r.err == nil && filesLen > uint64(len(data)-r.pos) {
 		r.fail("a files section of %d bytes with %d left", filesLen, len(data)-r.pos)
 	}
@@ -88,6 +88,8 @@ func unmarshal(data []byte, header func(*Index)) (*Index, error) {
 	files := make([]FileIndex, nFiles)
 	lookupAt := r.pos + int(filesLen)
 	lr := &snapshotReader{data: data, pos: lookupAt, strs: r.strs, files: files}
+	// Every file's entries are slices of one array: one allocation, not 5,000.
+	r.entries = make([]Entry, nEntries)
 	var wg sync.WaitGroup
 	wg.Go(func() { lr.lookup(idx) })
 	for i := range files {
@@ -121,6 +123,21 @@ type snapshotReader struct {
 	strs  []string
 	files []FileIndex // the lookup section's readers: what file numbers name
 	err   error
+	// entries and postings are what is left of the arrays the lists are cut from.
+	entries  []Entry
+	postings []posting
+}
+
+// cut takes the next n items of *slab as a list of its own: its capacity ends
+// where it does, so a later append moves it rather than overwriting the next.
+func cut[T any](r *snapshotReader, slab *[]T, n int) []T {
+	if n > len(*slab) {
+		r.fail("a list of %d items with %d left of the count given", n, len(*slab))
+		return nil
+	}
+	l := (*slab)[:n:n]
+	*slab = (*slab)[n:]
+	return l
 }
 
 func (r *snapshotReader) fail(format string, args ...any) {
@@ -223,7 +240,7 @@ func (r *snapshotReader) readTable() {
 func (r *snapshotReader) file(fi *FileIndex) {
 	*fi = FileIndex{Path: r.str(), Module: r.str(), SourceSet: r.str(), ModTime: r.signed(), Size: r.signed(), Package: r.str(), Layout: r.str()}
 	if n := r.count(6); n > 0 {
-		fi.Entries = make([]Entry, n)
+		fi.Entries = cut(r, &r.entries, n)
 		for i := range fi.Entries {
 			flags := r.num()
 			if flags >= 1<<17 {
@@ -266,6 +283,7 @@ func (r *snapshotReader) file(fi *FileIndex) {
 
 // lookup reads the lookup maps, each list at its final size.
 func (r *snapshotReader) lookup(idx *Index) {
+	r.postings = make([]posting, r.count(2))
 	idx.byValue = r.postingMap()
 	idx.defs = r.postingMap()
 	idx.calls = r.postingMap()
@@ -277,13 +295,13 @@ func (r *snapshotReader) lookup(idx *Index) {
 			r.fail("entry kind %d", kind)
 		}
 		k := refKey{uint8(kind), r.str()}
-		idx.byKey[k] = r.postings()
+		idx.byKey[k] = r.postingList(true)
 	}
 	idx.classFiles, idx.layoutFiles = r.fileMap(), r.fileMap()
 	n = r.count(4)
 	idx.templated = make([]templatedPosting, 0, n)
 	for ; n > 0 && r.err == nil; n-- {
-		ps := r.postings()
+		ps := r.postingList(false)
 		if len(ps) != 1 {
 			r.fail("a templated entry with %d postings", len(ps))
 			return
@@ -303,12 +321,19 @@ func (r *snapshotReader) fileRef() *FileIndex {
 	return &r.files[n]
 }
 
-func (r *snapshotReader) postings() []posting {
+// postingList reads a list of postings: one of the four maps' lists, cut from
+// their array, or (fromSlab false) a list with an array of its own.
+func (r *snapshotReader) postingList(fromSlab bool) []posting {
 	n := r.count(2)
 	if n == 0 {
 		return nil
 	}
-	ps := make([]posting, n)
+	var ps []posting
+	if fromSlab {
+		ps = cut(r, &r.postings, n)
+	} else {
+		ps = make([]posting, n)
+	}
 	for i := range ps {
 		ps[i].file = r.fileRef()
 		if v := r.num(); v <= 1<<31-1 {
@@ -325,7 +350,7 @@ func (r *snapshotReader) postingMap() map[string][]posting {
 	m := make(map[string][]posting, n)
 	for ; n > 0 && r.err == nil; n-- {
 		k := r.str()
-		m[k] = r.postings()
+		m[k] = r.postingList(true)
 	}
 	return m
 }

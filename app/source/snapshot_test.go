@@ -169,7 +169,8 @@ func TestRestoreCatchesUp(t *testing.T) {
 }
 
 // WriteCache leaves only the new cache, readable by its owner alone, and takes
-// away the gob cache an older FixThis kept.
+// away the gob cache an older FixThis kept; a command that mapped the cache
+// keeps a whole index when the next is written.
 func TestWriteCacheReplacesTheGobCache(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".fixthis")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -195,8 +196,25 @@ func TestWriteCacheReplacesTheGobCache(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("cache %v %v", st, err)
 	}
-	data, _ := os.ReadFile(path)
-	if _, err := Unmarshal(data); err != nil {
+	mapped, err := MapCache(path)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The next cache is renamed over this one: the mapped index stays whole.
+	if err := buildTest(t, "testdata/views").WriteCache(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(mapped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := lookupView(back), lookupView(idx); !reflect.DeepEqual(got, want) {
+		t.Error("the mapped cache changed when the next one was written")
+	}
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := MapCache(path); err != nil || len(data) != 0 {
+		t.Errorf("an empty cache: %d bytes, %v", len(data), err)
 	}
 }
