@@ -140,6 +140,11 @@ func fold(s string, keepEdges bool) string {
 	if r, ok := foldASCII(s, keepEdges); ok {
 		return r
 	}
+	return foldRunes(s, keepEdges)
+}
+
+// foldRunes is fold for any text, rune by rune.
+func foldRunes(s string, keepEdges bool) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {

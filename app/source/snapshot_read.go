@@ -159,17 +159,10 @@ func (r *snapshotReader) num() uint64 {
 	return v
 }
 
+// signed reads what binary.AppendVarint wrote: an unsigned varint, zigzagged.
 func (r *snapshotReader) signed() int64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(r.data[r.pos:])
-	if n <= 0 {
-		r.fail("a number is cut short or too long")
-		return 0
-	}
-	r.pos += n
-	return v
+	v := r.num()
+	return int64(v>>1) ^ -int64(v&1)
 }
 
 func (r *snapshotReader) int32() int32 {
