@@ -68,11 +68,13 @@ var (
 	pathRE = regexp.MustCompile(`^(/[A-Za-z0-9_.+,=@-]+)+$`)
 	// A serial: what `adb devices -l` can print as its first field (no space, no
 	// control character) — USB serial numbers, emulator-5554, host:port,
-	// [v6]:port, and mDNS names such as adb-XYZ._adb-tls-connect._tcp.
-	serialRE = regexp.MustCompile(`^[!-~]{1,255}$`)
+	// [v6]:port, and mDNS names such as adb-XYZ._adb-tls-connect._tcp. At most
+	// maxName of them: the length is checked apart, since `{1,255}` in the pattern
+	// compiles to 255 copies and cost every FixThis process 3.5 ms to start.
+	serialRE = regexp.MustCompile(`^[!-~]+$`)
 	// A socket spec of a forward (tcp:PORT, localabstract:NAME, …): ';' would end
-	// the local spec of `forward:LOCAL;REMOTE` early.
-	socketSpecRE = regexp.MustCompile(`^[a-z]+:[A-Za-z0-9_.:@-]{1,255}$`)
+	// the local spec of `forward:LOCAL;REMOTE` early. Its name is at most maxName.
+	socketSpecRE = regexp.MustCompile(`^[a-z]+:[A-Za-z0-9_.:@-]+$`)
 )
 
 // Limits of the grammars above (Android refuses package names over 255 characters).
@@ -126,14 +128,14 @@ func CheckPath(s string) error {
 
 // CheckSerial checks a device serial before it goes to the adb server.
 func CheckSerial(s string) error {
-	if !serialRE.MatchString(s) {
+	if len(s) > maxName || !serialRE.MatchString(s) {
 		return &ArgError{"serial", s, "want 1 to 255 printable characters without spaces"}
 	}
 	return nil
 }
 
 func checkSocketSpec(s string) error {
-	if !socketSpecRE.MatchString(s) {
+	if _, name, _ := strings.Cut(s, ":"); len(name) > maxName || !socketSpecRE.MatchString(s) {
 		return &ArgError{"socket", s, "want kind:name, like tcp:0 or localabstract:name"}
 	}
 	return nil

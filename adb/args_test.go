@@ -28,8 +28,10 @@ func TestCheckArgs(t *testing.T) {
 		{CheckDisplay, "display", []string{"0", "4619827259835644672"}, []string{"", "-1", "0 ", "0;id", "a"}},
 		{CheckPath, "path", []string{"/data/local/tmp/fixthis-app-debug.apk", "/sdcard/a_b.c+d"},
 			[]string{"", "relative", "/", "/data/../etc", "/data/..", "/a b", "/a;b", "/a'b", "/a\nb", "/a$(b)"}},
-		{CheckSerial, "serial", []string{"emulator-5554", "127.0.0.1:5555", "[fe80::1%wlan0]:5555", "adb-R58M1._adb-tls-connect._tcp", "0123456789ABCDEF"},
+		{CheckSerial, "serial", []string{"emulator-5554", "127.0.0.1:5555", "[fe80::1%wlan0]:5555", "adb-R58M1._adb-tls-connect._tcp", "0123456789ABCDEF", strings.Repeat("x", 255)},
 			[]string{"", "a b", "a\nb", "a\tb", "a\x00", strings.Repeat("x", 256)}},
+		{checkSocketSpec, "socket", []string{"tcp:0", "localabstract:fixthis_com.example.app-1", "tcp:" + strings.Repeat("9", 255)},
+			[]string{"", "tcp", "tcp:", ":x", "TCP:1", "tcp:1;tcp:2", "localabstract:a b", "tcp:" + strings.Repeat("9", 256)}},
 		{CheckText, "text", []string{"", "hello", "a b;c|d>e$(f)`g`'h\"i#", "héllo ✓", "-p"},
 			[]string{"a\nb", "a\tb", "a\rb", "\x00", "bell\a", "\x1b[2J", "del\x7f", "c1\u0085", "\xff", strings.Repeat("a", 4097)}},
 	}
