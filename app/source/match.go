@@ -205,8 +205,8 @@ func alreadyFolded(s string, keepEdges bool) (string, bool) {
 		switch c := s[i]; {
 		case c >= 0x80 || c >= 'A' && c <= 'Z' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
 			return "", false
-		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') && !keepEdges:
-			return "", false
+		case c == ' ' && !keepEdges && (i == 0 || i == len(s)-1):
+			return "", false // an edge space folding drops
 		case c == ' ' && i+1 < len(s) && s[i+1] == ' ':
 			return "", false
 		}

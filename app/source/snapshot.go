@@ -18,8 +18,8 @@ import (
 //
 //	"FTSX", version
 //	strings: count, then length + bytes each
-//	root, reason, modules: count, (name, dir)…; files: count; lookup section's
-//	offset; entries: count
+//	root, reason, modules: count, (name, dir)…; files: count; the files
+//	section's length in bytes (where the lookup section starts); entries: count
 //	files: path, module, source set, mod time, size, package, layout,
 //	       entries, defs, calls, activities, classes, refs (each a count, then items)
 //	lookup: postings in the four maps: count
