@@ -102,16 +102,19 @@ func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) 
 	}
 	devices := h.device.Registry.Changes()
 	// gone ends a named phone's stream with the reason when that phone left.
-	gone := func() bool {
-		if named == "" {
-			return false
-		}
-		_, err := h.device.Registry.Lookup(named)
+	gone := func(err error) bool {
 		if err != nil {
 			h.log.Info("live video: the phone went away", "serial", cfg.Serial, "why", err)
 			send(streamEnded, []byte(err.Error()))
 		}
 		return err != nil
+	}
+	lookup := func() error {
+		if named == "" {
+			return nil
+		}
+		_, err := h.device.Registry.Lookup(named)
+		return err
 	}
 	// The WebKitGTK bridge does not cancel r.Context() when the page drops the
 	// response; only a failed write tells. A keep-alive each quiet second finds a
@@ -123,7 +126,9 @@ func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) 
 		select {
 		case au, ok := <-live:
 			if !ok {
-				gone()
+				if named != "" {
+					gone(h.awaitGone(r, named, stream))
+				}
 				return
 			}
 			if !sendAU(au) {
@@ -145,7 +150,7 @@ func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) 
 			}
 		case <-devices:
 			devices = h.device.Registry.Changes()
-			if gone() {
+			if gone(lookup()) {
 				return
 			}
 			if now, err := h.device.Registry.Selected(); named == "" && (err != nil || now.Serial != cfg.Serial) {
@@ -155,6 +160,39 @@ func (h previewRoutes) getPreviewStream(w http.ResponseWriter, r *http.Request) 
 			return
 		case <-h.shutdown:
 			return
+		}
+	}
+}
+
+// phoneGoneGrace bounds how long a named phone's ended video waits for the device
+// tracker: the screenrecord shell dies with the link, often before adb's
+// track-devices reports the phone gone.
+const phoneGoneGrace = 3 * time.Second
+
+// awaitGone says why named's stream ended when its phone left: the registry's
+// error once it agrees the phone is gone, or nil when the phone is still there (the
+// viewer fell behind, or the video failed on its own; the console reopens either).
+func (h previewRoutes) awaitGone(r *http.Request, named string, stream *video.Stream) error {
+	select {
+	case <-stream.Done():
+	case <-time.After(100 * time.Millisecond):
+		return nil // the stream goes on: this viewer was dropped for falling behind
+	}
+	deadline := time.NewTimer(phoneGoneGrace)
+	defer deadline.Stop()
+	for {
+		changed := h.device.Registry.Changes()
+		if _, err := h.device.Registry.Lookup(named); err != nil {
+			return err
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return nil
+		case <-r.Context().Done():
+			return nil
+		case <-h.shutdown:
+			return nil
 		}
 	}
 }
