@@ -40,6 +40,28 @@ function screenSample(page) {
   }, SCREEN);
 }
 
+/**
+ * Waits until the live screen's luminance passes test. A timeout says what the page
+ * painted, with what element and badge, and the server's last lines, so a failure in
+ * CI can be read.
+ */
+async function waitLuminance(page, server, test, what) {
+  let seen = [];
+  try {
+    await waitFor(async () => {
+      const l = await screenLuminance(page);
+      seen = [...seen.slice(-4), Math.round(l)];
+      return test(l);
+    }, { timeout: 10000, what });
+  } catch (err) {
+    const painted = await page
+      .evaluate((sel) => ({ element: document.querySelector(sel)?.tagName, badge: document.querySelector('#previewFrameStatus')?.textContent }), SCREEN)
+      .catch((e) => ({ error: String(e) }));
+    const log = server.stderr().split('\n').slice(-15).join('\n');
+    throw new Error(`${err.message}\nlast luminances: ${seen.join(', ')}; ${JSON.stringify(painted)}\nserver log tail:\n${log}`);
+  }
+}
+
 suite('display settings', { server: { demo: true } }, (env) => {
   it('switches the dark theme, font and language with one click each and restores them', async () => {
     const { context, page, errors } = await openConsole(env.browser, env.server, { width: 1440, height: 900 });
@@ -52,14 +74,18 @@ suite('display settings', { server: { demo: true } }, (env) => {
       assert.equal(await panel.locator('[data-action="toggleNight"]').count(), 0);
       await panel.locator('[data-action="toggleDisplay"]').click();
       await panel.locator('[data-action="toggleNight"]').waitFor();
+      // The light reference is taken from a settled picture, not from a first paint.
+      let before = null;
       const light = await waitFor(async () => {
-        const l = await screenLuminance(page);
-        return l > 0 ? l : null;
-      }, { what: 'a painted live screen' });
+        const now = await screenSample(page);
+        const settled = now.luminance > 0 && before?.signature === now.signature;
+        before = now;
+        return settled ? now.luminance : null;
+      }, { interval: 300, what: 'a painted, settled live screen' });
 
       await panel.locator('[data-action="toggleNight"]').click();
       await waitFor(async () => (await panel.getAttribute('data-conditions')) === 'night', { what: 'night in the panel' });
-      await waitFor(async () => (await screenLuminance(page)) < light * 0.6, { timeout: 10000, what: 'the live view turning dark' });
+      await waitLuminance(page, env.server, (l) => l < light * 0.6, `the live view turning dark (light was ${Math.round(light)})`);
 
       const dark = (await screenSample(page)).signature;
       await panel.locator('[data-font-scale="1.3"]').click();
@@ -110,7 +136,7 @@ suite('display settings', { server: { demo: true } }, (env) => {
 
       await page.locator('#displaySettings [data-action="restoreDisplay"]').click();
       await waitFor(async () => (await page.locator('#displaySettings').getAttribute('data-conditions')) === '', { what: 'the defaults back' });
-      await waitFor(async () => Math.abs((await screenLuminance(page)) - light) < light * 0.1, { timeout: 10000, what: 'the live view light again' });
+      await waitLuminance(page, env.server, (l) => Math.abs(l - light) < light * 0.1, `the live view light again (light was ${Math.round(light)})`);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
