@@ -138,7 +138,7 @@ func benchIndex(b *testing.B) (dir string, idx *Index) {
 func benchSnapshot(b *testing.B) []byte {
 	b.Helper()
 	_, idx := benchIndex(b)
-	data, err := idx.Marshal()
+	data, err := idx.marshal()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func BenchmarkUnmarshal5000(b *testing.B) {
 	b.ReportMetric(float64(len(data))/1e6, "MB")
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Unmarshal(data); err != nil {
+		if _, err := unmarshal(data, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -305,7 +305,7 @@ func TestGenerateBenchProject(t *testing.T) {
 func BenchmarkWarmMatch5000(b *testing.B) {
 	_, idx := benchIndex(b)
 	root := idx.Root()
-	data, err := idx.Marshal()
+	data, err := idx.marshal()
 	if err != nil {
 		b.Fatal(err)
 	}

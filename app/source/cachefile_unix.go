@@ -9,7 +9,7 @@ import (
 )
 
 // MapCache maps the cache file at path into memory, read-only, for a
-// short-lived command: the index Unmarshal or Restore makes of it keeps its
+// short-lived command: the index Restore makes of it keeps its
 // strings there, so the mapping is never undone. Mapping instead of reading
 // spares copying 10 MB into fresh heap pages, a sixth of a warm `fixthis
 // source match`. The cache is only ever replaced by renaming a new file over

@@ -42,11 +42,11 @@ func buildTest(t *testing.T, dir string) *Index {
 // roundTrip is idx after a trip through the cache's bytes.
 func roundTrip(t *testing.T, idx *Index) *Index {
 	t.Helper()
-	data, err := idx.Marshal()
+	data, err := idx.marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Unmarshal(data)
+	back, err := unmarshal(data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,8 +40,8 @@ const snapshotMagic = "FTSX"
 // the batched layout; 4 is this format (up to 3 it was gob).
 const snapshotVersion = 4
 
-// Marshal serialises the index so the app can cache it between runs.
-func (idx *Index) Marshal() ([]byte, error) {
+// marshal serialises the index so the app can cache it between runs.
+func (idx *Index) marshal() ([]byte, error) {
 	idx.mu.RLock()
 	defer idx.mu.RUnlock()
 	w := snapshotWriter{ids: map[string]uint64{}, fileNo: make(map[*FileIndex]uint64, len(idx.files))}
@@ -220,7 +220,7 @@ func (w *snapshotWriter) file(fi *FileIndex) {
 // temporary file, so a reader never sees half a cache, and removes the cache
 // an older FixThis kept beside it in gob.
 func (idx *Index) WriteCache(path string) error {
-	data, err := idx.Marshal()
+	data, err := idx.marshal()
 	if err != nil {
 		return err
 	}

@@ -9,20 +9,11 @@ import (
 	"unsafe"
 )
 
-// Unmarshal restores an index written by Marshal. The index's strings are
-// slices of data, so the caller must not change data afterwards. Call Refresh
-// then, to pick up files that changed while it sat in the cache.
-func Unmarshal(data []byte) (*Index, error) {
-	idx, err := unmarshal(data, nil)
-	if err != nil {
-		return nil, fmt.Errorf("decode source index: %w", err)
-	}
-	return idx, nil
-}
-
-// Restore is Unmarshal then Refresh, for the project at root, in less time: the
-// disk is scanned while the cache decodes. It returns the paths it re-indexed;
-// a cache of another project is an error.
+// Restore brings back an index written by WriteCache (data is the cache file's
+// bytes, read or mapped) for the project at root, and re-indexes what changed on
+// disk since; the disk is scanned while the cache decodes. The index's strings
+// are slices of data, so the caller must not change data afterwards. It returns
+// the paths it re-indexed; a cache of another project is an error.
 func Restore(ctx context.Context, data []byte, root string) (*Index, []string, error) {
 	var (
 		disk    []diskFile
@@ -57,7 +48,7 @@ func Restore(ctx context.Context, data []byte, root string) (*Index, []string, e
 	return idx, changed, err
 }
 
-// unmarshal decodes data; header, when set, is called with the index as soon as
+// unmarshal decodes data written by marshal; header, when set, is called with the index as soon as
 // its root and modules are known, before the files are read.
 func unmarshal(data []byte, header func(*Index)) (*Index, error) {
 	if len(data) < len(snapshotMagic) || string(data[:len(snapshotMagic)]) != snapshotMagic {
@@ -115,7 +106,7 @@ func unmarshal(data []byte, header func(*Index)) (*Index, error) {
 	return idx, idx.checkPostings()
 }
 
-// snapshotReader reads the format Marshal writes. The first error sticks: every
+// snapshotReader reads the format marshal writes. The first error sticks: every
 // later read answers zero, so callers check once per record, not per field.
 type snapshotReader struct {
 	data  []byte

@@ -88,7 +88,7 @@ func FuzzUnmarshal(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	data, err := idx.Marshal()
+	data, err := idx.marshal()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -101,16 +101,16 @@ func FuzzUnmarshal(f *testing.F) {
 		f.Add(bent)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		idx, err := Unmarshal(slices.Clone(data))
+		idx, err := unmarshal(slices.Clone(data), nil)
 		if err != nil {
 			return
 		}
 		idx.Match(Query{Text: "Save", TestTag: "profile_card", Activity: ".MainActivity"})
-		again, err := idx.Marshal()
+		again, err := idx.marshal()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Unmarshal(again); err != nil {
+		if _, err := unmarshal(again, nil); err != nil {
 			t.Fatalf("an accepted cache does not make the trip again: %v", err)
 		}
 	})
@@ -122,7 +122,7 @@ func FuzzUnmarshal(f *testing.F) {
 func TestRestoreCatchesUp(t *testing.T) {
 	ctx := context.Background()
 	root := copyProject(t)
-	data, err := buildTest(t, root).Marshal()
+	data, err := buildTest(t, root).marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestWriteCacheReplacesTheGobCache(t *testing.T) {
 	if err := buildTest(t, "testdata/views").WriteCache(path); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Unmarshal(mapped)
+	back, err := unmarshal(mapped, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,8 +135,8 @@ func TestMarshalRoundTrip(t *testing.T) {
 			t.Errorf("Match(%+v) differs after round trip: %+v vs %+v", q, a, b)
 		}
 	}
-	if _, err := Unmarshal([]byte("garbage")); err == nil {
-		t.Error("Unmarshal accepted garbage")
+	if _, err := unmarshal([]byte("garbage"), nil); err == nil {
+		t.Error("unmarshal accepted garbage")
 	}
 }
 
